@@ -1,0 +1,33 @@
+/**
+ * Builds the three Electron targets. The renderer bundle is also what `muster serve` serves to a
+ * browser, so it must never depend on Node or Electron at runtime.
+ */
+import { resolve } from 'node:path'
+import { defineConfig } from 'electron-vite'
+import react from '@vitejs/plugin-react'
+
+export default defineConfig({
+  main: {
+    build: {
+      externalizeDeps: true,
+      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } }
+    }
+  },
+  preload: {
+    build: {
+      // A sandboxed preload must be a single CommonJS file with no external requires.
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' }
+      }
+    }
+  },
+  renderer: {
+    root: resolve(__dirname, 'src/renderer'),
+    plugins: [react()],
+    build: {
+      rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } }
+    }
+  }
+})

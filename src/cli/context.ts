@@ -1,0 +1,34 @@
+/**
+ * Shared plumbing for commands: global options, the service for this invocation, error output.
+ */
+import type { Command } from 'commander'
+import { createService } from '../core/service'
+import type { MusterService } from '../core/service-types'
+import { defaultCliHome, resolveHome } from '../core/fleet/home'
+import type { CliIo } from './output'
+
+/** Options every command accepts (before or after the subcommand). */
+export interface GlobalOptions {
+  home?: string
+  json?: boolean
+}
+
+/** Reads the global options as seen by a (sub)command. */
+export function globals(cmd: Command): GlobalOptions {
+  return cmd.optsWithGlobals() as GlobalOptions
+}
+
+/** Muster's home for this invocation. */
+export function homeOf(cmd: Command, io: CliIo): string {
+  return resolveHome(globals(cmd).home, io.env, defaultCliHome())
+}
+
+/** Runs `fn` with a non-watching service and always closes it. */
+export async function withService<T>(cmd: Command, io: CliIo, fn: (service: MusterService) => Promise<T>): Promise<T> {
+  const service = await createService({ home: homeOf(cmd, io), transport: 'http', watch: false })
+  try {
+    return await fn(service)
+  } finally {
+    await service.close()
+  }
+}

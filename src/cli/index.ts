@@ -1,0 +1,63 @@
+/**
+ * The `muster` command line. Every command accepts `--home DIR` and `--json` (before or after the
+ * subcommand). Errors are one line on stderr (or `{"error": ...}` on stdout with --json) and a
+ * non-zero exit code.
+ */
+import { Command, CommanderError } from 'commander'
+import { ApiError } from '../shared/api'
+import { MUSTER_VERSION } from '../core/version'
+import { registerDemo } from './commands/demo'
+import { registerProjects } from './commands/projects'
+import { registerServe } from './commands/serve'
+import { registerStatus } from './commands/status'
+import { CliError, processIo, type CliIo } from './output'
+
+/** Builds the command tree writing to `io`. */
+export function buildProgram(io: CliIo): Command {
+  const program = new Command('muster')
+    .description("Muster: the operator's console for a fleet of coding agents")
+    .version(MUSTER_VERSION, '-V, --version')
+    .option('--home <dir>', "Muster's home folder (default: $MUSTER_HOME, else ~/.muster)")
+    .option('--json', 'print machine-readable JSON')
+    .showHelpAfterError(false)
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => undefined })
+    .exitOverride()
+  registerProjects(program, io)
+  registerStatus(program, io)
+  registerDemo(program, io)
+  registerServe(program, io)
+  for (const cmd of allCommands(program)) {
+    cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => undefined })
+  }
+  return program
+}
+
+function allCommands(cmd: Command): Command[] {
+  return cmd.commands.flatMap((c) => [c, ...allCommands(c)])
+}
+
+/** Runs the CLI with `argv` (without node and script) and returns the exit code. */
+export async function runCli(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const program = buildProgram(io)
+  const json = argv.includes('--json')
+  try {
+    await program.parseAsync(argv, { from: 'user' })
+    return 0
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) return 0
+      if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') return 0
+      return fail(io, json, err.message.replace(/^error:\s*/, ''), 1)
+    }
+    if (err instanceof CliError) return fail(io, json, err.message, err.exitCode)
+    if (err instanceof ApiError) return fail(io, json, err.message, 1)
+    return fail(io, json, err instanceof Error ? err.message : String(err), 1)
+  }
+}
+
+function fail(io: CliIo, json: boolean, message: string, code: number): number {
+  const line = message.split('\n')[0]!.trim()
+  if (json) io.stdout(JSON.stringify({ error: line }) + '\n')
+  else io.stderr(`muster: ${line}\n`)
+  return code
+}

@@ -1,0 +1,100 @@
+/**
+ * Printing for the CLI: JSON or human text, terminal-width-aware padding (CJK and emoji take two
+ * columns), and the one-line error convention (`{"error": ...}` with --json).
+ */
+
+/** Where a command writes; injectable so tests run commands in-process. */
+export interface CliIo {
+  stdout: (text: string) => void
+  stderr: (text: string) => void
+  env: NodeJS.ProcessEnv
+  cwd: string
+}
+
+/** The process's own streams. */
+export function processIo(): CliIo {
+  return {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    env: process.env,
+    cwd: process.cwd()
+  }
+}
+
+/** An error meant for the user: printed as one line, exit code 1 (or `exitCode`). */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1
+  ) {
+    super(message)
+    this.name = 'CliError'
+  }
+}
+
+/** Prints a value as pretty JSON followed by a newline. */
+export function printJson(io: CliIo, value: unknown): void {
+  io.stdout(JSON.stringify(value, null, 2) + '\n')
+}
+
+/** Display width of a string in a terminal (wide CJK/emoji count 2, combining marks 0). */
+export function displayWidth(text: string): number {
+  let w = 0
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!
+    if (cp === 0xfe0f || cp === 0x200d || (cp >= 0x300 && cp <= 0x36f)) continue
+    w += isWide(cp) ? 2 : 1
+  }
+  return w
+}
+
+function isWide(cp: number): boolean {
+  return (
+    (cp >= 0x1100 && cp <= 0x115f) ||
+    (cp >= 0x2e80 && cp <= 0xa4cf) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) ||
+    (cp >= 0x1f300 && cp <= 0x1faff) ||
+    (cp >= 0x2600 && cp <= 0x27bf && cp !== 0x2192) ||
+    (cp >= 0x20000 && cp <= 0x3fffd)
+  )
+}
+
+/** Cuts text to at most `width` columns, ending with an ellipsis when cut. */
+export function truncate(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text
+  let out = ''
+  let w = 0
+  for (const ch of text) {
+    const cw = displayWidth(ch)
+    if (w + cw > width - 1) break
+    out += ch
+    w += cw
+  }
+  return out + '…'
+}
+
+/** Pads text with spaces to `width` columns. */
+export function pad(text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - displayWidth(text)))
+}
+
+/** Renders rows as aligned columns (the last column is not padded). */
+export function table(rows: string[][]): string {
+  const widths: number[] = []
+  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, displayWidth(c))))
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : pad(c, widths[i]!))).join('  ').trimEnd()).join('\n') + '\n'
+}
+
+/** "3 min ago" style age of an ISO time relative to now. */
+export function age(iso: string | null, now = Date.now()): string {
+  if (!iso) return 'never'
+  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000))
+  if (s < 60) return `${s}s ago`
+  if (s < 3600) return `${Math.round(s / 60)} min ago`
+  if (s < 86400) return `${Math.round(s / 3600)} h ago`
+  return `${Math.round(s / 86400)} d ago`
+}

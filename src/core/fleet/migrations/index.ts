@@ -1,0 +1,7 @@
+/**
+ * Muster's state DB migrations, numbered, one per file. Append new ones; never edit an old one.
+ */
+import { sql as m001 } from './001-projects-settings'
+
+/** Ordered migrations: index + 1 is the schema version they bring the DB to. */
+export const migrations: readonly string[] = [m001]

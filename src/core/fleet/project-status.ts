@@ -1,0 +1,73 @@
+/**
+ * Builds a project's overview card data: every role file parsed, findings, last change.
+ */
+import { promises as fs } from 'node:fs'
+import { join } from 'node:path'
+import type { Project, ProjectStatus, RoleStatus } from '../../shared/api'
+import { listRoleFiles, museDir, readRoleStatus, LINE_ERROR, LINE_WARNING } from '../muse/role-files'
+
+const DAILY_LOG = /^\d{4}-\d{2}-\d{2}\.md$/
+
+/** Reads the status of one registered project. Never throws for a missing folder. */
+export async function readProjectStatus(project: Project): Promise<ProjectStatus> {
+  const exists = await isDir(museDir(project.path))
+  if (!exists) {
+    return {
+      ...project,
+      exists: false,
+      roles: [],
+      lastChangeAt: null,
+      lastMemoryLog: null,
+      findings: [{ level: 'error', role: null, message: `${join(project.path, '.muse')} is missing` }]
+    }
+  }
+  const files = await listRoleFiles(project.path)
+  const [roles, memory] = await Promise.all([
+    Promise.all(files.map((f) => readRoleStatus(project.path, f))),
+    readMemoryInfo(project.path)
+  ])
+  let last = memory.lastChange
+  for (const r of roles) if (!r.error && (!last || r.modifiedAt > last)) last = r.modifiedAt
+  return { ...project, exists: true, roles, lastChangeAt: last, lastMemoryLog: memory.lastLog, findings: findingsOf(roles) }
+}
+
+/** The overview's findings for a set of role statuses. */
+export function findingsOf(roles: RoleStatus[]): ProjectStatus['findings'] {
+  const out: ProjectStatus['findings'] = []
+  if (roles.length === 0) out.push({ level: 'warning', role: null, message: 'no role files in .muse/' })
+  for (const r of roles) {
+    if (r.error) out.push({ level: 'error', role: r.role, message: r.error })
+    else if (!r.l0) out.push({ level: 'error', role: r.role, message: 'no L0 status line' })
+    else if (r.l0.overLimit) out.push({ level: 'warning', role: r.role, message: `L0 is ${r.l0.length} chars (limit 120)` })
+    if (r.lines > LINE_ERROR) out.push({ level: 'error', role: r.role, message: `${r.lines} lines: archive to .muse/archive/ (limit ${LINE_ERROR})` })
+    else if (r.lines > LINE_WARNING) out.push({ level: 'warning', role: r.role, message: `${r.lines} lines: directives get buried (over ${LINE_WARNING})` })
+  }
+  return out
+}
+
+async function isDir(path: string): Promise<boolean> {
+  try {
+    return (await fs.stat(path)).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+/** Newest daily log name and newest mtime in `memory/`. */
+async function readMemoryInfo(projectPath: string): Promise<{ lastLog: string | null; lastChange: string | null }> {
+  const dir = join(projectPath, 'memory')
+  let names: string[]
+  try {
+    names = (await fs.readdir(dir)).filter((n) => n.endsWith('.md'))
+  } catch {
+    return { lastLog: null, lastChange: null }
+  }
+  const logs = names.filter((n) => DAILY_LOG.test(n)).sort()
+  const stats = await Promise.all(names.map((n) => fs.stat(join(dir, n)).catch(() => null)))
+  let lastChange: string | null = null
+  for (const st of stats) {
+    const t = st?.mtime.toISOString()
+    if (t && (!lastChange || t > lastChange)) lastChange = t
+  }
+  return { lastLog: logs.at(-1) ?? null, lastChange }
+}

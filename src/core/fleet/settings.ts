@@ -1,0 +1,38 @@
+/**
+ * Operator settings stored as JSON values in the state DB, validated by the contract's schema.
+ */
+import { SettingsSchema, type Settings } from '../../shared/api'
+import type { Db } from '../sqlite'
+
+/** Settings used until the operator changes them. */
+export const DEFAULT_SETTINGS: Settings = { theme: 'system', operatorId: 'desk-muster' }
+
+/** Reads and writes settings; unknown or invalid stored values fall back to defaults. */
+export class SettingsStore {
+  constructor(private readonly db: Db) {}
+
+  /** The current settings. */
+  get(): Settings {
+    const rows = this.db.prepare('SELECT key, value_json FROM settings').all() as { key: string; value_json: string }[]
+    const merged: Record<string, unknown> = { ...DEFAULT_SETTINGS }
+    for (const row of rows) {
+      if (!(row.key in DEFAULT_SETTINGS)) continue
+      try {
+        merged[row.key] = JSON.parse(row.value_json)
+      } catch {
+        /* a corrupt value falls back to the default */
+      }
+    }
+    const parsed = SettingsSchema.safeParse(merged)
+    return parsed.success ? parsed.data : DEFAULT_SETTINGS
+  }
+
+  /** Applies a validated partial update in one transaction and returns the result. */
+  update(patch: Partial<Settings>): Settings {
+    const put = this.db.prepare('INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json')
+    this.db.transaction(() => {
+      for (const [k, v] of Object.entries(patch)) if (v !== undefined) put.run(k, JSON.stringify(v))
+    })()
+    return this.get()
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * `muster serve`: the HTTP + Server-Sent Events binding of the service, serving the built renderer.
+ *
+ *   POST /api/call/<method>   JSON input -> JSON output, or {error, code} with 4xx/5xx
+ *   GET  /api/events          SSE: `event: <name>` + `data: <json>` for every pushed event
+ *   GET  /*                   the renderer's static files (index.html for unknown paths)
+ *
+ * Every request needs the token (bearer header, `?token=`, or the cookie set on the first page
+ * load) and a loopback Host/Origin; anything else is refused before it reaches the service.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { ApiError, isMethodName, type ApiErrorCode } from '../shared/api'
+import type { MusterService } from '../core/service-types'
+import { allowedHosts, foreignRequestReason, presentedToken, sameToken, TOKEN_COOKIE } from './auth'
+import { readStatic } from './static-files'
+
+/** Options for `startServer`. */
+export interface ServerOptions {
+  service: MusterService
+  token: string
+  host?: string
+  port?: number
+  /** Folder of the built renderer; when missing, pages answer with a build hint. */
+  staticDir: string
+  /** Interval of SSE keep-alive comments (ms). */
+  pingMs?: number
+}
+
+/** A running server. */
+export interface RunningServer {
+  url: string
+  /** The URL to open, with the token. */
+  openUrl: string
+  port: number
+  close(): Promise<void>
+}
+
+const MAX_BODY = 1024 * 1024
+
+/** HTTP status per error code. */
+const STATUS: Record<ApiErrorCode, number> = {
+  invalid_input: 400,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  internal: 500
+}
+
+/** Content-Security-Policy of every page the server sends (same as the renderer's meta tag). */
+export const SERVE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'"
+
+/** Starts the server and resolves once it listens. */
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const host = opts.host ?? '127.0.0.1'
+  const sseClients = new Set<ServerResponse>()
+  let hosts = new Set<string>()
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err) => sendError(res, err))
+  })
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    setSecurityHeaders(res)
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    const foreign = foreignRequestReason(req, hosts)
+    if (foreign) return sendJson(res, 403, { error: `refused: ${foreign}`, code: 'forbidden' })
+    const token = presentedToken(req, url)
+    if (!token || !sameToken(token, opts.token)) {
+      return sendJson(res, 401, { error: 'missing or wrong token: open the URL that `muster serve` printed', code: 'forbidden' })
+    }
+    if (url.pathname.startsWith('/api/call/')) return handleCall(req, res, url.pathname.slice('/api/call/'.length))
+    if (url.pathname === '/api/events') return handleEvents(req, res)
+    if (url.pathname.startsWith('/api/')) return sendJson(res, 404, { error: `no such endpoint ${url.pathname}`, code: 'not_found' })
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'method not allowed', code: 'invalid_input' })
+    if (url.searchParams.has('token')) {
+      res.setHeader('Set-Cookie', `${TOKEN_COOKIE}=${encodeURIComponent(opts.token)}; HttpOnly; SameSite=Strict; Path=/`)
+    }
+    const file = (await readStatic(opts.staticDir, url.pathname)) ?? (await readStatic(opts.staticDir, '/'))
+    if (!file) {
+      res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' })
+      res.end(`The dashboard is not built (${opts.staticDir} is missing). Run: npm run build`)
+      return
+    }
+    res.writeHead(200, {
+      'Content-Type': file.type,
+      'Cache-Control': file.immutable ? 'private, max-age=31536000, immutable' : 'no-store'
+    })
+    res.end(req.method === 'HEAD' ? undefined : file.body)
+  }
+
+  async function handleCall(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
+    if (req.method !== 'POST') return sendJson(res, 405, { error: 'use POST', code: 'invalid_input' })
+    if (!isMethodName(method)) return sendJson(res, 404, { error: `unknown method '${method}'`, code: 'not_found' })
+    const type = req.headers['content-type'] ?? ''
+    if (!type.startsWith('application/json')) {
+      return sendJson(res, 415, { error: 'Content-Type must be application/json', code: 'invalid_input' })
+    }
+    const raw = await readBody(req)
+    let input: unknown
+    try {
+      input = raw.length ? JSON.parse(raw) : {}
+    } catch {
+      return sendJson(res, 400, { error: 'request body is not valid JSON', code: 'invalid_input' })
+    }
+    const output = await opts.service.call(method, input)
+    sendJson(res, 200, output)
+  }
+
+  function handleEvents(req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no'
+    })
+    res.write('retry: 1000\n: connected\n\n')
+    sseClients.add(res)
+    req.on('close', () => sseClients.delete(res))
+  }
+
+  const unsubscribe = opts.service.subscribe((event) => {
+    const frame = `event: ${event.name}\ndata: ${JSON.stringify(event.payload)}\n\n`
+    for (const res of sseClients) res.write(frame)
+  })
+  const ping = setInterval(() => {
+    for (const res of sseClients) res.write(': ping\n\n')
+  }, opts.pingMs ?? 15_000)
+  ping.unref()
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const port = (server.address() as AddressInfo).port
+  hosts = allowedHosts(host, port)
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
+  const url = `http://${shownHost}:${port}/`
+  return {
+    url,
+    openUrl: `${url}?token=${opts.token}`,
+    port,
+    async close() {
+      clearInterval(ping)
+      unsubscribe()
+      for (const res of sseClients) res.end()
+      sseClients.clear()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
+  }
+}
+
+function setSecurityHeaders(res: ServerResponse): void {
+  res.setHeader('Content-Security-Policy', SERVE_CSP)
+  res.setHeader('X-Content-Type-Options', 'nosniff')
+  res.setHeader('Referrer-Policy', 'no-referrer')
+  res.setHeader('X-Frame-Options', 'DENY')
+  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin')
+  res.setHeader('Cross-Origin-Resource-Policy', 'same-origin')
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (c: Buffer) => {
+      size += c.length
+      if (size > MAX_BODY) {
+        reject(new ApiError('request body over 1 MiB', 'invalid_input'))
+        req.destroy()
+        return
+      }
+      chunks.push(c)
+    })
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent) return void res.end()
+  const text = JSON.stringify(body)
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' })
+  res.end(text)
+}
+
+function sendError(res: ServerResponse, err: unknown): void {
+  if (err instanceof ApiError) return sendJson(res, STATUS[err.code], { error: err.message, code: err.code })
+  const message = err instanceof Error ? err.message : String(err)
+  sendJson(res, 500, { error: message, code: 'internal' })
+}

@@ -1,0 +1,101 @@
+/**
+ * `npm run bench`: measures Muster against the budgets of spec/PRODUCT.md and prints each figure
+ * beside its budget. A benchmark, not a test: it scales the data, reports, and exits non-zero only
+ * when it could not measure (a figure over budget is reported as OVER).
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { chromium } from '@playwright/test'
+import { createService } from '../src/core/service'
+import { parseL0 } from '../src/core/muse/l0'
+import { writeFleet } from './fleet-data'
+import { machineBaselineMs, median, printReport, type Figure } from './report'
+
+const ROOT = resolve(import.meta.dirname, '..')
+const BIN = join(ROOT, 'bin', 'muster.mjs')
+
+async function fleetParse(work: string): Promise<Figure[]> {
+  const fleetDir = join(work, 'fleet')
+  const roots = writeFleet(fleetDir, 200, 8, 300)
+  const service = await createService({ home: join(work, 'home-fleet'), transport: 'http', watch: false })
+  await service.call('projects.scan', { dir: fleetDir })
+  const times: number[] = []
+  let roles = 0
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now()
+    const status = await service.call('fleet.status', {})
+    times.push(performance.now() - t)
+    roles = status.reduce((n, p) => n + p.roles.length, 0)
+  }
+  await service.close()
+  const { readFileSync } = await import('node:fs')
+  const texts = roots.flatMap((r) => ['build', 'qa'].map((role) => readFileSync(join(r, '.muse', `${role}.md`), 'utf8')))
+  const t = performance.now()
+  for (const text of texts) parseL0(text)
+  const perFile = (performance.now() - t) / texts.length
+  return [
+    { name: `fleet status: read + parse 200 projects x 8 roles (${roles} files)`, value: median(times), unit: 'ms', budget: 1000, note: 'median of 5' },
+    { name: 'L0 parse of one role file (in memory)', value: perFile, unit: 'ms', budget: 1000 / 1600, note: 'share of the 1 s budget per file' }
+  ]
+}
+
+/** Spawns `muster serve` and resolves with the tokened URL. */
+function serve(home: string): Promise<{ url: string; stop: () => void }> {
+  const proc = spawn(process.execPath, [BIN, 'serve', '--home', home, '--json'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  return new Promise((resolveUrl, reject) => {
+    let out = ''
+    proc.stdout!.on('data', (d: Buffer) => {
+      out += d.toString()
+      const m = /"url":\s*"([^"]+)"/.exec(out)
+      if (m) resolveUrl({ url: m[1]!, stop: () => proc.kill('SIGTERM') })
+    })
+    proc.once('exit', (code) => reject(new Error(`muster serve exited with ${code}`)))
+  })
+}
+
+async function serveFirstPaint(work: string): Promise<Figure[]> {
+  const home = join(work, 'home-demo')
+  const service = await createService({ home, transport: 'http', watch: false })
+  await service.call('demo.create', { dir: join(work, 'demo') })
+  await service.close()
+  const browser = await chromium.launch({
+    executablePath: process.env.MUSTER_CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking']
+  })
+  const toCards: number[] = []
+  try {
+    for (let i = 0; i < 5; i++) {
+      const page = await browser.newPage()
+      const t0 = performance.now()
+      const server = await serve(home)
+      await page.goto(server.url)
+      await page.waitForSelector('[data-testid^="project-card-"]')
+      toCards.push(performance.now() - t0)
+      await page.close()
+      server.stop()
+    }
+  } finally {
+    await browser.close()
+  }
+  return [
+    { name: 'muster serve: process start to first dashboard paint with project cards', value: median(toCards), unit: 'ms', budget: 2000, note: 'median of 5, demo fleet' }
+  ]
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'muster-bench-'))
+  try {
+    const baseline = machineBaselineMs()
+    const figures = [...(await fleetParse(work)), ...(await serveFirstPaint(work))]
+    printReport(figures, baseline)
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
+main().catch((err) => {
+  console.error(`bench failed: ${err instanceof Error ? err.stack : String(err)}`)
+  process.exitCode = 1
+})

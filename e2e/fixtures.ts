@@ -1,0 +1,83 @@
+/**
+ * Playwright fixtures: a `muster serve` process on a fresh home (optionally with the demo fleet),
+ * its URL with the token, and a helper to run the CLI against the same home.
+ */
+import { test as base, expect } from '@playwright/test'
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync, mkdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+const ROOT = resolve(__dirname, '..')
+const BIN = join(ROOT, 'bin', 'muster.mjs')
+
+/** A running `muster serve` for one test. */
+export interface Served {
+  home: string
+  /** URL with the token (what the operator opens). */
+  openUrl: string
+  /** Base URL without the token. */
+  baseUrl: string
+  /** Runs the CLI against this home and returns parsed --json output. */
+  cli: (args: string[]) => unknown
+}
+
+/** Starts `muster serve` on `home` and resolves with its URLs once it prints them. */
+export async function startServe(home: string): Promise<{ proc: ChildProcess; openUrl: string }> {
+  const proc = spawn(process.execPath, [BIN, 'serve', '--home', home, '--port', '0', '--json'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, MUSTER_HOME: '' }
+  })
+  let out = ''
+  let err = ''
+  proc.stderr!.on('data', (d: Buffer) => (err += d.toString()))
+  const openUrl = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`muster serve did not start: ${err}`)), 10_000)
+    proc.stdout!.on('data', (d: Buffer) => {
+      out += d.toString()
+      const m = /"url":\s*"([^"]+)"/.exec(out)
+      if (m) {
+        clearTimeout(timer)
+        resolveUrl(m[1]!)
+      }
+    })
+    proc.once('exit', (code) => reject(new Error(`muster serve exited with ${code}: ${err}`)))
+  })
+  return { proc, openUrl }
+}
+
+function cliFor(home: string) {
+  return (args: string[]): unknown => {
+    const out = execFileSync(process.execPath, [BIN, ...args, '--home', home, '--json'], { encoding: 'utf8', env: { ...process.env, MUSTER_HOME: '' } })
+    return JSON.parse(out)
+  }
+}
+
+type Fixtures = { served: Served; demo: Served; workDir: string }
+
+/** Tests get `served` (empty home) or `demo` (home with the demo fleet), and a scratch `workDir`. */
+export const test = base.extend<Fixtures>({
+  // eslint-disable-next-line no-empty-pattern
+  workDir: async ({}, use) => {
+    const dir = mkdtempSync(join(tmpdir(), 'muster-e2e-'))
+    await use(dir)
+    rmSync(dir, { recursive: true, force: true })
+  },
+  served: async ({ workDir }, use) => {
+    const home = join(workDir, 'home')
+    mkdirSync(home)
+    const { proc, openUrl } = await startServe(home)
+    await use({ home, openUrl, baseUrl: openUrl.replace(/\?token=.*$/, ''), cli: cliFor(home) })
+    proc.kill('SIGTERM')
+  },
+  demo: async ({ workDir }, use) => {
+    const home = join(workDir, 'home')
+    mkdirSync(home)
+    cliFor(home)(['demo', join(workDir, 'fleet')])
+    const { proc, openUrl } = await startServe(home)
+    await use({ home, openUrl, baseUrl: openUrl.replace(/\?token=.*$/, ''), cli: cliFor(home) })
+    proc.kill('SIGTERM')
+  }
+})
+
+export { expect }

@@ -1,0 +1,75 @@
+// ESLint flat config. Besides TypeScript hygiene it enforces Muster's layering:
+//  - src/core, src/shared, src/cli and src/server never import electron;
+//  - src/shared imports neither Node nor Electron (the renderer uses it);
+//  - src/renderer never imports Node built-ins, native modules, or the core/main/server layers;
+//  - only src/main and src/preload touch electron, and the preload never exposes raw ipcRenderer.
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+import { builtinModules } from 'node:module'
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)]
+const noElectron = { name: 'electron', message: 'Only src/main and src/preload may import electron.' }
+const nodeOnly = ['better-sqlite3', 'chokidar', 'commander']
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'e2e/artifacts/**', 'test-results/**', 'playwright-report/**', '.electron-native/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-restricted-imports': ['error', { paths: [noElectron] }]
+    }
+  },
+  {
+    files: ['src/main/**/*.ts', 'src/preload/**/*.ts', 'scripts/**'],
+    rules: { 'no-restricted-imports': 'off' }
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [noElectron, ...nodeBuiltins.map((name) => ({ name, message: 'src/shared is used by the renderer: no Node modules.' })), ...nodeOnly.map((name) => ({ name, message: 'src/shared must stay runtime-neutral.' }))] }]
+    }
+  },
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'electron', message: 'The renderer talks to Muster only through the typed client (window.muster or HTTP).' },
+            ...nodeBuiltins.map((name) => ({ name, message: 'The renderer never imports Node modules.' })),
+            ...nodeOnly.map((name) => ({ name, message: 'The renderer never imports Node-only packages.' }))
+          ],
+          patterns: [
+            { group: ['**/core/**', '**/main/**', '**/server/**', '**/cli/**', '**/preload/**'], message: 'The renderer may import only src/shared from outside src/renderer.' }
+          ]
+        }
+      ]
+    }
+  },
+  {
+    files: ['src/preload/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='contextBridge'][callee.property.name='exposeInMainWorld'] > Identifier[name='ipcRenderer']",
+          message: 'Never expose raw ipcRenderer: expose the typed client.'
+        }
+      ]
+    }
+  },
+  {
+    files: ['**/*.test.ts', 'test/**', 'e2e/**', 'bench/**'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' }
+  }
+)

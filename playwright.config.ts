@@ -1,0 +1,23 @@
+/**
+ * End-to-end tests: Debian's Chromium against `muster serve` (built renderer + CLI), each test
+ * with a fresh Muster home. Screenshots of every screen land in e2e/artifacts/ (ignored by git).
+ */
+import { defineConfig } from '@playwright/test'
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    viewport: { width: 1600, height: 1000 },
+    launchOptions: {
+      executablePath: process.env.MUSTER_CHROMIUM ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
+    }
+  }
+})

@@ -1,0 +1,91 @@
+import { chmodSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { makeProject, tmpDir } from '../../test/helpers/tmp'
+import { runCli } from './index'
+import { displayWidth, truncate } from './output'
+
+/** Runs the CLI in-process against a home and captures its output. */
+async function run(home: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = ''
+  let err = ''
+  const code = await runCli([...args, '--home', home], {
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+    env: {},
+    cwd: process.cwd()
+  })
+  return { code, out, err }
+}
+
+const FIXTURES = join(__dirname, '../../../shared/fixtures/muse-real')
+
+describe('muster CLI', () => {
+  it('projects add/list/remove with --json and human output', async () => {
+    const home = tmpDir()
+    const root = makeProject(tmpDir(), 'atlas', { ops: '<!-- L0: v0.3.0 | deploy | green -->\n' })
+    const added = await run(home, 'projects', 'add', root, '--name', 'atlas', '--json')
+    expect(added.code).toBe(0)
+    expect(JSON.parse(added.out)).toMatchObject({ name: 'atlas', key: 'ATLAS' })
+    const list = await run(home, '--json', 'projects', 'list')
+    expect(JSON.parse(list.out)).toMatchObject({ count: 1, projects: [{ name: 'atlas' }] })
+    expect((await run(home, 'projects', 'list')).out).toMatch(/^NAME\s+KEY\s+PATH\natlas\s+ATLAS\s+\//)
+    expect((await run(home, 'projects', 'remove', 'atlas')).out).toBe('removed atlas\n')
+    expect((await run(home, 'projects', 'list')).out).toMatch(/no projects registered/)
+  })
+
+  it('status prints the parsed L0 of the real MUSE files', async () => {
+    const home = tmpDir()
+    await run(home, 'projects', 'add', FIXTURES, '--name', 'muse')
+    const human = await run(home, 'status')
+    expect(human.code).toBe(0)
+    expect(human.out).toMatch(/^muse \(MUSE\)/)
+    expect(human.out).toMatch(/build\s+v2\.22\.0\s+S043✅/)
+    expect(human.out).toMatch(/qa\s+—\s+最近QA全PASS/)
+    const json = JSON.parse((await run(home, 'status', '--project', 'muse', '--json')).out)
+    expect(json.count).toBe(1)
+    expect(json.projects[0].roles.map((r: { role: string }) => r.role)).toEqual(['build', 'gm', 'growth', 'qa'])
+    expect(json.projects[0].roles[3].l0.flags).toEqual(['无待修FAIL', '无待验AC', 'QA清洁状态'])
+  })
+
+  it('errors are one line on stderr with exit 1, or {"error"} with --json', async () => {
+    const home = tmpDir()
+    const r = await run(home, 'projects', 'remove', 'ghost')
+    expect(r).toMatchObject({ code: 1, out: '' })
+    expect(r.err).toBe("muster: unknown project 'ghost' (see: muster projects list)\n")
+    const j = await run(home, 'projects', 'add', '/definitely/not/here', '--json')
+    expect(j.code).toBe(1)
+    expect(JSON.parse(j.out)).toEqual({ error: 'no such folder: /definitely/not/here' })
+    const unknown = await run(home, 'frobnicate')
+    expect(unknown.code).toBe(1)
+    expect(unknown.err).toMatch(/^muster: unknown command 'frobnicate'\n$/)
+    const missingArg = await run(home, 'projects', 'add')
+    expect(missingArg.code).toBe(1)
+    expect(missingArg.err).toMatch(/missing required argument 'path'/)
+  })
+
+  it('a home that cannot be created is a clear error, and nothing else is written', async () => {
+    const parent = tmpDir()
+    writeFileSync(join(parent, 'file'), 'x')
+    const r = await run(join(parent, 'file', 'home'), 'projects', 'list')
+    expect(r.code).toBe(1)
+    expect(r.err).toMatch(/^muster: .*(ENOTDIR|not a directory)/)
+    chmodSync(parent, 0o755)
+  })
+
+  it('every command has --help', async () => {
+    const home = tmpDir()
+    for (const cmd of [[], ['projects'], ['projects', 'add'], ['projects', 'scan'], ['status'], ['demo'], ['serve']]) {
+      const r = await run(home, ...cmd, '--help')
+      expect(r.code).toBe(0)
+      expect(r.out).toMatch(/Usage: muster/)
+    }
+  })
+
+  it('measures terminal width of CJK and emoji text', () => {
+    expect(displayWidth('ab')).toBe(2)
+    expect(displayWidth('中文')).toBe(4)
+    expect(displayWidth('✅')).toBe(2)
+    expect(truncate('最近QA全PASS', 6)).toBe('最近Q…')
+  })
+})

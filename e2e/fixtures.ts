@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
-const ROOT = resolve(__dirname, '..')
+const ROOT = resolve(import.meta.dirname, '..')
 const BIN = join(ROOT, 'bin', 'muster.mjs')
 
 /** A running `muster serve` for one test. */

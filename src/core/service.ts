@@ -1,31 +1,23 @@
 /**
  * The one object that implements `shared/api.ts` on top of the core modules. Every binding
  * (Electron IPC, HTTP + SSE, CLI, tests) calls `service.call(method, input)`; input is validated
- * here against the contract, so no binding can skip validation.
+ * here against the contract, so no binding can skip validation. Handlers live in `handlers/`,
+ * one file per part of the contract.
  */
-import { join } from 'node:path'
-import {
-  parseInput,
-  type MethodName,
-  type MethodOutput,
-  type ProjectStatus,
-  type PushedEvent,
-  type methods
-} from '../shared/api'
-import type { z } from 'zod'
-import { createDemoFleet } from './fleet/demo'
+import { ApiError, parseInput, type MethodName, type MethodOutput, type ProjectStatus, type PushedEvent } from '../shared/api'
 import { readProjectStatus } from './fleet/project-status'
 import { ProjectRegistry } from './fleet/registry'
 import { SettingsStore } from './fleet/settings'
 import { openStateDb } from './fleet/state-db'
 import { FleetWatcher } from './fleet/watcher'
+import { fleetHandlers } from './handlers/fleet'
+import { hubHandlers } from './handlers/hub'
+import { museHandlers } from './handlers/muse'
+import type { ServiceContext } from './service-context'
 import type { MusterService, ServiceOptions } from './service-types'
-import { ApiError } from '../shared/api'
-import { MUSTER_VERSION } from './version'
 
-type Handlers = {
-  [M in MethodName]: (input: z.infer<(typeof methods)[M]['input']>) => Promise<MethodOutput<M>> | MethodOutput<M>
-}
+/** Any handler; inputs are validated against the contract before the call. */
+type AnyHandler = (input: never) => unknown
 
 /** Creates the service: opens the state DB in `opts.home` and starts watching registered projects. */
 export async function createService(opts: ServiceOptions): Promise<MusterService> {
@@ -33,6 +25,7 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
   const registry = new ProjectRegistry(db)
   const settings = new SettingsStore(db)
   const listeners = new Set<(event: PushedEvent) => void>()
+  const closers: (() => void | Promise<void>)[] = []
   /** Parsed project cards, dropped when the watcher reports a change (only while watching). */
   const statusCache = new Map<string, Promise<ProjectStatus>>()
   const watching = opts.watch ?? true
@@ -56,77 +49,42 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
         }
       })
     : null
-
-  const projectsChanged = (): void => {
-    statusCache.clear()
-    watcher?.sync(registry.list())
-    emit({ name: 'projects.changed', payload: { at: new Date().toISOString() } })
-  }
   watcher?.sync(registry.list())
 
-  const statusOf = (project: ReturnType<ProjectRegistry['get']>): Promise<ProjectStatus> => {
-    if (!watching) return readProjectStatus(project)
-    let cached = statusCache.get(project.name)
-    if (!cached) {
-      cached = readProjectStatus(project)
-      statusCache.set(project.name, cached)
-      cached.catch(() => statusCache.delete(project.name))
+  const ctx: ServiceContext = {
+    opts,
+    db,
+    registry,
+    settings,
+    emit,
+    projectStatus(name) {
+      const project = registry.get(name)
+      if (!watching) return readProjectStatus(project)
+      let cached = statusCache.get(project.name)
+      if (!cached) {
+        cached = readProjectStatus(project)
+        statusCache.set(project.name, cached)
+        cached.catch(() => statusCache.delete(project.name))
+      }
+      return cached
+    },
+    projectsChanged() {
+      statusCache.clear()
+      watcher?.sync(registry.list())
+      emit({ name: 'projects.changed', payload: { at: new Date().toISOString() } })
+    },
+    onClose(fn) {
+      closers.push(fn)
     }
-    return cached
   }
 
-  const handlers: Handlers = {
-    'app.info': () => ({
-      version: MUSTER_VERSION,
-      home: opts.home,
-      transport: opts.transport,
-      projectCount: registry.list().length
-    }),
-    'projects.list': () => registry.list(),
-    'projects.add': async ({ path, name }) => {
-      const project = await registry.add(path, name)
-      projectsChanged()
-      return project
-    },
-    'projects.remove': ({ name }) => {
-      const removed = registry.remove(name)
-      projectsChanged()
-      return { removed: removed.name }
-    },
-    'projects.scan': async ({ dir }) => {
-      const result = await registry.scan(dir)
-      if (result.added.length > 0) projectsChanged()
-      return result
-    },
-    'fleet.status': async ({ project }) => {
-      const projects = project ? [registry.get(project)] : registry.list()
-      return Promise.all(projects.map(statusOf))
-    },
-    'demo.create': async ({ dir }) => {
-      const target = dir ?? join(opts.home, 'demo')
-      const demo = await createDemoFleet(target)
-      const known = new Map(registry.list().map((p) => [p.path, p]))
-      const projects = []
-      for (const p of demo.projects) {
-        const existing = [...known.values()].find((k) => k.path === p.path || k.name === p.name)
-        projects.push(existing ?? (await registry.add(p.path, p.name)))
-      }
-      projectsChanged()
-      return { dir: demo.dir, projects, hub: demo.hub }
-    },
-    'settings.get': () => settings.get(),
-    'settings.update': (patch) => {
-      const next = settings.update(patch)
-      emit({ name: 'settings.changed', payload: next })
-      return next
-    }
-  }
+  const handlers: Record<string, AnyHandler> = { ...fleetHandlers(ctx), ...museHandlers(ctx), ...hubHandlers(ctx) }
 
   return {
     async call<M extends MethodName>(method: M, input: unknown): Promise<MethodOutput<M>> {
-      const handler = handlers[method] as ((i: unknown) => Promise<MethodOutput<M>> | MethodOutput<M>) | undefined
+      const handler = Object.prototype.hasOwnProperty.call(handlers, method) ? handlers[method] : undefined
       if (!handler) throw new ApiError(`unknown method '${String(method)}'`, 'invalid_input')
-      return handler(parseInput(method, input))
+      return (await (handler as (i: unknown) => unknown)(parseInput(method, input))) as MethodOutput<M>
     },
     subscribe(listener) {
       listeners.add(listener)
@@ -134,6 +92,7 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
     },
     async close() {
       listeners.clear()
+      for (const fn of closers.reverse()) await fn()
       await watcher?.close()
       db.close()
     }

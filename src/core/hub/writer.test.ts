@@ -102,6 +102,7 @@ describe('appendEvent', () => {
     expect(() => appendEvent(hub.db, hub.replicaId, { ...base, status: 'done' })).toThrow("status='done' is not one of")
     expect(() => appendEvent(hub.db, hub.replicaId, { ...base, stream: ' ' })).toThrow('stream must be a non-empty string')
     expect(() => appendEvent(hub.db, hub.replicaId, { ...base, body: 'a\0' })).toThrow('body contains null bytes')
+    expect(() => appendEvent(hub.db, hub.replicaId, { ...base, at: new Date('nope') })).toThrow('at must be a valid Date')
     expect(count('events')).toBe(0)
   })
 
@@ -115,6 +116,7 @@ describe('appendEvent', () => {
     const ok = appendEvent(hub.db, hub.replicaId, { ...base, artifactIds: [art.id, art.id] })
     expect(ok.artifact_ids).toEqual([art.id])
     expect(ok.seq).toBe(1)
+    expect(getEvent(hub.db, ok.id)).toEqual(ok) // the returned envelope is what a reader sees
   })
 })
 

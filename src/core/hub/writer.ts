@@ -73,7 +73,8 @@ export interface AppendEventInput {
   at?: Date
 }
 
-type EventRow = Omit<HubEvent, 'seq' | 'artifact_ids' | 'metadata'> & { rowid: number; metadata_json: string }
+/** An `events` row as `SELECT rowid, * FROM events` returns it (v4 columns). */
+export type EventRow = Omit<HubEvent, 'seq' | 'artifact_ids' | 'metadata'> & { rowid: number; metadata_json: string }
 
 const statements = new WeakMap<Db, Map<string, Statement>>()
 

@@ -52,7 +52,7 @@ function gm({ clock: c }: DemoContext): string {
 }
 
 function build({ clock: c }: DemoContext): string {
-  return `<!-- L0: v1.3.0 | 离线缓存过期修复 (#212) | hub: 1 claimed, 1 ready, 1 blocked -->
+  return `<!-- L0: v1.3.0 | 离线缓存过期修复 (#212) | hub: #212 patch ready, TTL task open -->
 # DYA 开发状态 (Build)
 
 > 最后更新: ${c.ymdhm(c.at(0, 8, 40))} (CST)

@@ -53,9 +53,17 @@ export class DemoRepo {
     return out.trim()
   }
 
-  /** `git init -b main`. */
+  /** `git init -b main` (on git < 2.28, `init` then point HEAD at main). Clear error without git. */
   init(): void {
-    this.git(['init', '-q', '-b', 'main'])
+    try {
+      this.git(['init', '-q', '-b', 'main'])
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new Error('muster demo needs git on the PATH to create the sample repositories')
+      }
+      this.git(['init', '-q'])
+      this.git(['symbolic-ref', 'HEAD', 'refs/heads/main'])
+    }
   }
 
   /** Stages `paths` (all when omitted), commits, and returns the new commit's sha. */

@@ -1,0 +1,40 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { ProjectStatus } from '../src/shared/api'
+import { test, expect } from './fixtures'
+
+test('the overview shows every demo project and role with its parsed L0', async ({ page, demo }) => {
+  const { projects } = demo.cli(['status']) as { projects: ProjectStatus[] }
+  expect(projects.length).toBeGreaterThanOrEqual(3)
+  await page.goto(demo.openUrl)
+  for (const p of projects) {
+    await expect(page.getByTestId(`project-card-${p.name}`)).toBeVisible()
+    expect(p.roles.length).toBeGreaterThanOrEqual(4)
+    for (const r of p.roles) {
+      await expect(page.getByTestId(`role-row-${p.name}-${r.role}`)).toBeVisible()
+      if (r.l0?.version) await expect(page.getByTestId(`l0-version-${p.name}-${r.role}`)).toHaveText(r.l0.version)
+      if (!r.l0) await expect(page.getByTestId(`no-l0-${p.name}-${r.role}`)).toBeVisible()
+    }
+  }
+  await page.screenshot({ path: 'e2e/artifacts/overview.png', fullPage: true })
+})
+
+test('a role file edited on disk updates the screen within 1 s', async ({ page, demo }) => {
+  const { projects } = demo.cli(['status', '--project', 'muse']) as { projects: ProjectStatus[] }
+  const muse = projects[0]!
+  const file = join(muse.path, '.muse', 'qa.md')
+  await page.goto(demo.openUrl)
+  const priority = page.getByTestId('l0-priority-muse-qa')
+  await expect(priority).toBeVisible()
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'live')
+  const text = readFileSync(file, 'utf8')
+  const rest = text.slice(text.indexOf('\n'))
+  const stamp = `E2E验证-${Date.now()}`
+  const started = Date.now()
+  writeFileSync(file, `<!-- L0: v9.9.9 | ${stamp} | QA PASS, live -->${rest}`)
+  await expect(priority).toHaveText(stamp, { timeout: 1000 })
+  const elapsed = Date.now() - started
+  await expect(page.getByTestId('l0-version-muse-qa')).toHaveText('v9.9.9')
+  expect(elapsed).toBeLessThan(1000)
+  test.info().annotations.push({ type: 'latency', description: `${elapsed} ms from write to screen` })
+})

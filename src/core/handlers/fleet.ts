@@ -1,0 +1,64 @@
+/**
+ * Handlers of the fleet methods: app info, registry, overview status, demo, settings.
+ */
+import { join } from 'node:path'
+import { ApiError, type fleetMethods, type Project } from '../../shared/api'
+import { createDemoFleet } from '../fleet/demo'
+import type { HandlersFor, ServiceContext } from '../service-context'
+import { MUSTER_VERSION } from '../version'
+
+/** The fleet handlers bound to a service context. */
+export function fleetHandlers(ctx: ServiceContext): HandlersFor<typeof fleetMethods> {
+  const { registry, settings } = ctx
+  return {
+    'app.info': () => ({
+      version: MUSTER_VERSION,
+      home: ctx.opts.home,
+      transport: ctx.opts.transport,
+      projectCount: registry.list().length
+    }),
+    'projects.list': () => registry.list(),
+    'projects.add': async ({ path, name }) => {
+      const project = await registry.add(path, name)
+      ctx.projectsChanged()
+      return project
+    },
+    'projects.remove': ({ name }) => {
+      const removed = registry.remove(name)
+      ctx.projectsChanged()
+      return { removed: removed.name }
+    },
+    'projects.scan': async ({ dir }) => {
+      const result = await registry.scan(dir)
+      if (result.added.length > 0) ctx.projectsChanged()
+      return result
+    },
+    'fleet.status': async ({ project }) => {
+      const names = project ? [registry.get(project).name] : registry.list().map((p) => p.name)
+      return Promise.all(names.map((n) => ctx.projectStatus(n)))
+    },
+    'demo.create': async ({ dir }) => {
+      const target = dir ?? join(ctx.opts.home, 'demo')
+      let demo
+      try {
+        demo = await createDemoFleet(target)
+      } catch (err) {
+        throw new ApiError((err as Error).message, 'conflict')
+      }
+      const known = registry.list()
+      const projects: Project[] = []
+      for (const p of demo.projects) {
+        const existing = known.find((k) => k.path === p.path || k.name === p.name)
+        projects.push(existing ?? (await registry.add(p.path, p.name)))
+      }
+      ctx.projectsChanged()
+      return { dir: demo.dir, projects, hub: demo.hub }
+    },
+    'settings.get': () => settings.get(),
+    'settings.update': (patch) => {
+      const next = settings.update(patch)
+      ctx.emit({ name: 'settings.changed', payload: next })
+      return next
+    }
+  }
+}

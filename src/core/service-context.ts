@@ -1,0 +1,32 @@
+/**
+ * What every group of handlers gets from the service: the state DB, the registry, settings, the
+ * event emitter, and hooks to invalidate cached project status. Handler groups live in
+ * `core/handlers/` (one file per part of the contract) and are merged by `service.ts`.
+ */
+import type { z } from 'zod'
+import type { ProjectStatus, PushedEvent } from '../shared/api'
+import type { ProjectRegistry } from './fleet/registry'
+import type { SettingsStore } from './fleet/settings'
+import type { ServiceOptions } from './service-types'
+import type { Db } from './sqlite'
+
+/** Shared state and services for handler groups. */
+export interface ServiceContext {
+  opts: ServiceOptions
+  db: Db
+  registry: ProjectRegistry
+  settings: SettingsStore
+  /** Sends a pushed event to every subscriber. */
+  emit(event: PushedEvent): void
+  /** The parsed status of one project (cached while watching). */
+  projectStatus(name: string): Promise<ProjectStatus>
+  /** Call after the set of projects changed: re-syncs watchers, pushes `projects.changed`. */
+  projectsChanged(): void
+  /** Registers a cleanup to run when the service closes. */
+  onClose(fn: () => void | Promise<void>): void
+}
+
+/** Handler functions for a group of contract methods (`{ name: { input, output } }`). */
+export type HandlersFor<T extends Record<string, { input: z.ZodType; output: z.ZodType }>> = {
+  [M in keyof T]: (input: z.infer<T[M]['input']>) => Promise<z.infer<T[M]['output']>> | z.infer<T[M]['output']>
+}

@@ -1,0 +1,80 @@
+/**
+ * Data types of the fleet overview: L0 lines, role files, projects, settings.
+ */
+import { z } from 'zod'
+
+/** A parsed `<!-- L0: ... -->` status line (spec/muse-role-files.md section 2). */
+export const L0Schema = z.object({
+  /** The whole first line as found (without BOM and line ending). */
+  raw: z.string(),
+  /** The text between `L0:` and `-->`, trimmed. */
+  body: z.string(),
+  version: z.string().nullable(),
+  topPriority: z.string().nullable(),
+  flags: z.array(z.string()),
+  /** Body length in characters (code points); the spec allows at most 120. */
+  length: z.number().int(),
+  overLimit: z.boolean()
+})
+export type L0 = z.infer<typeof L0Schema>
+
+/** Line-count severity of a role file: over 500 lines warns, over 800 is an error. */
+export const SizeLevelSchema = z.enum(['ok', 'warning', 'error'])
+export type SizeLevel = z.infer<typeof SizeLevelSchema>
+
+/** One role file of a project, as the overview shows it. */
+export const RoleStatusSchema = z.object({
+  role: z.string(),
+  file: z.string(),
+  l0: L0Schema.nullable(),
+  lines: z.number().int(),
+  sizeBytes: z.number().int(),
+  sizeLevel: SizeLevelSchema,
+  modifiedAt: z.string(),
+  /** Set when the file could not be read (permissions, vanished mid-read). */
+  error: z.string().nullable()
+})
+export type RoleStatus = z.infer<typeof RoleStatusSchema>
+
+/** A registered project (a folder holding `.muse/`). */
+export const ProjectSchema = z.object({
+  name: z.string(),
+  key: z.string(),
+  path: z.string(),
+  addedAt: z.string()
+})
+export type Project = z.infer<typeof ProjectSchema>
+
+/** A project with its parsed role files: one card of the fleet overview. */
+export const ProjectStatusSchema = ProjectSchema.extend({
+  /** False when the folder or its `.muse/` is gone. */
+  exists: z.boolean(),
+  roles: z.array(RoleStatusSchema),
+  /** ISO time of the newest change among the role files and memory logs, or null. */
+  lastChangeAt: z.string().nullable(),
+  /** Newest daily memory log file name (`YYYY-MM-DD.md`), or null. */
+  lastMemoryLog: z.string().nullable(),
+  /** Findings to show on the card: `no L0`, bloated files, missing folder. */
+  findings: z.array(z.object({ level: SizeLevelSchema, role: z.string().nullable(), message: z.string() }))
+})
+export type ProjectStatus = z.infer<typeof ProjectStatusSchema>
+
+/** What the app shell needs to know at start. */
+export const AppInfoSchema = z.object({
+  version: z.string(),
+  home: z.string(),
+  transport: z.enum(['ipc', 'http']),
+  projectCount: z.number().int()
+})
+export type AppInfo = z.infer<typeof AppInfoSchema>
+
+/** Settings the operator can change; stored in Muster's state DB. */
+export const SettingsSchema = z.object({
+  theme: z.enum(['system', 'light', 'dark']),
+  /** The operator's agent id, validated like MemPalace's `--agent`. */
+  operatorId: z
+    .string()
+    .max(256)
+    .regex(/^[A-Za-z0-9._-]+$/, 'agent id must be a single token like desk-muster (machine-harness)')
+})
+export type Settings = z.infer<typeof SettingsSchema>

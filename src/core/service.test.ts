@@ -46,7 +46,7 @@ describe('service', () => {
       ['build', 'v2.1.0', 2],
       ['ops', null, 1]
     ])
-    expect(p!.findings).toContainEqual({ level: 'error', role: 'ops', message: 'no L0 status line' })
+    expect(p!.findings).toContainEqual({ code: 'no-l0', level: 'error', role: 'ops', message: 'no L0 status line' })
     await expect(s.call('fleet.status', { project: 'other' })).rejects.toMatchObject({ code: 'not_found' })
   })
 

@@ -18,7 +18,7 @@ export async function readProjectStatus(project: Project): Promise<ProjectStatus
       roles: [],
       lastChangeAt: null,
       lastMemoryLog: null,
-      findings: [{ level: 'error', role: null, message: `${join(project.path, '.muse')} is missing` }]
+      findings: [{ code: 'missing', level: 'error', role: null, message: `${join(project.path, '.muse')} is missing` }]
     }
   }
   const files = await listRoleFiles(project.path)
@@ -34,13 +34,13 @@ export async function readProjectStatus(project: Project): Promise<ProjectStatus
 /** The overview's findings for a set of role statuses. */
 export function findingsOf(roles: RoleStatus[]): ProjectStatus['findings'] {
   const out: ProjectStatus['findings'] = []
-  if (roles.length === 0) out.push({ level: 'warning', role: null, message: 'no role files in .muse/' })
+  if (roles.length === 0) out.push({ code: 'no-roles', level: 'warning', role: null, message: 'no role files in .muse/' })
   for (const r of roles) {
-    if (r.error) out.push({ level: 'error', role: r.role, message: r.error })
-    else if (!r.l0) out.push({ level: 'error', role: r.role, message: 'no L0 status line' })
-    else if (r.l0.overLimit) out.push({ level: 'warning', role: r.role, message: `L0 is ${r.l0.length} chars (limit 120)` })
-    if (r.lines > LINE_ERROR) out.push({ level: 'error', role: r.role, message: `${r.lines} lines: archive to .muse/archive/ (limit ${LINE_ERROR})` })
-    else if (r.lines > LINE_WARNING) out.push({ level: 'warning', role: r.role, message: `${r.lines} lines: directives get buried (over ${LINE_WARNING})` })
+    if (r.error) out.push({ code: 'unreadable', level: 'error', role: r.role, message: r.error })
+    else if (!r.l0) out.push({ code: 'no-l0', level: 'error', role: r.role, message: 'no L0 status line' })
+    else if (r.l0.overLimit) out.push({ code: 'l0-long', level: 'warning', role: r.role, message: `L0 is ${r.l0.length} chars (limit 120)` })
+    if (r.lines > LINE_ERROR) out.push({ code: 'size', level: 'error', role: r.role, message: `${r.lines} lines: archive to .muse/archive/ (limit ${LINE_ERROR})` })
+    else if (r.lines > LINE_WARNING) out.push({ code: 'size', level: 'warning', role: r.role, message: `${r.lines} lines: directives get buried (over ${LINE_WARNING})` })
   }
   return out
 }

@@ -45,6 +45,19 @@ export const ProjectSchema = z.object({
 })
 export type Project = z.infer<typeof ProjectSchema>
 
+/** Machine-readable kind of an overview finding, so UIs can group and filter without parsing text. */
+export const FindingCodeSchema = z.enum(['no-l0', 'l0-long', 'l0-stale', 'size', 'missing', 'unreadable', 'no-roles'])
+export type FindingCode = z.infer<typeof FindingCodeSchema>
+
+/** One finding shown on a project card (a lint result, not an app error). */
+export const FindingSchema = z.object({
+  code: FindingCodeSchema,
+  level: SizeLevelSchema,
+  role: z.string().nullable(),
+  message: z.string()
+})
+export type Finding = z.infer<typeof FindingSchema>
+
 /** A project with its parsed role files: one card of the fleet overview. */
 export const ProjectStatusSchema = ProjectSchema.extend({
   /** False when the folder or its `.muse/` is gone. */
@@ -55,7 +68,7 @@ export const ProjectStatusSchema = ProjectSchema.extend({
   /** Newest daily memory log file name (`YYYY-MM-DD.md`), or null. */
   lastMemoryLog: z.string().nullable(),
   /** Findings to show on the card: `no L0`, bloated files, missing folder. */
-  findings: z.array(z.object({ level: SizeLevelSchema, role: z.string().nullable(), message: z.string() }))
+  findings: z.array(FindingSchema)
 })
 export type ProjectStatus = z.infer<typeof ProjectStatusSchema>
 

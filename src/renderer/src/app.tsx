@@ -1,0 +1,55 @@
+/** The app shell: sidebar, the current screen, palette, dialogs and toasts. */
+import { useEffect, useRef } from 'react'
+import { useLiveEvents } from './api/use-live-events'
+import { CommandPalette } from './components/command-palette'
+import { ProjectDialog } from './components/project-dialog'
+import { Sidebar } from './components/sidebar'
+import { Toasts } from './components/toasts'
+import { useKeyboardShortcuts } from './hooks/use-keyboard-shortcuts'
+import { useThemeEffect } from './hooks/use-theme'
+import { SCREENS, type ScreenId } from './lib/screens'
+import { useUiStore } from './stores/ui-store'
+import { OverviewScreen } from './views/overview/overview-screen'
+import { SettingsScreen } from './views/settings/settings-screen'
+import { UpcomingScreen } from './views/upcoming/upcoming-screen'
+
+function Screen({ id }: { id: ScreenId }) {
+  switch (id) {
+    case 'overview':
+      return <OverviewScreen />
+    case 'settings':
+      return <SettingsScreen />
+    default:
+      return <UpcomingScreen id={id} />
+  }
+}
+
+/** Root component. */
+export function App() {
+  useThemeEffect()
+  useKeyboardShortcuts()
+  useLiveEvents()
+  const screen = useUiStore((s) => s.screen)
+  const mainRef = useRef<HTMLElement>(null)
+
+  useEffect(() => {
+    const label = SCREENS.find((s) => s.id === screen)?.label ?? 'Muster'
+    document.title = `${label} · Muster`
+    mainRef.current?.scrollTo({ top: 0 })
+  }, [screen])
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <Sidebar />
+      <main id="main" ref={mainRef} className="main" tabIndex={-1}>
+        <Screen id={screen} />
+      </main>
+      <CommandPalette />
+      <ProjectDialog />
+      <Toasts />
+    </div>
+  )
+}

@@ -1,0 +1,119 @@
+/** Ctrl/Cmd+K palette: navigation, theme, project actions and jumping to a project card. */
+import { Command } from 'cmdk'
+import { FolderGit2, FolderPlus, FolderSearch, Moon, RefreshCw, Sparkles, Sun } from 'lucide-react'
+import { useQueryClient } from '@tanstack/react-query'
+import { useCreateDemo, useFleetStatus } from '../api/queries'
+import { useSystemDark, useToggleTheme } from '../hooks/use-theme'
+import { errorMessage, plural } from '../lib/format'
+import { SCREENS } from '../lib/screens'
+import { useToastStore } from '../stores/toast-store'
+import { useUiStore } from '../stores/ui-store'
+import { Keys } from './kbd'
+
+/** The command palette dialog; rendered once in the shell. */
+export function CommandPalette() {
+  const open = useUiStore((s) => s.paletteOpen)
+  const setOpen = useUiStore((s) => s.setPaletteOpen)
+  const navigate = useUiStore((s) => s.navigate)
+  const openProjectDialog = useUiStore((s) => s.openProjectDialog)
+  const setFocusProject = useUiStore((s) => s.setFocusProject)
+  const theme = useUiStore((s) => s.theme)
+  const systemDark = useSystemDark()
+  const toggleTheme = useToggleTheme()
+  const fleet = useFleetStatus()
+  const demo = useCreateDemo()
+  const qc = useQueryClient()
+  const toast = useToastStore((s) => s.push)
+
+  const run = (action: () => void) => () => {
+    setOpen(false)
+    action()
+  }
+  const isDark = theme === 'system' ? systemDark : theme === 'dark'
+
+  return (
+    <Command.Dialog
+      open={open}
+      onOpenChange={setOpen}
+      label="Command palette"
+      data-testid="command-palette"
+      className="palette"
+      overlayClassName="palette-overlay"
+      contentClassName="palette-content"
+      loop
+    >
+      <Command.Input className="palette-input" placeholder="Type a command or a project name…" />
+      <Command.List className="palette-list">
+        <Command.Empty className="palette-empty">Nothing matches.</Command.Empty>
+        <Command.Group heading="Go to">
+          {SCREENS.map((s) => {
+            const Icon = s.icon
+            return (
+              <Command.Item key={s.id} value={`go ${s.label}`} onSelect={run(() => navigate(s.id))} data-testid={`palette-go-${s.id}`}>
+                <Icon size={15} aria-hidden />
+                <span>Go to {s.label}</span>
+                <Keys keys={['g', s.chord]} />
+              </Command.Item>
+            )
+          })}
+        </Command.Group>
+        <Command.Group heading="Actions">
+          <Command.Item value="toggle theme dark light" onSelect={run(toggleTheme)} data-testid="palette-toggle-theme">
+            {isDark ? <Sun size={15} aria-hidden /> : <Moon size={15} aria-hidden />}
+            <span>Switch to {isDark ? 'light' : 'dark'} theme</span>
+          </Command.Item>
+          <Command.Item value="add project folder" onSelect={run(() => openProjectDialog('add'))} data-testid="palette-add-project">
+            <FolderPlus size={15} aria-hidden />
+            <span>Add project…</span>
+          </Command.Item>
+          <Command.Item value="scan folder for projects" onSelect={run(() => openProjectDialog('scan'))} data-testid="palette-scan-folder">
+            <FolderSearch size={15} aria-hidden />
+            <span>Scan folder for projects…</span>
+          </Command.Item>
+          <Command.Item
+            value="create demo fleet sample"
+            data-testid="palette-create-demo"
+            onSelect={run(() => {
+              navigate('overview')
+              demo.mutate(
+                {},
+                {
+                  onSuccess: (r) => toast('info', `Demo fleet created: ${plural(r.projects.length, 'project')} in ${r.dir}`),
+                  onError: (err) => toast('error', `Could not create the demo fleet: ${errorMessage(err)}`)
+                }
+              )
+            })}
+          >
+            <Sparkles size={15} aria-hidden />
+            <span>Create demo fleet</span>
+          </Command.Item>
+          <Command.Item value="refresh reload fleet status" onSelect={run(() => void qc.invalidateQueries())}>
+            <RefreshCw size={15} aria-hidden />
+            <span>Refresh all data</span>
+          </Command.Item>
+        </Command.Group>
+        {fleet.data && fleet.data.length > 0 && (
+          <Command.Group heading="Projects">
+            {fleet.data.map((p) => (
+              <Command.Item
+                key={p.name}
+                value={`project ${p.name} ${p.key} ${p.path}`}
+                data-testid={`palette-project-${p.name}`}
+                onSelect={run(() => {
+                  navigate('overview')
+                  setFocusProject(p.name)
+                })}
+              >
+                <FolderGit2 size={15} aria-hidden />
+                <span>{p.name}</span>
+                <span className="palette-meta">
+                  {p.key} · {plural(p.roles.length, 'role')}
+                </span>
+              </Command.Item>
+            ))}
+          </Command.Group>
+        )}
+      </Command.List>
+    </Command.Dialog>
+  )
+}

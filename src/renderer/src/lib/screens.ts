@@ -1,0 +1,49 @@
+/** The screens of the app shell, in sidebar order. */
+import {
+  Activity,
+  FileDiff,
+  LayoutGrid,
+  Send,
+  Settings,
+  ShieldCheck,
+  StickyNote,
+  type LucideIcon
+} from 'lucide-react'
+
+/** Identifier of a screen; also its hash route (`#/overview`). */
+export type ScreenId = 'overview' | 'directives' | 'timeline' | 'patches' | 'approvals' | 'notes' | 'settings'
+
+/** A sidebar entry: label, icon and keyboard shortcuts (`g <letter>` and a digit). */
+export interface ScreenDef {
+  id: ScreenId
+  label: string
+  icon: LucideIcon
+  /** Second key of the `g <key>` chord. */
+  chord: string
+  /** Digit shortcut, 1-based. */
+  digit: number
+  /** False while the screen only describes what it will show. */
+  ready: boolean
+}
+
+/** Every screen, in sidebar order. */
+export const SCREENS: readonly ScreenDef[] = [
+  { id: 'overview', label: 'Overview', icon: LayoutGrid, chord: 'o', digit: 1, ready: true },
+  { id: 'directives', label: 'Directives', icon: Send, chord: 'd', digit: 2, ready: false },
+  { id: 'timeline', label: 'Timeline', icon: Activity, chord: 't', digit: 3, ready: false },
+  { id: 'patches', label: 'Patches', icon: FileDiff, chord: 'p', digit: 4, ready: false },
+  { id: 'approvals', label: 'Approvals', icon: ShieldCheck, chord: 'a', digit: 5, ready: false },
+  { id: 'notes', label: 'Notes', icon: StickyNote, chord: 'n', digit: 6, ready: false },
+  { id: 'settings', label: 'Settings', icon: Settings, chord: 's', digit: 7, ready: true }
+]
+
+/** True when `value` names a screen. */
+export function isScreenId(value: string): value is ScreenId {
+  return SCREENS.some((s) => s.id === value)
+}
+
+/** Reads the screen from a location hash such as `#/timeline`; overview when unknown. */
+export function screenFromHash(hash: string): ScreenId {
+  const id = hash.replace(/^#\/?/, '').split(/[/?]/)[0] ?? ''
+  return isScreenId(id) ? id : 'overview'
+}

@@ -1,0 +1,45 @@
+/** Renderer entry: theme before first paint, react-query client, then the app. */
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { ApiError } from '../../shared/api'
+import { App } from './app'
+import { useUiStore } from './stores/ui-store'
+import './styles/tokens.css'
+import './styles/base.css'
+import './styles/shell.css'
+import './styles/states.css'
+import './styles/forms.css'
+import './styles/overview.css'
+import './styles/settings.css'
+import './styles/upcoming.css'
+import './styles/palette.css'
+
+// Apply the last known theme before React renders, so a dark-mode operator never sees a white flash.
+{
+  const theme = useUiStore.getState().theme
+  const dark = theme === 'dark' || (theme === 'system' && window.matchMedia('(prefers-color-scheme: dark)').matches)
+  document.documentElement.dataset.theme = dark ? 'dark' : 'light'
+}
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // Pushed events invalidate what changed, so data is fresh until told otherwise.
+      staleTime: Infinity,
+      refetchOnWindowFocus: false,
+      // Bad input or a missing thing will not fix itself by retrying.
+      retry: (count, err) => !(err instanceof ApiError && err.code !== 'internal') && count < 2
+    }
+  }
+})
+
+const root = document.getElementById('root')
+if (!root) throw new Error('index.html has no #root element')
+createRoot(root).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <App />
+    </QueryClientProvider>
+  </StrictMode>
+)

@@ -1,0 +1,121 @@
+/** The fleet overview: totals, toolbar and one card per registered project. */
+import { useMemo } from 'react'
+import { FolderPlus, FolderSearch, RefreshCw, Search, X } from 'lucide-react'
+import { useFleetStatus } from '../../api/queries'
+import { ScreenHeader } from '../../components/screen-header'
+import { EmptyState, ErrorState } from '../../components/state-views'
+import { plural } from '../../lib/format'
+import { useUiStore } from '../../stores/ui-store'
+import { useElementWidth } from '../../hooks/use-element-width'
+import { columnCount, packColumns } from './card-layout'
+import { fleetTotals, matchesFilter } from './fleet-stats'
+import { FleetTotalsStrip } from './fleet-totals'
+import { FirstRun } from './first-run'
+import { ProjectCard } from './project-card'
+
+/** Placeholder cards while the first `fleet.status` is in flight. */
+function SkeletonGrid() {
+  return (
+    <div className="grid" role="status" aria-label="Loading the fleet">
+      {[0, 1, 2, 3].map((i) => (
+        <div key={i} className="card skeleton">
+          <span className="sk sk-title" />
+          <span className="sk sk-line" />
+          <span className="sk sk-line" />
+          <span className="sk sk-line short" />
+        </div>
+      ))}
+    </div>
+  )
+}
+
+/** The Overview screen. */
+export function OverviewScreen() {
+  const fleet = useFleetStatus()
+  const openProjectDialog = useUiStore((s) => s.openProjectDialog)
+  const filter = useUiStore((s) => s.overviewFilter)
+  const setFilter = useUiStore((s) => s.setOverviewFilter)
+  const [gridRef, gridWidth] = useElementWidth()
+  const columns = columnCount(gridWidth)
+
+  const data = fleet.data
+  const totals = useMemo(() => (data ? fleetTotals(data) : null), [data])
+  const visible = useMemo(() => (data ? data.filter((p) => matchesFilter(p, filter)) : []), [data, filter])
+  const packed = useMemo(() => packColumns(visible, columns), [visible, columns])
+  const hasProjects = !!data && data.length > 0
+
+  const actions = hasProjects && (
+    <>
+      <div className="search">
+        <Search size={14} aria-hidden />
+        <input
+          className="input"
+          placeholder="Filter projects, roles, L0 text…"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          aria-label="Filter projects"
+          data-testid="overview-filter"
+        />
+        {filter && (
+          <button type="button" className="btn-icon" onClick={() => setFilter('')} aria-label="Clear filter">
+            <X size={13} />
+          </button>
+        )}
+      </div>
+      <button type="button" className="btn" onClick={() => openProjectDialog('scan')} data-testid="open-scan-folder">
+        <FolderSearch size={14} aria-hidden /> Scan folder
+      </button>
+      <button type="button" className="btn btn-primary" onClick={() => openProjectDialog('add')} data-testid="open-add-project">
+        <FolderPlus size={14} aria-hidden /> Add project
+      </button>
+      <button type="button" className="btn-icon" onClick={() => void fleet.refetch()} aria-label="Refresh" title="Refresh now (updates also arrive live)">
+        <RefreshCw size={14} className={fleet.isFetching ? 'spin' : undefined} />
+      </button>
+    </>
+  )
+
+  return (
+    <section className="screen" data-testid="screen-overview">
+      <ScreenHeader
+        title="Overview"
+        description={hasProjects ? 'Every project’s role files and their L0 status lines, updated live as agents write them.' : undefined}
+        actions={actions}
+      />
+      {fleet.isPending ? (
+        <SkeletonGrid />
+      ) : !data ? (
+        <ErrorState title="Could not load the fleet" error={fleet.error} onRetry={() => void fleet.refetch()} retrying={fleet.isFetching} />
+      ) : !hasProjects ? (
+        <FirstRun />
+      ) : (
+        <>
+          {totals && <FleetTotalsStrip totals={totals} />}
+          {fleet.isError && (
+            <ErrorState title="Refreshing failed; showing the last data received" error={fleet.error} onRetry={() => void fleet.refetch()} retrying={fleet.isFetching} />
+          )}
+          <div ref={gridRef} className="grid-measure" aria-hidden />
+          {visible.length === 0 ? (
+            <EmptyState icon={<Search size={18} />} title={`No project matches “${filter}”`}>
+              <button type="button" className="btn" onClick={() => setFilter('')}>
+                Clear the filter
+              </button>
+            </EmptyState>
+          ) : (
+            <>
+              {filter && <p className="filter-note muted">{plural(visible.length, 'project')} of {data.length} match</p>}
+              <div className="masonry" style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
+                {packed.map((col, i) => (
+                  <div className="masonry-col" key={i}>
+                    {col.map((p) => (
+                      <ProjectCard key={p.name} project={p} />
+                    ))}
+                  </div>
+                ))}
+              </div>
+            </>
+          )}
+        </>
+      )}
+    </section>
+  )
+}

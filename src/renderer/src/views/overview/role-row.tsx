@@ -1,0 +1,94 @@
+/** One role file in a project card: L0 version, top priority, flags, size and age. */
+import type { RoleStatus } from '../../../../shared/api'
+import { Chip } from '../../components/chip'
+import { RelativeTime } from '../../components/relative-time'
+import { formatBytes } from '../../lib/format'
+import { LineBar } from './line-bar'
+
+/** How many flag chips fit before collapsing the rest into "+N". */
+const VISIBLE_FLAGS = 3
+
+function Flags({ flags }: { flags: readonly string[] }) {
+  if (!flags.length) return null
+  const shown = flags.slice(0, VISIBLE_FLAGS)
+  const rest = flags.length - shown.length
+  return (
+    <span className="flags">
+      {shown.map((f, i) => (
+        <Chip key={i} className="flag" title={f}>
+          {f}
+        </Chip>
+      ))}
+      {rest > 0 && (
+        <Chip className="flag-more" title={flags.slice(VISIBLE_FLAGS).join('\n')}>
+          +{rest}
+        </Chip>
+      )}
+    </span>
+  )
+}
+
+/** A `<tr>` of the role table. */
+export function RoleRow({ project, role }: { project: string; role: RoleStatus }) {
+  const id = `${project}-${role.role}`
+  const l0 = role.l0
+  return (
+    <tr data-testid={`role-row-${id}`} className={l0 ? undefined : 'row-no-l0'}>
+      <th scope="row" className="col-role" title={role.file}>
+        {role.role}
+      </th>
+      {role.error ? (
+        <td colSpan={2} className="col-main">
+          <span className="main-line">
+            <Chip tone="error">unreadable</Chip>
+            <span className="muted ellipsis" title={role.error}>
+              {role.error}
+            </span>
+          </span>
+        </td>
+      ) : l0 ? (
+        <>
+          <td className="col-version">
+            {l0.version ? (
+              <Chip tone="mono" data-testid={`l0-version-${id}`} title={l0.version}>
+                {l0.version}
+              </Chip>
+            ) : (
+              <span className="muted" data-testid={`l0-version-${id}`} title="This L0 line has no version part">
+                —
+              </span>
+            )}
+          </td>
+          <td className="col-main">
+            <span className="main-line">
+              <span className={`priority ellipsis${l0.topPriority ? '' : ' muted'}`} data-testid={`l0-priority-${id}`} title={l0.topPriority ?? l0.raw}>
+                {l0.topPriority ?? '—'}
+              </span>
+              {l0.overLimit && (
+                <span className="overlimit" title={`L0 body is ${l0.length} characters; the spec allows 120`}>
+                  {l0.length}/120
+                </span>
+              )}
+            </span>
+            <Flags flags={l0.flags} />
+          </td>
+        </>
+      ) : (
+        <td colSpan={2} className="col-main">
+          <span className="main-line">
+            <Chip tone="error" data-testid={`no-l0-${id}`} title="Line 1 is not an <!-- L0: … --> status line (lint finding)">
+              no L0
+            </Chip>
+            <span className="muted ellipsis">line 1 has no status line</span>
+          </span>
+        </td>
+      )}
+      <td className="col-lines">
+        <LineBar lines={role.lines} level={role.sizeLevel} bytes={formatBytes(role.sizeBytes)} />
+      </td>
+      <td className="col-modified">
+        <RelativeTime iso={role.modifiedAt} compact />
+      </td>
+    </tr>
+  )
+}

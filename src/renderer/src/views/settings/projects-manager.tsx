@@ -1,0 +1,84 @@
+/** Registered projects with remove (confirmed), plus the add and scan forms. */
+import { useState } from 'react'
+import { FolderGit2, LoaderCircle, Trash2 } from 'lucide-react'
+import { useProjects, useRemoveProject } from '../../api/queries'
+import { AddProjectForm } from '../../components/add-project-form'
+import { RelativeTime } from '../../components/relative-time'
+import { ScanFolderForm } from '../../components/scan-folder-form'
+import { EmptyState, ErrorState, InlineError, LoadingState } from '../../components/state-views'
+
+/** The project list of the Settings screen. */
+export function ProjectsManager() {
+  const projects = useProjects()
+  const remove = useRemoveProject()
+  const [confirming, setConfirming] = useState<string | null>(null)
+
+  return (
+    <div className="projects-manager">
+      {projects.isPending ? (
+        <LoadingState label="Loading projects…" />
+      ) : projects.isError ? (
+        <ErrorState title="Could not load the projects" error={projects.error} onRetry={() => void projects.refetch()} retrying={projects.isFetching} />
+      ) : projects.data.length === 0 ? (
+        <EmptyState icon={<FolderGit2 size={18} />} title="No projects registered">
+          Add a folder below, scan a parent folder, or create the demo fleet from the Overview.
+        </EmptyState>
+      ) : (
+        <ul className="project-list" data-testid="project-list">
+          {projects.data.map((p) => (
+            <li key={p.name} className="project-item" data-testid={`project-item-${p.name}`}>
+              <FolderGit2 size={15} aria-hidden className="muted" />
+              <div className="project-item-text">
+                <span className="project-item-name">
+                  {p.name} <span className="muted mono">{p.key}</span>
+                </span>
+                <span className="mono muted ellipsis" title={p.path}>
+                  {p.path}
+                </span>
+              </div>
+              <span className="muted project-item-added">
+                added <RelativeTime iso={p.addedAt} />
+              </span>
+              {confirming === p.name ? (
+                <span className="confirm" role="group" aria-label={`Confirm removing ${p.name}`}>
+                  <span>Remove from Muster? Files stay on disk.</span>
+                  <button
+                    type="button"
+                    className="btn btn-danger"
+                    autoFocus
+                    data-testid={`confirm-remove-${p.name}`}
+                    disabled={remove.isPending}
+                    onClick={() => remove.mutate({ name: p.name }, { onSuccess: () => setConfirming(null) })}
+                  >
+                    {remove.isPending ? <LoaderCircle size={14} className="spin" aria-hidden /> : <Trash2 size={14} aria-hidden />}
+                    Remove
+                  </button>
+                  <button type="button" className="btn" onClick={() => setConfirming(null)}>
+                    Cancel
+                  </button>
+                </span>
+              ) : (
+                <button
+                  type="button"
+                  className="btn btn-ghost"
+                  data-testid={`remove-project-${p.name}`}
+                  onClick={() => {
+                    remove.reset()
+                    setConfirming(p.name)
+                  }}
+                >
+                  <Trash2 size={14} aria-hidden /> Remove
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <InlineError error={remove.error} />
+      <div className="projects-forms">
+        <AddProjectForm compact />
+        <ScanFolderForm compact />
+      </div>
+    </div>
+  )
+}

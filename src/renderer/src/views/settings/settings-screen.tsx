@@ -1,0 +1,102 @@
+/** Settings: appearance, operator identity, projects, and what this Muster is. */
+import type { ReactNode } from 'react'
+import { transportKind } from '../../api/client'
+import { useConnectionStore } from '../../api/connection-store'
+import { useAppInfo } from '../../api/queries'
+import { Keys, MOD_KEY } from '../../components/kbd'
+import { ScreenHeader } from '../../components/screen-header'
+import { ErrorState, LoadingState } from '../../components/state-views'
+import { SCREENS } from '../../lib/screens'
+import { OperatorForm } from './operator-form'
+import { ProjectsManager } from './projects-manager'
+import { ThemePicker } from './theme-picker'
+
+function Section({ id, title, description, children }: { id: string; title: string; description?: string; children: ReactNode }) {
+  return (
+    <section className="settings-section" aria-labelledby={`settings-${id}`} data-testid={`settings-${id}`}>
+      <div className="settings-section-head">
+        <h2 id={`settings-${id}`}>{title}</h2>
+        {description && <p className="muted">{description}</p>}
+      </div>
+      <div className="settings-section-body">{children}</div>
+    </section>
+  )
+}
+
+function AboutPanel() {
+  const info = useAppInfo()
+  const status = useConnectionStore((s) => s.status)
+  if (info.isPending) return <LoadingState />
+  if (info.isError) return <ErrorState title="Could not read app info" error={info.error} onRetry={() => void info.refetch()} retrying={info.isFetching} />
+  const d = info.data
+  return (
+    <dl className="kv" data-testid="app-info">
+      <dt>Version</dt>
+      <dd className="mono" data-testid="app-version">
+        {d.version}
+      </dd>
+      <dt>Muster home</dt>
+      <dd className="mono" data-testid="app-home" title={d.home}>
+        {d.home}
+      </dd>
+      <dt>Transport</dt>
+      <dd data-testid="app-transport">
+        {transportKind === 'ipc' ? 'Electron IPC (desktop app)' : 'HTTP + SSE (muster serve)'}
+        <span className="muted"> · events {status}</span>
+      </dd>
+      <dt>Projects</dt>
+      <dd className="num-inline">{d.projectCount}</dd>
+    </dl>
+  )
+}
+
+function ShortcutsPanel() {
+  return (
+    <dl className="kv shortcuts">
+      <dt>Command palette</dt>
+      <dd>
+        <Keys keys={[MOD_KEY, 'K']} />
+      </dd>
+      {SCREENS.map((s) => (
+        <FragmentRow key={s.id} label={s.label} chord={s.chord} digit={s.digit} />
+      ))}
+    </dl>
+  )
+}
+
+function FragmentRow({ label, chord, digit }: { label: string; chord: string; digit: number }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>
+        <Keys keys={['g', chord]} /> <span className="muted">or</span> <Keys keys={[String(digit)]} />
+      </dd>
+    </>
+  )
+}
+
+/** The Settings screen. */
+export function SettingsScreen() {
+  return (
+    <section className="screen" data-testid="screen-settings">
+      <ScreenHeader title="Settings" description="Stored in Muster’s state database, shared by the desktop app, the CLI and muster serve." />
+      <div className="settings">
+        <Section id="appearance" title="Appearance" description="Follows the system by default.">
+          <ThemePicker />
+        </Section>
+        <Section id="operator" title="Operator" description="Who you are on the hub.">
+          <OperatorForm />
+        </Section>
+        <Section id="projects" title="Projects" description="Folders with a .muse/ directory that Muster watches. Removing one leaves its files alone.">
+          <ProjectsManager />
+        </Section>
+        <Section id="about" title="About this Muster">
+          <AboutPanel />
+        </Section>
+        <Section id="keyboard" title="Keyboard">
+          <ShortcutsPanel />
+        </Section>
+      </div>
+    </section>
+  )
+}

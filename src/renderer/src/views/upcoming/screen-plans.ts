@@ -1,0 +1,103 @@
+/**
+ * What each not-yet-built screen will show. Plain facts from the product spec: what it lists,
+ * which protocol it reads, and its CLI counterpart. No sample data on purpose.
+ */
+import type { ScreenId } from '../../lib/screens'
+
+/** The plan of one upcoming screen. */
+export interface ScreenPlan {
+  title: string
+  summary: string
+  /** What the screen will list, one bullet per line. */
+  lists: readonly string[]
+  /** What the operator will be able to do from it. */
+  actions: readonly string[]
+  /** Protocol and on-disk source. */
+  source: { protocol: string; where: string }
+  /** CLI commands covering the same feature. */
+  cli: readonly string[]
+}
+
+/** Plans keyed by screen id (only the screens that are not built yet). */
+export const SCREEN_PLANS: Partial<Record<ScreenId, ScreenPlan>> = {
+  directives: {
+    title: 'Directives',
+    summary: 'Every 📡 directive passed between roles and projects, in every form real role files use, with the pending ones first.',
+    lists: [
+      'Directives across all registered projects, keyed by project, S-id and target (S-ids are not unique)',
+      'Status 🟡 pending / ✅ received, sender, target (ROLE, PROJECT/ROLE or ALL), date and title',
+      'Cross-role notices such as “📡 QA→BUILD 通知” alongside S-numbered directives'
+    ],
+    actions: [
+      'Filter to pending, by project, target or sender',
+      'Pick up a directive: writes the target’s received section and marks the source ✅ (idempotent, compare-and-swap)',
+      'Send a new directive from the sender’s own role file with the next free S-id and a validated target'
+    ],
+    source: { protocol: 'MUSE role files', where: '.muse/*.md in each project (📡 sections)' },
+    cli: ['muster directives', 'muster directive send', 'muster directive pickup']
+  },
+  timeline: {
+    title: 'Timeline',
+    summary: 'The hub’s append-only event stream, newest first or grouped by thread, live as agents write it.',
+    lists: [
+      'Task requests, claims, replies, patch.ready, acks and status announcements',
+      'Filters: stream, room, topic, type, from, to (incl. broadcast *), correlation id, status, text',
+      'A thread view per correlation id with the folded task state (open / claimed / done / stuck)'
+    ],
+    actions: [
+      'Scroll a million events smoothly (virtualised list)',
+      'Create a task.request, ack an event, post a reply or announce presence as the operator',
+      'Follow your inbox: events addressed to you or to *, with a persisted read cursor'
+    ],
+    source: { protocol: 'MemPalace hub (logstream)', where: '<palace>/logstream.sqlite3, or a remote hub over HTTP + SSE' },
+    cli: ['muster events list | watch | wait | append | ack', 'muster thread <correlation_id>', 'muster task create']
+  },
+  patches: {
+    title: 'Patches',
+    summary: 'Every patch an agent has published, verified byte-for-byte before anything touches a working tree.',
+    lists: [
+      'Each patch.ready event with its artifact, size and the base commit it expects',
+      'Stored sha256 vs recomputed sha256 (and vs any sha the sender quoted in its message)',
+      'A diff view of the artifact and the upstream warnings that apply to it'
+    ],
+    actions: [
+      'Apply, only by an explicit click: choose the project, check the base commit, git apply --check, apply',
+      'Optionally run the project’s test command, then ack applied or failed with the evidence',
+      'A patch whose sha256 does not match can never be applied'
+    ],
+    source: { protocol: 'MemPalace hub: patch.ready events + artifacts', where: 'logstream.sqlite3 (events, artifacts, event_artifacts)' },
+    cli: ['muster patch verify | apply | submit', 'muster artifact get']
+  },
+  approvals: {
+    title: 'Approvals',
+    summary: 'One inbox for every agent’s pending tool call, so permission prompts stop hiding in a dozen terminals.',
+    lists: [
+      'Pending approval.request events from every agent, oldest first, with how long each has waited',
+      'The tool, its input and the project and agent asking',
+      'Recorded decisions, including auto-allows by rule and timeouts'
+    ],
+    actions: [
+      'Approve or deny from the keyboard; a desktop notification when something needs you',
+      'Allowlist rules that auto-allow matching calls (every auto-allow is recorded)',
+      'Unanswered requests are denied after a timeout and recorded as a timeout'
+    ],
+    source: { protocol: 'Hub approvals room (approval.request / approval.decision)', where: 'logstream.sqlite3, room “approvals”' },
+    cli: ['muster approve-hook (Claude Code PreToolUse / PermissionRequest hook)', 'muster approvals list | decide']
+  },
+  notes: {
+    title: 'Notes',
+    summary: 'Agents’ decision and research notes attached to commits, and their promotion into the project record.',
+    lists: [
+      'Notes per commit from refs/notes/squad/<agent>, research and review',
+      'Every real body shape: one object, appended objects, JSON Lines, pretty-printed JSON',
+      'Schema findings, bodies that cannot be parsed (with their commit) and conflicting refs'
+    ],
+    actions: [
+      'Promote notes marked promote_to_permanent into decisions.md',
+      'Archive notes marked archive_on_close into research/',
+      'Dry-run any promotion before it writes'
+    ],
+    source: { protocol: 'Squad git notes', where: 'refs/notes/squad/* in each project’s git repository' },
+    cli: ['muster notes list', 'muster notes promote']
+  }
+}

@@ -1,0 +1,41 @@
+import { ESLint } from 'eslint'
+import { describe, expect, it } from 'vitest'
+
+const eslint = new ESLint({ cwd: new URL('..', import.meta.url).pathname })
+
+/** Lints `code` as if it lived at `filePath` and returns the rule ids that fired. */
+async function rulesFor(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath })
+  return result!.messages.map((m) => m.ruleId ?? m.message)
+}
+
+describe('lint enforces the layering', () => {
+  it('core, shared, cli and server may not import electron', async () => {
+    for (const file of ['src/core/x.ts', 'src/shared/x.ts', 'src/cli/x.ts', 'src/server/x.ts']) {
+      expect(await rulesFor(file, "import { app } from 'electron'\nexport const a = app\n")).toContain('no-restricted-imports')
+    }
+  })
+
+  it('main and preload may import electron', async () => {
+    expect(await rulesFor('src/main/x.ts', "import { app } from 'electron'\nexport const a = app\n")).toEqual([])
+  })
+
+  it('the renderer may not import Node modules, native packages or the core', async () => {
+    const cases = [
+      "import { readFileSync } from 'node:fs'\nexport const a = readFileSync\n",
+      "import { join } from 'path'\nexport const a = join\n",
+      "import Database from 'better-sqlite3'\nexport const a = Database\n",
+      "import { createService } from '../../core/service'\nexport const a = createService\n"
+    ]
+    for (const code of cases) expect(await rulesFor('src/renderer/src/x.ts', code)).toContain('no-restricted-imports')
+  })
+
+  it('shared may not import Node modules', async () => {
+    expect(await rulesFor('src/shared/x.ts', "import { join } from 'node:path'\nexport const a = join\n")).toContain('no-restricted-imports')
+  })
+
+  it('the preload may not expose raw ipcRenderer', async () => {
+    const code = "import { contextBridge, ipcRenderer } from 'electron'\ncontextBridge.exposeInMainWorld('x', ipcRenderer)\n"
+    expect(await rulesFor('src/preload/x.ts', code)).toContain('no-restricted-syntax')
+  })
+})

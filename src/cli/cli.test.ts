@@ -1,6 +1,7 @@
 import { chmodSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { fixturePath } from '../../test/helpers/fixtures'
 import { makeProject, tmpDir } from '../../test/helpers/tmp'
 import { runCli } from './index'
 import { displayWidth, truncate } from './output'
@@ -18,7 +19,7 @@ async function run(home: string, ...args: string[]): Promise<{ code: number; out
   return { code, out, err }
 }
 
-const FIXTURES = join(__dirname, '../../../shared/fixtures/muse-real')
+const FIXTURES = fixturePath('muse-real')
 
 describe('muster CLI', () => {
   it('projects add/list/remove with --json and human output', async () => {

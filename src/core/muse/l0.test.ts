@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fixturePath } from '../../../test/helpers/fixtures'
 import { describe, expect, it } from 'vitest'
 import { parseL0, splitFlags, L0_MAX_LENGTH } from './l0'
 
-const FIXTURES = join(__dirname, '../../../../shared/fixtures/muse-real/.muse')
+const FIXTURES = fixturePath('muse-real', '.muse')
 const fixture = (name: string): string => readFileSync(join(FIXTURES, name), 'utf8')
 
 describe('parseL0 on the real MUSE role files', () => {

@@ -4,16 +4,27 @@
  * when it could not measure (a figure over budget is reported as OVER).
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join } from 'node:path'
 import { chromium } from '@playwright/test'
 import { createService } from '../src/core/service'
 import { parseL0 } from '../src/core/muse/l0'
 import { writeFleet } from './fleet-data'
 import { machineBaselineMs, median, printReport, type Figure } from './report'
 
-const ROOT = resolve(import.meta.dirname, '..')
+/** The repository root: the nearest folder above this file holding package.json (works bundled too). */
+function repoRoot(): string {
+  let dir = import.meta.dirname
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir)
+    if (up === dir) throw new Error('package.json not found above the bench script')
+    dir = up
+  }
+  return dir
+}
+
+const ROOT = repoRoot()
 const BIN = join(ROOT, 'bin', 'muster.mjs')
 
 async function fleetParse(work: string): Promise<Figure[]> {

@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { chromium } from '@playwright/test'
 import { createService } from '../src/core/service'
-import { parseL0 } from '../src/core/muse/l0'
 import { writeFleet } from './fleet-data'
 import { machineBaselineMs, median, printReport, type Figure } from './report'
 
@@ -29,7 +28,7 @@ const BIN = join(ROOT, 'bin', 'muster.mjs')
 
 async function fleetParse(work: string): Promise<Figure[]> {
   const fleetDir = join(work, 'fleet')
-  const roots = writeFleet(fleetDir, 200, 8, 300)
+  writeFleet(fleetDir, 200, 8, 300)
   const service = await createService({ home: join(work, 'home-fleet'), transport: 'http', watch: false })
   await service.call('projects.scan', { dir: fleetDir })
   const times: number[] = []
@@ -41,14 +40,8 @@ async function fleetParse(work: string): Promise<Figure[]> {
     roles = status.reduce((n, p) => n + p.roles.length, 0)
   }
   await service.close()
-  const { readFileSync } = await import('node:fs')
-  const texts = roots.flatMap((r) => ['build', 'qa'].map((role) => readFileSync(join(r, '.muse', `${role}.md`), 'utf8')))
-  const t = performance.now()
-  for (const text of texts) parseL0(text)
-  const perFile = (performance.now() - t) / texts.length
   return [
-    { name: `fleet status: read + parse 200 projects x 8 roles (${roles} files)`, value: median(times), unit: 'ms', budget: 1000, note: 'median of 5' },
-    { name: 'L0 parse of one role file (in memory)', value: perFile, unit: 'ms', budget: 1000 / 1600, note: 'share of the 1 s budget per file' }
+    { name: `fleet status: read + parse 200 projects x 8 roles (${roles} files)`, value: median(times), unit: 'ms', budget: 1000, note: 'median of 5' }
   ]
 }
 

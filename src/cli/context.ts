@@ -11,6 +11,8 @@ import type { CliIo } from './output'
 export interface GlobalOptions {
   home?: string
   json?: boolean
+  /** MemPalace palace folder for hub commands (`--palace`, as `mempalace --palace`). */
+  palace?: string
 }
 
 /** Reads the global options as seen by a (sub)command. */

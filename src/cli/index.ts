@@ -7,9 +7,18 @@ import { Command, CommanderError } from 'commander'
 import { ApiError } from '../shared/api'
 import { MUSTER_VERSION } from '../core/version'
 import { registerDemo } from './commands/demo'
+import { registerDirectives } from './commands/directives'
+import { registerLint } from './commands/lint'
+import { registerMemory } from './commands/memory'
+import { registerEvents } from './commands/events'
+import { CliExit } from './commands/hub-cli'
+import { registerHubs } from './commands/hubs'
 import { registerProjects } from './commands/projects'
+import { registerRoles } from './commands/roles'
 import { registerServe } from './commands/serve'
 import { registerStatus } from './commands/status'
+import { registerTask } from './commands/task'
+import { registerThread } from './commands/thread'
 import { CliError, processIo, type CliIo } from './output'
 
 /** Builds the command tree writing to `io`. */
@@ -19,13 +28,22 @@ export function buildProgram(io: CliIo): Command {
     .version(MUSTER_VERSION, '-V, --version')
     .option('--home <dir>', "Muster's home folder (default: $MUSTER_HOME, else ~/.muster)")
     .option('--json', 'print machine-readable JSON')
+    .option('--palace <dir>', 'MemPalace palace holding logstream.sqlite3 (default: $MEMPALACE_PALACE_PATH, ~/.mempalace/config.json, ~/.mempalace/palace)')
     .showHelpAfterError(false)
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => undefined })
     .exitOverride()
   registerProjects(program, io)
   registerStatus(program, io)
+  registerRoles(program, io)
+  registerDirectives(program, io)
+  registerMemory(program, io)
+  registerLint(program, io)
   registerDemo(program, io)
   registerServe(program, io)
+  registerEvents(program, io)
+  registerThread(program, io)
+  registerTask(program, io)
+  registerHubs(program, io)
   for (const cmd of allCommands(program)) {
     cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => undefined })
   }
@@ -49,6 +67,7 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
       if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') return 0
       return fail(io, json, err.message.replace(/^error:\s*/, ''), 1)
     }
+    if (err instanceof CliExit) return err.exitCode
     if (err instanceof CliError) return fail(io, json, err.message, err.exitCode)
     if (err instanceof ApiError) return fail(io, json, err.message, 1)
     return fail(io, json, err instanceof Error ? err.message : String(err), 1)

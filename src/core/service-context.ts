@@ -4,7 +4,7 @@
  * `core/handlers/` (one file per part of the contract) and are merged by `service.ts`.
  */
 import type { z } from 'zod'
-import type { ProjectStatus, PushedEvent } from '../shared/api'
+import type { MethodName, MethodInput, MethodOutput, ProjectStatus, PushedEvent } from '../shared/api'
 import type { ProjectRegistry } from './fleet/registry'
 import type { SettingsStore } from './fleet/settings'
 import type { ServiceOptions } from './service-types'
@@ -22,6 +22,8 @@ export interface ServiceContext {
   projectStatus(name: string): Promise<ProjectStatus>
   /** Call after the set of projects changed: re-syncs watchers, pushes `projects.changed`. */
   projectsChanged(): void
+  /** Calls another contract method through the same validated path (handlers composing handlers). */
+  call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>>
   /** Registers a cleanup to run when the service closes. */
   onClose(fn: () => void | Promise<void>): void
 }

@@ -75,17 +75,20 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
     },
     onClose(fn) {
       closers.push(fn)
-    }
+    },
+    call: (method, input) => dispatch(method, input)
   }
 
   const handlers: Record<string, AnyHandler> = { ...fleetHandlers(ctx), ...museHandlers(ctx), ...hubHandlers(ctx) }
 
+  async function dispatch<M extends MethodName>(method: M, input: unknown): Promise<MethodOutput<M>> {
+    const handler = Object.prototype.hasOwnProperty.call(handlers, method) ? handlers[method] : undefined
+    if (!handler) throw new ApiError(`unknown method '${String(method)}'`, 'invalid_input')
+    return (await (handler as (i: unknown) => unknown)(parseInput(method, input))) as MethodOutput<M>
+  }
+
   return {
-    async call<M extends MethodName>(method: M, input: unknown): Promise<MethodOutput<M>> {
-      const handler = Object.prototype.hasOwnProperty.call(handlers, method) ? handlers[method] : undefined
-      if (!handler) throw new ApiError(`unknown method '${String(method)}'`, 'invalid_input')
-      return (await (handler as (i: unknown) => unknown)(parseInput(method, input))) as MethodOutput<M>
-    },
+    call: dispatch,
     subscribe(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)

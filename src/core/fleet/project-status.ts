@@ -18,6 +18,8 @@ export async function readProjectStatus(project: Project): Promise<ProjectStatus
       roles: [],
       lastChangeAt: null,
       lastMemoryLog: null,
+      pendingDirectives: 0,
+      openTodos: 0,
       findings: [{ code: 'missing', level: 'error', role: null, message: `${join(project.path, '.muse')} is missing` }]
     }
   }
@@ -28,7 +30,9 @@ export async function readProjectStatus(project: Project): Promise<ProjectStatus
   ])
   let last = memory.lastChange
   for (const r of roles) if (!r.error && (!last || r.modifiedAt > last)) last = r.modifiedAt
-  return { ...project, exists: true, roles, lastChangeAt: last, lastMemoryLog: memory.lastLog, findings: findingsOf(roles) }
+  const pendingDirectives = roles.reduce((n, r) => n + r.pendingDirectives, 0)
+  const openTodos = roles.reduce((n, r) => n + r.openTodos, 0)
+  return { ...project, exists: true, roles, lastChangeAt: last, lastMemoryLog: memory.lastLog, pendingDirectives, openTodos, findings: findingsOf(roles) }
 }
 
 /** The overview's findings for a set of role statuses. */

@@ -51,6 +51,7 @@ export function fleetHandlers(ctx: ServiceContext): HandlersFor<typeof fleetMeth
         const existing = known.find((k) => k.path === p.path || k.name === p.name)
         projects.push(existing ?? (await registry.add(p.path, p.name)))
       }
+      await ctx.call('hubs.add', { palace: demo.hub, name: 'demo' })
       ctx.projectsChanged()
       return { dir: demo.dir, projects, hub: demo.hub }
     },

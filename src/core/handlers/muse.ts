@@ -1,10 +1,114 @@
 /**
- * Handlers of the MUSE methods (directives, role files, memory, lint).
+ * Handlers of the MUSE methods (directives, role files, memory, lint). Role files are parsed
+ * through a per-service cache validated by mtime + size; the memory index is synced lazily and
+ * incrementally (stat-based) before each search.
  */
-import type { museMethods } from '../../shared/api'
+import { promises as fs } from 'node:fs'
+import { ApiError, type museMethods, type Project, type RoleSummary } from '../../shared/api'
+import { collectDirectives, normaliseTarget, resolveTarget, canonicalTarget, type FleetView } from '../muse/directive-index'
+import { RoleCache, scanProject, scanProjects } from '../muse/fleet-scan'
+import { detectHub, markedHub, setMarkedHub } from '../muse/hub-project'
+import { lintFleet } from '../muse/lint'
+import { appendMemory } from '../muse/memory-files'
+import { searchMemory, syncMemoryIndex } from '../muse/memory-index'
+import { parseRole, type ParsedRole } from '../muse/parse-role'
+import { pickup } from '../muse/pickup'
+import { pendingAndTodos, sizeLevel } from '../muse/role-files'
+import { roleFile } from '../muse/role-path'
+import { send } from '../muse/send'
 import type { HandlersFor, ServiceContext } from '../service-context'
 
 /** The MUSE handlers bound to a service context. */
-export function museHandlers(_ctx: ServiceContext): HandlersFor<typeof museMethods> {
-  return {}
+export function museHandlers(ctx: ServiceContext): HandlersFor<typeof museMethods> {
+  const cache = new RoleCache()
+  const fleet = async (): Promise<FleetView> => {
+    const projects = ctx.registry.list()
+    const [scanned, hub] = await Promise.all([scanProjects(projects, cache), detectHub(projects, markedHub(ctx.db))])
+    return { projects: scanned, hub }
+  }
+  const written = (project: string, files: string[]) => ctx.emit({ name: 'muse.written', payload: { project, files, at: new Date().toISOString() } })
+  const summary = (r: ParsedRole): RoleSummary => ({ role: r.role, file: r.file, l0: r.l0, lines: r.lineCount, sizeLevel: sizeLevel(r.lineCount), ...pendingAndTodos(r) })
+
+  return {
+    'muse.roles': async ({ project }) => {
+      const p = ctx.registry.get(project)
+      await assertExists(p)
+      const sp = await scanProject(p, cache)
+      return { project: p.name, roles: sp.roles.map(summary) }
+    },
+    'muse.role': async ({ project, role }) => {
+      const p = ctx.registry.get(project)
+      const rf = await roleFile(p, role)
+      const text = await fs.readFile(rf.path, 'utf8')
+      const parsed = parseRole(rf.file, text)
+      return { ...summary(parsed), project: p.name, text, sections: parsed.sections, todos: parsed.todos, directives: parsed.directives, notices: parsed.notices }
+    },
+    'muse.directives': async ({ state, project, role, target, text }) => {
+      if (project) ctx.registry.get(project)
+      const view = await fleet()
+      let wanted: string | null = null
+      if (target) {
+        const t = normaliseTarget(target)
+        if (!t) throw new ApiError(`invalid target '${target}': use ROLE, PROJECT/ROLE or ALL`, 'invalid_input')
+        wanted = canonicalTarget(resolveTarget(t, view), t)
+      }
+      const needle = text?.toLowerCase()
+      const inProject = (name: string) => !project || name.toLowerCase() === project.toLowerCase()
+      const directives = collectDirectives(view).filter(
+        (d) =>
+          (!state || d.state === state) &&
+          (!project || d.occurrences.some((o) => inProject(o.project)) || (d.resolution.kind === 'role' && inProject(d.resolution.project))) &&
+          (!role || d.occurrences.some((o) => o.role === role.toLowerCase()) || (d.resolution.kind === 'role' && d.resolution.role === role.toLowerCase())) &&
+          (!wanted || d.target === wanted) &&
+          (!needle || d.title.toLowerCase().includes(needle) || d.occurrences.some((o) => o.body.toLowerCase().includes(needle)))
+      )
+      const notices = view.projects
+        .filter((sp) => inProject(sp.project.name))
+        .flatMap((sp) => sp.roles.flatMap((r) => r.notices.map((n) => ({ ...n, project: sp.project.name }))))
+        .filter((n) => (!role || n.role === role.toLowerCase()) && (!state || (state === 'pending' ? n.mark === 'pending' : n.mark !== 'pending')))
+      return { hub: view.hub, directives, notices }
+    },
+    'muse.pickup': async ({ project, id, target }) => {
+      ctx.registry.get(project)
+      const result = await pickup(await fleet(), { project, id, target, now: new Date() })
+      if (result.outcome !== 'already-done') written(project, [result.receiptFile, result.sourceFile])
+      return result
+    },
+    'muse.send': async (input) => {
+      const p = ctx.registry.get(input.project)
+      const result = await send(await fleet(), { project: p, from: input.from, to: input.to, title: input.title, body: input.body, id: input.id })
+      written(p.name, [result.file])
+      return result
+    },
+    'muse.memoryWrite': async ({ project, section, text }) => {
+      const p = ctx.registry.get(project)
+      await assertExists(p)
+      const result = await appendMemory(p.path, section, text, new Date())
+      written(p.name, [result.file])
+      return result
+    },
+    'muse.memorySearch': async ({ project, query, scope, limit }) => {
+      const projects = project ? [ctx.registry.get(project)] : ctx.registry.list()
+      for (const p of projects) await syncMemoryIndex(ctx.db, p)
+      return searchMemory(ctx.db, { projects: projects.map((p) => p.name), query, scope, limit, now: new Date() })
+    },
+    'muse.lint': async ({ project }) => {
+      const only = project ? [ctx.registry.get(project).name] : null
+      const findings = await lintFleet(await fleet(), only)
+      return { findings, errors: findings.filter((f) => f.level === 'error').length, warnings: findings.filter((f) => f.level === 'warning').length }
+    },
+    'muse.hub': async () => detectHub(ctx.registry.list(), markedHub(ctx.db)),
+    'muse.setHub': async ({ project }) => {
+      setMarkedHub(ctx.db, project === null ? null : ctx.registry.get(project).name)
+      return detectHub(ctx.registry.list(), markedHub(ctx.db))
+    }
+  }
+}
+
+async function assertExists(p: Project): Promise<void> {
+  try {
+    await fs.access(p.path)
+  } catch {
+    throw new ApiError(`project folder ${p.path} is missing`, 'not_found')
+  }
 }

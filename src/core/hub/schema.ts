@@ -136,9 +136,9 @@ export interface Hub {
 
 /**
  * Creates (or opens) the hub in `palaceDir`: the directory with mode 0700, `replica.json`, and
- * `logstream.sqlite3` in WAL mode with a 10 s busy timeout and the v4 schema.
+ * `logstream.sqlite3` in WAL mode with a 10 s busy timeout (tests pass a shorter one) and the v4 schema.
  */
-export function createHub(palaceDir: string): Hub {
+export function createHub(palaceDir: string, opts: { busyTimeoutMs?: number } = {}): Hub {
   const dir = resolve(palaceDir)
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   try {
@@ -148,7 +148,7 @@ export function createHub(palaceDir: string): Hub {
   }
   const replicaId = readOrCreateReplicaId(dir)
   const file = join(dir, HUB_FILENAME)
-  const db = openDatabase(file, { busyTimeoutMs: HUB_BUSY_TIMEOUT_MS })
+  const db = openDatabase(file, { busyTimeoutMs: opts.busyTimeoutMs ?? HUB_BUSY_TIMEOUT_MS })
   try {
     db.pragma('journal_mode = WAL')
     ensureSchema(db)

@@ -5,7 +5,7 @@
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import type { RoleStatus, SizeLevel } from '../../shared/api'
-import { parseL0 } from './l0'
+import { parseRole, type ParsedRole } from './parse-role'
 
 /** Files in `.muse/` that are configuration rather than roles. */
 export const CONFIG_FILES = new Set(['paths.md'])
@@ -54,17 +54,27 @@ export function sizeLevel(lines: number): SizeLevel {
 
 /** Status of one role file given its text and modification time. */
 export function roleStatusFromText(file: string, text: string, modified: Date, sizeBytes: number): RoleStatus {
-  const lines = countLines(text)
+  const parsed = parseRole(file, text)
+  const lines = parsed.lineCount
   return {
     role: roleName(file),
     file,
-    l0: parseL0(text),
+    l0: parsed.l0,
     lines,
     sizeBytes,
     sizeLevel: sizeLevel(lines),
     modifiedAt: modified.toISOString(),
-    error: null
+    error: null,
+    ...pendingAndTodos(parsed)
   }
+}
+
+/** Overview counters of a parsed role file: 🟡 directives and notices, open and done TODO items. */
+export function pendingAndTodos(parsed: ParsedRole): { pendingDirectives: number; openTodos: number; doneTodos: number } {
+  let pending = 0
+  for (const d of parsed.directives) if (d.mark === 'pending') pending++
+  for (const n of parsed.notices) if (n.mark === 'pending') pending++
+  return { pendingDirectives: pending, openTodos: parsed.todos.open, doneTodos: parsed.todos.done }
 }
 
 /** Reads and parses one role file; a read failure becomes a status with `error` set, not a throw. */
@@ -84,7 +94,10 @@ export async function readRoleStatus(projectPath: string, file: string): Promise
       sizeBytes: 0,
       sizeLevel: 'ok',
       modifiedAt: new Date(0).toISOString(),
-      error: `cannot read ${file}: ${reason}`
+      error: `cannot read ${file}: ${reason}`,
+      pendingDirectives: 0,
+      openTodos: 0,
+      doneTodos: 0
     }
   }
 }

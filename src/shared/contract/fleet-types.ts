@@ -32,7 +32,12 @@ export const RoleStatusSchema = z.object({
   sizeLevel: SizeLevelSchema,
   modifiedAt: z.string(),
   /** Set when the file could not be read (permissions, vanished mid-read). */
-  error: z.string().nullable()
+  error: z.string().nullable(),
+  /** Directives and notices in this file still marked 🟡. */
+  pendingDirectives: z.number().int(),
+  /** `- [ ]` items under the file's TODO headers, and `- [x]` ones. */
+  openTodos: z.number().int(),
+  doneTodos: z.number().int()
 })
 export type RoleStatus = z.infer<typeof RoleStatusSchema>
 
@@ -67,6 +72,9 @@ export const ProjectStatusSchema = ProjectSchema.extend({
   lastChangeAt: z.string().nullable(),
   /** Newest daily memory log file name (`YYYY-MM-DD.md`), or null. */
   lastMemoryLog: z.string().nullable(),
+  /** Sum over the role files: 🟡 directives and notices, open TODO items. */
+  pendingDirectives: z.number().int(),
+  openTodos: z.number().int(),
   /** Findings to show on the card: `no L0`, bloated files, missing folder. */
   findings: z.array(FindingSchema)
 })

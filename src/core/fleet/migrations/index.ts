@@ -2,6 +2,8 @@
  * Muster's state DB migrations, numbered, one per file. Append new ones; never edit an old one.
  */
 import { sql as m001 } from './001-projects-settings'
+import { sql as m002 } from './002-memory-index'
+import { sql as m003 } from './003-hubs'
 
 /** Ordered migrations: index + 1 is the schema version they bring the DB to. */
-export const migrations: readonly string[] = [m001]
+export const migrations: readonly string[] = [m001, m002, m003]

@@ -1,0 +1,105 @@
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { tmpDir } from '../../test/helpers/tmp'
+import { sanitizeAgentForFile } from '../core/hub/locate'
+import { runCli } from './index'
+
+/** Runs the CLI in-process with HOME redirected. */
+async function run(env: Record<string, string>, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = ''
+  let err = ''
+  const code = await runCli([...args, '--home', env.MUSTER_HOME!], { stdout: (t) => (out += t), stderr: (t) => (err += t), env, cwd: process.cwd() })
+  return { code, out, err }
+}
+function setup(): { env: Record<string, string>; palace: string } {
+  const home = tmpDir()
+  return { env: { HOME: home, MUSTER_HOME: join(home, '.muster') }, palace: join(home, 'palace') }
+}
+const append = (env: Record<string, string>, palace: string, ...extra: string[]) =>
+  run(env, 'events', 'append', '--palace', palace, '--type', 'chat.message', '--stream', 'project/x', '--room', 'rooms', '--json', ...extra)
+
+describe('muster events / thread / task (mempalace logstream compatible)', () => {
+  it('append, list, ack, thread, task create with --json envelopes; --palace before or after; env resolution', async () => {
+    const { env, palace } = setup()
+    const a = JSON.parse((await append(env, palace, '--from-agent', 'mac-claude', '--to-agent', '*', '--body', 'hi', '--metadata', '{"b":1,"a":2}')).out)
+    expect(a).toMatchObject({ type: 'chat.message', to_agent: '*', metadata: { a: 2, b: 1 } })
+    const list = await run(env, '--palace', palace, 'events', 'list', '--json', '--to-agent', 'win-codex')
+    expect(JSON.parse(list.out)).toEqual({ events: [a], count: 1 })
+    const viaEnv = await run({ ...env, MEMPALACE_PALACE_PATH: palace }, 'events', 'list')
+    expect(viaEnv.out).toMatch(/chat\.message {2}mac-claude -> \* {2}hi/)
+    const ack = JSON.parse((await run(env, 'events', 'ack', a.id, '--from-agent', 'win-codex', '--status', 'claimed', '--palace', palace, '--json')).out)
+    expect(ack).toMatchObject({ type: 'event.ack', to_agent: 'mac-claude', correlation_id: a.id, metadata: { ack_of: a.id } })
+    const thread = JSON.parse((await run(env, 'thread', a.id, '--palace', palace, '--json')).out)
+    expect(thread).toMatchObject({ state: 'claimed', claimed_by: 'win-codex', count: 2 })
+    const task = await run(env, 'task', 'create', '--palace', palace, '--project', 'muse', '--from-agent', 'mac-claude', '--to-agent', 'win-codex',
+      '--goal', 'Fix it', '--branch', 'main', '--base-commit', 'F631DFE', '--done', 'tests pass', '--json')
+    expect(JSON.parse(task.out)).toMatchObject({ task: { stream: 'project/muse', room: 'delegation', status: 'open', base_commit: 'f631dfe' }, handoff: expect.stringMatching(/^Open MemPalace task task_fix_it_[0-9a-f]{8} as win-codex/) })
+  })
+
+  it('errors: one line, {"error"} with --json, exit 1; unknown cursors; wait exits 2 on timeout', async () => {
+    const { env, palace } = setup()
+    const bad = await append(env, palace, '--from-agent', 'a', '--metadata', '[1]')
+    expect(bad).toMatchObject({ code: 1 })
+    expect(JSON.parse(bad.out)).toEqual({ error: 'metadata must be an object' })
+    const st = await run(env, 'events', 'append', '--palace', palace, '--type', 'x', '--stream', 's', '--room', 'r', '--from-agent', 'a', '--status', 'nope')
+    expect(st.err).toBe("muster: status='nope' is not one of: applied, blocked, claimed, failed, open, ready, superseded\n")
+    await append(env, palace, '--from-agent', 'a')
+    const cur = await run(env, 'events', 'list', '--palace', palace, '--since-event-id', 'evt_missing', '--json')
+    expect(JSON.parse(cur.out)).toEqual({ error: "since_event_id 'evt_missing' not found" })
+    const tip = JSON.parse((await run(env, 'events', 'list', '--palace', palace, '--json')).out).events[0].id
+    const w = await run(env, 'events', 'wait', '--palace', palace, '--since-event-id', tip, '--timeout-ms', '300', '--json')
+    expect(w.code).toBe(2)
+    expect(JSON.parse(w.out)).toEqual({ timed_out: true, events: [], count: 0 })
+    const now = await run(env, 'events', 'wait', '--palace', palace, '--json')
+    expect(now.code).toBe(0)
+    expect(JSON.parse(now.out).count).toBe(1)
+  })
+
+  it('watch: tip start without state, idle exit 2, state file via tmp+rename, exclusion beats inclusion, match exit 0', async () => {
+    const { env, palace } = setup()
+    await append(env, palace, '--from-agent', 'old', '--to-agent', 'bot:my_agent')
+    const agent = 'bot:my_agent'
+    const stateFile = join(env.HOME!, '.mempalace', 'watch', `${sanitizeAgentForFile(agent)}.json`)
+    expect(stateFile.endsWith('bot_my__agent.json')).toBe(true)
+    const idle = await run(env, 'events', 'watch', '--palace', palace, '--agent', agent, '--idle-exit-ms', '150', '--poll-ms', '20', '--json')
+    expect(idle.code).toBe(2)
+    expect(idle.err).toMatch(/starting at the tip evt_.*not replayed/)
+    const state = JSON.parse(readFileSync(stateFile, 'utf8'))
+    expect(state).toMatchObject({ agent, cursor: expect.stringMatching(/^evt_/), updated_at: expect.stringMatching(/Z$/) })
+    expect(JSON.parse(idle.out)).toMatchObject({ events: [], count: 0, timed_out: true, cursor: state.cursor })
+    // Own broadcast: matches to_agent='*' but the exclusion wins; the cursor moves past it anyway.
+    const own = JSON.parse((await append(env, palace, '--from-agent', agent, '--to-agent', '*')).out)
+    const skipped = await run(env, 'events', 'watch', '--palace', palace, '--agent', agent, '--idle-exit-ms', '150', '--poll-ms', '20', '--json')
+    expect(skipped.code).toBe(2)
+    expect(JSON.parse(readFileSync(stateFile, 'utf8')).cursor).toBe(own.id)
+    const mine = JSON.parse((await append(env, palace, '--from-agent', 'win-codex', '--to-agent', agent)).out)
+    const hit = await run(env, 'events', 'watch', '--palace', palace, '--agent', agent, '--idle-exit-ms', '2000', '--poll-ms', '20', '--json')
+    expect(hit.code).toBe(0)
+    expect(JSON.parse(hit.out)).toEqual({ events: [mine], count: 1, cursor: mine.id, timed_out: false })
+    expect(existsSync(`${stateFile}.${process.pid}.tmp`)).toBe(false)
+  })
+
+  it('watch: empty or corrupt state replays from the start; --follow prints one JSON per line; SIGINT exits 130', async () => {
+    const { env, palace } = setup()
+    const first = JSON.parse((await append(env, palace, '--from-agent', 'a', '--to-agent', 'me')).out)
+    const stateFile = join(env.HOME!, 'state.json')
+    for (const content of ['', '{not json']) {
+      writeFileSync(stateFile, content)
+      const r = await run(env, 'events', 'watch', '--palace', palace, '--to-agent', 'me', '--state-file', stateFile, '--idle-exit-ms', '500', '--poll-ms', '20', '--json')
+      expect(r.code).toBe(0)
+      expect(r.err).toMatch(/unusable .*replaying from the start/)
+      expect(JSON.parse(r.out).events[0].id).toBe(first.id)
+    }
+    mkdirSync(join(env.HOME!, 'x'), { recursive: true })
+    writeFileSync(stateFile, JSON.stringify({ cursor: null, updated_at: '', agent: null }))
+    const pending = run(env, 'events', 'watch', '--palace', palace, '--to-agent', 'me', '--state-file', stateFile, '--follow', '--poll-ms', '20')
+    await new Promise((r) => setTimeout(r, 300))
+    process.emit('SIGINT')
+    const follow = await pending
+    expect(follow.code).toBe(130)
+    const lines = follow.out.trim().split('\n')
+    expect(lines).toHaveLength(1)
+    expect(JSON.parse(lines[0]!).id).toBe(first.id)
+  })
+})

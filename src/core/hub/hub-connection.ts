@@ -1,0 +1,132 @@
+/**
+ * One hub file as Muster holds it: a read connection that never writes (`query_only`, no
+ * migration, no journal-mode change) and a lazily opened write connection (the only path that
+ * runs `ensureSchema`). Every SQLite failure becomes a clear ApiError: missing, locked, corrupt.
+ */
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { ApiError } from '../../shared/api'
+import { openDatabase, type Db } from '../sqlite'
+import { createHub, HUB_BUSY_TIMEOUT_MS, HUB_FILENAME, type Hub } from './schema'
+import { HubValidationError } from './validate'
+
+/** What a hub file has: older files lack columns, tables and indexes. */
+export interface HubShape {
+  hasEvents: boolean
+  hasEventArtifacts: boolean
+  columns: ReadonlySet<string>
+  indexes: ReadonlySet<string>
+}
+
+/** Options of a hub connection. */
+export interface HubConnectionOptions {
+  /** Busy timeout for both connections (MemPalace: 10 s). */
+  busyTimeoutMs?: number
+}
+
+/** Turns any error from a hub operation into an ApiError naming the file. */
+export function hubError(err: unknown, file: string, timeoutMs = HUB_BUSY_TIMEOUT_MS): ApiError {
+  if (err instanceof ApiError) return err
+  if (err instanceof HubValidationError) return new ApiError(err.message, 'invalid_input')
+  const code = (err as { code?: unknown }).code
+  const message = err instanceof Error ? err.message : String(err)
+  if (typeof code === 'string') {
+    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+      return new ApiError(`hub is locked: another process holds ${file} (gave up after ${timeoutMs} ms)`, 'conflict')
+    }
+    if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
+      return new ApiError(`hub file ${file} is not a readable SQLite database (corrupt?): ${message}`, 'invalid_input')
+    }
+    if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_PERM' || code === 'EACCES') {
+      return new ApiError(`hub file ${file} is not writable: ${message}`, 'forbidden')
+    }
+    if (code.startsWith('SQLITE_CANTOPEN') || code === 'ENOENT') return new ApiError(`cannot open hub ${file}: ${message}`, 'not_found')
+  }
+  return new ApiError(`hub ${file}: ${message}`, 'internal')
+}
+
+/** A hub's read and write connections. Close it when done. */
+export class HubConnection {
+  /** The palace directory (absolute). */
+  readonly palace: string
+  /** `<palace>/logstream.sqlite3`. */
+  readonly file: string
+  private readonly timeoutMs: number
+  private reader: Db | null = null
+  private writer: Hub | null = null
+  private shape: HubShape | null = null
+  private shapeVersion = -1
+
+  constructor(palace: string, opts: HubConnectionOptions = {}) {
+    this.palace = resolve(palace)
+    this.file = join(this.palace, HUB_FILENAME)
+    this.timeoutMs = opts.busyTimeoutMs ?? HUB_BUSY_TIMEOUT_MS
+  }
+
+  /** True when the hub file exists. */
+  exists(): boolean {
+    return existsSync(this.file)
+  }
+
+  /** The read connection (opened on first use; never creates, migrates or writes the file). */
+  readDb(): Db {
+    if (this.reader) return this.reader
+    if (!this.exists()) throw new ApiError(`no hub at ${this.palace} (${HUB_FILENAME} does not exist)`, 'not_found')
+    let db: Db | null = null
+    try {
+      db = openDatabase(this.file, { mustExist: true, busyTimeoutMs: this.timeoutMs })
+      db.pragma('query_only = ON')
+      // Per-connection read tuning (nothing is written to the file): a 64 MiB page cache and
+      // memory-mapped reads keep 1,000,000-row pages and threads fast.
+      db.pragma('cache_size = -65536')
+      db.pragma('mmap_size = 268435456')
+      db.prepare('SELECT count(*) FROM sqlite_master').get() // surfaces "file is not a database" now
+    } catch (err) {
+      db?.close()
+      throw hubError(err, this.file, this.timeoutMs)
+    }
+    return (this.reader = db)
+  }
+
+  /** Runs a read with this hub's connection, mapping errors. */
+  read<T>(fn: (db: Db, shape: HubShape) => T): T {
+    try {
+      const db = this.readDb()
+      return fn(db, this.shapeOf(db))
+    } catch (err) {
+      throw hubError(err, this.file, this.timeoutMs)
+    }
+  }
+
+  /** Runs a write on the write connection (opened with `createHub`: WAL, schema brought to v4). */
+  write<T>(fn: (hub: Hub) => T): T {
+    try {
+      if (!this.writer) this.writer = createHub(this.palace, { busyTimeoutMs: this.timeoutMs })
+      return fn(this.writer)
+    } catch (err) {
+      throw hubError(err, this.file, this.timeoutMs)
+    }
+  }
+
+  /** Columns/tables/indexes of the file, re-read whenever its schema changes (another writer migrated it). */
+  shapeOf(db: Db): HubShape {
+    const version = db.pragma('schema_version', { simple: true }) as number
+    if (this.shape && version === this.shapeVersion) return this.shape
+    const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name))
+    const indexes = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all() as { name: string }[]).map((r) => r.name))
+    const columns = tables.has('events')
+      ? new Set((db.prepare('PRAGMA table_info(events)').all() as { name: string }[]).map((r) => r.name))
+      : new Set<string>()
+    this.shape = { hasEvents: tables.has('events'), hasEventArtifacts: tables.has('event_artifacts'), columns, indexes }
+    this.shapeVersion = version
+    return this.shape
+  }
+
+  /** Closes both connections. */
+  close(): void {
+    this.reader?.close()
+    this.writer?.close()
+    this.reader = null
+    this.writer = null
+  }
+}

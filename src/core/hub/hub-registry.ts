@@ -1,0 +1,108 @@
+/**
+ * Hubs Muster knows about (state DB table `hubs`, migration 3) and the operator's inbox cursor
+ * per hub (`inbox_cursors`). Hubs are addressed by a registered name, or by palace path.
+ */
+import { basename, resolve } from 'node:path'
+import { ApiError } from '../../shared/api'
+import type { Db } from '../sqlite'
+import { formatCreatedAt } from './ids'
+
+/** A registered hub. */
+export interface HubRecord {
+  name: string
+  palace: string
+  added_at: string
+}
+
+/** An inbox cursor: the last event the operator has read in a hub. */
+export interface InboxCursor {
+  last_seq: number
+  last_event_id: string | null
+  updated_at: string
+}
+
+/** Hub names: like project names. */
+export const HUB_NAME_RE = /^[A-Za-z0-9._-]{1,64}$/
+
+/** A default name for a palace folder: its base name, or `hub`. */
+export function defaultHubName(palace: string): string {
+  const base = basename(resolve(palace)).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 64)
+  return base || 'hub'
+}
+
+/** The hubs table and inbox cursors. */
+export class HubRegistry {
+  constructor(private readonly db: Db) {}
+
+  /** Every registered hub, by name. */
+  list(): HubRecord[] {
+    return this.db.prepare('SELECT name, palace, added_at FROM hubs ORDER BY name').all() as HubRecord[]
+  }
+
+  /** A hub by name (case-insensitive) or null. */
+  find(name: string): HubRecord | null {
+    return (this.db.prepare('SELECT name, palace, added_at FROM hubs WHERE name = ?').get(name) as HubRecord | undefined) ?? null
+  }
+
+  /** A hub by its palace path, or null. */
+  findByPalace(palace: string): HubRecord | null {
+    return (this.db.prepare('SELECT name, palace, added_at FROM hubs WHERE palace = ?').get(resolve(palace)) as HubRecord | undefined) ?? null
+  }
+
+  /** A hub by name, or a not_found error. */
+  get(name: string): HubRecord {
+    const hub = this.find(name)
+    if (!hub) throw new ApiError(`unknown hub '${name}' (see: muster hubs list)`, 'not_found')
+    return hub
+  }
+
+  /**
+   * Registers a palace. Idempotent: the same palace again returns the existing record (whatever
+   * name was asked). A name taken by another palace is a conflict.
+   */
+  add(palace: string, name?: string): { hub: HubRecord; added: boolean } {
+    const abs = resolve(palace)
+    const existing = this.findByPalace(abs)
+    if (existing) return { hub: existing, added: false }
+    const chosen = name?.trim() || defaultHubName(abs)
+    if (!HUB_NAME_RE.test(chosen)) {
+      throw new ApiError(`invalid hub name '${chosen}': use letters, digits, '.', '_' or '-' (max 64)`, 'invalid_input')
+    }
+    const taken = this.find(chosen)
+    if (taken) throw new ApiError(`a hub named '${chosen}' already exists (${taken.palace}); pass another name`, 'conflict')
+    const hub: HubRecord = { name: chosen, palace: abs, added_at: new Date().toISOString() }
+    this.db.prepare('INSERT INTO hubs (name, palace, added_at) VALUES (?, ?, ?)').run(hub.name, hub.palace, hub.added_at)
+    return { hub, added: true }
+  }
+
+  /** Unregisters a hub (its file is not touched) and drops its inbox cursors. */
+  remove(name: string): HubRecord {
+    const hub = this.get(name)
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM hubs WHERE name = ?').run(hub.name)
+      this.db.prepare('DELETE FROM inbox_cursors WHERE hub = ?').run(hub.palace)
+    })()
+    return hub
+  }
+
+  /** The operator's inbox cursor in a hub (keyed by palace path), or null. */
+  cursor(palace: string, agent: string): InboxCursor | null {
+    const row = this.db
+      .prepare('SELECT last_seq, last_event_id, updated_at FROM inbox_cursors WHERE hub = ? AND agent = ?')
+      .get(resolve(palace), agent) as InboxCursor | undefined
+    return row ?? null
+  }
+
+  /** Moves the inbox cursor forward (never backward); returns the stored cursor. */
+  setCursor(palace: string, agent: string, lastSeq: number, lastEventId: string | null): InboxCursor {
+    const now = formatCreatedAt()
+    this.db
+      .prepare(
+        `INSERT INTO inbox_cursors (hub, agent, last_seq, last_event_id, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT(hub, agent) DO UPDATE SET last_seq = excluded.last_seq, last_event_id = excluded.last_event_id,
+           updated_at = excluded.updated_at WHERE excluded.last_seq > inbox_cursors.last_seq`
+      )
+      .run(resolve(palace), agent, lastSeq, lastEventId, now)
+    return this.cursor(palace, agent)!
+  }
+}

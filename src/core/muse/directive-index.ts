@@ -1,0 +1,102 @@
+/**
+ * Cross-project view of directives: resolves each occurrence's target (bare `ROLE` -> hub project,
+ * `PROJECT/ROLE` -> that project, `ALL` -> every project), groups occurrences by (id, resolved
+ * target) and derives the state: delivered (✅ at a source), received (the target's file holds a
+ * receipt), pending (🟡 somewhere, no receipt), untracked (no mark at all).
+ */
+import type { Directive, DirectiveOccurrence, DirectiveState, MuseHub, LocatedOccurrence, Resolution } from '../../shared/api'
+import type { ScannedProject } from './fleet-scan'
+
+/** Every parsed project plus the hub, ready for target resolution. */
+export interface FleetView {
+  projects: ScannedProject[]
+  hub: MuseHub
+}
+
+const TARGET = /^(?:ALL|[A-Z][A-Z0-9_-]*(?:\/[A-Z][A-Z0-9_-]*)?)$/
+
+/** Upper-cases a target as typed and checks its shape (`ROLE`, `PROJECT/ROLE`, `ALL`); null if malformed. */
+export function normaliseTarget(target: string): string | null {
+  const t = target.trim().toUpperCase()
+  return TARGET.test(t) ? t : null
+}
+
+/** Resolves a target against the fleet. */
+export function resolveTarget(target: string, fleet: FleetView): Resolution {
+  const t = normaliseTarget(target)
+  if (!t) return { kind: 'unresolved', reason: `'${target}' is not ROLE, PROJECT/ROLE or ALL` }
+  if (t === 'ALL') return { kind: 'all' }
+  let projectKey: string
+  let role: string
+  if (t.includes('/')) {
+    ;[projectKey, role] = t.split('/') as [string, string]
+  } else {
+    if (!fleet.hub.project) return { kind: 'unresolved', reason: `bare target ${t} needs a hub project (none detected; mark one with muse.setHub)` }
+    const hub = fleet.projects.find((p) => p.project.name === fleet.hub.project)
+    if (!hub) return { kind: 'unresolved', reason: `hub project ${fleet.hub.project} is not registered` }
+    projectKey = hub.project.key
+    role = t
+  }
+  const p = fleet.projects.find((x) => x.project.key === projectKey)
+  if (!p) return { kind: 'unresolved', reason: `no registered project with key ${projectKey}` }
+  const file = p.roles.find((r) => r.role === role.toLowerCase())
+  if (!file) return { kind: 'unresolved', reason: `project ${p.project.name} has no role file ${role.toLowerCase()}.md` }
+  return { kind: 'role', project: p.project.name, key: p.project.key, role: file.role, file: file.file }
+}
+
+/** Canonical text of a resolution (`MUSE/BUILD`, `ALL`) or the target as written when unresolved. */
+export function canonicalTarget(res: Resolution, written: string): string {
+  if (res.kind === 'role') return `${res.key}/${res.role.toUpperCase()}`
+  if (res.kind === 'all') return 'ALL'
+  return written.toUpperCase()
+}
+
+/** True when `o` sits in the target's own file (a receipt or the MCP server's inbox form). */
+export function isAtTarget(o: { role: string; project: string }, res: Resolution): boolean {
+  return res.kind === 'role' && res.project === o.project && res.role === o.role
+}
+
+/** True when an occurrence at the target counts as received (in a received section, or ✅). */
+export function isReceipt(o: DirectiveOccurrence): boolean {
+  return o.sectionKind === 'received' || o.mark === 'done'
+}
+
+/** Groups every occurrence of the fleet into logical directives. */
+export function collectDirectives(fleet: FleetView): Directive[] {
+  const groups = new Map<string, Directive>()
+  for (const sp of fleet.projects) {
+    for (const role of sp.roles) {
+      for (const d of role.directives) {
+        const o: LocatedOccurrence = { ...d, project: sp.project.name }
+        const res = resolveTarget(d.target, fleet)
+        const target = canonicalTarget(res, d.target)
+        const key = res.kind === 'unresolved' ? `${d.id}→${target}@${sp.project.key}` : `${d.id}→${target}`
+        let g = groups.get(key)
+        if (!g) groups.set(key, (g = { key, id: d.id, target, resolution: res, state: 'untracked', title: '', source: null, receipt: null, occurrences: [] }))
+        g.occurrences.push(o)
+      }
+    }
+  }
+  for (const g of groups.values()) finish(g)
+  return [...groups.values()].sort((a, b) => idNumber(b.id) - idNumber(a.id) || a.key.localeCompare(b.key))
+}
+
+function finish(g: Directive): void {
+  const atTarget = (o: LocatedOccurrence) => (g.resolution.kind === 'all' ? o.sectionKind === 'received' : isAtTarget(o, g.resolution))
+  const sources = g.occurrences.filter((o) => !atTarget(o))
+  const receipts = g.occurrences.filter((o) => atTarget(o) && isReceipt(o))
+  g.source = sources.find((o) => o.mark === 'pending') ?? sources[0] ?? null
+  g.receipt = receipts[0] ?? null
+  let state: DirectiveState = 'untracked'
+  if (sources.some((o) => o.mark === 'done')) state = 'delivered'
+  else if (receipts.length > 0) state = 'received'
+  else if (g.occurrences.some((o) => o.mark === 'pending')) state = 'pending'
+  g.state = state
+  g.title = g.source?.title || g.receipt?.title || g.occurrences[0]!.title
+}
+
+/** The numeric part of an id (`S040v3` -> 40). */
+export function idNumber(id: string): number {
+  const m = /^S(\d+)/.exec(id)
+  return m ? Number(m[1]) : 0
+}

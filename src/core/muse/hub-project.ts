@@ -1,0 +1,105 @@
+/**
+ * Finds the hub project: the holder of the global `strategy.md` that bare `ROLE` targets address
+ * (spec section 1). In order: the operator's mark (settings key `muse.hub`), a `STRATEGY_PATH:`
+ * in any `.muse/paths.md` fence, a `.../.muse/strategy.md` path in any `CLAUDE.md`, the only
+ * project holding `.muse/strategy.md`, the only registered project.
+ */
+import { promises as fs } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import type { MuseHub, Project } from '../../shared/api'
+import type { Db } from '../sqlite'
+import { FenceTracker, splitLines } from './text'
+
+/** Settings key holding the operator's choice (JSON string or null). */
+export const HUB_SETTING = 'muse.hub'
+
+/** The operator's marked hub project name, or null. */
+export function markedHub(db: Db): string | null {
+  const row = db.prepare('SELECT value_json FROM settings WHERE key = ?').get(HUB_SETTING) as { value_json: string } | undefined
+  if (!row) return null
+  try {
+    const v = JSON.parse(row.value_json) as unknown
+    return typeof v === 'string' ? v : null
+  } catch {
+    return null
+  }
+}
+
+/** Stores (or clears with null) the operator's hub mark. */
+export function setMarkedHub(db: Db, name: string | null): void {
+  if (name === null) db.prepare('DELETE FROM settings WHERE key = ?').run(HUB_SETTING)
+  else db.prepare('INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json').run(HUB_SETTING, JSON.stringify(name))
+}
+
+/** `KEY: value` lines inside the fences of a `paths.md`, and the lines that are neither. */
+export function parsePathsConfig(text: string): { entries: Record<string, string>; malformed: number[] } {
+  const entries: Record<string, string> = {}
+  const malformed: number[] = []
+  const fence = new FenceTracker()
+  const lines = splitLines(text)
+  lines.forEach((line, i) => {
+    const inside = fence.feed(line)
+    if (!inside || /^\s*(```|~~~)/.test(line) || line.trim() === '') return
+    const m = /^\s*([A-Za-z][A-Za-z0-9_]*)\s*:\s*(.+?)\s*$/.exec(line)
+    if (m) entries[m[1]!.toUpperCase()] = m[2]!
+    else malformed.push(i + 1)
+  })
+  return { entries, malformed }
+}
+
+/** Absolute `.../.muse/strategy.md` paths mentioned in a CLAUDE.md. */
+export function strategyPathsIn(text: string): string[] {
+  const out: string[] = []
+  const re = /(\/[^\s`'"<>()]*?\/\.muse\/strategy\.md)/g
+  for (let m = re.exec(text); m; m = re.exec(text)) out.push(m[1]!)
+  return out
+}
+
+async function readText(path: string): Promise<string | null> {
+  try {
+    return await fs.readFile(path, 'utf8')
+  } catch {
+    return null
+  }
+}
+
+async function real(path: string): Promise<string> {
+  try {
+    return await fs.realpath(path)
+  } catch {
+    return resolve(path)
+  }
+}
+
+/** The registered project owning a `<root>/.muse/strategy.md` path, or null. */
+async function ownerOf(strategyPath: string, projects: Project[]): Promise<Project | null> {
+  const root = await real(dirname(dirname(strategyPath)))
+  for (const p of projects) if ((await real(p.path)) === root) return p
+  return null
+}
+
+/** Detects the hub project among `projects`. */
+export async function detectHub(projects: Project[], marked: string | null): Promise<MuseHub> {
+  if (marked) {
+    const p = projects.find((x) => x.name.toLowerCase() === marked.toLowerCase())
+    if (p) return { project: p.name, source: 'operator' }
+  }
+  for (const p of projects) {
+    const text = await readText(join(p.path, '.muse', 'paths.md'))
+    const path = text ? parsePathsConfig(text).entries.STRATEGY_PATH : undefined
+    const owner = path ? await ownerOf(path, projects) : null
+    if (owner) return { project: owner.name, source: 'paths.md' }
+  }
+  for (const p of projects) {
+    const text = await readText(join(p.path, 'CLAUDE.md'))
+    for (const path of text ? strategyPathsIn(text) : []) {
+      const owner = await ownerOf(path, projects)
+      if (owner) return { project: owner.name, source: 'CLAUDE.md' }
+    }
+  }
+  const holders: Project[] = []
+  for (const p of projects) if ((await readText(join(p.path, '.muse', 'strategy.md'))) !== null) holders.push(p)
+  if (holders.length === 1) return { project: holders[0]!.name, source: 'strategy.md' }
+  if (projects.length === 1) return { project: projects[0]!.name, source: 'only-project' }
+  return { project: null, source: 'none' }
+}

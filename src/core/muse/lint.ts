@@ -1,0 +1,98 @@
+/**
+ * Lint of MUSE projects. Per role file: missing L0 (error), L0 over 120 chars (warning), L0
+ * version differing from the project's latest git tag (warning "L0 stale"; skipped without git
+ * or tags), over 500 lines (warning) / 800 (error), directives after the closing footer. Per
+ * fleet: unresolvable targets, the same (id, target) pending in two places. `paths.md` is config:
+ * a finding only when malformed.
+ *
+ * Closing footer heuristic: a thematic break (`---`) followed, after blank lines only, by an
+ * all-italic line (`*MUSE QA v1.0 — ...*`) or a last-updated line (`最后更新: ...`); it is
+ * "closing" when no ordinary section header follows it. Directives below it were appended after
+ * the file's end by a tool that did not look for the right section.
+ */
+import { execFile } from 'node:child_process'
+import { promises as fs } from 'node:fs'
+import { join } from 'node:path'
+import type { LintFinding } from '../../shared/api'
+import { collectDirectives, resolveTarget, type FleetView } from './directive-index'
+import { parsePathsConfig } from './hub-project'
+import { LINE_ERROR, LINE_WARNING, museDir } from './role-files'
+import type { ScannedProject } from './fleet-scan'
+
+/** The project's latest git tag (`git describe --tags --abbrev=0`), or null without git/tags. */
+export function latestTag(dir: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile('git', ['describe', '--tags', '--abbrev=0'], { cwd: dir, timeout: 5000, windowsHide: true }, (err, stdout) => {
+      resolve(err ? null : stdout.trim() || null)
+    })
+  })
+}
+
+const bare = (v: string) => v.replace(/^v/i, '')
+
+/** Findings for one project's files (no cross-project checks). */
+export async function lintProject(sp: ScannedProject, tag: string | null): Promise<LintFinding[]> {
+  const out: LintFinding[] = []
+  const name = sp.project.name
+  const at = (role: string | null, file: string | null, line: number | null) => ({ project: name, role, file, line })
+  for (const u of sp.unreadable) out.push({ level: 'error', code: 'unreadable', ...at(null, u.file, null), message: `cannot read ${u.file}: ${u.reason}` })
+  for (const r of sp.roles) {
+    if (!r.l0) out.push({ level: 'error', code: 'no-l0', ...at(r.role, r.file, 1), message: 'no L0 status line on line 1' })
+    else {
+      if (r.l0.overLimit) out.push({ level: 'warning', code: 'l0-long', ...at(r.role, r.file, 1), message: `L0 is ${r.l0.length} chars (limit 120)` })
+      if (tag && r.l0.version && bare(r.l0.version) !== bare(tag)) {
+        out.push({ level: 'warning', code: 'l0-stale', ...at(r.role, r.file, 1), message: `L0 stale: says ${r.l0.version}, latest git tag is ${tag}` })
+      }
+    }
+    if (r.lineCount > LINE_ERROR) out.push({ level: 'error', code: 'file-too-long', ...at(r.role, r.file, null), message: `${r.lineCount} lines: archive to .muse/archive/ (limit ${LINE_ERROR})` })
+    else if (r.lineCount > LINE_WARNING) out.push({ level: 'warning', code: 'file-long', ...at(r.role, r.file, null), message: `${r.lineCount} lines: directives get buried (over ${LINE_WARNING})` })
+    if (r.footer?.closing) {
+      for (const d of r.directives) {
+        if (d.line > r.footer.line) out.push({ level: 'warning', code: 'after-footer', ...at(r.role, r.file, d.line), message: `${d.id}→${d.target} is written after the closing footer (line ${r.footer.line})` })
+      }
+    }
+  }
+  let paths: string | null = null
+  try {
+    paths = await fs.readFile(join(museDir(sp.project.path), 'paths.md'), 'utf8')
+  } catch {
+    /* no paths.md: fine */
+  }
+  if (paths !== null) {
+    const cfg = parsePathsConfig(paths)
+    if (Object.keys(cfg.entries).length === 0) out.push({ level: 'warning', code: 'paths-malformed', ...at(null, 'paths.md', null), message: 'paths.md has no KEY: value lines inside a ``` fence' })
+    for (const line of cfg.malformed) out.push({ level: 'warning', code: 'paths-malformed', ...at(null, 'paths.md', line), message: `paths.md line ${line} is not KEY: value` })
+  }
+  return out
+}
+
+/** Lints the given projects against the whole fleet (targets resolve fleet-wide). */
+export async function lintFleet(fleet: FleetView, only: string[] | null, tagOf: (dir: string) => Promise<string | null> = latestTag): Promise<LintFinding[]> {
+  const chosen = fleet.projects.filter((p) => !only || only.includes(p.project.name))
+  const out: LintFinding[] = []
+  // git is spawned per project: 8 at a time keeps 200 projects around a second
+  for (let i = 0; i < chosen.length; i += 8) {
+    const batch = await Promise.all(chosen.slice(i, i + 8).map(async (sp) => lintProject(sp, await tagOf(sp.project.path))))
+    for (const findings of batch) out.push(...findings)
+  }
+  const names = new Set(chosen.map((p) => p.project.name))
+  for (const sp of chosen) {
+    for (const r of sp.roles) {
+      for (const d of r.directives) {
+        const res = resolveTarget(d.target, fleet)
+        if (res.kind === 'unresolved') {
+          out.push({ level: 'warning', code: 'unresolved-target', project: sp.project.name, role: r.role, file: r.file, line: d.line, message: `${d.id}→${d.target}: ${res.reason}` })
+        }
+      }
+    }
+  }
+  for (const g of collectDirectives(fleet)) {
+    const pending = g.occurrences.filter((o) => o.mark === 'pending' && o.sectionKind !== 'received')
+    if (pending.length < 2 || !pending.some((o) => names.has(o.project))) continue
+    const where = pending.map((o) => `${o.project}/${o.file}:${o.line}`).join(', ')
+    for (const o of pending.filter((x) => names.has(x.project))) {
+      out.push({ level: 'warning', code: 'duplicate-pending', project: o.project, role: o.role, file: o.file, line: o.line, message: `${g.id}→${g.target} is pending in ${pending.length} places: ${where}` })
+    }
+  }
+  return out
+}

@@ -1,0 +1,110 @@
+/**
+ * Pickup (spec section 4): the two edits that move a directive from 🟡 to ✅.
+ * 1. the target's file gets `### S042→MUSE/BUILD (<send date>) — ✅ 已接收 <now>` + the body as a
+ *    blockquote, appended inside its received section (created as `## 📡 已接收战略指令`);
+ * 2. the source line's 🟡 becomes ✅ with ` — 已传递 <now>`.
+ * The receipt is written first, so a crash in between leaves a half-finished pickup that the next
+ * call completes (step 2 only). Each edit is recomputed from fresh content inside `safeEdit`.
+ */
+import { join } from 'node:path'
+import { ApiError, type DirectiveOccurrence, type LocatedOccurrence, type Resolution } from '../../shared/api'
+import { canonicalTarget, isAtTarget, isReceipt, normaliseTarget, resolveTarget, type FleetView } from './directive-index'
+import { appendPoint, insertBlockAfter, markDelivered, quote, ymd, ymdhm } from './edits'
+import { parseRole } from './parse-role'
+import { museDir } from './role-files'
+import { safeEdit, type SafeWriteHooks } from './safe-write'
+import { splitLines } from './text'
+
+/** The received-directives header Muster creates when a target file has none. */
+export const RECEIVED_HEADER = '## 📡 已接收战略指令'
+
+/** Input of a pickup. */
+export interface PickupRequest {
+  /** Project whose role files hold the 🟡 source line. */
+  project: string
+  id: string
+  target: string
+  now: Date
+  hooks?: SafeWriteHooks
+}
+
+/** What a pickup did. */
+export interface PickupOutcome {
+  id: string
+  target: string
+  outcome: 'picked-up' | 'completed' | 'already-done'
+  receiptFile: string
+  sourceFile: string
+  at: string
+}
+
+type RoleRes = Extract<Resolution, { kind: 'role' }>
+
+/** Performs (or completes) a pickup. */
+export async function pickup(fleet: FleetView, req: PickupRequest): Promise<PickupOutcome> {
+  const written = normaliseTarget(req.target)
+  if (!written) throw new ApiError(`invalid target '${req.target}': use ROLE, PROJECT/ROLE or ALL`, 'invalid_input')
+  const res = resolveTarget(written, fleet)
+  if (res.kind === 'unresolved') throw new ApiError(`unknown target ${written}: ${res.reason}`, 'not_found')
+  if (res.kind === 'all') throw new ApiError(`${req.id}→ALL is addressed to every project: pick it up per role by sending a receipt, not with pickup`, 'invalid_input')
+  const target = canonicalTarget(res, written)
+  const sp = fleet.projects.find((p) => p.project.name.toLowerCase() === req.project.toLowerCase())
+  if (!sp) throw new ApiError(`unknown project '${req.project}' (see: muster projects list)`, 'not_found')
+  const matches = (d: DirectiveOccurrence) => d.id === req.id && sameTarget(d.target, res, fleet)
+  const candidates: LocatedOccurrence[] = []
+  for (const r of sp.roles) for (const d of r.directives) if (matches(d)) candidates.push({ ...d, project: sp.project.name })
+  const sources = candidates.filter((o) => !(isAtTarget(o, res) && o.sectionKind === 'received'))
+  if (sources.length === 0) throw new ApiError(`no directive ${req.id}→${target} in project ${sp.project.name}`, 'not_found')
+  const pending = sources.filter((o) => o.mark === 'pending')
+  if (pending.length > 1) {
+    const where = pending.map((o) => `${o.file}:${o.line}`).join(', ')
+    throw new ApiError(`${req.id}→${target} is pending in ${pending.length} places (${where}): resolve the duplicate first`, 'conflict')
+  }
+  const source = pending[0] ?? sources[0]!
+  const targetProject = fleet.projects.find((p) => p.project.name === res.project)!
+  const receiptPath = join(museDir(targetProject.project.path), res.file)
+  const sourcePath = join(museDir(sp.project.path), source.file)
+  const at = ymdhm(req.now)
+  const base = { id: req.id, target, receiptFile: `${res.project}/.muse/${res.file}`, sourceFile: `${sp.project.name}/.muse/${source.file}`, at }
+  if (source.mark !== 'pending') return { ...base, outcome: 'already-done' }
+
+  const receipt = await safeEdit(receiptPath, (text) => addReceipt(text, res, req.id, target, source, req.now), { hooks: req.hooks })
+  const flipped = await safeEdit(sourcePath, (text) => flipSource(text, source.file, req.id, res, fleet, at), { hooks: req.hooks })
+  if (!flipped.changed && !receipt.changed) return { ...base, outcome: 'already-done' }
+  return { ...base, outcome: receipt.changed ? 'picked-up' : 'completed' }
+}
+
+function sameTarget(written: string, res: RoleRes, fleet: FleetView): boolean {
+  const r = resolveTarget(written, fleet)
+  return r.kind === 'role' && r.project === res.project && r.role === res.role
+}
+
+/** Edit 1: the receipt in the target's received section; null when a receipt already exists. */
+export function addReceipt(text: string, res: RoleRes, id: string, target: string, source: DirectiveOccurrence, now: Date): string | null {
+  const parsed = parseRole(res.file, text)
+  const already = parsed.directives.some((d) => d.id === id && d.sectionKind === 'received' && isReceipt(d) && sameWritten(d.target, res))
+  if (already) return null
+  const lines = splitLines(text)
+  const section = parsed.sections.find((s) => s.kind === 'received')
+  const sent = source.date ?? ymd(now)
+  // SPEC/LOOSE: the title in bold, then the blockquote body; HEAD: its block already starts with the title
+  const text2 = source.form === 'head' || !source.title ? source.body : `**${source.title}**${source.body ? '\n' + source.body : ''}`
+  const block = [`### ${id}→${target} (${sent}) — ✅ 已接收 ${ymdhm(now)}`, ...quote(text2)]
+  const after = appendPoint(parsed, lines, section)
+  return insertBlockAfter(text, after, section ? block : [RECEIVED_HEADER, '', ...block])
+}
+
+/** A receipt's written target names the same role (`MUSE/BUILD`, or bare `BUILD` in the target's own file). */
+function sameWritten(written: string, res: RoleRes): boolean {
+  const t = written.toUpperCase()
+  return t === `${res.key}/${res.role.toUpperCase()}` || t === res.role.toUpperCase()
+}
+
+/** Edit 2: 🟡 -> ✅ on the (re-parsed) source line; null when it is no longer pending. */
+export function flipSource(text: string, file: string, id: string, res: RoleRes, fleet: FleetView, at: string): string | null {
+  const parsed = parseRole(file, text)
+  const d = parsed.directives.find((x) => x.id === id && x.mark === 'pending' && x.sectionKind !== 'received' && sameTarget(x.target, res, fleet))
+  if (!d) return null
+  const statusAt = parsed.statusAt.get(d.line)
+  return statusAt === undefined ? null : markDelivered(text, d.line, statusAt, at)
+}

@@ -1,0 +1,82 @@
+/**
+ * Send (spec section 4 "Sending"): the sender writes the canonical SPEC form to its OWN role file,
+ * inside its outgoing section (a header with 📡 and 指令队列, else `## 📡 战略指令队列` created at
+ * the end, before a closing footer). The id is the next free number over the project and the hub
+ * project; the target must resolve; INVOKE/CHAIN tags in the body must obey the invocation rules.
+ */
+import { ApiError, type Project } from '../../shared/api'
+import { checkText } from '../invoke/rules'
+import { canonicalTarget, idNumber, normaliseTarget, resolveTarget, type FleetView } from './directive-index'
+import { appendPoint, insertBlockAfter, quote } from './edits'
+import { parseRole } from './parse-role'
+import { roleFile } from './role-path'
+import { safeEdit, type SafeWriteHooks } from './safe-write'
+import { normalise, splitLines } from './text'
+
+/** The outgoing-queue header Muster creates when the sender's file has none. */
+export const OUTGOING_HEADER = '## 📡 战略指令队列'
+
+/** Input of a send. */
+export interface SendRequest {
+  project: Project
+  from: string
+  to: string
+  title: string
+  body: string
+  id?: string
+  hooks?: SafeWriteHooks
+}
+
+/** What a send wrote. */
+export interface SendOutcome {
+  id: string
+  target: string
+  file: string
+  line: number
+  warnings: string[]
+}
+
+/** 1 + the largest numeric S-id in the project's and the hub project's role files, as `S` + 3 digits. */
+export function nextId(fleet: FleetView, project: string): string {
+  let max = 0
+  for (const sp of fleet.projects) {
+    if (sp.project.name !== project && sp.project.name !== fleet.hub.project) continue
+    for (const r of sp.roles) for (const d of r.directives) max = Math.max(max, idNumber(d.id))
+  }
+  return `S${String(max + 1).padStart(3, '0')}`
+}
+
+/** Writes a directive into the sender's own file. */
+export async function send(fleet: FleetView, req: SendRequest): Promise<SendOutcome> {
+  const sender = await roleFile(req.project, req.from)
+  const written = normaliseTarget(req.to)
+  if (!written) throw new ApiError(`invalid target '${req.to}': use ROLE, PROJECT/ROLE or ALL`, 'invalid_input')
+  const res = resolveTarget(written, fleet)
+  if (res.kind === 'unresolved') throw new ApiError(`unknown target ${written}: ${res.reason}`, 'not_found')
+  const target = canonicalTarget(res, written)
+  const title = req.title.trim()
+  if (/[\r\n]/.test(title) || title.includes('**')) throw new ApiError('title must be one line without ** (it is written in bold)', 'invalid_input')
+  const check = checkText(`${title}\n${req.body}`)
+  if (check.violations.length) throw new ApiError(`invocation refused: ${check.violations.join('; ')}`, 'forbidden')
+  const taken = (id: string) => fleet.projects.some((sp) => sp.roles.some((r) => r.directives.some((d) => d.id === id && canonicalTarget(resolveTarget(d.target, fleet), d.target) === target)))
+  let id = req.id ?? nextId(fleet, req.project.name)
+  if (req.id && taken(id)) throw new ApiError(`${id}→${target} already exists: pick another id`, 'conflict')
+  // an automatic id skips numbers this target already received from elsewhere
+  while (!req.id && taken(id)) id = `S${String(Number(id.slice(1)) + 1).padStart(3, '0')}`
+
+  const block = [`📡 **${id}→${target}**: 🟡 **${title}**`, ...quote(req.body)]
+  const result = await safeEdit(
+    sender.path,
+    (text) => {
+      const parsed = parseRole(sender.file, text)
+      if (parsed.directives.some((d) => d.id === id && d.target === target)) return null
+      const lines = splitLines(text)
+      const section = parsed.sections.find((s) => s.kind === 'outgoing' || (normalise(s.title).includes('📡') && s.title.includes('指令队列')))
+      const after = appendPoint(parsed, lines, section)
+      return insertBlockAfter(text, after, section ? block : [OUTGOING_HEADER, '', ...block])
+    },
+    { hooks: req.hooks }
+  )
+  const line = parseRole(sender.file, result.text).directives.find((d) => d.id === id && d.target === target)?.line ?? 0
+  return { id, target, file: `${req.project.name}/.muse/${sender.file}`, line, warnings: check.warnings }
+}

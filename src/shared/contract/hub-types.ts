@@ -1,0 +1,137 @@
+/**
+ * Data types of the hub part of the contract (spec/hub-logstream.md): the event envelope in
+ * upstream key order, task folds, presence, inbox and the per-hub overview.
+ */
+import { z } from 'zod'
+
+/** The event envelope every hub method returns (keys in upstream order; preview adds the last two). */
+export const HubEventSchema = z.object({
+  id: z.string(),
+  seq: z.number().int(),
+  origin_replica: z.string().nullable(),
+  origin_seq: z.number().int().nullable(),
+  hlc: z.string().nullable(),
+  type: z.string(),
+  stream: z.string(),
+  room: z.string(),
+  topic: z.string().nullable(),
+  from_agent: z.string(),
+  to_agent: z.string().nullable(),
+  correlation_id: z.string().nullable(),
+  branch: z.string().nullable(),
+  base_commit: z.string().nullable(),
+  status: z.string().nullable(),
+  artifact_ids: z.array(z.string()),
+  body: z.string(),
+  created_at: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+  /** Preview only: the body was cut to 200 characters. */
+  body_truncated: z.literal(true).optional(),
+  /** Preview only: the full body's length in characters. */
+  body_length: z.number().int().optional()
+})
+export type HubEventEnvelope = z.infer<typeof HubEventSchema>
+
+/** Task states folded from a thread. */
+export const TaskStateSchema = z.enum(['open', 'claimed', 'ready', 'applied', 'failed', 'blocked', 'superseded'])
+export type TaskStateName = z.infer<typeof TaskStateSchema>
+
+/** One event of a thread as the thread view shows it. */
+export const ThreadStepSchema = z.object({
+  seq: z.number().int(),
+  id: z.string(),
+  type: z.string(),
+  status: z.string().nullable(),
+  from_agent: z.string(),
+  to_agent: z.string().nullable(),
+  created_at: z.string(),
+  hlc: z.string().nullable(),
+  ack_of: z.string().nullable(),
+  voided: z.boolean(),
+  artifact_ids: z.array(z.string()),
+  body: z.string()
+})
+
+/** A task (one correlation id) folded into its state, without its steps. */
+export const TaskSummarySchema = z.object({
+  correlation_id: z.string(),
+  state: TaskStateSchema,
+  state_by: z.string().nullable(),
+  state_at: z.string().nullable(),
+  state_event_id: z.string().nullable(),
+  request: z
+    .object({
+      id: z.string(), from_agent: z.string(), to_agent: z.string().nullable(), stream: z.string(),
+      branch: z.string().nullable(), base_commit: z.string().nullable(), title: z.string(), created_at: z.string()
+    })
+    .nullable(),
+  claimed_by: z.string().nullable(),
+  claimed_at: z.string().nullable(),
+  stuck: z.boolean(),
+  stuck_for_ms: z.number().nullable(),
+  event_count: z.number().int(),
+  last_at: z.string().nullable()
+})
+export type TaskSummaryData = z.infer<typeof TaskSummarySchema>
+
+/** Counts of tasks per state, plus stuck and total. */
+export const TaskCountsSchema = z.object({
+  open: z.number().int(), claimed: z.number().int(), ready: z.number().int(), applied: z.number().int(),
+  failed: z.number().int(), blocked: z.number().int(), superseded: z.number().int(), stuck: z.number().int(), total: z.number().int()
+})
+
+/** One agent's latest `status` announcement. */
+export const PresenceSchema = z.object({
+  agent: z.string(),
+  at: z.string(),
+  age_ms: z.number(),
+  stale: z.boolean(),
+  filters: z.unknown(),
+  cursor: z.string().nullable(),
+  event: HubEventSchema
+})
+
+/** A `patch.ready` waiting for an applied/failed ack. */
+export const WaitingPatchSchema = z.object({ event: HubEventSchema, waiting_ms: z.number() })
+
+/** Three-way agent state: see core/hub/overview.ts for the rule. */
+export const AgentStateSchema = z.enum(['working', 'idle', 'needs-me'])
+
+/** One agent on a hub card. */
+export const AgentSummarySchema = z.object({
+  agent: z.string(),
+  state: AgentStateSchema,
+  reason: z.string(),
+  presence: z.object({ at: z.string(), age_ms: z.number(), stale: z.boolean(), cursor: z.string().nullable() }).nullable(),
+  claimed: z.number().int(),
+  stuck: z.number().int(),
+  last_seen_at: z.string().nullable()
+})
+
+/** A hub Muster knows: registered (name) or the MemPalace default. */
+export const HubInfoSchema = z.object({
+  name: z.string(),
+  palace: z.string(),
+  file: z.string(),
+  added_at: z.string().nullable(),
+  exists: z.boolean(),
+  registered: z.boolean()
+})
+export type HubInfo = z.infer<typeof HubInfoSchema>
+
+/** The overview of one hub (ok=false with `error` when it cannot be read). */
+export const HubOverviewSchema = z.object({
+  hub: z.string(),
+  palace: z.string(),
+  ok: z.boolean(),
+  error: z.string().nullable(),
+  agents: z.array(AgentSummarySchema),
+  tasks: TaskCountsSchema.nullable(),
+  stuck: z.array(TaskSummarySchema),
+  patches_waiting: z.array(WaitingPatchSchema),
+  approvals_waiting: z.number().int(),
+  inbox_unread: z.number().int()
+})
+
+/** The operator's inbox cursor in a hub. */
+export const InboxCursorSchema = z.object({ last_seq: z.number().int(), last_event_id: z.string().nullable(), updated_at: z.string() })

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { chromium } from '@playwright/test'
 import { createService } from '../src/core/service'
-import { writeFleet } from './fleet-data'
+import { hubLiveFigures, hubQueryFigures } from './hub-bench'
+import { fleetFigures, memoryFigures } from './muse-bench'
 import { machineBaselineMs, median, printReport, type Figure } from './report'
 
 /** The repository root: the nearest folder above this file holding package.json (works bundled too). */
@@ -25,25 +26,6 @@ function repoRoot(): string {
 
 const ROOT = repoRoot()
 const BIN = join(ROOT, 'bin', 'muster.mjs')
-
-async function fleetParse(work: string): Promise<Figure[]> {
-  const fleetDir = join(work, 'fleet')
-  writeFleet(fleetDir, 200, 8, 300)
-  const service = await createService({ home: join(work, 'home-fleet'), transport: 'http', watch: false })
-  await service.call('projects.scan', { dir: fleetDir })
-  const times: number[] = []
-  let roles = 0
-  for (let i = 0; i < 5; i++) {
-    const t = performance.now()
-    const status = await service.call('fleet.status', {})
-    times.push(performance.now() - t)
-    roles = status.reduce((n, p) => n + p.roles.length, 0)
-  }
-  await service.close()
-  return [
-    { name: `fleet status: read + parse 200 projects x 8 roles (${roles} files)`, value: median(times), unit: 'ms', budget: 1000, note: 'median of 5' }
-  ]
-}
 
 /** Spawns `muster serve` and resolves with the tokened URL. */
 function serve(home: string): Promise<{ url: string; stop: () => void }> {
@@ -92,7 +74,11 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'muster-bench-'))
   try {
     const baseline = machineBaselineMs()
-    const figures = [...(await fleetParse(work)), ...(await serveFirstPaint(work))]
+    const events = Number(process.env.MUSTER_BENCH_EVENTS ?? 1_000_000)
+    const figures = [...(await fleetFigures(work)), ...(await memoryFigures(work)), ...(await serveFirstPaint(work))]
+    const hubHome = join(work, 'home-hub')
+    const hub = await hubQueryFigures(work, hubHome, events)
+    figures.push(...hub.figures, ...(await hubLiveFigures(ROOT, hubHome, hub.palace)))
     printReport(figures, baseline)
   } finally {
     rmSync(work, { recursive: true, force: true })

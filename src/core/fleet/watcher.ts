@@ -7,7 +7,7 @@
 import { watch, type FSWatcher } from 'chokidar'
 import { dirname, relative, sep } from 'node:path'
 
-/** A burst of changes in one project, reported after the debounce window. */
+/** A burst of changes in one project. */
 export interface ProjectChange {
   project: string
   /** Paths relative to the project root (`.muse/build.md`), or `.` for the root itself. */
@@ -25,8 +25,13 @@ interface Watched {
   name: string
   root: string
   timer: NodeJS.Timeout | null
+  /** Until when further changes wait for the trailing edge (ms since epoch). */
+  coolUntil: number
   pending: Set<string>
 }
+
+/** Delay before reporting the first change of a quiet project: gathers one save's events. */
+const LEADING_MS = 8
 
 /** Debounced watcher of all registered projects. */
 export class FleetWatcher {
@@ -63,7 +68,7 @@ export class FleetWatcher {
     }
     for (const [root, name] of wanted) {
       if (this.projects.has(root)) continue
-      this.projects.set(root, { name, root, timer: null, pending: new Set() })
+      this.projects.set(root, { name, root, timer: null, coolUntil: 0, pending: new Set() })
       this.watcher.add([root, dirname(root)])
     }
   }
@@ -97,15 +102,27 @@ export class FleetWatcher {
       else if (path.startsWith(w.root + sep)) rel = relative(w.root, path).split(sep).join('/')
       if (rel === null) continue
       w.pending.add(rel)
-      if (w.timer) clearTimeout(w.timer)
-      w.timer = setTimeout(() => this.flush(w), this.opts.debounceMs)
+      this.schedule(w)
     }
+  }
+
+  /**
+   * Leading edge plus trailing edge: the first change of a quiet project is reported after
+   * LEADING_MS (enough to gather the events of one save), later ones at most once per debounce
+   * window. One edit reaches the screen fast; an agent rewriting a file in bursts costs few refreshes.
+   */
+  private schedule(w: Watched): void {
+    if (w.timer) return
+    const wait = Math.max(LEADING_MS, w.coolUntil - Date.now())
+    w.timer = setTimeout(() => this.flush(w), wait)
   }
 
   private flush(w: Watched): void {
     w.timer = null
+    if (w.pending.size === 0) return
     const paths = [...w.pending].sort()
     w.pending.clear()
+    w.coolUntil = Date.now() + this.opts.debounceMs
     if (this.projects.get(w.root) === w) this.opts.onChange({ project: w.name, paths })
   }
 }

@@ -24,6 +24,8 @@ export interface ServiceContext {
   projectsChanged(): void
   /** Calls another contract method through the same validated path (handlers composing handlers). */
   call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>>
+  /** Listens to the fleet watcher's change bursts (only while the service watches). */
+  onFleetChange(listener: (project: string, paths: string[]) => void): void
   /** Registers a cleanup to run when the service closes. */
   onClose(fn: () => void | Promise<void>): void
 }

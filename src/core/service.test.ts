@@ -63,6 +63,22 @@ describe('service', () => {
     expect((await s.call('fleet.status', {}))[0]!.roles[0]!.l0).toMatchObject({ version: 'v1.1.0', topPriority: 'new' })
   })
 
+  it('memory search sees a daily log written by an agent after the previous search (watch mode)', async () => {
+    const s = await start(true)
+    const root = makeProject(tmpDir(), 'mem', { build: '<!-- L0: v1 | a | b -->\n' })
+    const { mkdirSync } = await import('node:fs')
+    mkdirSync(join(root, 'memory'))
+    writeFileSync(join(root, 'memory/2026-12-01.md'), '# 2026-12-01\n\n## [BUILD] Session 1\n- 修复索引超时\n')
+    await s.call('projects.add', { path: root })
+    expect((await s.call('muse.memorySearch', { project: 'mem', query: '索引超时', scope: 'all' })).hits).toHaveLength(1)
+    expect((await s.call('muse.memorySearch', { project: 'mem', query: '缓存失效', scope: 'all' })).hits).toHaveLength(0)
+    await new Promise((r) => setTimeout(r, 200))
+    const changed = new Promise<void>((resolve) => s.subscribe((e) => e.name === 'fleet.changed' && resolve()))
+    writeFileSync(join(root, 'memory/2026-12-02.md'), '# 2026-12-02\n\n## [QA] Session 1\n- 缓存失效复现\n')
+    await changed
+    expect((await s.call('muse.memorySearch', { project: 'mem', query: '缓存失效', scope: 'all' })).hits).toHaveLength(1)
+  })
+
   it('reports a project whose folder disappeared instead of failing', async () => {
     const s = await start()
     const parent = tmpDir()

@@ -26,6 +26,7 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
   const settings = new SettingsStore(db)
   const listeners = new Set<(event: PushedEvent) => void>()
   const closers: (() => void | Promise<void>)[] = []
+  const fleetListeners: ((project: string, paths: string[]) => void)[] = []
   /** Parsed project cards, dropped when the watcher reports a change (only while watching). */
   const statusCache = new Map<string, Promise<ProjectStatus>>()
   const watching = opts.watch ?? true
@@ -45,6 +46,7 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
         debounceMs: opts.debounceMs ?? 60,
         onChange: ({ project, paths }) => {
           statusCache.delete(project)
+          for (const l of fleetListeners) l(project, paths)
           emit({ name: 'fleet.changed', payload: { project, paths, at: new Date().toISOString() } })
         }
       })
@@ -72,6 +74,9 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
       statusCache.clear()
       watcher?.sync(registry.list())
       emit({ name: 'projects.changed', payload: { at: new Date().toISOString() } })
+    },
+    onFleetChange(listener) {
+      fleetListeners.push(listener)
     },
     onClose(fn) {
       closers.push(fn)

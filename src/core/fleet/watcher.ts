@@ -30,6 +30,9 @@ interface Watched {
   pending: Set<string>
 }
 
+/** Project-root files that matter: long-term memory and the agents' instructions. */
+const ROOT_FILES = new Set(['MEMORIES.md', 'CLAUDE.md', 'USER.md'])
+
 /** Delay before reporting the first change of a quiet project: gathers one save's events. */
 const LEADING_MS = 8
 
@@ -86,9 +89,9 @@ export class FleetWatcher {
       if (path === root || path === dirname(root)) return true
       if (!path.startsWith(root + sep)) continue
       const rel = relative(root, path).split(sep)
-      const top = rel[0]
+      const top = rel[0]!
+      if (rel.length === 1) return top === '.muse' || top === 'memory' || ROOT_FILES.has(top)
       if (top !== '.muse' && top !== 'memory') return false
-      if (rel.length === 1) return true
       // Only direct children: role files, daily logs, MEMORIES-like files, and the archive folder.
       return rel.length === 2
     }

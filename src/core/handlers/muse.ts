@@ -26,7 +26,13 @@ export function museHandlers(ctx: ServiceContext): HandlersFor<typeof museMethod
     const [scanned, hub] = await Promise.all([scanProjects(projects, cache), detectHub(projects, markedHub(ctx.db))])
     return { projects: scanned, hub }
   }
-  const written = (project: string, files: string[]) => ctx.emit({ name: 'muse.written', payload: { project, files, at: new Date().toISOString() } })
+  /** Projects whose memory index is known to match the files (kept only while watching). */
+  const memoryInSync = new Set<string>()
+  ctx.onFleetChange((project) => memoryInSync.delete(project))
+  const written = (project: string, files: string[]): void => {
+    memoryInSync.delete(project)
+    ctx.emit({ name: 'muse.written', payload: { project, files, at: new Date().toISOString() } })
+  }
   const summary = (r: ParsedRole): RoleSummary => ({ role: r.role, file: r.file, l0: r.l0, lines: r.lineCount, sizeLevel: sizeLevel(r.lineCount), ...pendingAndTodos(r) })
 
   return {
@@ -89,7 +95,11 @@ export function museHandlers(ctx: ServiceContext): HandlersFor<typeof museMethod
     },
     'muse.memorySearch': async ({ project, query, scope, limit }) => {
       const projects = project ? [ctx.registry.get(project)] : ctx.registry.list()
-      for (const p of projects) await syncMemoryIndex(ctx.db, p)
+      for (const p of projects) {
+        if (memoryInSync.has(p.name)) continue
+        await syncMemoryIndex(ctx.db, p)
+        if (ctx.opts.watch ?? true) memoryInSync.add(p.name)
+      }
       return searchMemory(ctx.db, { projects: projects.map((p) => p.name), query, scope, limit, now: new Date() })
     },
     'muse.lint': async ({ project }) => {

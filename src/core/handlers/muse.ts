@@ -11,6 +11,7 @@ import { detectHub, markedHub, setMarkedHub } from '../muse/hub-project'
 import { lintFleet } from '../muse/lint'
 import { appendMemory } from '../muse/memory-files'
 import { searchMemory, syncMemoryIndex } from '../muse/memory-index'
+import { editorCommand, launchEditor } from '../muse/open-in-editor'
 import { parseRole, type ParsedRole } from '../muse/parse-role'
 import { pickup } from '../muse/pickup'
 import { pendingAndTodos, sizeLevel } from '../muse/role-files'
@@ -41,6 +42,12 @@ export function museHandlers(ctx: ServiceContext): HandlersFor<typeof museMethod
       await assertExists(p)
       const sp = await scanProject(p, cache)
       return { project: p.name, roles: sp.roles.map(summary) }
+    },
+    'muse.openRole': async ({ project, role, line }) => {
+      const { path } = await roleFile(ctx.registry.get(project), role)
+      const cmd = editorCommand(path, line ?? 1, process.env, process.platform)
+      await launchEditor(cmd)
+      return { file: path, command: cmd.command }
     },
     'muse.role': async ({ project, role }) => {
       const p = ctx.registry.get(project)

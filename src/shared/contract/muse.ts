@@ -176,6 +176,11 @@ export const museMethods = {
     output: z.object({ project: z.string(), roles: z.array(RoleSummarySchema) })
   },
   'muse.role': { input: z.object({ project: ProjectName, role: RoleName }).strict(), output: RoleDetailSchema },
+  /** Opens a role file in the operator's editor ($MUSTER_EDITOR, $VISUAL, $EDITOR or the OS opener). */
+  'muse.openRole': {
+    input: z.object({ project: ProjectName, role: RoleName, line: z.number().int().min(1).max(10_000_000).optional() }).strict(),
+    output: z.object({ file: z.string(), command: z.string() })
+  },
   'muse.directives': {
     input: z
       .object({

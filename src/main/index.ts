@@ -3,7 +3,7 @@
  * It wires the tested pieces together: single-instance lock, Muster home, the Electron-ABI
  * SQLite addon, the service, the IPC binding, security, the window and its remembered bounds.
  */
-import { app, BrowserWindow, dialog, ipcMain, nativeTheme, screen, session, shell } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, nativeTheme, Notification, screen, session, shell } from 'electron'
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -13,6 +13,7 @@ import { setSqliteNativeBinding } from '../core/sqlite'
 import { isAppUrl, resolveRendererTarget } from './app-url'
 import { resolveHome } from './home'
 import { bindService, createTrustedSenderCheck, forwardEvents } from './ipc-binding'
+import { notifyInbox } from './inbox-notifier'
 import { closeOnQuit } from './lifecycle'
 import { resolveNativeBinding } from './native-binding'
 import { installSecurity } from './security'
@@ -100,6 +101,19 @@ function start(): void {
         })
       })
       forwardEvents(svc, () => [...windows].map((w) => w.webContents))
+      if (Notification.isSupported()) {
+        notifyInbox(svc, ({ title, body }) => {
+          const note = new Notification({ title, body, silent: false })
+          note.on('click', () => {
+            const win = [...windows][0]
+            if (!win) return
+            if (win.isMinimized()) win.restore()
+            win.show()
+            win.focus()
+          })
+          note.show()
+        })
+      }
 
       createMainWindow()
       app.on('activate', () => {

@@ -8,15 +8,21 @@ import { Toasts } from './components/toasts'
 import { useKeyboardShortcuts } from './hooks/use-keyboard-shortcuts'
 import { useThemeEffect } from './hooks/use-theme'
 import { SCREENS, type ScreenId } from './lib/screens'
+import { MuseArea } from './views/directives/muse-area'
 import { useUiStore } from './stores/ui-store'
 import { OverviewScreen } from './views/overview/overview-screen'
 import { SettingsScreen } from './views/settings/settings-screen'
+import { TimelineScreen } from './views/timeline/timeline-screen'
 import { UpcomingScreen } from './views/upcoming/upcoming-screen'
 
 function Screen({ id }: { id: ScreenId }) {
   switch (id) {
     case 'overview':
       return <OverviewScreen />
+    case 'directives':
+      return <MuseArea />
+    case 'timeline':
+      return <TimelineScreen />
     case 'settings':
       return <SettingsScreen />
     default:

@@ -13,6 +13,12 @@ import './styles/forms.css'
 import './styles/overview.css'
 import './styles/settings.css'
 import './styles/upcoming.css'
+import './styles/timeline.css'
+import './styles/hub-overview.css'
+import './styles/muse.css'
+import './styles/directives.css'
+import './styles/role.css'
+import './styles/memory.css'
 import './styles/palette.css'
 
 // Apply the last known theme before React renders, so a dark-mode operator never sees a white flash.

@@ -2,7 +2,7 @@
  * react-query bindings for the contract: one query key per method + input, so pushed events
  * can invalidate exactly what they affect.
  */
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import type { MethodInput, MethodName, MethodOutput } from '../../../shared/api'
 import { client } from './client'
 
@@ -33,7 +33,8 @@ export function invalidateProjects(qc: QueryClient): Promise<void> {
   return Promise.all([
     qc.invalidateQueries({ queryKey: ['projects.list'] }),
     qc.invalidateQueries({ queryKey: ['fleet.status'] }),
-    qc.invalidateQueries({ queryKey: ['app.info'] })
+    qc.invalidateQueries({ queryKey: ['app.info'] }),
+    invalidateMuse(qc)
   ]).then(() => undefined)
 }
 
@@ -63,3 +64,46 @@ export function useUpdateSettings() {
     onSuccess: (settings) => qc.setQueryData(queryKey('settings.get', {}), settings)
   })
 }
+
+/** Query keys of the MUSE reads: refetched when role files or memory change on disk. */
+const MUSE_READS = ['muse.directives', 'muse.role', 'muse.roles', 'muse.memorySearch', 'muse.lint', 'muse.hub'] as const
+
+/** Invalidates every MUSE read (directives, role files, memory search, lint). */
+export function invalidateMuse(qc: QueryClient): Promise<void> {
+  return Promise.all(MUSE_READS.map((m) => qc.invalidateQueries({ queryKey: [m] }))).then(() => undefined)
+}
+
+/** Every directive across projects (filters are applied in the UI so counts stay complete). */
+export const useDirectives = () => useMethodQuery('muse.directives', {})
+/** One role file read in full: text, sections, TODOs, directives. */
+export const useRole = (project: string, role: string) => useMethodQuery('muse.role', { project, role })
+/** Lint findings of one project (or all). */
+export const useLint = (project?: string) => useMethodQuery('muse.lint', project ? { project } : {})
+/** Which project holds the global strategy.md (bare ROLE targets resolve there). */
+export const useHubInfo = () => useMethodQuery('muse.hub', {})
+
+/** Ranked memory search; idle while the query is empty, keeps the last hits on screen while typing. */
+export function useMemorySearch(input: MethodInput<'muse.memorySearch'>) {
+  return useQuery<MethodOutput<'muse.memorySearch'>, Error>({
+    queryKey: queryKey('muse.memorySearch', input),
+    queryFn: () => client.call('muse.memorySearch', input),
+    enabled: input.query.trim().length > 0,
+    placeholderData: keepPreviousData
+  })
+}
+
+/** A mutation on MUSE files; the changed files come back through `muse.written` too, but refetch at once. */
+function useMuseMutation<M extends MethodName>(method: M) {
+  const qc = useQueryClient()
+  return useMutation<MethodOutput<M>, Error, MethodInput<M>>({
+    mutationFn: (input) => client.call(method, input),
+    onSuccess: () => Promise.all([invalidateMuse(qc), qc.invalidateQueries({ queryKey: ['fleet.status'] })]).then(() => undefined)
+  })
+}
+
+/** Picks up a pending directive (writes the receipt and marks the source ✅). */
+export const usePickup = () => useMuseMutation('muse.pickup')
+/** Sends a directive from the sender's own role file. */
+export const useSendDirective = () => useMuseMutation('muse.send')
+/** Appends to today's memory log of a project. */
+export const useMemoryWrite = () => useMuseMutation('muse.memoryWrite')

@@ -5,13 +5,15 @@
 import { useEffect } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import { client, onConnected } from './client'
-import { invalidateProjects, queryKey } from './queries'
+import { hubEventHandler } from './hub-live'
+import { invalidateMuse, invalidateProjects, queryKey } from './queries'
 
 /** Subscribes to pushed events for the lifetime of the app shell. */
 export function useLiveEvents(): void {
   const qc = useQueryClient()
   useEffect(() => {
     let fleetFrame = 0
+    const hub = hubEventHandler(qc)
     const unsubscribe = client.subscribe((event) => {
       switch (event.name) {
         case 'fleet.changed':
@@ -19,14 +21,22 @@ export function useLiveEvents(): void {
             fleetFrame = requestAnimationFrame(() => {
               fleetFrame = 0
               void qc.invalidateQueries({ queryKey: ['fleet.status'] })
+              void invalidateMuse(qc)
             })
           }
+          break
+        case 'muse.written':
+          void invalidateMuse(qc)
           break
         case 'projects.changed':
           void invalidateProjects(qc)
           break
         case 'settings.changed':
           qc.setQueryData(queryKey('settings.get', {}), event.payload)
+          break
+        case 'hub.events':
+        case 'hub.inbox':
+          hub.handle(event)
           break
         default: {
           const never: never = event
@@ -38,6 +48,7 @@ export function useLiveEvents(): void {
     const offConnected = onConnected(() => void qc.invalidateQueries())
     return () => {
       if (fleetFrame) cancelAnimationFrame(fleetFrame)
+      hub.dispose()
       unsubscribe()
       offConnected()
     }

@@ -1,10 +1,11 @@
 /** Ctrl/Cmd+K palette: navigation, theme, project actions and jumping to a project card. */
 import { Command } from 'cmdk'
-import { FolderGit2, FolderPlus, FolderSearch, Moon, RefreshCw, Sparkles, Sun } from 'lucide-react'
+import { BookOpen, FileText, FolderGit2, FolderPlus, FolderSearch, Moon, RefreshCw, Send, Sparkles, Sun } from 'lucide-react'
 import { useQueryClient } from '@tanstack/react-query'
 import { useCreateDemo, useFleetStatus } from '../api/queries'
 import { useSystemDark, useToggleTheme } from '../hooks/use-theme'
 import { errorMessage, plural } from '../lib/format'
+import { goTo, memoryHref, roleHref } from '../lib/muse-route'
 import { SCREENS } from '../lib/screens'
 import { useToastStore } from '../stores/toast-store'
 import { useUiStore } from '../stores/ui-store'
@@ -87,6 +88,14 @@ export function CommandPalette() {
             <Sparkles size={15} aria-hidden />
             <span>Create demo fleet</span>
           </Command.Item>
+          <Command.Item value="search memory logs memories" onSelect={run(() => goTo(memoryHref()))} data-testid="palette-memory">
+            <BookOpen size={15} aria-hidden />
+            <span>Search memory…</span>
+          </Command.Item>
+          <Command.Item value="send new directive" onSelect={run(() => goTo('#/directives?send=1'))} data-testid="palette-send-directive">
+            <Send size={15} aria-hidden />
+            <span>Send directive…</span>
+          </Command.Item>
           <Command.Item value="refresh reload fleet status" onSelect={run(() => void qc.invalidateQueries())}>
             <RefreshCw size={15} aria-hidden />
             <span>Refresh all data</span>
@@ -111,6 +120,26 @@ export function CommandPalette() {
                 </span>
               </Command.Item>
             ))}
+          </Command.Group>
+        )}
+        {fleet.data && fleet.data.some((p) => p.roles.length > 0) && (
+          <Command.Group heading="Role files">
+            {fleet.data.flatMap((p) =>
+              p.roles.map((r) => (
+                <Command.Item
+                  key={`${p.name}/${r.role}`}
+                  value={`role ${p.name}/${r.role} ${p.key}/${r.role}`}
+                  data-testid={`palette-role-${p.name}-${r.role}`}
+                  onSelect={run(() => goTo(roleHref(p.name, r.role)))}
+                >
+                  <FileText size={15} aria-hidden />
+                  <span>
+                    {p.name}/{r.role}
+                  </span>
+                  <span className="palette-meta">{r.l0?.version ?? `${r.lines} lines`}</span>
+                </Command.Item>
+              ))
+            )}
           </Command.Group>
         )}
       </Command.List>

@@ -29,8 +29,8 @@ export interface ScreenDef {
 /** Every screen, in sidebar order. */
 export const SCREENS: readonly ScreenDef[] = [
   { id: 'overview', label: 'Overview', icon: LayoutGrid, chord: 'o', digit: 1, ready: true },
-  { id: 'directives', label: 'Directives', icon: Send, chord: 'd', digit: 2, ready: false },
-  { id: 'timeline', label: 'Timeline', icon: Activity, chord: 't', digit: 3, ready: false },
+  { id: 'directives', label: 'Directives', icon: Send, chord: 'd', digit: 2, ready: true },
+  { id: 'timeline', label: 'Timeline', icon: Activity, chord: 't', digit: 3, ready: true },
   { id: 'patches', label: 'Patches', icon: FileDiff, chord: 'p', digit: 4, ready: false },
   { id: 'approvals', label: 'Approvals', icon: ShieldCheck, chord: 'a', digit: 5, ready: false },
   { id: 'notes', label: 'Notes', icon: StickyNote, chord: 'n', digit: 6, ready: false },
@@ -42,8 +42,11 @@ export function isScreenId(value: string): value is ScreenId {
   return SCREENS.some((s) => s.id === value)
 }
 
+/** Routes that are not sidebar entries, and the screen whose sidebar entry they highlight. */
+const SUB_ROUTES: Readonly<Record<string, ScreenId>> = { role: 'directives', memory: 'directives' }
+
 /** Reads the screen from a location hash such as `#/timeline`; overview when unknown. */
 export function screenFromHash(hash: string): ScreenId {
   const id = hash.replace(/^#\/?/, '').split(/[/?]/)[0] ?? ''
-  return isScreenId(id) ? id : 'overview'
+  return isScreenId(id) ? id : (SUB_ROUTES[id] ?? 'overview')
 }

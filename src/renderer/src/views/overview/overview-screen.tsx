@@ -10,6 +10,7 @@ import { useElementWidth } from '../../hooks/use-element-width'
 import { columnCount, packColumns } from './card-layout'
 import { fleetTotals, matchesFilter } from './fleet-stats'
 import { FleetTotalsStrip } from './fleet-totals'
+import { HubSection } from './hub-section'
 import { FirstRun } from './first-run'
 import { ProjectCard } from './project-card'
 
@@ -90,6 +91,7 @@ export function OverviewScreen() {
       ) : (
         <>
           {totals && <FleetTotalsStrip totals={totals} />}
+          <HubSection />
           {fleet.isError && (
             <ErrorState title="Refreshing failed; showing the last data received" error={fleet.error} onRetry={() => void fleet.refetch()} retrying={fleet.isFetching} />
           )}

@@ -3,6 +3,7 @@ import type { RoleStatus } from '../../../../shared/api'
 import { Chip } from '../../components/chip'
 import { RelativeTime } from '../../components/relative-time'
 import { formatBytes } from '../../lib/format'
+import { roleHref } from '../../lib/muse-route'
 import { LineBar } from './line-bar'
 
 /** How many flag chips fit before collapsing the rest into "+N". */
@@ -35,7 +36,9 @@ export function RoleRow({ project, role }: { project: string; role: RoleStatus }
   return (
     <tr data-testid={`role-row-${id}`} className={l0 ? undefined : 'row-no-l0'}>
       <th scope="row" className="col-role" title={role.file}>
-        {role.role}
+        <a className="role-link" href={roleHref(project, role.role)} data-testid={`role-link-${id}`} title={`Open ${role.file}`}>
+          {role.role}
+        </a>
       </th>
       {role.error ? (
         <td colSpan={2} className="col-main">

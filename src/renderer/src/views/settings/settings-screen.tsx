@@ -7,6 +7,7 @@ import { Keys, MOD_KEY } from '../../components/kbd'
 import { ScreenHeader } from '../../components/screen-header'
 import { ErrorState, LoadingState } from '../../components/state-views'
 import { SCREENS } from '../../lib/screens'
+import { AnnounceButton } from './announce-button'
 import { OperatorForm } from './operator-form'
 import { ProjectsManager } from './projects-manager'
 import { ThemePicker } from './theme-picker'
@@ -86,6 +87,7 @@ export function SettingsScreen() {
         </Section>
         <Section id="operator" title="Operator" description="Who you are on the hub.">
           <OperatorForm />
+          <AnnounceButton />
         </Section>
         <Section id="projects" title="Projects" description="Folders with a .muse/ directory that Muster watches. Removing one leaves its files alone.">
           <ProjectsManager />

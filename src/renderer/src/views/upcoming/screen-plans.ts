@@ -20,22 +20,6 @@ export interface ScreenPlan {
 
 /** Plans keyed by screen id (only the screens that are not built yet). */
 export const SCREEN_PLANS: Partial<Record<ScreenId, ScreenPlan>> = {
-  directives: {
-    title: 'Directives',
-    summary: 'Every 📡 directive passed between roles and projects, in every form real role files use, with the pending ones first.',
-    lists: [
-      'Directives across all registered projects, keyed by project, S-id and target (S-ids are not unique)',
-      'Status 🟡 pending / ✅ received, sender, target (ROLE, PROJECT/ROLE or ALL), date and title',
-      'Cross-role notices such as “📡 QA→BUILD 通知” alongside S-numbered directives'
-    ],
-    actions: [
-      'Filter to pending, by project, target or sender',
-      'Pick up a directive: writes the target’s received section and marks the source ✅ (idempotent, compare-and-swap)',
-      'Send a new directive from the sender’s own role file with the next free S-id and a validated target'
-    ],
-    source: { protocol: 'MUSE role files', where: '.muse/*.md in each project (📡 sections)' },
-    cli: ['muster directives', 'muster directive send', 'muster directive pickup']
-  },
   timeline: {
     title: 'Timeline',
     summary: 'The hub’s append-only event stream, newest first or grouped by thread, live as agents write it.',

@@ -1,0 +1,43 @@
+/**
+ * Pushed hub events for the app shell: the hub reads (overview, threads, inbox…) are refetched at
+ * most every 500 ms however many rows arrive (the overview folds thousands of rows; a busy hub
+ * must not make it run every frame), and a (coalesced) desktop notification is raised when the
+ * operator's inbox grows. The timeline subscribes to `hub.events` itself to page new rows in.
+ */
+import type { QueryClient } from '@tanstack/react-query'
+import type { PushedEvent } from '../../../shared/api'
+import { notifyInbox } from '../lib/inbox-notify'
+import { invalidateHubReads } from './hub-queries'
+import { queryKey } from './queries'
+
+type HubPushed = Extract<PushedEvent, { name: 'hub.events' | 'hub.inbox' }>
+
+/** Minimum time between two refetches of the hub reads. */
+const REFETCH_EVERY_MS = 500
+
+/** Returns the handler of hub events and its cleanup. */
+export function hubEventHandler(qc: QueryClient): { handle: (event: HubPushed) => void; dispose: () => void } {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let last = 0
+  return {
+    handle: (event) => {
+      if (event.name === 'hub.inbox') {
+        const operator = (qc.getQueryData(queryKey('settings.get', {})) as { operatorId?: string } | undefined)?.operatorId ?? ''
+        notifyInbox(event.payload, operator)
+      }
+      if (timer === undefined) {
+        timer = setTimeout(
+          () => {
+            timer = undefined
+            last = Date.now()
+            void invalidateHubReads(qc)
+          },
+          Math.max(0, last + REFETCH_EVERY_MS - Date.now())
+        )
+      }
+    },
+    dispose: () => {
+      clearTimeout(timer)
+    }
+  }
+}

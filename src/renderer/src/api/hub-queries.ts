@@ -1,0 +1,107 @@
+/**
+ * react-query bindings and helpers for the hub methods (timeline, threads, overview, writes).
+ * Every write refetches what it affects and tells open timelines to catch up, because the hub
+ * watcher pushes `hub.events` only for rows written by other processes.
+ */
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { methods, type MethodInput, type MethodOutput } from '../../../shared/api'
+import { client } from './client'
+import { queryKey, useMethodQuery } from './queries'
+
+/** Which hub a call goes to: a registered name, or MemPalace's default when absent. */
+export type HubSel = { hub?: string }
+
+/** `{ hub }` for a registered hub name, `{}` for the default. */
+export function hubSel(hub: string | null | undefined): HubSel {
+  return hub ? { hub } : {}
+}
+
+/**
+ * True when `hub.list` takes numeric rowid cursors (`before_seq`/`since_seq`): then the timeline
+ * can fetch any page of an unfiltered stream straight from its position.
+ */
+export const SEQ_CURSORS: boolean = (() => {
+  const shape = (methods['hub.list'].input as unknown as { shape?: Record<string, unknown> }).shape
+  return !!shape && 'before_seq' in shape && 'since_seq' in shape
+})()
+
+/** Read methods that change when a hub gets a new row (`hub.list` here = ack chains; timeline pages live outside react-query). */
+const HUB_READS = ['hub.overview', 'hub.thread', 'hub.tasks', 'hub.presence', 'hub.inbox', 'hub.get', 'hub.list'] as const
+
+/** Refetches every hub read (one frame's worth of pushed rows, or after a write). */
+export function invalidateHubReads(qc: QueryClient): Promise<void> {
+  return Promise.all(HUB_READS.map((m) => qc.invalidateQueries({ queryKey: [m] }))).then(() => undefined)
+}
+
+type WriteListener = (palace: string) => void
+const writeListeners = new Set<WriteListener>()
+
+/** Runs `listener` after this window wrote to a hub (its palace folder); returns the unsubscribe. */
+export function onHubWritten(listener: WriteListener): () => void {
+  writeListeners.add(listener)
+  return () => {
+    writeListeners.delete(listener)
+  }
+}
+
+/** Registered hubs and the default one. */
+export const useHubs = () => useMethodQuery('hubs.list', {})
+/** Per-hub overview: agents, task counts, patches waiting, inbox. */
+export const useHubOverview = () => useMethodQuery('hub.overview', {})
+
+/** One thread folded into its task state, with its steps and events. */
+export function useThread(hub: string | null, correlationId: string | null) {
+  const input = { ...hubSel(hub), correlation_id: correlationId ?? '' }
+  return useQuery<MethodOutput<'hub.thread'>, Error>({
+    queryKey: queryKey('hub.thread', input),
+    queryFn: () => client.call('hub.thread', input),
+    enabled: !!correlationId
+  })
+}
+
+/** One event in full (the list shows previews). */
+export function useHubEvent(hub: string | null, id: string | null) {
+  const input = { ...hubSel(hub), id: id ?? '' }
+  return useQuery<MethodOutput<'hub.get'>, Error>({
+    queryKey: queryKey('hub.get', input),
+    queryFn: () => client.call('hub.get', input),
+    enabled: !!id
+  })
+}
+
+/** The acks of one event: `event.ack` rows of its thread whose `ack_of` is the event. */
+export function useAcksOf(hub: string | null, id: string | null, correlationId: string | null) {
+  const input = { ...hubSel(hub), type: 'event.ack', correlation_id: correlationId ?? id ?? '', order: 'asc' as const, limit: 500 }
+  return useQuery<MethodOutput<'hub.list'>, Error, MethodOutput<'hub.list'>['events']>({
+    queryKey: queryKey('hub.list', input),
+    queryFn: () => client.call('hub.list', input),
+    enabled: !!id,
+    select: (out) => out.events.filter((e) => e.metadata.ack_of === id)
+  })
+}
+
+type HubWrite = 'hub.ack' | 'hub.append' | 'hub.taskCreate' | 'hub.announce' | 'hub.markRead'
+
+/** A hub write as the operator; refetches hub reads and wakes the timeline. */
+function useHubWrite<M extends HubWrite>(method: M) {
+  const qc = useQueryClient()
+  return useMutation<MethodOutput<M>, Error, MethodInput<M>>({
+    mutationFn: (input) => client.call(method, input),
+    onSuccess: (out) => {
+      const palace = (out as { palace?: string }).palace ?? ''
+      for (const l of writeListeners) l(palace)
+      return invalidateHubReads(qc)
+    }
+  })
+}
+
+/** Acks an event (`event.ack` with a status and optional body). */
+export const useAck = () => useHubWrite('hub.ack')
+/** Appends an event (replies). */
+export const useAppend = () => useHubWrite('hub.append')
+/** Creates a canonical `task.request`. */
+export const useTaskCreate = () => useHubWrite('hub.taskCreate')
+/** Announces the operator's presence. */
+export const useAnnounce = () => useHubWrite('hub.announce')
+/** Moves the inbox cursor. */
+export const useMarkRead = () => useHubWrite('hub.markRead')

@@ -1,0 +1,129 @@
+/**
+ * Markdown as role files use it: GFM (tables, task lists, strikethrough), Chinese text and emoji.
+ * Raw HTML is dropped (the L0 comment included), links leave the app only for http(s), and remote
+ * images are shown as their alt text (the CSP would block them anyway).
+ */
+import { useMemo, type ReactElement } from 'react'
+import Markdown, { type Components, type Options } from 'react-markdown'
+import remarkGfm from 'remark-gfm'
+import type { Element, Root, RootContent } from 'hast'
+
+/** A highlighted range of source lines (1-based, inclusive), e.g. a directive and its body. */
+export interface LineRange {
+  line: number
+  endLine: number
+  /** Class added to every top-level block starting inside the range. */
+  className: string
+}
+
+interface LineOptions {
+  ranges: readonly LineRange[]
+}
+
+/**
+ * Rehype plugin: stamps `data-line` (source start line) on every element so the viewer can scroll
+ * to a line, and adds the range classes to top-level blocks.
+ */
+function rehypeLines(options: LineOptions) {
+  const stamp = (node: RootContent | Root, topLevel: boolean): void => {
+    if (node.type === 'element') {
+      const start = node.position?.start.line
+      if (start !== undefined) {
+        node.properties.dataLine = start
+        if (topLevel) addRangeClass(node, start, options.ranges)
+      }
+    }
+    if ('children' in node) for (const child of node.children) stamp(child, node.type === 'root')
+  }
+  return (tree: Root) => stamp(tree, false)
+}
+
+function addRangeClass(node: Element, start: number, ranges: readonly LineRange[]): void {
+  for (const r of ranges) {
+    if (start >= r.line && start <= r.endLine) {
+      const existing = node.properties.className
+      const list = Array.isArray(existing) ? existing.map(String) : existing ? [String(existing)] : []
+      node.properties.className = [...list, ...r.className.split(' '), ...(start === r.line ? ['md-directive-start'] : [])]
+      return
+    }
+  }
+}
+
+const EXTERNAL = /^https?:\/\//i
+
+const COMPONENTS: Components = {
+  a: ({ href, children, node: _node, ...rest }) =>
+    href && EXTERNAL.test(href) ? (
+      <a href={href} target="_blank" rel="noreferrer noopener" {...rest}>
+        {children}
+      </a>
+    ) : (
+      <span className="md-link" title={href}>
+        {children}
+      </span>
+    ),
+  img: ({ alt, src }) => (
+    <span className="md-img" title={typeof src === 'string' ? src : undefined}>
+      [{alt || 'image'}]
+    </span>
+  ),
+  table: ({ children, node: _node, ...rest }) => (
+    <div className="md-table-wrap">
+      <table {...rest}>{children}</table>
+    </div>
+  )
+}
+
+const REMARK: Options['remarkPlugins'] = [remarkGfm]
+const NO_RANGES: readonly LineRange[] = []
+
+/** Renders `text` as GFM; memoised on the text and the highlighted ranges. */
+export function MarkdownView({
+  text,
+  ranges = NO_RANGES,
+  className,
+  testId
+}: {
+  text: string
+  ranges?: readonly LineRange[]
+  className?: string
+  testId?: string
+}): ReactElement {
+  const rendered = useMemo(
+    () => (
+      <Markdown remarkPlugins={REMARK} rehypePlugins={[[rehypeLines, { ranges }]]} components={COMPONENTS} skipHtml>
+        {text}
+      </Markdown>
+    ),
+    [text, ranges]
+  )
+  return (
+    <div className={`md${className ? ` ${className}` : ''}`} data-testid={testId}>
+      {rendered}
+    </div>
+  )
+}
+
+/** Header text without inline markdown markers (`**bold**`, `code`), for outlines and lists. */
+export function plainInline(text: string): string {
+  return text.replace(/\*\*|__|`/g, '').trim()
+}
+
+/** Scrolls `container`'s rendered markdown to the block that holds source line `line`; returns it. */
+export function scrollToSourceLine(container: HTMLElement | null, line: number, behavior: ScrollBehavior = 'smooth'): HTMLElement | null {
+  if (!container) return null
+  let best: HTMLElement | null = null
+  let bestLine = -1
+  for (const el of container.querySelectorAll<HTMLElement>('[data-line]')) {
+    const l = Number(el.dataset.line)
+    // Document order is start-line order; among elements starting on the same line the first
+    // (outermost) one wins, so a paragraph is chosen rather than the bold text inside it.
+    if (l <= line && l > bestLine) {
+      best = el
+      bestLine = l
+    }
+    if (l > line) break
+  }
+  best?.scrollIntoView({ block: 'start', behavior })
+  return best
+}

@@ -1,0 +1,80 @@
+/** The filter bar: state (with counts), project, role and free text. */
+import type { RefObject } from 'react'
+import { Search, X } from 'lucide-react'
+import { STATES, type StateFilter } from './directive-model'
+import { useDirectivesUi } from './directives-store'
+
+const LABELS: Record<StateFilter, string> = { all: 'All', pending: '🟡 Pending', received: 'Received', delivered: '✅ Delivered', untracked: 'Untracked' }
+
+/** Filters of the directive list; `counts` are per state after the other filters. */
+export function DirectiveFilterBar({
+  counts,
+  projects,
+  roles,
+  searchRef
+}: {
+  counts: Record<StateFilter, number>
+  projects: readonly string[]
+  roles: readonly string[]
+  searchRef: RefObject<HTMLInputElement | null>
+}) {
+  const ui = useDirectivesUi()
+  const options: StateFilter[] = ['all', ...STATES.filter((s) => s !== 'untracked' || counts.untracked > 0)]
+  const filtered = ui.state !== 'all' || ui.project || ui.role || ui.text
+  return (
+    <div className="dir-filters" role="toolbar" aria-label="Directive filters">
+      <div className="segmented" role="radiogroup" aria-label="State" data-testid="directive-state-filter">
+        {options.map((s) => (
+          <label key={s} className={`segment${ui.state === s ? ' active' : ''}`} data-testid={`state-filter-${s}`}>
+            <input type="radio" name="directive-state" value={s} checked={ui.state === s} onChange={() => ui.setState(s)} />
+            <span>{LABELS[s]}</span>
+            <span className={`segment-count${s === 'pending' && counts.pending ? ' segment-count-warn' : ''}`} data-testid={`state-count-${s}`}>
+              {counts[s]}
+            </span>
+          </label>
+        ))}
+      </div>
+      <select className="input select" value={ui.project} onChange={(e) => ui.setFilter({ project: e.target.value })} aria-label="Project" data-testid="directive-project-filter">
+        <option value="">All projects</option>
+        {projects.map((p) => (
+          <option key={p} value={p}>
+            {p}
+          </option>
+        ))}
+      </select>
+      <select className="input select" value={ui.role} onChange={(e) => ui.setFilter({ role: e.target.value })} aria-label="Role" data-testid="directive-role-filter">
+        <option value="">All roles</option>
+        {roles.map((r) => (
+          <option key={r} value={r}>
+            {r}
+          </option>
+        ))}
+      </select>
+      <div className="search dir-search">
+        <Search size={14} aria-hidden />
+        <input
+          ref={searchRef}
+          className="input"
+          placeholder="Filter id, title, body, file…  ( / )"
+          value={ui.text}
+          onChange={(e) => ui.setFilter({ text: e.target.value })}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') e.currentTarget.blur()
+          }}
+          aria-label="Filter directives"
+          data-testid="directive-text-filter"
+        />
+        {ui.text && (
+          <button type="button" className="btn-icon" onClick={() => ui.setFilter({ text: '' })} aria-label="Clear text filter">
+            <X size={13} />
+          </button>
+        )}
+      </div>
+      {filtered && (
+        <button type="button" className="link-btn dir-clear" onClick={ui.clearFilters}>
+          Clear filters
+        </button>
+      )}
+    </div>
+  )
+}

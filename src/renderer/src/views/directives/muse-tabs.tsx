@@ -1,0 +1,18 @@
+/** Tabs between the two list views of the MUSE area: directives and memory search. */
+import { BookOpen, Send } from 'lucide-react'
+import { memoryHref } from '../../lib/muse-route'
+
+/** `current` is the tab on screen; `pending` adds a count to the Directives tab. */
+export function MuseTabs({ current, pending }: { current: 'directives' | 'memory'; pending?: number }) {
+  return (
+    <nav className="muse-tabs" aria-label="MUSE views">
+      <a href="#/directives" className={`muse-tab${current === 'directives' ? ' active' : ''}`} aria-current={current === 'directives' ? 'page' : undefined} data-testid="tab-directives">
+        <Send size={13} aria-hidden /> Directives
+        {pending ? <span className="muse-tab-count" title={`${pending} pending`}>{pending}</span> : null}
+      </a>
+      <a href={memoryHref()} className={`muse-tab${current === 'memory' ? ' active' : ''}`} aria-current={current === 'memory' ? 'page' : undefined} data-testid="tab-memory">
+        <BookOpen size={13} aria-hidden /> Memory
+      </a>
+    </nav>
+  )
+}

@@ -1,0 +1,133 @@
+/**
+ * The hub part of the Overview, one compact card per hub: agents present with their staleness
+ * and three-way state (working / idle / needs-me), task counts, patches and approvals waiting,
+ * and the operator's unread inbox. Every number links to the Timeline, filtered to what it counts.
+ */
+import type { ReactNode } from 'react'
+import { Activity, CircleAlert } from 'lucide-react'
+import type { MethodOutput } from '../../../../shared/api'
+import { useHubOverview, useHubs } from '../../api/hub-queries'
+import { useNow } from '../../hooks/use-now'
+import { shortAge } from '../../lib/format'
+import { timelineHref } from '../../stores/timeline-store'
+import type { TimelineFilters } from '../timeline/timeline-query'
+import { InboxBell } from './hub-inbox-bell'
+
+type HubOverview = MethodOutput<'hub.overview'>['hubs'][number]
+type Agent = HubOverview['agents'][number]
+
+const STATE_LABELS: Record<Agent['state'], string> = { working: 'working', idle: 'idle', 'needs-me': 'needs me' }
+
+/** One agent: coloured dot, name, state and how old its presence is. */
+function AgentPill({ agent, href }: { agent: Agent; href: string }) {
+  const now = useNow()
+  const age = agent.presence ? shortAge(agent.presence.at, now) : null
+  const stale = !agent.presence || agent.presence.stale
+  return (
+    <a
+      href={href}
+      className={`hub-agent hub-agent-${agent.state}${stale ? ' stale' : ''}`}
+      data-testid={`hub-agent-${agent.agent}`}
+      data-state={agent.state}
+      title={`${agent.agent}: ${STATE_LABELS[agent.state]} (${agent.reason})${agent.presence ? `\nlast announced ${agent.presence.at}${agent.presence.stale ? ' (stale)' : ''}` : '\nnever announced presence'}`}
+    >
+      <span className="hub-dot" aria-hidden />
+      <span className="hub-agent-name">{agent.agent}</span>
+      <span className="hub-agent-state">{STATE_LABELS[agent.state]}</span>
+      <span className="hub-agent-age">{age ? (agent.presence?.stale ? `stale ${age}` : age) : 'no presence'}</span>
+    </a>
+  )
+}
+
+/** A count that links to the Timeline. */
+function Count({ label, value, href, tone, testId }: { label: string; value: ReactNode; href: string; tone?: 'warning' | 'error' | 'accent'; testId: string }) {
+  return (
+    <a href={href} className={`hub-count${tone ? ` hub-count-${tone}` : ''}`} data-testid={testId}>
+      <span className="hub-count-value">{value}</span>
+      <span className="hub-count-label">{label}</span>
+    </a>
+  )
+}
+
+/** One hub's card. */
+function HubCard({ hub, registered, operator }: { hub: HubOverview; registered: boolean; operator: string }) {
+  const name = registered ? hub.hub : null
+  const link = (filters: TimelineFilters): string => timelineHref({ hub: name, filters })
+  const ids = (list: readonly { correlation_id?: string | null }[]): string => [...new Set(list.map((t) => t.correlation_id).filter(Boolean))].join(', ')
+  const t = hub.tasks
+  const needsMe = hub.agents.filter((a) => a.state === 'needs-me').length
+  return (
+    <article className={`hub-card${hub.ok ? '' : ' hub-card-error'}`} data-testid={`hub-card-${hub.hub}`} aria-label={`Hub ${hub.hub}`}>
+      <header className="hub-card-head">
+        <Activity size={15} aria-hidden className="hub-card-icon" />
+        <a href={link({})} className="hub-card-title">
+          {hub.hub}
+        </a>
+        <span className="hub-card-path mono ellipsis" title={hub.palace}>
+          {hub.palace}
+        </span>
+        <span className="card-spacer" />
+        {needsMe > 0 && (
+          <span className="hub-needs">
+            {needsMe} agent{needsMe === 1 ? '' : 's'} need{needsMe === 1 ? 's' : ''} you
+          </span>
+        )}
+      </header>
+      {!hub.ok ? (
+        <p className="hub-card-problem">
+          <CircleAlert size={14} aria-hidden /> {hub.error ?? 'This hub cannot be read.'}
+        </p>
+      ) : (
+        <div className="hub-card-body">
+          <div className="hub-agents" aria-label="Agents">
+            {hub.agents.length === 0 ? <span className="muted">No agent has written to this hub yet.</span> : hub.agents.map((a) => <AgentPill key={a.agent} agent={a} href={link({ from_agent: a.agent })} />)}
+          </div>
+          <div className="hub-counts" data-testid="hub-counts">
+            <Count testId="hub-count-open" label="open" value={t?.open ?? 0} href={link({ type: 'task.request' })} tone={t?.open ? 'accent' : undefined} />
+            <Count testId="hub-count-claimed" label="claimed" value={t?.claimed ?? 0} href={link({ type: 'event.ack', status: 'claimed' })} />
+            <Count
+              testId="hub-count-stuck"
+              label="stuck"
+              value={t?.stuck ?? 0}
+              href={hub.stuck.length ? link({ correlation_id: ids(hub.stuck) }) : link({ type: 'event.ack', status: 'claimed' })}
+              tone={t?.stuck ? 'error' : undefined}
+            />
+            <Count
+              testId="hub-count-patches"
+              label="patches waiting"
+              value={hub.patches_waiting.length}
+              href={link({ type: 'patch.ready', ...(hub.patches_waiting.length ? { correlation_id: ids(hub.patches_waiting.map((p) => p.event)) } : {}) })}
+              tone={hub.patches_waiting.length ? 'warning' : undefined}
+            />
+            <Count testId="hub-count-approvals" label="approvals" value={hub.approvals_waiting} href={link({ type: 'approval.request' })} tone={hub.approvals_waiting ? 'warning' : undefined} />
+            <Count testId="hub-count-inbox" label="inbox" value={hub.inbox_unread} href={link(operator ? { to_agent: operator } : {})} tone={hub.inbox_unread ? 'accent' : undefined} />
+          </div>
+        </div>
+      )}
+    </article>
+  )
+}
+
+/** Every hub's card; nothing at all while no hub exists (the fleet is the Overview's subject). */
+export function HubSection() {
+  const overview = useHubOverview()
+  const hubs = useHubs()
+  const data = overview.data
+  if (!data || data.hubs.length === 0) return null
+  const registered = new Set((hubs.data?.hubs ?? []).map((h) => h.name))
+  return (
+    <section className="hub-section" data-testid="hub-overview" aria-label="Hubs">
+      <div className="hub-section-head">
+        <h2>{data.hubs.length === 1 ? 'Hub' : 'Hubs'}</h2>
+        <span className="muted">
+          as <code>{data.operator}</code>
+        </span>
+        <span className="card-spacer" />
+        <InboxBell />
+      </div>
+      {data.hubs.map((h) => (
+        <HubCard key={h.palace} hub={h} registered={registered.has(h.hub)} operator={data.operator} />
+      ))}
+    </section>
+  )
+}

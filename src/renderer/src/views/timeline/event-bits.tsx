@@ -1,0 +1,131 @@
+/** Small pieces of an event row and of the detail pane: time, type, status, route, correlation. */
+import { Radio } from 'lucide-react'
+import { Chip, type ChipTone } from '../../components/chip'
+
+/** Event time: `14:03:22` today, `Nov 29 14:03` before; the full UTC stamp in the tooltip. */
+export function EventTime({ iso, className }: { iso: string; className?: string }) {
+  const t = new Date(iso)
+  const valid = !Number.isNaN(t.getTime())
+  const today = valid && t.toDateString() === new Date().toDateString()
+  const text = !valid
+    ? iso
+    : today
+      ? t.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false })
+      : `${t.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${t.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', hour12: false })}`
+  return (
+    <time className={className ? `ev-time ${className}` : 'ev-time'} dateTime={iso} title={iso}>
+      {text}
+    </time>
+  )
+}
+
+/** Colour family of an event type. */
+export function typeFamily(type: string): string {
+  if (type.startsWith('task.')) return 'task'
+  if (type.startsWith('patch.')) return 'patch'
+  if (type === 'event.ack') return 'ack'
+  if (type.startsWith('approval.')) return 'approval'
+  if (type === 'status' || type.startsWith('status.') || type.startsWith('presence')) return 'status'
+  if (type.startsWith('ci.') || type.startsWith('review.')) return 'review'
+  return 'other'
+}
+
+/** The event type as a coloured badge. */
+export function TypeBadge({ type }: { type: string }) {
+  return (
+    <span className={`ev-type ev-type-${typeFamily(type)}`} title={type}>
+      {type}
+    </span>
+  )
+}
+
+const STATUS_TONES: Record<string, ChipTone> = {
+  open: 'accent',
+  claimed: 'warning',
+  ready: 'ok',
+  applied: 'ok',
+  blocked: 'error',
+  failed: 'error',
+  superseded: 'neutral'
+}
+
+/** The status as a chip; nothing for NULL. */
+export function StatusBadge({ status, testId }: { status: string | null | undefined; testId?: string }) {
+  if (!status) return null
+  return (
+    <Chip tone={STATUS_TONES[status] ?? 'neutral'} className={`ev-status ev-status-${status}`} data-testid={testId}>
+      {status}
+    </Chip>
+  )
+}
+
+/** `from → to`; the broadcast `*` is shown as "all", NULL as a dash. */
+export function Route({ from, to }: { from: string; to: string | null | undefined }) {
+  return (
+    <span className="ev-route">
+      <span className="ev-agent ellipsis" title={from}>
+        {from}
+      </span>
+      <span className="ev-arrow" aria-label="to">
+        →
+      </span>
+      {to === '*' ? (
+        <span className="ev-broadcast" title="Broadcast: to_agent = * (every agent)">
+          <Radio size={11} aria-hidden />
+          all
+        </span>
+      ) : to ? (
+        <span className="ev-agent ellipsis" title={to}>
+          {to}
+        </span>
+      ) : (
+        <span className="ev-none" title="No to_agent">
+          —
+        </span>
+      )}
+    </span>
+  )
+}
+
+/** `stream / room / topic`, with the `project/` prefix shortened. */
+export function Lane({ stream, room, topic }: { stream: string; room: string; topic: string | null | undefined }) {
+  const full = [stream, room, topic].filter(Boolean).join(' / ')
+  return (
+    <span className="ev-lane ellipsis" title={full}>
+      <span className="ev-stream">{stream.replace(/^project\//, '')}</span>
+      <span className="ev-sep">/</span>
+      <span>{room}</span>
+      {topic && (
+        <>
+          <span className="ev-sep">/</span>
+          <span className="ev-topic">{topic}</span>
+        </>
+      )}
+    </span>
+  )
+}
+
+/** A correlation id chip; clicking it opens the thread. */
+export function CorrelationChip({ id, onOpen }: { id: string | null | undefined; onOpen?: (id: string) => void }) {
+  if (!id) return null
+  if (!onOpen) {
+    return (
+      <Chip tone="mono" title={id}>
+        {id}
+      </Chip>
+    )
+  }
+  return (
+    <button
+      type="button"
+      className="chip chip-mono ev-corr"
+      title={`Open the thread ${id} (t)`}
+      onClick={(e) => {
+        e.stopPropagation()
+        onOpen(id)
+      }}
+    >
+      {id}
+    </button>
+  )
+}

@@ -1,0 +1,169 @@
+/**
+ * The selected event in full: verbatim body, routing, metadata as pretty JSON, artifacts, the
+ * acks it received, and the operator's actions (ack, reply, open thread).
+ */
+import { CheckCheck, GitBranch, Paperclip, Reply, Waypoints, X } from 'lucide-react'
+import { useAcksOf, useHubEvent } from '../../api/hub-queries'
+import { CopyButton } from '../../components/copy-button'
+import { Keys } from '../../components/kbd'
+import { RelativeTime } from '../../components/relative-time'
+import { ErrorState, LoadingState } from '../../components/state-views'
+import { useTimelineStore } from '../../stores/timeline-store'
+import { AckForm, ReplyForm } from './event-actions'
+import { CorrelationChip, EventTime, Route, StatusBadge, TypeBadge } from './event-bits'
+import type { TimelineEvent } from './hub-types'
+import { OperatorLine } from './operator-line'
+
+/** Detail pane for event `id`; `preview` (the list row) shows while the full event loads. */
+export function EventDetail({ hub, id, preview }: { hub: string | null; id: string; preview: TimelineEvent | undefined }) {
+  const full = useHubEvent(hub, id)
+  const event = full.data?.event ?? preview
+  const action = useTimelineStore((s) => s.action)
+  const setAction = useTimelineStore((s) => s.setAction)
+  const openThread = useTimelineStore((s) => s.openThread)
+
+  if (!event) {
+    if (full.isError) return <ErrorState title="Could not read the event" error={full.error} onRetry={() => void full.refetch()} retrying={full.isFetching} />
+    return <LoadingState label="Loading the event…" />
+  }
+  const thread = event.correlation_id
+  return (
+    <article className="tl-detail" data-testid="event-detail" aria-label={`Event ${event.id}`}>
+      <header className="tl-pane-head">
+        <TypeBadge type={event.type} />
+        <StatusBadge status={event.status} />
+        <span className="tl-pane-id mono ellipsis" title={event.id}>
+          {event.id}
+        </span>
+        <CopyButton text={event.id} label="Copy event id" />
+        <span className="card-spacer" />
+        <button type="button" className="btn-icon" onClick={() => useTimelineStore.setState({ pane: null, action: null })} aria-label="Close (Esc)" title="Close (Esc)">
+          <X size={15} />
+        </button>
+      </header>
+
+      <div className="tl-pane-scroll">
+        <dl className="tl-meta">
+          <dt>Route</dt>
+          <dd>
+            <Route from={event.from_agent} to={event.to_agent} />
+          </dd>
+          <dt>Lane</dt>
+          <dd className="mono">
+            {event.stream} / {event.room}
+            {event.topic ? ` / ${event.topic}` : ''}
+          </dd>
+          <dt>Time</dt>
+          <dd>
+            <EventTime iso={event.created_at} /> <span className="muted">·</span> <RelativeTime iso={event.created_at} />
+          </dd>
+          <dt>Thread</dt>
+          <dd>{thread ? <CorrelationChip id={thread} onOpen={openThread} /> : <span className="muted">none</span>}</dd>
+          {(event.branch || event.base_commit) && (
+            <>
+              <dt>Branch</dt>
+              <dd className="mono">
+                <GitBranch size={12} aria-hidden /> {event.branch ?? '—'}
+                {event.base_commit && <span className="muted"> @ {event.base_commit}</span>}
+              </dd>
+            </>
+          )}
+          <dt>Seq</dt>
+          <dd className="mono muted" title={event.hlc ?? undefined}>
+            {event.seq}
+            {event.origin_replica ? ` · ${event.origin_replica}` : ''}
+          </dd>
+        </dl>
+
+        <section className="tl-section">
+          <h3>Body</h3>
+          <pre className="tl-body-full" data-testid="event-body">
+            {full.data ? full.data.event.body : event.body}
+            {!full.data && event.body_truncated ? '…' : ''}
+          </pre>
+          {!full.data && event.body_truncated && <p className="hint">Loading the full body ({event.body_length} characters)…</p>}
+        </section>
+
+        {Object.keys(event.metadata).length > 0 && (
+          <section className="tl-section">
+            <h3>Metadata</h3>
+            <pre className="tl-json" data-testid="event-metadata">
+              {JSON.stringify(event.metadata, null, 2)}
+            </pre>
+          </section>
+        )}
+
+        {event.artifact_ids.length > 0 && (
+          <section className="tl-section">
+            <h3>
+              <Paperclip size={13} aria-hidden /> Artifacts
+            </h3>
+            <ul className="tl-artifacts" data-testid="event-artifacts">
+              {event.artifact_ids.map((a) => (
+                <li key={a}>
+                  <code>{a}</code>
+                  <CopyButton text={a} label="Copy artifact id" />
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+
+        <AckChain hub={hub} event={event} />
+      </div>
+
+      <footer className="tl-pane-actions">
+        <OperatorLine />
+        {action === 'ack' ? (
+          <AckForm hub={hub} event={event} onDone={() => setAction(null)} />
+        ) : action === 'reply' ? (
+          <ReplyForm hub={hub} event={event} onDone={() => setAction(null)} />
+        ) : (
+          <div className="tl-action-buttons">
+            <button type="button" className="btn btn-primary" onClick={() => setAction('ack')} data-testid="ack-button" title="Ack this event (a)">
+              <CheckCheck size={14} aria-hidden /> Ack… <Keys keys={['a']} />
+            </button>
+            <button type="button" className="btn" onClick={() => setAction('reply')} data-testid="reply-button" title="Reply to the sender (r)">
+              <Reply size={14} aria-hidden /> Reply… <Keys keys={['r']} />
+            </button>
+            {thread && (
+              <button type="button" className="btn" onClick={() => openThread(thread)} data-testid="open-thread" title="Open the thread (t)">
+                <Waypoints size={14} aria-hidden /> Thread <Keys keys={['t']} />
+              </button>
+            )}
+          </div>
+        )}
+      </footer>
+    </article>
+  )
+}
+
+/** The `event.ack` rows that point at this event (`metadata.ack_of`). */
+function AckChain({ hub, event }: { hub: string | null; event: TimelineEvent }) {
+  const acks = useAcksOf(hub, event.id, event.correlation_id)
+  return (
+    <section className="tl-section" data-testid="ack-chain">
+      <h3>
+        <CheckCheck size={13} aria-hidden /> Acks
+      </h3>
+      {acks.isPending ? (
+        <p className="hint">Loading…</p>
+      ) : acks.isError ? (
+        <p className="hint text-error">{acks.error.message}</p>
+      ) : acks.data.length === 0 ? (
+        <p className="hint">Nobody acked this event yet.</p>
+      ) : (
+        <ol className="tl-acks">
+          {acks.data.map((a) => (
+            <li key={a.id} data-testid={`ack-${a.id}`}>
+              <StatusBadge status={a.status} />
+              <span className="mono">{a.from_agent}</span>
+              <RelativeTime iso={a.created_at} className="muted" />
+              {a.body && <span className="tl-ack-body ellipsis" title={a.body}>{a.body}</span>}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  )
+}

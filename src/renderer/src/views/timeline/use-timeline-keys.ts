@@ -1,0 +1,105 @@
+/**
+ * Timeline keys: j/k move, Enter opens the detail, t the thread, a ack, r reply, n new task,
+ * `/` focuses the body-text filter, Esc closes the open form, then the pane.
+ */
+import { useEffect, useRef } from 'react'
+import { useUiStore } from '../../stores/ui-store'
+import { useTimelineStore } from '../../stores/timeline-store'
+
+/** The `g <letter>` chord of the shell uses letters too; its second key is not ours. */
+const CHORD_MS = 1200
+
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)
+}
+
+/** What the keys act on. */
+export interface TimelineKeyTarget {
+  /** Moves the selection by `delta` rows; returns nothing (the screen scrolls). */
+  move: (delta: number) => void
+  /** Correlation id of the selected event, if any. */
+  selectedThread: () => string | null
+  focusText: () => void
+}
+
+/** Installs the keys while the Timeline is mounted. */
+export function useTimelineKeys(target: TimelineKeyTarget): void {
+  const ref = useRef(target)
+  useEffect(() => {
+    ref.current = target
+  }, [target])
+
+  useEffect(() => {
+    let gAt = 0
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.metaKey || e.ctrlKey || e.altKey) return
+      const ui = useUiStore.getState()
+      if (ui.paletteOpen || ui.projectDialog) return
+      const tl = useTimelineStore.getState()
+      if (e.key === 'Escape') {
+        if (tl.action || tl.pane) {
+          e.preventDefault()
+          if (isTyping(e.target)) (e.target as HTMLElement).blur()
+          tl.closePane()
+        }
+        return
+      }
+      if (isTyping(e.target) || e.defaultPrevented) return
+      if (e.key === 'g') {
+        gAt = Date.now()
+        return
+      }
+      if (gAt && Date.now() - gAt < CHORD_MS) {
+        gAt = 0
+        return
+      }
+      const t = ref.current
+      switch (e.key) {
+        case 'j':
+        case 'ArrowDown':
+          e.preventDefault()
+          t.move(1)
+          break
+        case 'k':
+        case 'ArrowUp':
+          e.preventDefault()
+          t.move(-1)
+          break
+        case 'Enter':
+          if (e.target instanceof HTMLButtonElement || e.target instanceof HTMLAnchorElement) break
+          if (tl.selectedId) {
+            e.preventDefault()
+            tl.openDetail(tl.selectedId)
+          }
+          break
+        case 't': {
+          const thread = t.selectedThread()
+          if (thread) {
+            e.preventDefault()
+            tl.openThread(thread)
+          }
+          break
+        }
+        case 'a':
+        case 'r':
+          if (tl.selectedId) {
+            e.preventDefault()
+            tl.openDetail(tl.selectedId)
+            tl.setAction(e.key === 'a' ? 'ack' : 'reply')
+          }
+          break
+        case 'n':
+          e.preventDefault()
+          tl.setAction('task')
+          break
+        case '/':
+          e.preventDefault()
+          t.focusText()
+          break
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
+}

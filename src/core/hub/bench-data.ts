@@ -4,6 +4,7 @@
  * with valid ids, created_at, origin_seq = rowid and strictly increasing HLCs (about 10 s per
  * 1,000,000 events). One thread (`BENCH_BIG_THREAD`) holds 1,000 events for the fold budget.
  */
+import { seededRandom } from '../seeded-random'
 import { createHub } from './schema'
 import { formatCreatedAt, idStamp, renderHlc } from './ids'
 
@@ -28,23 +29,12 @@ const ROOMS: Record<string, string> = {
 const STREAMS = ['project/muse', 'project/atlas', 'project/dya', 'project/hub', 'presence'] as const
 const WORDS = 'the patch fixes timeout handling in the MCP bridge and adds tests for retry backoff 修复 超时 ✅ cache index rebuild'.split(' ')
 
-/** A tiny deterministic PRNG (mulberry32), so bench hubs are reproducible. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** Writes `count` events into a new hub at `palace` (default 1,000,000). */
 export function generateBenchHub(palace: string, count = 1_000_000, seed = 42): BenchHub {
   const hub = createHub(palace)
   const { db, replicaId } = hub
-  const rand = rng(seed)
+  const rand = seededRandom(seed)
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!
   const insert = db.prepare(
     `INSERT INTO events (rowid, id, type, stream, room, topic, from_agent, to_agent, correlation_id, branch, base_commit, status,

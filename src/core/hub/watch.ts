@@ -5,24 +5,14 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { queryPage, valuesOf, type OneOrMany } from './event-query'
+import { queryPage, valuesOf, type EventFilters } from './event-query'
 import type { HubConnection } from './hub-connection'
 import { formatCreatedAt } from './ids'
 import { anchorRowid, toEvents } from './reader'
 import type { EventRow, HubEvent } from './writer'
 
 /** Watch filters: every field may repeat (OR); `to_agent` also matches `'*'`. */
-export interface WatchFilters {
-  stream?: OneOrMany
-  room?: OneOrMany
-  topic?: OneOrMany
-  type?: OneOrMany
-  to_agent?: OneOrMany
-  from_agent?: OneOrMany
-  correlation_id?: OneOrMany
-  status?: OneOrMany
-  exclude_from_agent?: OneOrMany
-}
+export type WatchFilters = Omit<EventFilters, 'text' | 'since_created_at'>
 
 const FIELDS = ['stream', 'room', 'topic', 'type', 'from_agent', 'correlation_id', 'status'] as const
 

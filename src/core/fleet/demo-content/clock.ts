@@ -54,17 +54,7 @@ export class DemoClock {
   }
 }
 
-/** A small deterministic PRNG (mulberry32) so the demo's chatter is stable from run to run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+export { seededRandom } from '../../seeded-random'
 
 /** Picks one element with `rand`. */
 export function pick<T>(rand: () => number, items: readonly T[]): T {

@@ -29,6 +29,38 @@ function pyWrite(palace: string, steps: unknown[]): string[] {
 }
 
 describe('hub handlers', () => {
+  it('hub.list pages by numeric seq cursors (exclusive), combined with event-id anchors', async () => {
+    const s = await service()
+    const palace = join(tmpDir(), 'palace')
+    await s.call('hubs.add', { palace, name: 'h', create: true })
+    for (let i = 0; i < 10; i++) await s.call('hub.append', { hub: 'h', type: 'chat.message', stream: 'project/x', room: 'rooms', body: `m${i}` })
+    const seqs = (r: { events: { seq: number }[] }) => r.events.map((e) => e.seq)
+    expect(seqs(await s.call('hub.list', { hub: 'h', since_seq: 3, before_seq: 7 }))).toEqual([4, 5, 6])
+    expect(seqs(await s.call('hub.list', { hub: 'h', before_seq: 5, order: 'desc', limit: 2 }))).toEqual([4, 3])
+    const all = await s.call('hub.list', { hub: 'h', limit: 10 })
+    expect(seqs(await s.call('hub.list', { hub: 'h', since_seq: 2, since_event_id: all.events[5]!.id }))).toEqual([7, 8, 9, 10])
+  })
+
+  it('hub.artifact recomputes the sha256 and size and reports the patch warnings', async () => {
+    const s = await service()
+    const palace = join(tmpDir(), 'palace')
+    await s.call('hubs.add', { palace, name: 'h', create: true })
+    const [good, bad] = pyWrite(palace, [
+      { artifact: { kind: 'patch', content: 'diff --git a/x b/x\n', created_by: 'mac-claude' } },
+      { artifact: { kind: 'patch', content: 'diff --git a/y b/y\r\n+z', created_by: 'win-codex' } }
+    ])
+    expect(await s.call('hub.artifact', { hub: 'h', id: good! })).toMatchObject({ kind: 'patch', sha256_ok: true, size_ok: true, warnings: [], size_bytes: 19 })
+    const r = await s.call('hub.artifact', { hub: 'h', id: bad!, content: true })
+    expect(r.warnings).toHaveLength(2)
+    expect(r.content).toBe('diff --git a/y b/y\r\n+z')
+    const { openDatabase } = await import('../sqlite')
+    const db = openDatabase(join(palace, 'logstream.sqlite3'))
+    db.prepare("UPDATE artifacts SET sha256 = ? WHERE id = ?").run('0'.repeat(64), good)
+    db.close()
+    expect(await s.call('hub.artifact', { hub: 'h', id: good! })).toMatchObject({ sha256_ok: false })
+    await expect(s.call('hub.artifact', { hub: 'h', id: 'art_x' })).rejects.toMatchObject({ code: 'not_found' })
+  })
+
   it('hubs.add is idempotent (create on request), hubs.list/remove', async () => {
     const s = await service()
     const palace = join(tmpDir(), 'palace')

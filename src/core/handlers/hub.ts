@@ -16,9 +16,9 @@ import { listPresence } from '../hub/presence'
 import { anchorRowid, countEvents, listOn, readEvent, type ListOptions } from '../hub/reader'
 import { listTasksOn, patchesWaitingOn } from '../hub/tasks'
 import { readThread } from '../hub/thread'
-import { validateBaseCommit } from '../hub/validate'
+import { patchWarnings, validateBaseCommit } from '../hub/validate'
 import { waitEvents } from '../hub/wait'
-import { ackEvent, appendEvent, createTaskRequest } from '../hub/writer'
+import { ackEvent, appendEvent, createTaskRequest, getArtifact, sha256Hex } from '../hub/writer'
 import type { HandlersFor, ServiceContext } from '../service-context'
 
 /** The hub handlers bound to a service context. */
@@ -92,6 +92,25 @@ export function hubHandlers(ctx: ServiceContext): HandlersFor<typeof hubMethods>
       const event = readEvent(h.conn, id)
       if (!event) throw new ApiError(`event '${id}' not found`, 'not_found')
       return { ...ref(h), event }
+    },
+    'hub.artifact': ({ id, content, ...sel }) => {
+      const h = pool.choose(sel)
+      const art = h.conn.read((db) => getArtifact(db, id))
+      if (!art) throw new ApiError(`artifact '${id}' not found`, 'not_found')
+      return {
+        ...ref(h),
+        id: art.id,
+        kind: art.kind,
+        sha256: art.sha256,
+        size_bytes: art.size_bytes,
+        created_by: art.created_by,
+        created_at: art.created_at,
+        metadata: art.metadata,
+        sha256_ok: sha256Hex(art.content) === art.sha256.toLowerCase(),
+        size_ok: Buffer.byteLength(art.content, 'utf8') === art.size_bytes,
+        warnings: patchWarnings(art.kind, art.content),
+        ...(content ? { content: art.content } : {})
+      }
     },
     'hub.wait': async (input) => {
       const h = pool.choose(input)

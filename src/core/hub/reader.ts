@@ -25,6 +25,10 @@ export interface ListOptions extends EventFilters {
   since_event_id?: string
   /** Exclusive cursor: events before this one (by rowid). */
   before_event_id?: string
+  /** Exclusive numeric cursor: rowid greater than this. */
+  since_seq?: number
+  /** Exclusive numeric cursor: rowid less than this. */
+  before_seq?: number
   limit?: number
   order?: 'asc' | 'desc'
   preview?: boolean
@@ -102,8 +106,9 @@ export function listEvents(conn: HubConnection, opts: ListOptions = {}): EventPa
 /** `listEvents` on an open read connection. */
 export function listOn(db: Db, shape: HubShape, opts: ListOptions): EventPage {
   if (!shape.hasEvents) return { events: [], has_more: false, plan: 'never' }
-  const after = opts.since_event_id ? anchorRowid(db, opts.since_event_id, 'since_event_id') : 0
-  const before = opts.before_event_id ? anchorRowid(db, opts.before_event_id, 'before_event_id') : null
+  const after = Math.max(opts.since_event_id ? anchorRowid(db, opts.since_event_id, 'since_event_id') : 0, opts.since_seq ?? 0)
+  const anchored = opts.before_event_id ? anchorRowid(db, opts.before_event_id, 'before_event_id') : null
+  const before = anchored === null ? (opts.before_seq ?? null) : opts.before_seq === undefined ? anchored : Math.min(anchored, opts.before_seq)
   const limit = clampLimit(opts.limit)
   const { rows, plan } = queryPage<EventRow>(db, shape, { filters: opts, after, before, order: opts.order ?? 'asc', limit: limit + 1 })
   const page = rows.slice(0, limit)

@@ -35,6 +35,9 @@ export const HubFilters = z.object({
   since_created_at: Text.optional(),
   since_event_id: Text.optional(),
   before_event_id: Text.optional(),
+  /** Exclusive numeric cursors on `seq` (rowid), for jumping anywhere in a long stream. */
+  since_seq: z.number().int().min(0).optional(),
+  before_seq: z.number().int().min(1).optional(),
   limit: z.number().int().optional(),
   order: z.enum(['asc', 'desc']).optional(),
   preview: z.boolean().optional()
@@ -61,6 +64,26 @@ export const hubMethods = {
   'hub.get': {
     input: HubSelector.extend({ id: Text }).strict(),
     output: z.object({ ...HubRef, event: HubEventSchema })
+  },
+  /** An artifact's record: stored sha256 checked against the content, size, patch warnings. */
+  'hub.artifact': {
+    input: HubSelector.extend({ id: Text, content: z.boolean().optional() }).strict(),
+    output: z.object({
+      ...HubRef,
+      id: z.string(),
+      kind: z.string(),
+      sha256: z.string(),
+      size_bytes: z.number().int(),
+      created_by: z.string(),
+      created_at: z.string(),
+      metadata: z.record(z.string(), z.unknown()),
+      /** The sha256 recomputed from the stored bytes equals the stored one. */
+      sha256_ok: z.boolean(),
+      /** The stored size equals the UTF-8 byte length of the content. */
+      size_ok: z.boolean(),
+      warnings: z.array(z.string()),
+      content: z.string().optional()
+    })
   },
   'hub.wait': {
     input: HubSelector.extend(HubFilters.shape).extend({ timeout_ms: z.number().int().optional() }).strict(),

@@ -7,6 +7,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { PushedEvent } from '../../../shared/api'
 import { notifyInbox } from '../lib/inbox-notify'
+import { transportKind } from './client'
 import { invalidateHubReads } from './hub-queries'
 import { queryKey } from './queries'
 
@@ -21,7 +22,8 @@ export function hubEventHandler(qc: QueryClient): { handle: (event: HubPushed) =
   let last = 0
   return {
     handle: (event) => {
-      if (event.name === 'hub.inbox') {
+      // In the desktop app the main process raises the notification itself (even when hidden).
+      if (event.name === 'hub.inbox' && transportKind === 'http' && event.payload.unread > 0) {
         const operator = (qc.getQueryData(queryKey('settings.get', {})) as { operatorId?: string } | undefined)?.operatorId ?? ''
         notifyInbox(event.payload, operator)
       }

@@ -69,6 +69,16 @@ export function useHubEvent(hub: string | null, id: string | null) {
   })
 }
 
+/** An artifact's record with the sha256 and size re-checked by the core, and its patch warnings. */
+export function useArtifact(hub: string | null, id: string) {
+  const input = { ...hubSel(hub), id }
+  return useQuery<MethodOutput<'hub.artifact'>, Error>({
+    queryKey: queryKey('hub.artifact', input),
+    queryFn: () => client.call('hub.artifact', input),
+    staleTime: Infinity
+  })
+}
+
 /** The acks of one event: `event.ack` rows of its thread whose `ack_of` is the event. */
 export function useAcksOf(hub: string | null, id: string | null, correlationId: string | null) {
   const input = { ...hubSel(hub), type: 'event.ack', correlation_id: correlationId ?? id ?? '', order: 'asc' as const, limit: 500 }

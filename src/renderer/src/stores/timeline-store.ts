@@ -70,6 +70,8 @@ export const useTimelineStore = create<TimelineState>((set, get) => {
     syncFromHash: () => {
       const q = queryFromHash(window.location.hash)
       if (q && hashOfQuery(q) !== hashOfQuery(get().query)) set({ query: q })
+      // A bare `#/timeline` (sidebar, `g t`) keeps the current filters: put them back in the URL.
+      if (!q) writeHash(get().query)
     }
   }
 })

@@ -1,11 +1,19 @@
 /** The bell that turns on desktop notifications for the inbox (permission is asked on this click). */
 import { useState } from 'react'
 import { Bell, BellOff, BellRing } from 'lucide-react'
+import { transportKind } from '../../api/client'
 import { notificationPermission, requestNotificationPermission } from '../../lib/inbox-notify'
 
 /** Enable / enabled / blocked, depending on the browser's permission. */
 export function InboxBell() {
   const [permission, setPermission] = useState(notificationPermission)
+  if (transportKind === 'ipc') {
+    return (
+      <span className="hub-bell on" data-testid="inbox-bell" data-permission="desktop" title="The desktop app notifies you when an event addressed to you arrives">
+        <BellRing size={14} aria-hidden /> Desktop notifications
+      </span>
+    )
+  }
   if (permission === 'unsupported') return null
   if (permission === 'granted') {
     return (

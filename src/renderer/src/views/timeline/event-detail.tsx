@@ -9,6 +9,7 @@ import { Keys } from '../../components/kbd'
 import { RelativeTime } from '../../components/relative-time'
 import { ErrorState, LoadingState } from '../../components/state-views'
 import { useTimelineStore } from '../../stores/timeline-store'
+import { ArtifactItem } from './artifact-item'
 import { AckForm, ReplyForm } from './event-actions'
 import { CorrelationChip, EventTime, Route, StatusBadge, TypeBadge } from './event-bits'
 import type { TimelineEvent } from './hub-types'
@@ -100,10 +101,7 @@ export function EventDetail({ hub, id, preview }: { hub: string | null; id: stri
             </h3>
             <ul className="tl-artifacts" data-testid="event-artifacts">
               {event.artifact_ids.map((a) => (
-                <li key={a}>
-                  <code>{a}</code>
-                  <CopyButton text={a} label="Copy artifact id" />
-                </li>
+                <ArtifactItem key={a} hub={hub} id={a} />
               ))}
             </ul>
           </section>

@@ -9,6 +9,7 @@ import { Chip } from '../../components/chip'
 import { CopyButton } from '../../components/copy-button'
 import { RelativeTime } from '../../components/relative-time'
 import { ErrorState, LoadingState } from '../../components/state-views'
+import { plural } from '../../lib/format'
 import { useTimelineStore } from '../../stores/timeline-store'
 import { EventTime, Route, StatusBadge } from './event-bits'
 
@@ -100,7 +101,8 @@ export function ThreadView({ hub, correlationId }: { hub: string | null; correla
               <p className="hint">No task.request in this thread (a conversation, an approval or a patch without a request).</p>
             )}
             <p className="hint">
-              {thread.data.event_count} events{thread.data.claimed_by && <> · claimed by <span className="mono">{thread.data.claimed_by}</span></>}
+              {plural(thread.data.event_count, 'event')}
+              {thread.data.claimed_by && <> · claimed by <span className="mono">{thread.data.claimed_by}</span></>}
               {thread.data.last_at && (
                 <>
                   {' '}

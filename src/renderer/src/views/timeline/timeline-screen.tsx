@@ -15,7 +15,7 @@ import { FilterBar, type FilterSuggestions } from './filter-bar'
 import { TaskForm } from './task-form'
 import { ThreadView } from './thread-view'
 import { TimelineList, type TimelineListHandle } from './timeline-list'
-import { noFilters, queryFromHash } from './timeline-query'
+import { noFilters } from './timeline-query'
 import { CreateTaskButton, HubPicker, LiveIndicator, OrderToggle, hubChoices } from './timeline-toolbar'
 import { useEventWindow } from './use-event-window'
 import { useTimelineKeys } from './use-timeline-keys'
@@ -34,8 +34,7 @@ export function TimelineScreen() {
 
   // A hash with a query wins (a link, a reload); otherwise the remembered query goes into the hash.
   useEffect(() => {
-    if (queryFromHash(window.location.hash)) syncFromHash()
-    else useTimelineStore.getState().setQuery(useTimelineStore.getState().query)
+    syncFromHash()
     window.addEventListener('hashchange', syncFromHash)
     return () => window.removeEventListener('hashchange', syncFromHash)
   }, [syncFromHash])
@@ -154,7 +153,7 @@ function TimelineBody({ hub }: { hub: string | null }) {
           <div className="tl-statusline" data-testid="timeline-status">
             <LiveIndicator lastLiveAt={lastLiveAt} liveCount={liveCount} />
             <span className="muted">
-              {snap.status !== 'ready'
+              {snap.status !== 'ready' || stale
                 ? 'Loading…'
                 : total !== null
                   ? `${total.toLocaleString()} ${filtered ? 'matching ' : ''}event${total === 1 ? '' : 's'}`

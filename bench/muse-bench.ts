@@ -70,7 +70,7 @@ export async function memoryFigures(work: string): Promise<Figure[]> {
     lines.push('', '### 决策', `- 采用 trigram 分词以支持中文检索 (${i})`, '', '### ➡️ 下一步', '- 继续 QA 验收')
     writeFileSync(join(root, 'memory', `${d}.md`), lines.join('\n') + '\n')
   }
-  const service = await createService({ home: join(work, 'home-mem'), transport: 'http', watch: false })
+  const service = await createService({ home: join(work, 'home-mem'), transport: 'http', watch: true })
   await service.call('projects.add', { path: root, name: 'memproj' })
   const t0 = performance.now()
   await service.call('muse.memorySearch', { project: 'memproj', query: '超时重试', scope: 'all', limit: 50 })

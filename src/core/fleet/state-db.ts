@@ -15,6 +15,8 @@ export function openStateDb(home: string): Db {
   mkdirSync(home, { recursive: true, mode: 0o700 })
   const db = openDatabase(join(home, STATE_DB_FILE))
   db.pragma('journal_mode = WAL')
+  // WAL + NORMAL: durable across crashes of Muster; only a power loss may drop the last commits.
+  db.pragma('synchronous = NORMAL')
   db.pragma('foreign_keys = ON')
   migrate(db)
   return db

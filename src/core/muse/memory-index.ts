@@ -31,44 +31,68 @@ async function memoryFiles(projectPath: string): Promise<string[]> {
   return out
 }
 
-/** Brings the index of one project up to date; returns how many files were re-indexed. */
+interface KnownFile {
+  file: string
+  mtime_ms: number
+  size: number
+  first_rowid: number | null
+  last_rowid: number | null
+}
+
+/**
+ * Brings the index of one project up to date; returns how many files were re-indexed. Files are
+ * stat'ed and read first, then every change is applied in one transaction (one commit, not one
+ * per file), deleting a changed file's old rows by their rowid range.
+ */
 export async function syncMemoryIndex(db: Db, project: Project): Promise<number> {
   const files = await memoryFiles(project.path)
-  const known = new Map((db.prepare('SELECT file, mtime_ms, size FROM memory_files WHERE project = ?').all(project.name) as { file: string; mtime_ms: number; size: number }[]).map((r) => [r.file, r]))
-  const del = db.prepare('DELETE FROM memory_fts WHERE project = ? AND file = ?')
+  const rows = db.prepare('SELECT file, mtime_ms, size, first_rowid, last_rowid FROM memory_files WHERE project = ?').all(project.name) as KnownFile[]
+  const known = new Map(rows.map((r) => [r.file, r]))
+  const updates: { file: string; text: string; mtimeMs: number; size: number; old: KnownFile | undefined }[] = []
+  for (const file of files) {
+    const old = known.get(file)
+    known.delete(file)
+    try {
+      const st = await fs.stat(join(project.path, file))
+      if (old && old.mtime_ms === st.mtimeMs && old.size === st.size) continue
+      updates.push({ file, text: await fs.readFile(join(project.path, file), 'utf8'), mtimeMs: st.mtimeMs, size: st.size, old })
+    } catch {
+      /* vanished between listing and reading: the next sync drops it */
+    }
+  }
+  if (updates.length === 0 && known.size === 0) return 0
+  const delRange = db.prepare('DELETE FROM memory_fts WHERE rowid BETWEEN ? AND ?')
+  const delScan = db.prepare('DELETE FROM memory_fts WHERE project = ? AND file = ?')
   const delFile = db.prepare('DELETE FROM memory_files WHERE project = ? AND file = ?')
   const ins = db.prepare('INSERT INTO memory_fts (text, project, file, line, date, kind) VALUES (?, ?, ?, ?, ?, ?)')
-  const put = db.prepare('INSERT INTO memory_files (project, file, mtime_ms, size) VALUES (?, ?, ?, ?) ON CONFLICT(project, file) DO UPDATE SET mtime_ms = excluded.mtime_ms, size = excluded.size')
-  let changed = 0
-  for (const file of files) {
-    let st
-    let text
-    try {
-      st = await fs.stat(join(project.path, file))
-      const k = known.get(file)
-      known.delete(file)
-      if (k && k.mtime_ms === st.mtimeMs && k.size === st.size) continue
-      text = await fs.readFile(join(project.path, file), 'utf8')
-    } catch {
-      continue
+  const put = db.prepare(
+    `INSERT INTO memory_files (project, file, mtime_ms, size, first_rowid, last_rowid) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT(project, file) DO UPDATE SET mtime_ms = excluded.mtime_ms, size = excluded.size,
+       first_rowid = excluded.first_rowid, last_rowid = excluded.last_rowid`
+  )
+  const dropRows = (f: KnownFile): void => {
+    if (f.first_rowid !== null && f.last_rowid !== null) delRange.run(f.first_rowid, f.last_rowid)
+    else delScan.run(project.name, f.file)
+  }
+  db.transaction(() => {
+    for (const u of updates) {
+      if (u.old) dropRows(u.old)
+      const date = DAILY_LOG.exec(u.file.slice('memory/'.length))?.[1] ?? null
+      let first: number | null = null
+      let last: number | null = null
+      for (const c of chunksOf(u.file, u.text)) {
+        const id = Number(ins.run(c.text, project.name, u.file, c.line, date, c.kind).lastInsertRowid)
+        first ??= id
+        last = id
+      }
+      put.run(project.name, u.file, u.mtimeMs, u.size, first, last)
     }
-    const date = DAILY_LOG.exec(file.slice('memory/'.length))?.[1] ?? null
-    const chunks = chunksOf(file, text)
-    db.transaction(() => {
-      del.run(project.name, file)
-      for (const c of chunks) ins.run(c.text, project.name, file, c.line, date, c.kind)
-      put.run(project.name, file, st.mtimeMs, st.size)
-    })()
-    changed++
-  }
-  for (const file of known.keys()) {
-    db.transaction(() => {
-      del.run(project.name, file)
-      delFile.run(project.name, file)
-    })()
-    changed++
-  }
-  return changed
+    for (const gone of known.values()) {
+      dropRows(gone)
+      delFile.run(project.name, gone.file)
+    }
+  })()
+  return updates.length + known.size
 }
 
 /** Searches the index; `projects` limits the projects, `now` defines "recent" (last 3 days). */

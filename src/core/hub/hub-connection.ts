@@ -92,7 +92,9 @@ export class HubConnection {
   read<T>(fn: (db: Db, shape: HubShape) => T): T {
     try {
       const db = this.readDb()
-      return fn(db, this.shapeOf(db))
+      // One read transaction: every statement of the read sees the same WAL snapshot (a page and
+      // its artifact ids agree), and the snapshot is taken once instead of per statement.
+      return db.inTransaction ? fn(db, this.shapeOf(db)) : db.transaction(() => fn(db, this.shapeOf(db)))()
     } catch (err) {
       throw hubError(err, this.file, this.timeoutMs)
     }

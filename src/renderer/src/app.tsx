@@ -1,19 +1,23 @@
 /** The app shell: sidebar, the current screen, palette, dialogs and toasts. */
-import { useEffect, useRef } from 'react'
+import { lazy, Suspense, useEffect, useRef } from 'react'
 import { useLiveEvents } from './api/use-live-events'
 import { CommandPalette } from './components/command-palette'
 import { ProjectDialog } from './components/project-dialog'
 import { Sidebar } from './components/sidebar'
+import { LoadingState } from './components/state-views'
 import { Toasts } from './components/toasts'
 import { useKeyboardShortcuts } from './hooks/use-keyboard-shortcuts'
 import { useThemeEffect } from './hooks/use-theme'
 import { SCREENS, type ScreenId } from './lib/screens'
-import { MuseArea } from './views/directives/muse-area'
 import { useUiStore } from './stores/ui-store'
 import { OverviewScreen } from './views/overview/overview-screen'
 import { SettingsScreen } from './views/settings/settings-screen'
-import { TimelineScreen } from './views/timeline/timeline-screen'
 import { UpcomingScreen } from './views/upcoming/upcoming-screen'
+
+// Screens beyond the overview load on first visit: the markdown renderer and the virtualised
+// timeline stay out of the bundle the dashboard needs for its first paint.
+const MuseArea = lazy(() => import('./views/directives/muse-area').then((m) => ({ default: m.MuseArea })))
+const TimelineScreen = lazy(() => import('./views/timeline/timeline-screen').then((m) => ({ default: m.TimelineScreen })))
 
 function Screen({ id }: { id: ScreenId }) {
   switch (id) {
@@ -51,7 +55,9 @@ export function App() {
       </a>
       <Sidebar />
       <main id="main" ref={mainRef} className="main" tabIndex={-1}>
-        <Screen id={screen} />
+        <Suspense fallback={<LoadingState label="Loading…" />}>
+          <Screen id={screen} />
+        </Suspense>
       </main>
       <CommandPalette />
       <ProjectDialog />

@@ -38,3 +38,19 @@ test('a role file edited on disk updates the screen within 1 s', async ({ page, 
   expect(elapsed).toBeLessThan(1000)
   test.info().annotations.push({ type: 'latency', description: `${elapsed} ms from write to screen` })
 })
+
+test('roles waiting on pending directives are marked, with the project count linking to them', async ({ page, demo }) => {
+  const { directives } = demo.cli(['directives', '--pending']) as { directives: { id: string; resolution: { kind: string; project?: string; role?: string } }[] }
+  const waiting = directives.filter((d) => d.resolution.kind === 'role')
+  expect(waiting.length).toBeGreaterThan(0)
+  await page.goto(demo.openUrl)
+  const first = waiting[0]!.resolution
+  const ids = waiting.filter((d) => d.resolution.project === first.project && d.resolution.role === first.role).map((d) => d.id)
+  const marker = page.getByTestId(`attention-${first.project}-${first.role}`)
+  await expect(marker).toHaveText(`🟡 ${ids.length}`)
+  for (const id of ids) await expect(marker).toHaveAttribute('title', new RegExp(id))
+  await page.getByTestId(`pending-${first.project}`).click()
+  await expect(page.getByTestId('screen-directives')).toBeVisible()
+  await expect(page.locator('[data-testid^="directive-row-"]').first()).toBeVisible()
+  await page.screenshot({ path: 'e2e/artifacts/overview-attention.png' })
+})

@@ -12,6 +12,7 @@ import { fleetTotals, matchesFilter } from './fleet-stats'
 import { FleetTotalsStrip } from './fleet-totals'
 import { HubSection } from './hub-section'
 import { FirstRun } from './first-run'
+import { useAttention } from './attention'
 import { ProjectCard } from './project-card'
 
 /** Placeholder cards while the first `fleet.status` is in flight. */
@@ -42,6 +43,8 @@ export function OverviewScreen() {
   const data = fleet.data
   const totals = useMemo(() => (data ? fleetTotals(data) : null), [data])
   const visible = useMemo(() => (data ? data.filter((p) => matchesFilter(p, filter)) : []), [data, filter])
+  const names = useMemo(() => (data ?? []).map((p) => p.name), [data])
+  const attention = useAttention(names)
   const packed = useMemo(() => packColumns(visible, columns), [visible, columns])
   const hasProjects = !!data && data.length > 0
 
@@ -109,7 +112,7 @@ export function OverviewScreen() {
                 {packed.map((col, i) => (
                   <div className="masonry-col" key={i}>
                     {col.map((p) => (
-                      <ProjectCard key={p.name} project={p} />
+                      <ProjectCard key={p.name} project={p} attention={attention} />
                     ))}
                   </div>
                 ))}

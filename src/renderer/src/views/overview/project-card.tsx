@@ -6,14 +6,36 @@ import { Chip } from '../../components/chip'
 import { RelativeTime } from '../../components/relative-time'
 import { plural } from '../../lib/format'
 import { useUiStore } from '../../stores/ui-store'
+import { useDirectivesUi } from '../directives/directives-store'
+import type { Attention } from './attention'
 import { FindingsList } from './findings-list'
 import { RoleTable } from './role-table'
 
 /** How long a card stays highlighted after a palette jump. */
 const FLASH_MS = 1600
 
+/** "N pending directives" for a project, linking to the Directives screen filtered to them. */
+function PendingLink({ project, ids }: { project: string; ids: readonly string[] }) {
+  if (ids.length === 0) return null
+  return (
+    <a
+      className="attention"
+      href="#/directives"
+      data-testid={`pending-${project}`}
+      title={`Waiting for pickup in ${project}: ${ids.join(', ')}`}
+      onClick={() => {
+        const ui = useDirectivesUi.getState()
+        ui.setFilter({ project, role: '', text: '' })
+        ui.setState('pending')
+      }}
+    >
+      🟡 {plural(ids.length, 'pending directive')}
+    </a>
+  )
+}
+
 /** A card of the overview grid. */
-export function ProjectCard({ project }: { project: ProjectStatus }) {
+export function ProjectCard({ project, attention }: { project: ProjectStatus; attention: Attention }) {
   const ref = useRef<HTMLElement>(null)
   const focusProject = useUiStore((s) => s.focusProject)
   const setFocusProject = useUiStore((s) => s.setFocusProject)
@@ -83,7 +105,7 @@ export function ProjectCard({ project }: { project: ProjectStatus }) {
           No role files in <code>.muse/</code> yet.
         </p>
       ) : (
-        <RoleTable project={project.name} roles={project.roles} />
+        <RoleTable project={project.name} roles={project.roles} pending={attention.byRole} />
       )}
 
       <FindingsList project={project.name} findings={project.findings} />
@@ -91,6 +113,12 @@ export function ProjectCard({ project }: { project: ProjectStatus }) {
       <footer className="card-footer">
         <span>{plural(project.roles.length, 'role')}</span>
         {noL0 > 0 && <span className="text-error">{noL0} without L0</span>}
+        <PendingLink project={project.name} ids={attention.byProject.get(project.name) ?? []} />
+        {project.openTodos > 0 && (
+          <span data-testid={`open-todos-${project.name}`} title="Open - [ ] items under the role files' TODO headers">
+            {plural(project.openTodos, 'open TODO')}
+          </span>
+        )}
         <span className="card-spacer" />
         <span className="card-memory" title="Newest daily memory log (memory/YYYY-MM-DD.md)">
           <BookOpen size={12} aria-hidden />

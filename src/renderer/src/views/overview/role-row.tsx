@@ -4,6 +4,7 @@ import { Chip } from '../../components/chip'
 import { RelativeTime } from '../../components/relative-time'
 import { formatBytes } from '../../lib/format'
 import { roleHref } from '../../lib/muse-route'
+import { useDirectivesUi } from '../directives/directives-store'
 import { LineBar } from './line-bar'
 
 /** How many flag chips fit before collapsing the rest into "+N". */
@@ -29,8 +30,38 @@ function Flags({ flags }: { flags: readonly string[] }) {
   )
 }
 
+/** Under the role name: a "needs attention" marker for directives waiting on it, and open TODOs. */
+function RoleMarkers({ project, role, pending }: { project: string; role: RoleStatus; pending: readonly string[] }) {
+  const todos = role.openTodos + role.doneTodos
+  if (pending.length === 0 && todos === 0) return null
+  return (
+    <span className="role-markers">
+      {pending.length > 0 && (
+        <a
+          className="attention"
+          href="#/directives"
+          onClick={() => {
+            const ui = useDirectivesUi.getState()
+            ui.setFilter({ project, role: role.role, text: '' })
+            ui.setState('pending')
+          }}
+          data-testid={`attention-${project}-${role.role}`}
+          title={`Needs attention: ${pending.length} pending directive${pending.length === 1 ? '' : 's'} for this role (${pending.join(', ')})`}
+        >
+          🟡 {pending.length}
+        </a>
+      )}
+      {todos > 0 && (
+        <span className="todo-count muted" data-testid={`todos-${project}-${role.role}`} title={`TODO progress: ${role.doneTodos} of ${todos} done, ${role.openTodos} open`}>
+          ☑ {role.doneTodos}/{todos}
+        </span>
+      )}
+    </span>
+  )
+}
+
 /** A `<tr>` of the role table. */
-export function RoleRow({ project, role }: { project: string; role: RoleStatus }) {
+export function RoleRow({ project, role, pending }: { project: string; role: RoleStatus; pending: readonly string[] }) {
   const id = `${project}-${role.role}`
   const l0 = role.l0
   return (
@@ -39,6 +70,7 @@ export function RoleRow({ project, role }: { project: string; role: RoleStatus }
         <a className="role-link" href={roleHref(project, role.role)} data-testid={`role-link-${id}`} title={`Open ${role.file}`}>
           {role.role}
         </a>
+        <RoleMarkers project={project} role={role} pending={pending} />
       </th>
       {role.error ? (
         <td colSpan={2} className="col-main">

@@ -1,9 +1,10 @@
 /** The compact table of a project's role files. */
 import type { RoleStatus } from '../../../../shared/api'
+import { roleKey } from './attention'
 import { RoleRow } from './role-row'
 
 /** Role files of one project, one line each. */
-export function RoleTable({ project, roles }: { project: string; roles: readonly RoleStatus[] }) {
+export function RoleTable({ project, roles, pending }: { project: string; roles: readonly RoleStatus[]; pending: ReadonlyMap<string, string[]> }) {
   return (
     <table className="roles">
       <colgroup>
@@ -28,7 +29,7 @@ export function RoleTable({ project, roles }: { project: string; roles: readonly
       </thead>
       <tbody>
         {roles.map((r) => (
-          <RoleRow key={r.role} project={project} role={r} />
+          <RoleRow key={r.role} project={project} role={r} pending={pending.get(roleKey(project, r.role)) ?? []} />
         ))}
       </tbody>
     </table>

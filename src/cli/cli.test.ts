@@ -49,6 +49,19 @@ describe('muster CLI', () => {
     expect(json.projects[0].roles[3].l0.flags).toEqual(['无待修FAIL', '无待验AC', 'QA清洁状态'])
   })
 
+  it('projects set-key renames the PROJECT of targets, and projects hub marks the hub project', async () => {
+    const home = tmpDir()
+    const parent = tmpDir()
+    makeProject(parent, 'alpha', { strategy: '<!-- L0: v1 | a | b -->\n# Strategy\n' })
+    makeProject(parent, 'beta', { build: '<!-- L0: v1 | a | b -->\n# Build\n' })
+    await run(home, 'projects', 'scan', parent)
+    expect(JSON.parse((await run(home, 'projects', 'set-key', 'beta', 'be-ta', '--json')).out)).toMatchObject({ name: 'beta', key: 'BE-TA' })
+    expect((await run(home, 'projects', 'set-key', 'alpha', 'BE-TA')).err).toMatch(/already used by 'beta'/)
+    expect(JSON.parse((await run(home, 'projects', 'hub', 'beta', '--json')).out)).toEqual({ project: 'beta', source: 'operator' })
+    expect((await run(home, 'projects', 'hub')).out).toBe('hub project: beta (operator)\n')
+    expect(JSON.parse((await run(home, 'projects', 'hub', '--clear', '--json')).out).source).not.toBe('operator')
+  })
+
   it('errors are one line on stderr with exit 1, or {"error"} with --json', async () => {
     const home = tmpDir()
     const r = await run(home, 'projects', 'remove', 'ghost')

@@ -39,6 +39,30 @@ export function registerProjects(program: Command, io: CliIo): void {
     })
 
   projects
+    .command('set-key')
+    .description('change the key used in PROJECT/ROLE directive targets')
+    .argument('<name>', 'project name')
+    .argument('<key>', 'new key, like MUSE or DYA-WEB')
+    .action(async (name: string, key: string, _opts: unknown, cmd: Command) => {
+      const project = await withService(cmd, io, (s) => s.call('projects.setKey', { name, key }))
+      if (globals(cmd).json) printJson(io, project)
+      else io.stdout(`${project.name} now has key ${project.key}\n`)
+    })
+
+  projects
+    .command('hub')
+    .description('show or mark the MUSE hub project (holder of the global strategy.md; bare ROLE targets resolve there)')
+    .argument('[name]', 'project to mark as the hub')
+    .option('--clear', 'forget the mark and detect the hub from paths.md / CLAUDE.md again')
+    .action(async (name: string | undefined, opts: { clear?: boolean }, cmd: Command) => {
+      const hub = await withService(cmd, io, (s) =>
+        name || opts.clear ? s.call('muse.setHub', { project: opts.clear ? null : name! }) : s.call('muse.hub', {})
+      )
+      if (globals(cmd).json) return printJson(io, hub)
+      io.stdout(hub.project ? `hub project: ${hub.project} (${hub.source})\n` : 'no hub project: bare ROLE targets cannot be resolved\n')
+    })
+
+  projects
     .command('scan')
     .description('register every folder under DIR (3 levels deep) that holds .muse/')
     .argument('<dir>', 'folder to search')

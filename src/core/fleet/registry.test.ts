@@ -54,6 +54,20 @@ describe('ProjectRegistry', () => {
     expect(second.skipped.map((s) => s.reason)).toEqual([expect.stringMatching(/already registered/), expect.stringMatching(/already registered/)])
   })
 
+  it('changes a key: upper-cased, validated, unique, ALL reserved', async () => {
+    const r = registry()
+    await r.add(makeProject(tmpDir(), 'dya-web', { gm: '' }))
+    await r.add(makeProject(tmpDir(), 'muse', { gm: '' }))
+    expect(r.setKey('dya-web', 'dya')).toMatchObject({ name: 'dya-web', key: 'DYA' })
+    expect(r.get('dya-web').key).toBe('DYA')
+    expect(() => r.setKey('muse', 'DYA')).toThrow(/already used by 'dya-web'/)
+    expect(() => r.setKey('muse', 'ALL')).toThrow(/reserved/)
+    expect(() => r.setKey('muse', '9x')).toThrow(/invalid project key/)
+    expect(() => r.setKey('muse', 'A/B')).toThrow(/invalid project key/)
+    expect(() => r.setKey('ghost', 'X')).toThrow(/unknown project/)
+    expect(r.get('muse').key).toBe('MUSE')
+  })
+
   it('derives names and keys', () => {
     expect(nameFromFolder('/x/My Project')).toBe('my-project')
     expect(projectKey('dya-web')).toBe('DYA-WEB')

@@ -15,6 +15,7 @@ interface ProjectRow {
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+const KEY = /^[A-Z][A-Z0-9_-]{0,63}$/
 
 /** Upper-case project key used in directive targets (`MUSE/BUILD`). */
 export function projectKey(name: string): string {
@@ -64,6 +65,23 @@ export class ProjectRegistry {
     const row: ProjectRow = { name: chosen, key, path, added_at: new Date().toISOString() }
     this.db.prepare('INSERT INTO projects (name, key, path, added_at) VALUES (@name, @key, @path, @added_at)').run(row)
     return toProject(row)
+  }
+
+  /**
+   * Changes a project's key (the `PROJECT` of `PROJECT/ROLE` directive targets). Keys are
+   * upper-case like directive targets (`[A-Z][A-Z0-9_-]*`) and unique.
+   */
+  setKey(name: string, rawKey: string): Project {
+    const project = this.get(name)
+    const key = rawKey.trim().toUpperCase()
+    if (!KEY.test(key)) {
+      throw new ApiError(`invalid project key '${rawKey}': a letter, then letters, digits, '_' or '-' (like MUSE or DYA-WEB; max 64)`, 'invalid_input')
+    }
+    if (key === 'ALL') throw new ApiError("'ALL' is reserved: it addresses every project", 'invalid_input')
+    const other = this.db.prepare('SELECT name FROM projects WHERE key = ? AND name <> ?').get(key, project.name) as { name: string } | undefined
+    if (other) throw new ApiError(`project key ${key} is already used by '${other.name}'`, 'conflict')
+    this.db.prepare('UPDATE projects SET key = ? WHERE name = ?').run(key, project.name)
+    return { ...project, key }
   }
 
   /** Unregisters a project (its files are untouched); throws not_found. */

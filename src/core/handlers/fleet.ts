@@ -23,6 +23,11 @@ export function fleetHandlers(ctx: ServiceContext): HandlersFor<typeof fleetMeth
       ctx.projectsChanged()
       return project
     },
+    'projects.setKey': ({ name, key }) => {
+      const project = registry.setKey(name, key)
+      ctx.projectsChanged()
+      return project
+    },
     'projects.remove': ({ name }) => {
       const removed = registry.remove(name)
       ctx.projectsChanged()

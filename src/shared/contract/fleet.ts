@@ -19,6 +19,8 @@ export const fleetMethods = {
     input: z.object({ path: FolderPath, name: ProjectName.optional() }).strict(),
     output: ProjectSchema
   },
+  /** Changes a project's key (the PROJECT of PROJECT/ROLE directive targets). */
+  'projects.setKey': { input: z.object({ name: ProjectName, key: z.string().trim().min(1, 'key is required').max(64) }).strict(), output: ProjectSchema },
   'projects.remove': { input: z.object({ name: ProjectName }).strict(), output: z.object({ removed: z.string() }) },
   'projects.scan': {
     input: z.object({ dir: FolderPath }).strict(),

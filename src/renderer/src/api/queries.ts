@@ -51,6 +51,10 @@ function useProjectMutation<M extends MethodName>(method: M) {
 export const useAddProject = () => useProjectMutation('projects.add')
 /** Unregisters a project (its files are left alone). */
 export const useRemoveProject = () => useProjectMutation('projects.remove')
+/** Changes a project's key (the PROJECT of PROJECT/ROLE targets). */
+export const useSetProjectKey = () => useProjectMutation('projects.setKey')
+/** Marks (or with `project: null` forgets) the MUSE hub project. */
+export const useSetMuseHub = () => useProjectMutation('muse.setHub')
 /** Registers every `.muse/` project found under a folder. */
 export const useScanFolder = () => useProjectMutation('projects.scan')
 /** Creates and registers the demo fleet. */

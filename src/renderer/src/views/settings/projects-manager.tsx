@@ -1,16 +1,18 @@
 /** Registered projects with remove (confirmed), plus the add and scan forms. */
 import { useState } from 'react'
 import { FolderGit2, LoaderCircle, Trash2 } from 'lucide-react'
-import { useProjects, useRemoveProject } from '../../api/queries'
+import { useHubInfo, useProjects, useRemoveProject } from '../../api/queries'
 import { AddProjectForm } from '../../components/add-project-form'
 import { RelativeTime } from '../../components/relative-time'
 import { ScanFolderForm } from '../../components/scan-folder-form'
 import { EmptyState, ErrorState, InlineError, LoadingState } from '../../components/state-views'
+import { ProjectKeyEditor } from './project-key-editor'
 
 /** The project list of the Settings screen. */
 export function ProjectsManager() {
   const projects = useProjects()
   const remove = useRemoveProject()
+  const hub = useHubInfo()
   const [confirming, setConfirming] = useState<string | null>(null)
 
   return (
@@ -30,7 +32,7 @@ export function ProjectsManager() {
               <FolderGit2 size={15} aria-hidden className="muted" />
               <div className="project-item-text">
                 <span className="project-item-name">
-                  {p.name} <span className="muted mono">{p.key}</span>
+                  {p.name} <ProjectKeyEditor project={p} hub={hub.data} />
                 </span>
                 <span className="mono muted ellipsis" title={p.path}>
                   {p.path}

@@ -21,3 +21,20 @@ test('settings: change a project key and mark the hub project', async ({ page, d
   expect(demo.cli(['projects', 'hub'])).toEqual({ project: 'dya', source: 'operator' })
   await page.screenshot({ path: 'e2e/artifacts/settings-projects.png' })
 })
+
+test('settings: add a hub by its palace folder (created on request) and remove it', async ({ page, served, workDir }) => {
+  await page.goto(served.openUrl)
+  await page.getByTestId('nav-settings').click()
+  const palace = `${workDir}/palace-two`
+  await page.getByTestId('add-hub-palace').fill(palace)
+  await page.getByTestId('add-hub-name').fill('two')
+  await page.getByTestId('add-hub-submit').click()
+  await expect(page.getByTestId('add-hub')).toContainText(/no hub at/)
+  await page.getByTestId('add-hub-create').check()
+  await page.getByTestId('add-hub-submit').click()
+  await expect(page.getByTestId('hub-item-two')).toBeVisible()
+  expect((served.cli(['hubs', 'list']) as { hubs: { name: string; palace: string }[] }).hubs).toEqual([expect.objectContaining({ name: 'two', palace })])
+  await page.getByTestId('remove-hub-two').click()
+  await page.getByTestId('confirm-remove-hub-two').click()
+  await expect(page.getByTestId('hub-item-two')).toHaveCount(0)
+})

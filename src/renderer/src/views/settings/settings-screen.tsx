@@ -9,6 +9,7 @@ import { ErrorState, LoadingState } from '../../components/state-views'
 import { SCREENS } from '../../lib/screens'
 import { AnnounceButton } from './announce-button'
 import { OperatorForm } from './operator-form'
+import { HubsManager } from './hubs-manager'
 import { ProjectsManager } from './projects-manager'
 import { ThemePicker } from './theme-picker'
 
@@ -91,6 +92,9 @@ export function SettingsScreen() {
         </Section>
         <Section id="projects" title="Projects" description="Folders with a .muse/ directory that Muster watches. Removing one leaves its files alone.">
           <ProjectsManager />
+        </Section>
+        <Section id="hubs" title="Hubs" description="MemPalace hubs (logstream.sqlite3) shown on the Overview and the Timeline. Removing one leaves its file alone.">
+          <HubsManager />
         </Section>
         <Section id="about" title="About this Muster">
           <AboutPanel />

@@ -54,3 +54,15 @@ test('roles waiting on pending directives are marked, with the project count lin
   await expect(page.locator('[data-testid^="directive-row-"]').first()).toBeVisible()
   await page.screenshot({ path: 'e2e/artifacts/overview-attention.png' })
 })
+
+test('project cards show the cross-file lint findings (stale L0 against the git tag, after the footer)', async ({ page, demo }) => {
+  const lint = demo.cli(['lint', '--project', 'muse']) as { findings: { code: string; message: string }[] }
+  const stale = lint.findings.find((f) => f.code === 'l0-stale')
+  expect(stale).toBeDefined()
+  await page.goto(demo.openUrl)
+  const card = page.getByTestId('findings-muse')
+  await card.getByRole('button', { name: /Show \d+ more/ }).click()
+  await expect(card).toContainText(stale!.message)
+  await card.getByText(stale!.message).click()
+  await expect(page.getByTestId('role-viewer')).toBeVisible()
+})

@@ -19,13 +19,33 @@ import { parsePathsConfig } from './hub-project'
 import { LINE_ERROR, LINE_WARNING, museDir } from './role-files'
 import type { ScannedProject } from './fleet-scan'
 
-/** The project's latest git tag (`git describe --tags --abbrev=0`), or null without git/tags. */
-export function latestTag(dir: string): Promise<string | null> {
-  return new Promise((resolve) => {
+/** Latest tags by repository, valid while the repository's tag refs are unchanged. */
+const tagCache = new Map<string, { stamp: string; tag: string | null }>()
+
+/** A cheap fingerprint of a repository's tags: mtimes of `packed-refs` and `refs/tags`. */
+async function tagStamp(dir: string): Promise<string> {
+  const times = await Promise.all(
+    ['packed-refs', join('refs', 'tags'), 'HEAD'].map((f) => fs.stat(join(dir, '.git', f)).then((s) => s.mtimeMs, () => 0))
+  )
+  return times.join(':')
+}
+
+/**
+ * The project's latest git tag (`git describe --tags --abbrev=0`), or null without git/tags.
+ * Cached per repository until its tag refs or HEAD change, so linting a large fleet again does not
+ * spawn git for every project.
+ */
+export async function latestTag(dir: string): Promise<string | null> {
+  const stamp = await tagStamp(dir)
+  const hit = tagCache.get(dir)
+  if (hit && hit.stamp === stamp && stamp !== '0:0:0') return hit.tag
+  const tag = await new Promise<string | null>((resolve) => {
     execFile('git', ['describe', '--tags', '--abbrev=0'], { cwd: dir, timeout: 5000, windowsHide: true }, (err, stdout) => {
       resolve(err ? null : stdout.trim() || null)
     })
   })
+  tagCache.set(dir, { stamp, tag })
+  return tag
 }
 
 const bare = (v: string) => v.replace(/^v/i, '')

@@ -4,7 +4,8 @@
  */
 import { useMemo } from 'react'
 import type { Directive } from '../../../../shared/api'
-import { useDirectives } from '../../api/queries'
+import { useDirectives, useLint } from '../../api/queries'
+import type { CardFinding } from './findings-list'
 
 /** Pending directive ids per `project/role` and per project. */
 export interface Attention {
@@ -44,4 +45,22 @@ export function useAttention(projects: readonly string[]): Attention {
     () => attentionOf(query.data?.directives ?? [], key ? key.split('\n') : []),
     [query.data, key]
   )
+}
+
+/** Lint checks the overview's own findings do not cover (they need the whole fleet or git). */
+const CROSS_FILE = new Set(['l0-stale', 'unresolved-target', 'duplicate-pending', 'after-footer', 'paths-malformed'])
+
+/** Those lint findings per project, for the project cards. */
+export function useCrossFileLint(): Map<string, CardFinding[]> {
+  const lint = useLint()
+  return useMemo(() => {
+    const out = new Map<string, CardFinding[]>()
+    for (const f of lint.data?.findings ?? []) {
+      if (!CROSS_FILE.has(f.code) || !f.project) continue
+      const list = out.get(f.project) ?? []
+      list.push({ level: f.level, role: f.role, message: f.message, line: f.line })
+      out.set(f.project, list)
+    }
+    return out
+  }, [lint.data])
 }

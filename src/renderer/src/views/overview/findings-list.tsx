@@ -1,13 +1,22 @@
-/** Lint findings at the bottom of a project card (no L0, long L0, bloated files, missing folder). */
+/** Findings at the bottom of a project card: the overview's own (no L0, long L0, bloat, missing
+ * folder) plus the cross-file lint checks (stale L0, bad targets, duplicates, after the footer). */
 import { useState } from 'react'
 import { CircleAlert, TriangleAlert } from 'lucide-react'
-import type { ProjectStatus } from '../../../../shared/api'
+import { roleHref } from '../../lib/muse-route'
+
+/** One line of the list; `line` makes it a link into the role viewer. */
+export interface CardFinding {
+  level: string
+  role: string | null
+  message: string
+  line?: number | null
+}
 
 /** Findings beyond this many are folded behind "show N more". */
 const VISIBLE = 3
 
 /** The findings of one project, errors first. */
-export function FindingsList({ project, findings }: { project: string; findings: ProjectStatus['findings'] }) {
+export function FindingsList({ project, findings }: { project: string; findings: readonly CardFinding[] }) {
   const [expanded, setExpanded] = useState(false)
   if (!findings.length) return null
   const sorted = [...findings].sort((a, b) => rank(b.level) - rank(a.level))
@@ -20,9 +29,15 @@ export function FindingsList({ project, findings }: { project: string; findings:
           <li key={i} className={`finding finding-${f.level}`}>
             {f.level === 'error' ? <CircleAlert size={13} aria-label="error" /> : <TriangleAlert size={13} aria-label="warning" />}
             {f.role && <span className="finding-role">{f.role}</span>}
-            <span className="finding-msg ellipsis" title={f.message}>
-              {f.message}
-            </span>
+            {f.role && f.line ? (
+              <a className="finding-msg ellipsis" href={roleHref(project, f.role, f.line)} title={`${f.message} (line ${f.line})`}>
+                {f.message}
+              </a>
+            ) : (
+              <span className="finding-msg ellipsis" title={f.message}>
+                {f.message}
+              </span>
+            )}
           </li>
         ))}
       </ul>

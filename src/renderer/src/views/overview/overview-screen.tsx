@@ -12,8 +12,12 @@ import { fleetTotals, matchesFilter } from './fleet-stats'
 import { FleetTotalsStrip } from './fleet-totals'
 import { HubSection } from './hub-section'
 import { FirstRun } from './first-run'
-import { useAttention } from './attention'
+import { useAttention, useCrossFileLint } from './attention'
+import type { CardFinding } from './findings-list'
 import { ProjectCard } from './project-card'
+
+/** Shared empty list, so cards without lint findings keep a stable prop. */
+const NO_FINDINGS: readonly CardFinding[] = []
 
 /** Placeholder cards while the first `fleet.status` is in flight. */
 function SkeletonGrid() {
@@ -45,6 +49,7 @@ export function OverviewScreen() {
   const visible = useMemo(() => (data ? data.filter((p) => matchesFilter(p, filter)) : []), [data, filter])
   const names = useMemo(() => (data ?? []).map((p) => p.name), [data])
   const attention = useAttention(names)
+  const lint = useCrossFileLint()
   const packed = useMemo(() => packColumns(visible, columns), [visible, columns])
   const hasProjects = !!data && data.length > 0
 
@@ -112,7 +117,7 @@ export function OverviewScreen() {
                 {packed.map((col, i) => (
                   <div className="masonry-col" key={i}>
                     {col.map((p) => (
-                      <ProjectCard key={p.name} project={p} attention={attention} />
+                      <ProjectCard key={p.name} project={p} attention={attention} lint={lint.get(p.name) ?? NO_FINDINGS} />
                     ))}
                   </div>
                 ))}

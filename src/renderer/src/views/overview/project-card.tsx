@@ -8,7 +8,7 @@ import { plural } from '../../lib/format'
 import { useUiStore } from '../../stores/ui-store'
 import { useDirectivesUi } from '../directives/directives-store'
 import type { Attention } from './attention'
-import { FindingsList } from './findings-list'
+import { FindingsList, type CardFinding } from './findings-list'
 import { RoleTable } from './role-table'
 
 /** How long a card stays highlighted after a palette jump. */
@@ -35,7 +35,7 @@ function PendingLink({ project, ids }: { project: string; ids: readonly string[]
 }
 
 /** A card of the overview grid. */
-export function ProjectCard({ project, attention }: { project: ProjectStatus; attention: Attention }) {
+export function ProjectCard({ project, attention, lint }: { project: ProjectStatus; attention: Attention; lint: readonly CardFinding[] }) {
   const ref = useRef<HTMLElement>(null)
   const focusProject = useUiStore((s) => s.focusProject)
   const setFocusProject = useUiStore((s) => s.setFocusProject)
@@ -108,7 +108,7 @@ export function ProjectCard({ project, attention }: { project: ProjectStatus; at
         <RoleTable project={project.name} roles={project.roles} pending={attention.byRole} />
       )}
 
-      <FindingsList project={project.name} findings={project.findings} />
+      <FindingsList project={project.name} findings={[...project.findings, ...lint]} />
 
       <footer className="card-footer">
         <span>{plural(project.roles.length, 'role')}</span>

@@ -44,6 +44,7 @@ export function generateBenchHub(palace: string, count = 1_000_000, seed = 42): 
   const bigEvery = Math.max(1, Math.floor(count / 1000))
   let lastTaskCorr = 'task_bench_seed_00000000'
   let lastTaskId = ''
+  let lastBig: (typeof recent)[number] | null = null
   const recent: { id: string; from: string; corr: string | null; stream: string; room: string; topic: string | null }[] = []
   db.transaction(() => {
     for (let i = 1; i <= count; i++) {
@@ -59,9 +60,17 @@ export function generateBenchHub(palace: string, count = 1_000_000, seed = 42): 
       const r = rand()
       let to: string | null = r < 0.3 ? '*' : r < 0.9 ? pick(BENCH_AGENTS) : null
       if (i % bigEvery === 0 && i / bigEvery <= 1000) {
+        // Exactly 1,000 events: the request, then replies with an ack of the previous one every
+        // 4th slot. Nothing else acks into this thread (its events stay out of `recent`).
+        const slot = i / bigEvery
         corr = BENCH_BIG_THREAD
-        type = i / bigEvery === 1 ? 'task.request' : 'chat.message'
-        status = i / bigEvery === 1 ? 'open' : null
+        type = slot === 1 ? 'task.request' : slot % 4 === 0 ? 'event.ack' : 'chat.message'
+        status = slot === 1 ? 'open' : slot % 4 === 0 ? pick(['claimed', 'claimed', 'blocked'] as const) : null
+        if (type === 'event.ack' && lastBig) {
+          ackTarget = lastBig
+          to = lastBig.from
+          meta = `{"ack_of": "${lastBig.id}"}`
+        }
       } else if (type === 'task.request') {
         corr = lastTaskCorr = `task_bench_${i.toString(16).padStart(8, '0')}`
         lastTaskId = id
@@ -86,7 +95,8 @@ export function generateBenchHub(palace: string, count = 1_000_000, seed = 42): 
       const topic = ackTarget ? ackTarget.topic : rand() < 0.5 ? pick(['hub', 'release', 'ci', 'oom']) : null
       insert.run(i, id, type, stream, room, topic, from, to, corr, type === 'task.request' ? 'main' : null, type === 'task.request' ? 'f631dfe' : null, status, body,
         formatCreatedAt(at), meta, replicaId, i, renderHlc(ms, 0, replicaId))
-      recent.push({ id, from, corr, stream, room, topic })
+      if (corr === BENCH_BIG_THREAD) lastBig = { id, from, corr, stream, room, topic }
+      else recent.push({ id, from, corr, stream, room, topic })
       if (recent.length > 64) recent.shift()
     }
   }).immediate()

@@ -38,4 +38,19 @@ describe('memory index', () => {
     expect(files.n).toBe(2)
     expect(rows.n).toBeGreaterThan(0)
   })
+
+  it('two syncs racing over the same change index it once (no duplicate hits)', async () => {
+    const db = openStateDb(tmpDir())
+    const root = makeProject(tmpDir(), 'race', { build: '' })
+    writeTree(root, { 'memory/2026-12-02.md': '# 2026-12-02\n\n## [OPERATOR] 09:00\n- 第一条记录\n' })
+    const project = { name: 'race', key: 'RACE', path: root, addedAt: '' }
+    await syncMemoryIndex(db, project)
+    const file = join(root, 'memory/2026-12-02.md')
+    writeFileSync(file, '# 2026-12-02\n\n## [OPERATOR] 09:00\n- 第一条记录\n\n## [OPERATOR] 10:00\n- 并发写入测试\n')
+    utimesSync(file, new Date(), new Date(Date.now() + 5000))
+    await Promise.all([syncMemoryIndex(db, project), syncMemoryIndex(db, project), syncMemoryIndex(db, project)])
+    const hits = searchMemory(db, { projects: ['race'], query: '并发写入', scope: 'all', limit: 20, now }).hits
+    expect(hits).toHaveLength(1)
+    expect(searchMemory(db, { projects: ['race'], query: '第一条记录', scope: 'all', limit: 20, now }).hits).toHaveLength(1)
+  })
 })

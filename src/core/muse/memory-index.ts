@@ -48,14 +48,14 @@ export async function syncMemoryIndex(db: Db, project: Project): Promise<number>
   const files = await memoryFiles(project.path)
   const rows = db.prepare('SELECT file, mtime_ms, size, first_rowid, last_rowid FROM memory_files WHERE project = ?').all(project.name) as KnownFile[]
   const known = new Map(rows.map((r) => [r.file, r]))
-  const updates: { file: string; text: string; mtimeMs: number; size: number; old: KnownFile | undefined }[] = []
+  const updates: { file: string; text: string; mtimeMs: number; size: number }[] = []
   for (const file of files) {
     const old = known.get(file)
     known.delete(file)
     try {
       const st = await fs.stat(join(project.path, file))
       if (old && old.mtime_ms === st.mtimeMs && old.size === st.size) continue
-      updates.push({ file, text: await fs.readFile(join(project.path, file), 'utf8'), mtimeMs: st.mtimeMs, size: st.size, old })
+      updates.push({ file, text: await fs.readFile(join(project.path, file), 'utf8'), mtimeMs: st.mtimeMs, size: st.size })
     } catch {
       /* vanished between listing and reading: the next sync drops it */
     }
@@ -74,9 +74,15 @@ export async function syncMemoryIndex(db: Db, project: Project): Promise<number>
     if (f.first_rowid !== null && f.last_rowid !== null) delRange.run(f.first_rowid, f.last_rowid)
     else delScan.run(project.name, f.file)
   }
+  const current = db.prepare('SELECT file, mtime_ms, size, first_rowid, last_rowid FROM memory_files WHERE project = ? AND file = ?')
+  let applied = 0
+  // Decisions are re-checked inside the write transaction: another sync (a concurrent call, or the
+  // CLI and the app sharing the state DB) may have indexed the same change since the reads above.
   db.transaction(() => {
     for (const u of updates) {
-      if (u.old) dropRows(u.old)
+      const now = current.get(project.name, u.file) as KnownFile | undefined
+      if (now && now.mtime_ms === u.mtimeMs && now.size === u.size) continue
+      if (now) dropRows(now)
       const date = DAILY_LOG.exec(u.file.slice('memory/'.length))?.[1] ?? null
       let first: number | null = null
       let last: number | null = null
@@ -86,13 +92,17 @@ export async function syncMemoryIndex(db: Db, project: Project): Promise<number>
         last = id
       }
       put.run(project.name, u.file, u.mtimeMs, u.size, first, last)
+      applied++
     }
-    for (const gone of known.values()) {
-      dropRows(gone)
-      delFile.run(project.name, gone.file)
+    for (const gone of known.keys()) {
+      const now = current.get(project.name, gone) as KnownFile | undefined
+      if (!now) continue
+      dropRows(now)
+      delFile.run(project.name, gone)
+      applied++
     }
   })()
-  return updates.length + known.size
+  return applied
 }
 
 /** Searches the index; `projects` limits the projects, `now` defines "recent" (last 3 days). */

@@ -3,6 +3,7 @@ import type { RefObject } from 'react'
 import { Search, X } from 'lucide-react'
 import { STATES, type StateFilter } from './directive-model'
 import { useDirectivesUi } from './directives-store'
+import { FilterSelect } from '../../components/filter-select'
 
 const LABELS: Record<StateFilter, string> = { all: 'All', pending: '🟡 Pending', received: 'Received', delivered: '✅ Delivered', untracked: 'Untracked' }
 
@@ -34,22 +35,8 @@ export function DirectiveFilterBar({
           </label>
         ))}
       </div>
-      <select className="input select" value={ui.project} onChange={(e) => ui.setFilter({ project: e.target.value })} aria-label="Project" data-testid="directive-project-filter">
-        <option value="">All projects</option>
-        {projects.map((p) => (
-          <option key={p} value={p}>
-            {p}
-          </option>
-        ))}
-      </select>
-      <select className="input select" value={ui.role} onChange={(e) => ui.setFilter({ role: e.target.value })} aria-label="Role" data-testid="directive-role-filter">
-        <option value="">All roles</option>
-        {roles.map((r) => (
-          <option key={r} value={r}>
-            {r}
-          </option>
-        ))}
-      </select>
+      <FilterSelect value={ui.project} onChange={(project) => ui.setFilter({ project })} options={projects} allLabel="All projects" ariaLabel="Project" testId="directive-project-filter" />
+      <FilterSelect value={ui.role} onChange={(role) => ui.setFilter({ role })} options={roles} allLabel="All roles" ariaLabel="Role" testId="directive-role-filter" />
       <div className="search dir-search">
         <Search size={14} aria-hidden />
         <input

@@ -11,6 +11,7 @@ import { memoryHref } from '../../lib/muse-route'
 import { MuseTabs } from '../directives/muse-tabs'
 import { Highlight, queryTerms } from './highlight'
 import { MemoryWriteForm } from './memory-write-form'
+import { FilterSelect } from '../../components/filter-select'
 
 /** Search scopes, as MUSE's own memory search names them. */
 type Scope = 'all' | 'recent' | 'longterm'
@@ -109,14 +110,7 @@ export function MemoryScreen({ initialQuery }: { initialQuery: string }) {
                 </label>
               ))}
             </div>
-            <select className="input select" value={project} onChange={(e) => setProject(e.target.value)} aria-label="Project" data-testid="memory-project">
-              <option value="">All projects</option>
-              {projects.map((p) => (
-                <option key={p} value={p}>
-                  {p}
-                </option>
-              ))}
-            </select>
+            <FilterSelect value={project} onChange={setProject} options={projects} allLabel="All projects" ariaLabel="Project" testId="memory-project" />
           </div>
 
           <div className="mem-status" aria-live="polite">

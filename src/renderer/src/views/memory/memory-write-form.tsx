@@ -3,6 +3,7 @@ import { useId, useState, type FormEvent } from 'react'
 import { LoaderCircle, NotebookPen } from 'lucide-react'
 import { useMemoryWrite } from '../../api/queries'
 import { InlineError } from '../../components/state-views'
+import { FilterSelect } from '../../components/filter-select'
 
 /** The form; `projects` are the registered project names, `defaultProject` preselected. */
 export function MemoryWriteForm({ projects, defaultProject }: { projects: readonly string[]; defaultProject: string }) {
@@ -26,13 +27,7 @@ export function MemoryWriteForm({ projects, defaultProject }: { projects: readon
       </h3>
       <div className="field">
         <label htmlFor={`${uid}-project`}>Project</label>
-        <select id={`${uid}-project`} className="input select" value={chosen} onChange={(e) => setProject(e.target.value)} data-testid="memory-write-project">
-          {projects.map((p) => (
-            <option key={p} value={p}>
-              {p}
-            </option>
-          ))}
-        </select>
+        <FilterSelect id={`${uid}-project`} value={chosen} onChange={setProject} options={projects} testId="memory-write-project" />
       </div>
       <div className="field">
         <label htmlFor={`${uid}-section`}>

@@ -10,7 +10,7 @@ export function FirstRun() {
   const demo = useCreateDemo()
   return (
     <div className="first-run" data-testid="demo-offer">
-      <div className="first-run-intro">
+      <div className="hero-panel">
         <div className="first-run-icon" aria-hidden>
           <Eye size={20} />
         </div>

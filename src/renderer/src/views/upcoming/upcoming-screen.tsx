@@ -14,7 +14,7 @@ export function UpcomingScreen({ id }: { id: ScreenId }) {
     <section className="screen" data-testid={`screen-${id}`} aria-labelledby={`title-${id}`}>
       <ScreenHeader title={plan.title} description="Not built yet. This is what it will show; nothing here is sample data." />
       <div className="upcoming">
-        <div className="upcoming-hero">
+        <div className="hero-panel">
           <div className="upcoming-icon" aria-hidden>
             <Icon size={22} />
           </div>

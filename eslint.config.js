@@ -2,7 +2,9 @@
 //  - src/core, src/shared, src/cli and src/server never import electron;
 //  - src/shared imports neither Node nor Electron (the renderer uses it);
 //  - src/renderer never imports Node built-ins, native modules, or the core/main/server layers;
-//  - only src/main and src/preload touch electron, and the preload never exposes raw ipcRenderer.
+//  - only src/main and src/preload touch electron, and the preload never exposes raw ipcRenderer;
+//  - handlers, CLI commands, the server and the main process reach MemPalace hubs only through the
+//    hub service (core/hub/hub-service): never the hub's SQLite modules, nor SQLite itself.
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
@@ -12,6 +14,13 @@ import { builtinModules } from 'node:module'
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)]
 const noElectron = { name: 'electron', message: 'Only src/main and src/preload may import electron.' }
 const nodeOnly = ['better-sqlite3', 'chokidar', 'commander']
+// The hub's storage modules: only the local hub implementation (core/hub/local-hub.ts) and its
+// helpers import them. Matched on the import specifier (`../hub/reader`, `../../core/hub/writer`).
+const hubStorage = ['schema', 'hub-connection', 'reader', 'writer', 'event-query', 'inbox', 'overview', 'presence', 'tasks', 'thread', 'wait', 'local-hub', 'local-tail', 'lock-retry', 'bench-data']
+const hubStorageMessage = 'Reach MemPalace hubs through the hub service (core/hub/hub-service), never the hub\'s SQLite modules.'
+const noHubStorage = { regex: `(^|/)hub/(${hubStorage.join('|')})$`, message: hubStorageMessage }
+const noSqlite = { regex: '(^|/)core/sqlite$|^\\.\\./sqlite$', message: hubStorageMessage }
+const noSqlitePackage = { name: 'better-sqlite3', message: hubStorageMessage }
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'e2e/artifacts/**', 'test-results/**', 'playwright-report/**', '.electron-native/**'] },
@@ -28,6 +37,16 @@ export default tseslint.config(
   {
     files: ['src/main/**/*.ts', 'src/preload/**/*.ts', 'scripts/**'],
     rules: { 'no-restricted-imports': 'off' }
+  },
+  {
+    files: ['src/core/handlers/**/*.ts', 'src/cli/**/*.ts', 'src/server/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noSqlitePackage], patterns: [noHubStorage, noSqlite] }] }
+  },
+  {
+    files: ['src/main/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noSqlitePackage], patterns: [noHubStorage] }] }
   },
   {
     files: ['src/shared/**/*.ts'],

@@ -34,6 +34,26 @@ describe('lint enforces the layering', () => {
     expect(await rulesFor('src/shared/x.ts', "import { join } from 'node:path'\nexport const a = join\n")).toContain('no-restricted-imports')
   })
 
+  it('handlers, CLI commands, the server and main reach hubs only through the hub service, never SQLite', async () => {
+    const importing = (spec: string, name = 'x'): string => `import { ${name} } from '${spec}'\nexport const a = ${name}\n`
+    const cases: [file: string, storage: string[], service: string][] = [
+      ['src/core/handlers/x.ts', ['../hub/reader', '../hub/writer', '../hub/hub-connection', '../hub/schema', '../hub/local-hub', '../sqlite'], '../hub/hub-service'],
+      ['src/cli/commands/x.ts', ['../../core/hub/reader', '../../core/hub/thread', '../../core/hub/wait', '../../core/sqlite'], '../../core/hub/hub-service'],
+      ['src/server/x.ts', ['../core/hub/tasks', '../core/hub/event-query', '../core/sqlite'], '../core/hub/hub-service'],
+      ['src/main/x.ts', ['../core/hub/inbox', '../core/hub/overview'], '../core/hub/hub-service']
+    ]
+    for (const [file, storage, service] of cases) {
+      for (const spec of [...storage, 'better-sqlite3']) expect(await rulesFor(file, importing(spec)), `${file} importing ${spec}`).toContain('no-restricted-imports')
+      expect(await rulesFor(file, importing(service, 'HubService'))).toEqual([])
+      expect(await rulesFor(file, importing(service.replace('hub-service', 'locate'), 'resolvePalace'))).toEqual([])
+    }
+    // The local implementation itself may, and tests may set up hub files directly.
+    expect(await rulesFor('src/core/hub/local-hub.ts', importing('./reader', 'listOn'))).toEqual([])
+    expect(await rulesFor('src/core/handlers/x.test.ts', importing('../hub/writer', 'appendEvent'))).toEqual([])
+    // The electron rule still holds where the hub rule replaced the defaults.
+    expect(await rulesFor('src/cli/x.ts', "import { app } from 'electron'\nexport const a = app\n")).toContain('no-restricted-imports')
+  })
+
   it('the preload may not expose raw ipcRenderer', async () => {
     const code = "import { contextBridge, ipcRenderer } from 'electron'\ncontextBridge.exposeInMainWorld('x', ipcRenderer)\n"
     expect(await rulesFor('src/preload/x.ts', code)).toContain('no-restricted-syntax')

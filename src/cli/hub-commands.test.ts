@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -35,6 +36,33 @@ describe('muster events / thread / task (mempalace logstream compatible)', () =>
     const task = await run(env, 'task', 'create', '--palace', palace, '--project', 'muse', '--from-agent', 'mac-claude', '--to-agent', 'win-codex',
       '--goal', 'Fix it', '--branch', 'main', '--base-commit', 'F631DFE', '--done', 'tests pass', '--json')
     expect(JSON.parse(task.out)).toMatchObject({ task: { stream: 'project/muse', room: 'delegation', status: 'open', base_commit: 'f631dfe' }, handoff: expect.stringMatching(/^Open MemPalace task task_fix_it_[0-9a-f]{8} as win-codex/) })
+  })
+
+  it('task create checks the base commit in a registered project of that name, like the UI', async () => {
+    const { env, palace } = setup()
+    const repo = join(env.HOME!, 'atlas')
+    mkdirSync(join(repo, '.muse'), { recursive: true })
+    writeFileSync(join(repo, '.muse', 'ops.md'), '<!-- L0: v1 | x | y -->\n')
+    const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' }
+    const git = (...a: string[]): string => execFileSync('git', ['-C', repo, ...a], { encoding: 'utf8', env: gitEnv })
+    git('init', '-q')
+    git('add', '.')
+    git('commit', '-qm', 'init')
+    const sha = git('rev-parse', 'HEAD').trim()
+    expect((await run(env, 'projects', 'add', repo, '--name', 'atlas')).code).toBe(0)
+    const task = (project: string, base: string) =>
+      run(env, 'task', 'create', '--palace', palace, '--project', project, '--from-agent', 'mac-claude', '--to-agent', 'win-codex',
+        '--goal', 'Fix it', '--branch', 'main', '--base-commit', base, '--done', 'tests pass', '--json')
+    const missing = await task('Atlas', 'deadbeef12')
+    expect(missing.code).toBe(1)
+    expect(JSON.parse(missing.out).error).toMatch(/^task base commit deadbeef12 is not a commit in project 'atlas' /)
+    expect(existsSync(join(palace, 'logstream.sqlite3'))).toBe(false) // refused before the hub was touched
+    const ok = await task('atlas', sha.slice(0, 10))
+    expect(ok.code).toBe(0)
+    expect(JSON.parse(ok.out)).toMatchObject({ task: { base_commit: sha.slice(0, 10), stream: 'project/atlas' } })
+    expect(Object.keys(JSON.parse(ok.out))).toEqual(['task', 'handoff'])
+    // A project Muster does not know is not checked (upstream behaviour).
+    expect((await task('elsewhere', 'deadbeef12')).code).toBe(0)
   })
 
   it('errors: one line, {"error"} with --json, exit 1; unknown cursors; wait exits 2 on timeout', async () => {

@@ -7,6 +7,7 @@ import type { z } from 'zod'
 import type { MethodName, MethodInput, MethodOutput, ProjectStatus, PushedEvent } from '../shared/api'
 import type { ProjectRegistry } from './fleet/registry'
 import type { SettingsStore } from './fleet/settings'
+import type { HubService } from './hub/hub-service'
 import type { ServiceOptions } from './service-types'
 import type { Db } from './sqlite'
 
@@ -16,6 +17,8 @@ export interface ServiceContext {
   db: Db
   registry: ProjectRegistry
   settings: SettingsStore
+  /** MemPalace hubs: registry, hubs, live tails; every hub operation goes through it. */
+  hubs: HubService
   /** Sends a pushed event to every subscriber. */
   emit(event: PushedEvent): void
   /** The parsed status of one project (cached while watching). */

@@ -12,6 +12,7 @@ import { openStateDb } from './fleet/state-db'
 import { FleetWatcher } from './fleet/watcher'
 import { fleetHandlers } from './handlers/fleet'
 import { hubHandlers } from './handlers/hub'
+import { HubService } from './hub/hub-service'
 import { museHandlers } from './handlers/muse'
 import type { ServiceContext } from './service-context'
 import type { MusterService, ServiceOptions } from './service-types'
@@ -52,12 +53,15 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
       })
     : null
   watcher?.sync(registry.list())
+  const hubs = new HubService({ state: db, projects: registry, operator: () => settings.get().operatorId, emit: watching ? emit : undefined })
+  closers.push(() => hubs.close())
 
   const ctx: ServiceContext = {
     opts,
     db,
     registry,
     settings,
+    hubs,
     emit,
     projectStatus(name) {
       const project = registry.get(name)

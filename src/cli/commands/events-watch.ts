@@ -6,19 +6,18 @@
  * (`--idle-exit-ms`), 130 interrupted, 1 error.
  */
 import type { Command } from 'commander'
-import type { HubConnection } from '../../core/hub/hub-connection'
+import type { HubSelection, HubService } from '../../core/hub/hub-service'
 import { defaultWatchStateFile } from '../../core/hub/locate'
-import { tipOn } from '../../core/hub/reader'
-import { agentFilters, readWatchState, runWatch, writeWatchState, type WatchFilters } from '../../core/hub/watch'
+import { agentFilters, readWatchState, writeWatchState, type WatchFilters } from '../../core/hub/watch'
 import { globals } from '../context'
 import type { CliIo } from '../output'
 import { addFilterFlags, CliExit, collect, eventLine, filtersFrom, intFlag, withHub } from './hub-cli'
 
 /** The watch's starting cursor and why. */
-function startCursor(conn: HubConnection, io: CliIo, since: string | undefined, stateFile: string | null): string | null {
+async function startCursor(hubs: HubService, sel: HubSelection, io: CliIo, since: string | undefined, stateFile: string | null): Promise<string | null> {
   if (since) return since
-  const tip = (): string | null => {
-    const t = conn.read((db, shape) => tipOn(db, shape))
+  const tip = async (): Promise<string | null> => {
+    const t = await hubs.tip(sel)
     io.stderr(`no cursor${stateFile ? ` and no state file (${stateFile})` : ''}: starting at the tip ${t?.id ?? '(empty hub)'}; earlier events are not replayed\n`)
     return t?.id ?? null
   }
@@ -54,10 +53,10 @@ export function registerWatch(events: Command, io: CliIo): void {
       const onSig = (): void => ac.abort()
       process.once('SIGINT', onSig)
       try {
-        const result = await withHub(cmd, io, async (conn) => {
-          const cursor = startCursor(conn, io, o.sinceEventId as string | undefined, stateFile)
+        const result = await withHub(cmd, io, async (hubs, sel) => {
+          const cursor = await startCursor(hubs, sel, io, o.sinceEventId as string | undefined, stateFile)
           if (stateFile) writeWatchState(stateFile, cursor, agent ?? null)
-          return runWatch(conn, {
+          return hubs.watch(sel, {
             filters, cursor, follow, signal: ac.signal,
             idleExitMs: o.idleExitMs as number | undefined, pollMs: o.pollMs as number | undefined,
             onMatches: (events) => {

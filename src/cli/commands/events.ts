@@ -4,9 +4,6 @@
  */
 import { readFileSync } from 'node:fs'
 import type { Command } from 'commander'
-import { listEvents } from '../../core/hub/reader'
-import { waitEvents } from '../../core/hub/wait'
-import { ackEvent, appendEvent } from '../../core/hub/writer'
 import { globals } from '../context'
 import { printJson, type CliIo } from '../output'
 import { registerWatch } from './events-watch'
@@ -59,7 +56,7 @@ export function registerEvents(program: Command, io: CliIo): void {
 
   withList(events.command('list').description('list events matching filters'))
     .action(async (o: ListFlags, cmd: Command) => {
-      const page = await withHub(cmd, io, (conn) => listEvents(conn, listOptions(o)))
+      const page = await withHub(cmd, io, (hubs, sel) => hubs.list({ ...sel, ...listOptions(o) }))
       if (globals(cmd).json) return printJson(io, { events: page.events, count: page.events.length })
       printEventLines(io, page.events)
     })
@@ -71,7 +68,7 @@ export function registerEvents(program: Command, io: CliIo): void {
       const onSig = (): void => ac.abort()
       process.once('SIGINT', onSig)
       try {
-        const r = await withHub(cmd, io, (conn) => waitEvents(conn, { ...listOptions(o), timeout_ms: o.timeoutMs, signal: ac.signal }))
+        const r = await withHub(cmd, io, (hubs, sel) => hubs.wait({ ...sel, ...listOptions(o), timeout_ms: o.timeoutMs, signal: ac.signal }))
         if (globals(cmd).json) printJson(io, { timed_out: r.timed_out, events: r.events, count: r.events.length })
         else if (r.timed_out) io.stderr('timed out waiting for events\n')
         else printEventLines(io, r.events)
@@ -109,14 +106,12 @@ export function registerEvents(program: Command, io: CliIo): void {
           throw new Error(`--metadata is not valid JSON: ${(err as Error).message}`)
         }
       }
-      const event = await withHub(cmd, io, (conn) =>
-        conn.write((hub) =>
-          appendEvent(hub.db, hub.replicaId, {
-            type: o.type as string, stream: o.stream as string, room: o.room as string, fromAgent: o.fromAgent as string,
-            topic: o.topic as string, toAgent: o.toAgent as string, correlationId: o.correlationId as string, branch: o.branch as string,
-            baseCommit: o.baseCommit as string, status: o.status as string, body, metadata, artifactIds: (o.artifactId as string[]) ?? []
-          })
-        )
+      const { event } = await withHub(cmd, io, (hubs, sel) =>
+        hubs.append({
+          ...sel, type: o.type as string, stream: o.stream as string, room: o.room as string, from_agent: o.fromAgent as string,
+          topic: o.topic as string, to_agent: o.toAgent as string, correlation_id: o.correlationId as string, branch: o.branch as string,
+          base_commit: o.baseCommit as string, status: o.status as string, body, metadata, artifact_ids: (o.artifactId as string[]) ?? []
+        })
       )
       if (globals(cmd).json) return printJson(io, event)
       io.stdout(`appended ${event.id} (seq ${event.seq})\n`)
@@ -132,8 +127,8 @@ export function registerEvents(program: Command, io: CliIo): void {
     .option('--topic <topic>', "default: the target's topic")
     .option('--hub <name>', 'a registered hub')
     .action(async (eventId: string, o: Record<string, string | undefined>, cmd: Command) => {
-      const event = await withHub(cmd, io, (conn) =>
-        conn.write((hub) => ackEvent(hub.db, hub.replicaId, { eventId, fromAgent: o.fromAgent!, status: o.status, body: o.body, topic: o.topic }))
+      const { event } = await withHub(cmd, io, (hubs, sel) =>
+        hubs.ack({ ...sel, event_id: eventId, from_agent: o.fromAgent!, status: o.status, body: o.body, topic: o.topic })
       )
       if (globals(cmd).json) return printJson(io, event)
       io.stdout(`acked ${eventId} with ${event.id}${event.status ? ` (${event.status})` : ''}\n`)

@@ -1,13 +1,14 @@
 /**
  * Plumbing shared by the hub commands (`events`, `thread`, `task`, `hubs`): choosing the hub
  * (`--hub NAME`, global `--palace P`, else MemPalace's resolution), repeatable filter flags, and
- * printing events. The commands open the hub file directly, as `mempalace logstream` does.
+ * printing events. Every command reaches the hub through the core's hub service, like the UI.
  */
 import type { Command } from 'commander'
-import { HubConnection } from '../../core/hub/hub-connection'
+import type { HubEventEnvelope } from '../../shared/api'
+import type { HubSelection, HubService } from '../../core/hub/hub-service'
 import { resolvePalace } from '../../core/hub/locate'
-import type { ListedEvent } from '../../core/hub/reader'
-import { globals, withService } from '../context'
+import { openHubService } from '../../core/hub/standalone'
+import { globals, homeOf } from '../context'
 import { truncate, type CliIo } from '../output'
 
 /** Ends a command with an exit code and no error message (watch/wait timeouts, interrupts). */
@@ -59,35 +60,30 @@ export interface HubCliOptions {
   hub?: string
 }
 
-/** Opens the hub this invocation addresses (close it when done). */
-export async function openCliHub(cmd: Command, io: CliIo): Promise<HubConnection> {
+/** The hub this invocation addresses: `--hub NAME`, else the palace (`--palace`, env, config, default). */
+export function cliSelection(cmd: Command, io: CliIo): HubSelection {
   const { hub } = cmd.opts() as HubCliOptions
-  const palaceFlag = (globals(cmd) as { palace?: string }).palace
   if (hub) {
     if (/^https?:\/\//.test(hub)) throw new Error('remote hubs (--hub URL) are not supported by this command yet: use --palace')
-    const palace = await withService(cmd, io, async (s) => {
-      const { hubs } = await s.call('hubs.list', {})
-      const found = hubs.find((h) => h.name.toLowerCase() === hub.toLowerCase())
-      if (!found) throw new Error(`unknown hub '${hub}' (see: muster hubs list)`)
-      return found.palace
-    })
-    return new HubConnection(palace)
+    return { hub }
   }
-  return new HubConnection(resolvePalace(palaceFlag, io.env, io.cwd).palace)
+  const palaceFlag = (globals(cmd) as { palace?: string }).palace
+  return { palace: resolvePalace(palaceFlag, io.env, io.cwd).palace }
 }
 
-/** Runs `fn` with the addressed hub and closes it. */
-export async function withHub<T>(cmd: Command, io: CliIo, fn: (conn: HubConnection) => Promise<T> | T): Promise<T> {
-  const conn = await openCliHub(cmd, io)
+/** Runs `fn` with the hub service and the addressed hub, then closes them. */
+export async function withHub<T>(cmd: Command, io: CliIo, fn: (hubs: HubService, sel: HubSelection) => Promise<T>): Promise<T> {
+  const sel = cliSelection(cmd, io)
+  const service = openHubService(homeOf(cmd, io), io.env)
   try {
-    return await fn(conn)
+    return await fn(service.hubs, sel)
   } finally {
-    conn.close()
+    await service.close()
   }
 }
 
 /** One human line per event: seq, time, type/status, from -> to, correlation, body preview. */
-export function eventLine(e: ListedEvent): string {
+export function eventLine(e: HubEventEnvelope): string {
   const status = e.status ? `/${e.status}` : ''
   const corr = e.correlation_id ? ` [${e.correlation_id}]` : ''
   const body = e.body.replace(/\s+/g, ' ').trim()
@@ -95,7 +91,7 @@ export function eventLine(e: ListedEvent): string {
 }
 
 /** Prints events as human lines (or a note when there are none). */
-export function printEventLines(io: CliIo, events: ListedEvent[], empty = 'no events\n'): void {
+export function printEventLines(io: CliIo, events: HubEventEnvelope[], empty = 'no events\n'): void {
   if (events.length === 0) io.stdout(empty)
   for (const e of events) io.stdout(eventLine(e))
 }

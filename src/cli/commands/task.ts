@@ -1,7 +1,6 @@
 /** `muster task create`: a canonical `task.request` (upstream `mempalace task create`). */
 import { readFileSync } from 'node:fs'
 import type { Command } from 'commander'
-import { createTaskRequest } from '../../core/hub/writer'
 import { globals } from '../context'
 import { printJson, type CliIo } from '../output'
 import { withHub } from './hub-cli'
@@ -29,13 +28,13 @@ export function registerTask(program: Command, io: CliIo): void {
     .action(async (o: Record<string, string | undefined>, cmd: Command) => {
       const goal = textOf(o.goal, o.goalFile, 'goal')
       const done = textOf(o.done, o.doneFile, 'done')
-      const result = await withHub(cmd, io, (conn) =>
-        conn.write((hub) =>
-          createTaskRequest(hub.db, hub.replicaId, {
-            project: o.project!, fromAgent: o.fromAgent!, toAgent: o.toAgent!, goal, branch: o.branch!, baseCommit: o.baseCommit!, done
-          })
-        )
+      // Through the hub service, like the UI: a registered project of that name gets its base commit checked.
+      const { task: event, handoff } = await withHub(cmd, io, (hubs, sel) =>
+        hubs.createTask({
+          ...sel, project: o.project!, from_agent: o.fromAgent!, to_agent: o.toAgent!, goal, branch: o.branch!, base_commit: o.baseCommit!, done
+        })
       )
+      const result = { task: event, handoff }
       if (globals(cmd).json) return printJson(io, result)
       io.stdout(`created ${result.task.correlation_id} (${result.task.id})\n${result.handoff}\n`)
     })

@@ -1,6 +1,5 @@
 /** `muster thread <correlation_id>`: one conversation with its folded task state. */
 import type { Command } from 'commander'
-import { readThread } from '../../core/hub/thread'
 import { globals } from '../context'
 import { age, printJson, truncate, type CliIo } from '../output'
 import { intFlag, withHub } from './hub-cli'
@@ -14,8 +13,9 @@ export function registerThread(program: Command, io: CliIo): void {
     .option('--stuck-after-ms <ms>', 'a claim older than this without a terminal status is stuck (default 2 h)', intFlag('--stuck-after-ms'))
     .option('--hub <name>', 'a registered hub')
     .action(async (correlationId: string, o: { stuckAfterMs?: number }, cmd: Command) => {
-      const { fold, events } = await withHub(cmd, io, (conn) => readThread(conn, correlationId, { stuckAfterMs: o.stuckAfterMs }))
-      if (events.length === 0) throw new Error(`no events with correlation_id '${correlationId}'`)
+      const { hub: _h, palace: _p, events, ...fold } = await withHub(cmd, io, (hubs, sel) =>
+        hubs.thread({ ...sel, correlation_id: correlationId, stuck_after_ms: o.stuckAfterMs })
+      )
       if (globals(cmd).json) return printJson(io, { ...fold, events, count: events.length })
       const who = fold.state_by ? ` by ${fold.state_by} ${age(fold.state_at)}` : ''
       io.stdout(`${correlationId}: ${fold.state.toUpperCase()}${who}${fold.stuck ? '  STUCK' : ''}\n`)

@@ -6,28 +6,12 @@
  */
 import type { Db } from '../sqlite'
 import type { HubShape } from './hub-connection'
+import { BROADCAST } from '../../shared/contract/hub-vocabulary'
+import { valuesOf } from './filter-values'
+import type { EventFilters, OneOrMany } from './hub-port'
 
-/** One value or several (several = OR). */
-export type OneOrMany = string | readonly string[]
-
-/** The filters of `list`/`wait`/`watch` plus Muster's body-text filter and author exclusions. */
-export interface EventFilters {
-  stream?: OneOrMany
-  room?: OneOrMany
-  topic?: OneOrMany
-  type?: OneOrMany
-  /** Matches the agent or the `'*'` broadcast; NULL `to_agent` never matches. */
-  to_agent?: OneOrMany
-  from_agent?: OneOrMany
-  correlation_id?: OneOrMany
-  status?: OneOrMany
-  /** Authors to leave out; beats every positive match. */
-  exclude_from_agent?: OneOrMany
-  /** Case-insensitive (ASCII) substring of the body. */
-  text?: string
-  /** Inclusive lower bound on `created_at` (a filter, not a cursor). */
-  since_created_at?: string
-}
+export type { EventFilters, OneOrMany }
+export { valuesOf }
 
 /** Filter columns that the upstream schema indexes as `(column, created_at)`. */
 const INDEXED: ReadonlyArray<readonly [keyof EventFilters, string]> = [
@@ -46,13 +30,6 @@ const PROBE_CAP = 5_000
 /** Rows per window of a rowid scan, and the rows scanned before falling back to an index. */
 const WINDOW = 50_000
 const SCAN_BUDGET = 200_000
-
-/** Values of a OneOrMany filter, empty strings dropped; undefined when absent. */
-export function valuesOf(v: OneOrMany | undefined): string[] | undefined {
-  if (v === undefined) return undefined
-  const list = (typeof v === 'string' ? [v] : [...v]).filter((s) => s !== '')
-  return list.length ? [...new Set(list)] : undefined
-}
 
 /** A WHERE clause (without rowid bounds) and its parameters; `never` when nothing can match. */
 export interface Where {
@@ -79,7 +56,7 @@ export function buildWhere(f: EventFilters, shape: HubShape, unindexed = false):
   }
   const to = valuesOf(f.to_agent)
   if (to) {
-    const all = [...new Set([...to, '*'])]
+    const all = [...new Set([...to, BROADCAST])]
     conds.push(`${col('to_agent')} IN (${all.map(() => '?').join(', ')})`)
     params.push(...all)
   }
@@ -151,7 +128,7 @@ function selectiveIndex(db: Db, shape: HubShape, f: EventFilters, lo: number, hi
 function bestIndex(db: Db, shape: HubShape, f: EventFilters, lo: number, hi: number, cap: number): string | null {
   let best: { name: string; n: number } | null = null
   for (const [key, name] of INDEXED) {
-    const values = key === 'to_agent' ? [...new Set([...(valuesOf(f.to_agent) ?? []), '*'])] : valuesOf(f[key] as OneOrMany)
+    const values = key === 'to_agent' ? [...new Set([...(valuesOf(f.to_agent) ?? []), BROADCAST])] : valuesOf(f[key] as OneOrMany)
     if (!values || !valuesOf(f[key] as OneOrMany) || !shape.indexes.has(name) || !shape.columns.has(key)) continue
     const probeCap = Math.min(cap, best ? best.n : cap)
     const n = (

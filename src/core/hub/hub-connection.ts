@@ -2,12 +2,15 @@
  * One hub file as Muster holds it: a read connection that never writes (`query_only`, no
  * migration, no journal-mode change) and a lazily opened write connection (the only path that
  * runs `ensureSchema`). Every SQLite failure becomes a clear ApiError: missing, locked, corrupt.
+ * Connections wait for locks a few milliseconds at a time; `readAsync` and `write` retry with
+ * `setTimeout` pauses up to the hub's timeout (`lock-retry.ts`), so the event loop stays free.
  */
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { ApiError } from '../../shared/api'
 import { openDatabase, type Db } from '../sqlite'
 import { createHub, HUB_BUSY_TIMEOUT_MS, HUB_FILENAME, type Hub } from './schema'
+import { ATTEMPT_BUSY_MS, isLockError, retryWhileLocked } from './lock-retry'
 import { HubValidationError } from './validate'
 
 /** What a hub file has: older files lack columns, tables and indexes. */
@@ -20,7 +23,7 @@ export interface HubShape {
 
 /** Options of a hub connection. */
 export interface HubConnectionOptions {
-  /** Busy timeout for both connections (MemPalace: 10 s). */
+  /** How long a read or write waits for a locked hub before "hub is locked" (MemPalace: 10 s). */
   busyTimeoutMs?: number
 }
 
@@ -74,7 +77,7 @@ export class HubConnection {
     if (!this.exists()) throw new ApiError(`no hub at ${this.palace} (${HUB_FILENAME} does not exist)`, 'not_found')
     let db: Db | null = null
     try {
-      db = openDatabase(this.file, { mustExist: true, busyTimeoutMs: this.timeoutMs })
+      db = openDatabase(this.file, { mustExist: true, busyTimeoutMs: ATTEMPT_BUSY_MS })
       db.pragma('query_only = ON')
       // Per-connection read tuning (nothing is written to the file): a 64 MiB page cache and
       // memory-mapped reads keep 1,000,000-row pages and threads fast.
@@ -83,28 +86,51 @@ export class HubConnection {
       db.prepare('SELECT count(*) FROM sqlite_master').get() // surfaces "file is not a database" now
     } catch (err) {
       db?.close()
+      if (isLockError(err)) throw err // the caller decides whether to wait and try again
       throw hubError(err, this.file, this.timeoutMs)
     }
     return (this.reader = db)
   }
 
-  /** Runs a read with this hub's connection, mapping errors. */
+  /**
+   * Runs a read at once, mapping errors (one short lock wait: for polls that simply try again
+   * on their next tick, and for synchronous callers such as tests and the bench).
+   */
   read<T>(fn: (db: Db, shape: HubShape) => T): T {
     try {
-      const db = this.readDb()
-      // One read transaction: every statement of the read sees the same WAL snapshot (a page and
-      // its artifact ids agree), and the snapshot is taken once instead of per statement.
-      return db.inTransaction ? fn(db, this.shapeOf(db)) : db.transaction(() => fn(db, this.shapeOf(db)))()
+      return this.readRaw(fn)
     } catch (err) {
       throw hubError(err, this.file, this.timeoutMs)
     }
   }
 
-  /** Runs a write on the write connection (opened with `createHub`: WAL, schema brought to v4). */
-  write<T>(fn: (hub: Hub) => T): T {
+  /** Runs a read, waiting (without blocking the event loop) while the hub is locked. */
+  async readAsync<T>(fn: (db: Db, shape: HubShape) => T): Promise<T> {
     try {
-      if (!this.writer) this.writer = createHub(this.palace, { busyTimeoutMs: this.timeoutMs })
-      return fn(this.writer)
+      return await retryWhileLocked(() => this.readRaw(fn), this.timeoutMs)
+    } catch (err) {
+      throw hubError(err, this.file, this.timeoutMs)
+    }
+  }
+
+  private readRaw<T>(fn: (db: Db, shape: HubShape) => T): T {
+    const db = this.readDb()
+    // One read transaction: every statement of the read sees the same WAL snapshot (a page and
+    // its artifact ids agree), and the snapshot is taken once instead of per statement.
+    return db.inTransaction ? fn(db, this.shapeOf(db)) : db.transaction(() => fn(db, this.shapeOf(db)))()
+  }
+
+  /**
+   * Runs a write on the write connection (opened with `createHub`: WAL, schema brought to v4),
+   * waiting without blocking while another process holds the lock. `fn` must write in one
+   * `BEGIN IMMEDIATE` transaction: a locked attempt then wrote nothing and is repeated.
+   */
+  async write<T>(fn: (hub: Hub) => T): Promise<T> {
+    try {
+      return await retryWhileLocked(() => {
+        if (!this.writer) this.writer = createHub(this.palace, { busyTimeoutMs: ATTEMPT_BUSY_MS })
+        return fn(this.writer)
+      }, this.timeoutMs)
     } catch (err) {
       throw hubError(err, this.file, this.timeoutMs)
     }

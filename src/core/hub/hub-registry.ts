@@ -1,25 +1,35 @@
 /**
- * Hubs Muster knows about (state DB table `hubs`, migration 3) and the operator's inbox cursor
- * per hub (`inbox_cursors`). Hubs are addressed by a registered name, or by palace path.
+ * Hubs Muster knows about (state DB table `hubs`, migrations 3-4) and the operator's inbox cursor
+ * per hub (`inbox_cursors`, keyed by the hub's location). Hubs are addressed by a registered name,
+ * or by palace path. A record is local (a palace folder) or remote (a server URL and the file in
+ * Muster's home holding its token): only local hubs are registered today.
  */
 import { basename, resolve } from 'node:path'
-import { ApiError } from '../../shared/api'
+import { ApiError, type InboxCursor } from '../../shared/api'
 import type { Db } from '../sqlite'
 import { formatCreatedAt } from './ids'
 
 /** A registered hub. */
 export interface HubRecord {
   name: string
-  palace: string
+  kind: 'local' | 'remote'
+  /** Local: the palace folder (absolute). */
+  palace: string | null
+  /** Remote: the hub server's base URL. */
+  url: string | null
+  /** Remote: the token file, relative to Muster's home (mode 0600). */
+  token_file: string | null
   added_at: string
 }
 
-/** An inbox cursor: the last event the operator has read in a hub. */
-export interface InboxCursor {
-  last_seq: number
-  last_event_id: string | null
-  updated_at: string
+/** Where a record's hub lives: its palace folder, or its URL. */
+export function locationOf(hub: HubRecord): string {
+  return hub.palace ?? hub.url!
 }
+
+const COLUMNS = 'name, kind, palace, url, token_file, added_at'
+
+export type { InboxCursor }
 
 /** Hub names: like project names. */
 export const HUB_NAME_RE = /^[A-Za-z0-9._-]{1,64}$/
@@ -36,17 +46,17 @@ export class HubRegistry {
 
   /** Every registered hub, by name. */
   list(): HubRecord[] {
-    return this.db.prepare('SELECT name, palace, added_at FROM hubs ORDER BY name').all() as HubRecord[]
+    return this.db.prepare(`SELECT ${COLUMNS} FROM hubs ORDER BY name`).all() as HubRecord[]
   }
 
   /** A hub by name (case-insensitive) or null. */
   find(name: string): HubRecord | null {
-    return (this.db.prepare('SELECT name, palace, added_at FROM hubs WHERE name = ?').get(name) as HubRecord | undefined) ?? null
+    return (this.db.prepare(`SELECT ${COLUMNS} FROM hubs WHERE name = ?`).get(name) as HubRecord | undefined) ?? null
   }
 
   /** A hub by its palace path, or null. */
   findByPalace(palace: string): HubRecord | null {
-    return (this.db.prepare('SELECT name, palace, added_at FROM hubs WHERE palace = ?').get(resolve(palace)) as HubRecord | undefined) ?? null
+    return (this.db.prepare(`SELECT ${COLUMNS} FROM hubs WHERE palace = ?`).get(resolve(palace)) as HubRecord | undefined) ?? null
   }
 
   /** A hub by name, or a not_found error. */
@@ -70,8 +80,8 @@ export class HubRegistry {
     }
     const taken = this.find(chosen)
     if (taken) throw new ApiError(`a hub named '${chosen}' already exists (${taken.palace}); pass another name`, 'conflict')
-    const hub: HubRecord = { name: chosen, palace: abs, added_at: new Date().toISOString() }
-    this.db.prepare('INSERT INTO hubs (name, palace, added_at) VALUES (?, ?, ?)').run(hub.name, hub.palace, hub.added_at)
+    const hub: HubRecord = { name: chosen, kind: 'local', palace: abs, url: null, token_file: null, added_at: new Date().toISOString() }
+    this.db.prepare("INSERT INTO hubs (name, kind, palace, added_at) VALUES (?, 'local', ?, ?)").run(hub.name, hub.palace, hub.added_at)
     return { hub, added: true }
   }
 
@@ -80,21 +90,21 @@ export class HubRegistry {
     const hub = this.get(name)
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM hubs WHERE name = ?').run(hub.name)
-      this.db.prepare('DELETE FROM inbox_cursors WHERE hub = ?').run(hub.palace)
+      this.db.prepare('DELETE FROM inbox_cursors WHERE hub = ?').run(locationOf(hub))
     })()
     return hub
   }
 
-  /** The operator's inbox cursor in a hub (keyed by palace path), or null. */
-  cursor(palace: string, agent: string): InboxCursor | null {
+  /** The operator's inbox cursor in a hub (keyed by its location: palace path or URL), or null. */
+  cursor(location: string, agent: string): InboxCursor | null {
     const row = this.db
       .prepare('SELECT last_seq, last_event_id, updated_at FROM inbox_cursors WHERE hub = ? AND agent = ?')
-      .get(resolve(palace), agent) as InboxCursor | undefined
+      .get(location, agent) as InboxCursor | undefined
     return row ?? null
   }
 
   /** Moves the inbox cursor forward (never backward); returns the stored cursor. */
-  setCursor(palace: string, agent: string, lastSeq: number, lastEventId: string | null): InboxCursor {
+  setCursor(location: string, agent: string, lastSeq: number, lastEventId: string | null): InboxCursor {
     const now = formatCreatedAt()
     this.db
       .prepare(
@@ -102,7 +112,7 @@ export class HubRegistry {
          ON CONFLICT(hub, agent) DO UPDATE SET last_seq = excluded.last_seq, last_event_id = excluded.last_event_id,
            updated_at = excluded.updated_at WHERE excluded.last_seq > inbox_cursors.last_seq`
       )
-      .run(resolve(palace), agent, lastSeq, lastEventId, now)
-    return this.cursor(palace, agent)!
+      .run(location, agent, lastSeq, lastEventId, now)
+    return this.cursor(location, agent)!
   }
 }

@@ -10,44 +10,23 @@
  * - `working`: it holds a claimed task that is not stuck, or wrote an event in the last 15 min.
  * - `idle`: everything else (present or not).
  */
+import type { AgentState, AgentSummary, HubEvent, HubOverviewData, PresenceEntry } from '../../shared/contract/hub-types'
+import { BROADCAST, EventType, Status } from '../../shared/contract/hub-vocabulary'
 import type { Db } from '../sqlite'
 import { queryPage } from './event-query'
 import type { HubShape } from './hub-connection'
-import { presenceOn, type PresenceEntry } from './presence'
+import { presenceOn } from './presence'
 import { toEvents } from './reader'
-import { listTasksOn, patchesWaitingOn, threadsOn, type TaskCounts, type TaskSummary, type WaitingPatch } from './tasks'
+import { listTasksOn, patchesWaitingOn, threadsOn } from './tasks'
 import { unreadOn } from './inbox'
-import type { EventRow, HubEvent } from './writer'
+import type { EventRow } from './writer'
 
 /** An agent is "working" when it wrote something this recently. */
 export const ACTIVE_WITHIN_MS = 15 * 60 * 1000
 /** Recent activity is read from this many newest events (a cheap rowid range). */
 const RECENT_EVENTS = 2_000
 
-/** The three-way state of an agent. */
-export type AgentState = 'working' | 'idle' | 'needs-me'
-
-/** One agent on the hub card. */
-export interface AgentSummary {
-  agent: string
-  state: AgentState
-  reason: string
-  presence: { at: string; age_ms: number; stale: boolean; cursor: string | null } | null
-  claimed: number
-  stuck: number
-  last_seen_at: string | null
-}
-
-/** A hub's overview for one operator. */
-export interface HubOverviewData {
-  agents: AgentSummary[]
-  tasks: TaskCounts
-  /** Claimed tasks past the stuck threshold. */
-  stuck: TaskSummary[]
-  patches_waiting: WaitingPatch[]
-  approvals_waiting: number
-  inbox_unread: number
-}
+export type { AgentState, AgentSummary, HubOverviewData }
 
 /** Options of `overviewOn`. */
 export interface OverviewOptions {
@@ -65,12 +44,12 @@ function recent(db: Db, shape: HubShape): HubEvent[] {
 
 /** Open approval requests (newest 500 examined) per requesting agent. */
 function approvalsWaiting(db: Db, shape: HubShape): Map<string, number> {
-  const { rows } = queryPage<EventRow>(db, shape, { filters: { type: 'approval.request' }, after: 0, before: null, order: 'desc', limit: 500 })
+  const { rows } = queryPage<EventRow>(db, shape, { filters: { type: EventType.approvalRequest }, after: 0, before: null, order: 'desc', limit: 500 })
   const requests = toEvents(db, shape, rows)
   const threads = threadsOn(db, shape, [...new Set(requests.map((r) => r.correlation_id).filter((c): c is string => !!c))])
   const out = new Map<string, number>()
   for (const r of requests) {
-    const decided = (threads.get(r.correlation_id ?? '') ?? []).some((e) => e.type === 'approval.decision')
+    const decided = (threads.get(r.correlation_id ?? '') ?? []).some((e) => e.type === EventType.approvalDecision)
     if (!decided) out.set(r.from_agent, (out.get(r.from_agent) ?? 0) + 1)
   }
   return out
@@ -96,25 +75,25 @@ export function overviewOn(db: Db, shape: HubShape, o: OverviewOptions): HubOver
   for (const [agent, n] of approvals) mark(agent, `${n} approval${n > 1 ? 's' : ''} waiting`)
   for (const p of patches) {
     const e = p.event
-    const mine = e.to_agent === o.operator || e.to_agent === '*' || taskRequester.get(e.correlation_id ?? '') === o.operator
+    const mine = e.to_agent === o.operator || e.to_agent === BROADCAST || taskRequester.get(e.correlation_id ?? '') === o.operator
     if (mine) mark(e.from_agent, `patch ${e.id} waiting to be applied`)
   }
   for (const t of tasks) {
     const worker = t.claimed_by ?? t.request?.to_agent
-    if (worker && t.request?.from_agent === o.operator && (t.state === 'ready' || t.state === 'blocked')) {
+    if (worker && t.request?.from_agent === o.operator && (t.state === Status.ready || t.state === Status.blocked)) {
       mark(worker, `task ${t.correlation_id} is ${t.state}`)
     }
   }
   for (const a of directUnread) mark(a, 'unread message to you')
   const agents = new Set<string>([...presence.map((p) => p.agent), ...lastSeen.keys()])
   for (const t of tasks) {
-    if (t.state === 'claimed' && t.claimed_by) agents.add(t.claimed_by)
-    if (t.state === 'open' && t.request?.to_agent && t.request.to_agent !== '*') agents.add(t.request.to_agent)
+    if (t.state === Status.claimed && t.claimed_by) agents.add(t.claimed_by)
+    if (t.state === Status.open && t.request?.to_agent && t.request.to_agent !== BROADCAST) agents.add(t.request.to_agent)
   }
   agents.delete(o.operator)
   const byAgent = new Map(presence.map((p) => [p.agent, p]))
   const summaries: AgentSummary[] = [...agents].sort().map((agent) => {
-    const claimed = tasks.filter((t) => t.state === 'claimed' && t.claimed_by === agent)
+    const claimed = tasks.filter((t) => t.state === Status.claimed && t.claimed_by === agent)
     const stuck = claimed.filter((t) => t.stuck).length
     const seen = lastSeen.get(agent) ?? byAgent.get(agent)?.at ?? null
     const active = seen !== null && now - Date.parse(seen) <= ACTIVE_WITHIN_MS

@@ -2,28 +2,19 @@
  * Presence: "who is home" (spec section 6). The latest `type=status` event per agent, with the
  * filters and cursor it announced (from metadata, else found in the body) and its age.
  */
+import type { PresenceEntry } from '../../shared/contract/hub-types'
+import { EventType } from '../../shared/contract/hub-vocabulary'
 import type { Db } from '../sqlite'
 import type { HubConnection, HubShape } from './hub-connection'
 import { EVENT_ID_RE } from './ids'
-import { previewEvent, toEvents, type ListedEvent } from './reader'
+import { previewEvent, toEvents } from './reader'
 import type { EventRow } from './writer'
 import { selectList } from './event-query'
 
 /** Announcements older than this are shown as stale (agents announce once per session). */
 export const DEFAULT_STALE_AFTER_MS = 24 * 60 * 60 * 1000
 
-/** One agent's latest announcement. */
-export interface PresenceEntry {
-  agent: string
-  at: string
-  age_ms: number
-  stale: boolean
-  /** The filters the agent said it watches (metadata `filters`), or null. */
-  filters: unknown
-  /** The cursor it announced (metadata `cursor`, else an event id in the body), or null. */
-  cursor: string | null
-  event: ListedEvent
-}
+export type { PresenceEntry }
 
 /** Options of `listPresence`. */
 export interface PresenceOptions {
@@ -55,14 +46,14 @@ const WINDOW = 2_000
  */
 function latestStatusRowids(db: Db, shape: HubShape): number[] {
   const indexed = shape.indexes.has('events_type_idx') ? 'INDEXED BY events_type_idx' : ''
-  const n = (db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM events ${indexed} WHERE type = 'status' LIMIT ?)`).get(EXACT_LIMIT + 1) as { n: number }).n
+  const n = (db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM events ${indexed} WHERE type = ? LIMIT ?)`).get(EventType.status, EXACT_LIMIT + 1) as { n: number }).n
   if (n <= EXACT_LIMIT) {
-    return (db.prepare(`SELECT max(rowid) AS r FROM events ${indexed} WHERE type = 'status' GROUP BY from_agent`).all() as { r: number }[]).map((x) => x.r)
+    return (db.prepare(`SELECT max(rowid) AS r FROM events ${indexed} WHERE type = ? GROUP BY from_agent`).all(EventType.status) as { r: number }[]).map((x) => x.r)
   }
   // Index order (type, created_at): newest first without a sort; the scan stops early.
   const latest = new Map<string, number>()
   let sinceNew = 0
-  const rows = db.prepare(`SELECT rowid AS r, from_agent AS a FROM events ${indexed} WHERE type = 'status' ORDER BY created_at DESC`).iterate() as IterableIterator<{ r: number; a: string }>
+  const rows = db.prepare(`SELECT rowid AS r, from_agent AS a FROM events ${indexed} WHERE type = ? ORDER BY created_at DESC`).iterate(EventType.status) as IterableIterator<{ r: number; a: string }>
   for (const row of rows) {
     const known = latest.get(row.a)
     if (known === undefined) sinceNew = 0

@@ -140,7 +140,7 @@ describe('older hub files', () => {
   }
 
   for (const v of [1, 2, 3] as const) {
-    it(`v${v}: reads without writing (nulls for missing columns), a write adds the columns`, () => {
+    it(`v${v}: reads without writing (nulls for missing columns), a write adds the columns`, async () => {
       const palace = legacy(v)
       const file = join(palace, 'logstream.sqlite3')
       const before = createHash('sha256').update(readFileSync(file)).digest('hex')
@@ -152,7 +152,7 @@ describe('older hub files', () => {
       c.close()
       expect(createHash('sha256').update(readFileSync(file)).digest('hex')).toBe(before)
       const w = conn(palace)
-      const written = w.write((hub) => appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 's', room: 'r', fromAgent: 'new', topic: 't' }))
+      const written = await w.write((hub) => appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 's', room: 'r', fromAgent: 'new', topic: 't' }))
       expect(written.topic).toBe('t')
       const all = listEvents(w).events
       expect(all.map((x) => x.from_agent)).toEqual(['old', 'new'])
@@ -162,16 +162,16 @@ describe('older hub files', () => {
 })
 
 describe('hub connection errors', () => {
-  it('a missing hub is not_found; a non-SQLite file is a clear error, not a crash', () => {
+  it('a missing hub is not_found; a non-SQLite file is a clear error, not a crash', async () => {
     const palace = join(tmpDir(), 'palace')
     expect(() => listEvents(conn(palace))).toThrow(/no hub at .*logstream\.sqlite3 does not exist/)
     const bad = tmpDir()
     writeFileSync(join(bad, 'logstream.sqlite3'), 'this is not a database, just text '.repeat(200))
     expect(() => listEvents(conn(bad))).toThrow(/is not a readable SQLite database \(corrupt\?\)/)
-    expect(() => conn(bad).write(() => 1)).toThrow(/not a readable SQLite database|corrupt/)
+    await expect(conn(bad).write(() => 1)).rejects.toThrow(/not a readable SQLite database|corrupt/)
   })
 
-  it('a write to a hub held by another BEGIN IMMEDIATE fails after the timeout with "hub is locked"', () => {
+  it('a write to a hub held by another BEGIN IMMEDIATE fails after the timeout with "hub is locked"', async () => {
     const palace = join(tmpDir(), 'palace')
     createHub(palace).close()
     const holder = openDatabase(join(palace, 'logstream.sqlite3'))
@@ -179,7 +179,7 @@ describe('hub connection errors', () => {
     try {
       const c = conn(palace, 150)
       const t = Date.now()
-      expect(() => c.write((hub) => appendEvent(hub.db, hub.replicaId, { type: 'x', stream: 's', room: 'r', fromAgent: 'a' }))).toThrow(
+      await expect(c.write((hub) => appendEvent(hub.db, hub.replicaId, { type: 'x', stream: 's', room: 'r', fromAgent: 'a' }))).rejects.toThrow(
         /^hub is locked: another process holds .*logstream\.sqlite3 \(gave up after 150 ms\)$/
       )
       expect(Date.now() - t).toBeGreaterThanOrEqual(140)

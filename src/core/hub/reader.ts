@@ -3,8 +3,10 @@
  * by rowid, preview, and the event envelope in upstream key order. Reads never write the file.
  */
 import { ApiError } from '../../shared/api'
+import type { HubEventEnvelope } from '../../shared/contract/hub-types'
 import type { Db } from '../sqlite'
 import { buildWhere, queryPage, selectList, type EventFilters, type PagePlan } from './event-query'
+import type { ListQuery } from './hub-port'
 import type { HubConnection, HubShape } from './hub-connection'
 import { pyRepr } from './validate'
 import { rowToEvent, type EventRow, type HubEvent } from './writer'
@@ -17,22 +19,10 @@ export const MAX_LIMIT = 500
 export const PREVIEW_CHARS = 200
 
 /** An envelope, possibly previewed (`body_truncated`/`body_length` only when cut). */
-export type ListedEvent = HubEvent & { body_truncated?: true; body_length?: number }
+export type ListedEvent = HubEventEnvelope
 
-/** Options of `listEvents`: the filters plus cursors, limit, order and preview. */
-export interface ListOptions extends EventFilters {
-  /** Exclusive cursor: events after this one (by rowid). */
-  since_event_id?: string
-  /** Exclusive cursor: events before this one (by rowid). */
-  before_event_id?: string
-  /** Exclusive numeric cursor: rowid greater than this. */
-  since_seq?: number
-  /** Exclusive numeric cursor: rowid less than this. */
-  before_seq?: number
-  limit?: number
-  order?: 'asc' | 'desc'
-  preview?: boolean
-}
+/** Options of `listEvents`: the port's list query. */
+export type ListOptions = ListQuery
 
 /** A page of events. */
 export interface EventPage {
@@ -118,11 +108,14 @@ export function listOn(db: Db, shape: HubShape, opts: ListOptions): EventPage {
 
 /** One event by id (full body), or null. */
 export function readEvent(conn: HubConnection, id: string): HubEvent | null {
-  return conn.read((db, shape) => {
-    if (!shape.hasEvents) return null
-    const row = db.prepare(`SELECT ${selectList(shape)} FROM events WHERE id = ?`).get(id) as EventRow | undefined
-    return row ? toEvents(db, shape, [row])[0]! : null
-  })
+  return conn.read((db, shape) => eventOn(db, shape, id))
+}
+
+/** `readEvent` on an open read connection. */
+export function eventOn(db: Db, shape: HubShape, id: string): HubEvent | null {
+  if (!shape.hasEvents) return null
+  const row = db.prepare(`SELECT ${selectList(shape)} FROM events WHERE id = ?`).get(id) as EventRow | undefined
+  return row ? toEvents(db, shape, [row])[0]! : null
 }
 
 /** The id and rowid of the newest event (the tip), or null for an empty hub. */
@@ -134,11 +127,14 @@ export function tipOn(db: Db, shape: HubShape): { id: string; seq: number } | nu
 
 /** Counts matching events (only when a caller asks: it may visit every match). */
 export function countEvents(conn: HubConnection, filters: EventFilters, cap = Number.MAX_SAFE_INTEGER): number {
-  return conn.read((db, shape) => {
-    if (!shape.hasEvents) return 0
-    const where = buildWhere(filters, shape)
-    if (where.never) return 0
-    const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM events${where.sql ? ' WHERE ' + where.sql : ''} LIMIT ?)`
-    return (db.prepare(sql).get(...where.params, cap) as { n: number }).n
-  })
+  return conn.read((db, shape) => countOn(db, shape, filters, cap))
+}
+
+/** `countEvents` on an open read connection. */
+export function countOn(db: Db, shape: HubShape, filters: EventFilters, cap = Number.MAX_SAFE_INTEGER): number {
+  if (!shape.hasEvents) return 0
+  const where = buildWhere(filters, shape)
+  if (where.never) return 0
+  const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM events${where.sql ? ' WHERE ' + where.sql : ''} LIMIT ?)`
+  return (db.prepare(sql).get(...where.params, cap) as { n: number }).n
 }

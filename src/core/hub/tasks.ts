@@ -3,21 +3,19 @@
  * into their states with open/claimed/stuck counts, and `patch.ready` events still waiting for an
  * applied/failed (or superseded) ack.
  */
+import type { HubEvent, TaskCounts, TaskSummary, WaitingPatch } from '../../shared/contract/hub-types'
+import { EventType, PATCH_CLOSING_STATUSES } from '../../shared/contract/hub-vocabulary'
 import type { Db } from '../sqlite'
 import { queryPage, type EventFilters } from './event-query'
 import type { HubConnection, HubShape } from './hub-connection'
-import { previewEvent, toEvents, type ListedEvent } from './reader'
-import { ackOf, foldThread, type TaskFold, type TaskState } from './thread'
-import type { EventRow, HubEvent } from './writer'
+import { previewEvent, toEvents } from './reader'
+import { ackOf, foldThread } from './thread'
+import type { EventRow } from './writer'
+
+export type { TaskCounts, TaskSummary, WaitingPatch }
 
 /** Tasks folded per call at most (the newest requests). */
 export const MAX_TASKS = 500
-
-/** A task without its steps (list rows). */
-export type TaskSummary = Omit<TaskFold, 'steps'>
-
-/** Counts per state plus the stuck ones. */
-export type TaskCounts = Record<TaskState, number> & { stuck: number; total: number }
 
 /** What `listTasks` returns. */
 export interface TaskList {
@@ -58,7 +56,7 @@ export function threadsOn(db: Db, shape: HubShape, correlationIds: string[]): Ma
 /** Folds the newest task requests (at most 500) into their states. */
 export function listTasksOn(db: Db, shape: HubShape, o: TaskListOptions = {}): TaskList {
   const limit = Math.min(Math.max(1, o.limit ?? MAX_TASKS), MAX_TASKS)
-  const requests = rowsOf(db, shape, { type: 'task.request', ...(o.stream ? { stream: o.stream } : {}) }, limit + 1, 'desc')
+  const requests = rowsOf(db, shape, { type: EventType.taskRequest, ...(o.stream ? { stream: o.stream } : {}) }, limit + 1, 'desc')
   const truncated = requests.length > limit
   const ids = [...new Set(requests.slice(0, limit).map((r) => r.correlation_id ?? r.id))]
   const threads = threadsOn(db, shape, ids.filter((id) => requests.some((r) => r.correlation_id === id)))
@@ -81,22 +79,16 @@ export function listTasks(conn: HubConnection, o: TaskListOptions = {}): TaskLis
   return conn.read((db, shape) => listTasksOn(db, shape, o))
 }
 
-/** A `patch.ready` that nobody has applied, failed or superseded yet. */
-export interface WaitingPatch {
-  event: ListedEvent
-  waiting_ms: number
-}
-
 /** The newest `patch.ready` events (at most 500 examined) without an applied/failed/superseded ack. */
 export function patchesWaitingOn(db: Db, shape: HubShape, o: { now?: number; limit?: number } = {}): WaitingPatch[] {
-  const patches = rowsOf(db, shape, { type: 'patch.ready' }, Math.min(o.limit ?? MAX_TASKS, MAX_TASKS), 'desc')
+  const patches = rowsOf(db, shape, { type: EventType.patchReady }, Math.min(o.limit ?? MAX_TASKS, MAX_TASKS), 'desc')
   if (patches.length === 0) return []
   const threads = threadsOn(db, shape, [...new Set(patches.map((p) => p.correlation_id ?? p.id))])
   const closed = new Set<string>()
   for (const events of threads.values()) {
     for (const e of events) {
       const target = ackOf(e)
-      if (target && (e.status === 'applied' || e.status === 'failed' || e.status === 'superseded')) closed.add(target)
+      if (target && e.status && (PATCH_CLOSING_STATUSES as readonly string[]).includes(e.status)) closed.add(target)
     }
   }
   const now = o.now ?? Date.now()

@@ -4,59 +4,26 @@
  * of voided events), and superseding the request itself supersedes the task. A claimed task with
  * no terminal status after `stuckAfterMs` (default 2 h) is "stuck".
  */
+import type { HubEvent, TaskFold, ThreadStep } from '../../shared/contract/hub-types'
+import { ACK_OF, EventType, Status, TASK_STATES, type TaskState } from '../../shared/contract/hub-vocabulary'
 import { queryPage, selectList } from './event-query'
-import type { HubConnection } from './hub-connection'
+import type { Db } from '../sqlite'
+import type { HubConnection, HubShape } from './hub-connection'
 import { previewEvent, toEvents } from './reader'
-import type { EventRow, HubEvent } from './writer'
+import type { EventRow } from './writer'
 
-/** The states a task can be in. */
-export type TaskState = 'open' | 'claimed' | 'ready' | 'applied' | 'failed' | 'blocked' | 'superseded'
+export type { TaskFold, TaskState, ThreadStep }
+
 /** Claimed tasks without a terminal status for this long are stuck. */
 export const DEFAULT_STUCK_AFTER_MS = 2 * 60 * 60 * 1000
 /** Events of one thread read at most (a thread is a conversation, not a stream). */
 export const MAX_THREAD_EVENTS = 10_000
 
-/** One event of a thread, as the thread view shows it. */
-export interface ThreadStep {
-  seq: number
-  id: string
-  type: string
-  status: string | null
-  from_agent: string
-  to_agent: string | null
-  created_at: string
-  hlc: string | null
-  ack_of: string | null
-  /** Voided by a `superseded` ack (directly or as an ack of a voided event). */
-  voided: boolean
-  artifact_ids: string[]
-  body: string
-}
-
-/** A thread folded into its task state. */
-export interface TaskFold {
-  correlation_id: string
-  state: TaskState
-  /** Who set the state and when (null for a request never answered). */
-  state_by: string | null
-  state_at: string | null
-  state_event_id: string | null
-  request: { id: string; from_agent: string; to_agent: string | null; stream: string; branch: string | null; base_commit: string | null; title: string; created_at: string } | null
-  claimed_by: string | null
-  claimed_at: string | null
-  stuck: boolean
-  /** For stuck tasks: how long since the claim. */
-  stuck_for_ms: number | null
-  event_count: number
-  last_at: string | null
-  steps: ThreadStep[]
-}
-
-const STATES = new Set<string>(['open', 'claimed', 'ready', 'applied', 'failed', 'blocked', 'superseded'])
+const STATES = new Set<string>(TASK_STATES)
 
 /** The `ack_of` link of an event (metadata), or null. */
 export function ackOf(e: HubEvent): string | null {
-  const v = e.metadata.ack_of
+  const v = e.metadata[ACK_OF]
   return typeof v === 'string' && v ? v : null
 }
 
@@ -70,32 +37,32 @@ export function taskTitle(body: string): string {
 /** Folds a thread's events (any order) into its task state. */
 export function foldThread(correlationId: string, events: HubEvent[], opts: { now?: number; stuckAfterMs?: number } = {}): TaskFold {
   const sorted = [...events].sort((a, b) => a.seq - b.seq)
-  const request = sorted.find((e) => e.type === 'task.request') ?? null
+  const request = sorted.find((e) => e.type === EventType.taskRequest) ?? null
   const ids = new Set(sorted.map((e) => e.id))
   const voided = new Set<string>()
   for (const e of sorted) {
     const target = ackOf(e)
-    if (e.status === 'superseded' && target && target !== request?.id) voided.add(target)
+    if (e.status === Status.superseded && target && target !== request?.id) voided.add(target)
   }
   for (const e of sorted) {
     const target = ackOf(e)
-    if (target && voided.has(target) && e.status !== 'superseded') voided.add(e.id)
+    if (target && voided.has(target) && e.status !== Status.superseded) voided.add(e.id)
   }
-  let state: TaskState = 'open'
+  let state: TaskState = Status.open
   let setter: HubEvent | null = null
   let claim: HubEvent | null = null
   for (const e of sorted) {
     if (!e.status || !STATES.has(e.status) || voided.has(e.id)) continue
     const target = ackOf(e)
     // A superseded ack of anything but the request (or of nothing in this thread) only voids.
-    if (e.status === 'superseded' && target && target !== request?.id && ids.has(target)) continue
+    if (e.status === Status.superseded && target && target !== request?.id && ids.has(target)) continue
     state = e.status as TaskState
     setter = e
-    if (e.status === 'claimed') claim = e
+    if (e.status === Status.claimed) claim = e
   }
   const now = opts.now ?? Date.now()
   const claimedMs = claim ? Date.parse(claim.created_at) : NaN
-  const stuckFor = state === 'claimed' && Number.isFinite(claimedMs) ? now - claimedMs : null
+  const stuckFor = state === Status.claimed && Number.isFinite(claimedMs) ? now - claimedMs : null
   const stuck = stuckFor !== null && stuckFor > (opts.stuckAfterMs ?? DEFAULT_STUCK_AFTER_MS)
   const last = sorted[sorted.length - 1]
   return {
@@ -127,17 +94,20 @@ export function foldThread(correlationId: string, events: HubEvent[], opts: { no
  * correlation id (acks of an uncorrelated event use its id as their correlation id).
  */
 export function readThreadEvents(conn: HubConnection, correlationId: string): HubEvent[] {
-  return conn.read((db, shape) => {
-    const { rows } = queryPage<EventRow>(db, shape, {
-      filters: { correlation_id: correlationId }, after: 0, before: null, order: 'asc', limit: MAX_THREAD_EVENTS
-    })
-    if (shape.hasEvents && !rows.some((r) => r.id === correlationId)) {
-      const root = db.prepare(`SELECT ${selectList(shape)} FROM events WHERE id = ?`).get(correlationId) as EventRow | undefined
-      if (root) rows.push(root)
-      rows.sort((a, b) => a.rowid - b.rowid)
-    }
-    return toEvents(db, shape, rows)
+  return conn.read((db, shape) => threadEventsOn(db, shape, correlationId))
+}
+
+/** `readThreadEvents` on an open read connection. */
+export function threadEventsOn(db: Db, shape: HubShape, correlationId: string): HubEvent[] {
+  const { rows } = queryPage<EventRow>(db, shape, {
+    filters: { correlation_id: correlationId }, after: 0, before: null, order: 'asc', limit: MAX_THREAD_EVENTS
   })
+  if (shape.hasEvents && !rows.some((r) => r.id === correlationId)) {
+    const root = db.prepare(`SELECT ${selectList(shape)} FROM events WHERE id = ?`).get(correlationId) as EventRow | undefined
+    if (root) rows.push(root)
+    rows.sort((a, b) => a.rowid - b.rowid)
+  }
+  return toEvents(db, shape, rows)
 }
 
 /** Reads and folds one thread. */

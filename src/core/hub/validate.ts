@@ -3,7 +3,10 @@
  * CHECK constraints, so every rule lives here. Messages use MemPalace's own wording (logstream.py,
  * tasks.py), including Python's `repr` quoting of offending values, so agents see one vocabulary.
  */
+import { ARTIFACT_KINDS, EVENT_STATUSES, type ArtifactKind, type EventStatus } from '../../shared/contract/hub-vocabulary'
 import { PyJsonError, pyJsonDumps } from './ids'
+
+export { ARTIFACT_KINDS, EVENT_STATUSES, type ArtifactKind, type EventStatus }
 
 /** A rejected write: bad input, nothing was stored. */
 export class HubValidationError extends Error {
@@ -12,15 +15,6 @@ export class HubValidationError extends Error {
     this.name = 'HubValidationError'
   }
 }
-
-/** Event statuses (section 4). */
-export const EVENT_STATUSES = ['open', 'claimed', 'ready', 'applied', 'blocked', 'failed', 'superseded'] as const
-/** One of `EVENT_STATUSES`. */
-export type EventStatus = (typeof EVENT_STATUSES)[number]
-/** Artifact kinds (section 5). */
-export const ARTIFACT_KINDS = ['patch', 'file', 'log', 'json', 'note'] as const
-/** One of `ARTIFACT_KINDS`. */
-export type ArtifactKind = (typeof ARTIFACT_KINDS)[number]
 
 /** Event type: dotted lowercase identifier (`task.request`, `patch.ready`). */
 export const EVENT_TYPE_RE = /^[a-z0-9][a-z0-9_.-]{0,63}$/

@@ -3,7 +3,8 @@
  * there is no cursor; otherwise polls with backoff 0.25 s -> 1 s until a match or the timeout.
  */
 import type { HubConnection } from './hub-connection'
-import { listOn, tipOn, type ListOptions, type ListedEvent } from './reader'
+import type { WaitResult } from './hub-port'
+import { listOn, tipOn, type ListOptions } from './reader'
 
 /** Default wait: 60 s. */
 export const DEFAULT_WAIT_MS = 60_000
@@ -14,11 +15,7 @@ export const FIRST_POLL_MS = 250
 /** Longest poll delay. */
 export const MAX_POLL_MS = 1_000
 
-/** What `waitEvents` returns (upstream shape). */
-export interface WaitResult {
-  timed_out: boolean
-  events: ListedEvent[]
-}
+export type { WaitResult }
 
 /** Options of `waitEvents`: list options plus the timeout and an abort signal. */
 export interface WaitOptions extends ListOptions {
@@ -49,7 +46,7 @@ export async function waitEvents(conn: HubConnection, opts: WaitOptions = {}): P
   const { timeout_ms, signal, ...list } = opts
   const deadline = Date.now() + clampTimeout(timeout_ms)
   let query: ListOptions = list
-  const first = conn.read((db, shape) => {
+  const first = await conn.readAsync((db, shape) => {
     const page = listOn(db, shape, list)
     if (!list.since_event_id && page.events.length === 0) {
       // No cursor and nothing yet: wait for rows after the current tip.
@@ -64,7 +61,7 @@ export async function waitEvents(conn: HubConnection, opts: WaitOptions = {}): P
     const remaining = deadline - Date.now()
     if (remaining <= 0 || signal?.aborted) return { timed_out: true, events: [] }
     await sleep(Math.min(delay, remaining), signal)
-    const page = conn.read((db, shape) => listOn(db, shape, query))
+    const page = await conn.readAsync((db, shape) => listOn(db, shape, query))
     if (page.events.length) return { timed_out: false, events: page.events }
     delay = Math.min(MAX_POLL_MS, delay * 2)
   }

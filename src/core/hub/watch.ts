@@ -5,11 +5,11 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { queryPage, valuesOf, type EventFilters } from './event-query'
-import type { HubConnection } from './hub-connection'
+import type { HubEvent } from '../../shared/contract/hub-types'
+import { BROADCAST } from '../../shared/contract/hub-vocabulary'
+import { valuesOf } from './filter-values'
+import type { EventFilters, Hub } from './hub-port'
 import { formatCreatedAt } from './ids'
-import { anchorRowid, toEvents } from './reader'
-import type { EventRow, HubEvent } from './writer'
 
 /** Watch filters: every field may repeat (OR); `to_agent` also matches `'*'`. */
 export type WatchFilters = Omit<EventFilters, 'text' | 'since_created_at'>
@@ -29,7 +29,7 @@ export function agentFilters(agent: string, f: WatchFilters = {}): WatchFilters 
 export function matchesWatch(e: HubEvent, f: WatchFilters): boolean {
   if (valuesOf(f.exclude_from_agent)?.includes(e.from_agent)) return false
   const to = valuesOf(f.to_agent)
-  if (to && (e.to_agent === null || (e.to_agent !== '*' && !to.includes(e.to_agent)))) return false
+  if (to && (e.to_agent === null || (e.to_agent !== BROADCAST && !to.includes(e.to_agent)))) return false
   for (const field of FIELDS) {
     const values = valuesOf(f[field])
     const v = e[field]
@@ -106,20 +106,18 @@ export interface WatchOutcome {
 
 const BATCH = 500
 
-/** Watches the hub until a match (or forever with `follow`), an idle timeout, or an abort. */
-export async function runWatch(conn: HubConnection, o: WatchRunOptions): Promise<WatchOutcome> {
+/**
+ * Watches the hub until a match (or forever with `follow`), an idle timeout, or an abort. Every
+ * event after the cursor is examined (filters apply here, so the cursor passes non-matches too).
+ */
+export async function runWatch(hub: Hub, o: WatchRunOptions): Promise<WatchOutcome> {
   let cursor = o.cursor
-  let seq = cursor ? conn.read((db) => anchorRowid(db, cursor!, 'since_event_id')) : 0
   let lastMatch = Date.now()
   const pollMs = o.pollMs ?? 200
   for (;;) {
-    const batch = conn.read((db, shape) => {
-      const { rows } = queryPage<EventRow>(db, shape, { filters: {}, after: seq, before: null, order: 'asc', limit: BATCH })
-      return toEvents(db, shape, rows)
-    })
+    const { events: batch } = await hub.list({ ...(cursor ? { since_event_id: cursor } : {}), order: 'asc', limit: BATCH })
     if (batch.length) {
       const last = batch[batch.length - 1]!
-      seq = last.seq
       cursor = last.id
       const matches = batch.filter((e) => matchesWatch(e, o.filters))
       if (matches.length && o.follow) o.onMatches?.(matches)

@@ -6,6 +6,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import type { Statement } from 'better-sqlite3'
+import type { HubEvent } from '../../shared/contract/hub-types'
+import { ACK_OF, EventType, Room, Status } from '../../shared/contract/hub-vocabulary'
 import type { Db } from '../sqlite'
 import { formatCreatedAt, HLC_RE, newId, nextHlc } from './ids'
 import {
@@ -28,28 +30,7 @@ import {
   type EventStatus
 } from './validate'
 
-/** The event envelope every API/CLI `--json` returns, keys in the upstream order. */
-export interface HubEvent {
-  id: string
-  seq: number
-  origin_replica: string | null
-  origin_seq: number | null
-  hlc: string | null
-  type: string
-  stream: string
-  room: string
-  topic: string | null
-  from_agent: string
-  to_agent: string | null
-  correlation_id: string | null
-  branch: string | null
-  base_commit: string | null
-  status: string | null
-  artifact_ids: string[]
-  body: string
-  created_at: string
-  metadata: Record<string, unknown>
-}
+export type { HubEvent }
 
 /** Input of `appendEvent` (the fields of section 4; camelCase here, snake_case on the wire). */
 export interface AppendEventInput {
@@ -312,7 +293,7 @@ export function ackEvent(db: Db, replicaId: string, input: AckInput): HubEvent {
   const target = stmt(db, 'SELECT rowid, * FROM events WHERE id = ?').get(eventId) as EventRow | undefined
   if (!target) throw new HubValidationError(`event ${pyRepr(eventId)} not found`)
   return appendEvent(db, replicaId, {
-    type: 'event.ack',
+    type: EventType.ack,
     stream: target.stream,
     room: target.room,
     topic: input.topic !== undefined && input.topic !== null ? input.topic : (target.topic ?? null),
@@ -321,7 +302,7 @@ export function ackEvent(db: Db, replicaId: string, input: AckInput): HubEvent {
     correlationId: target.correlation_id || target.id,
     status: input.status ?? null,
     body: input.body ?? '',
-    metadata: { ack_of: eventId },
+    metadata: { [ACK_OF]: eventId },
     ...(input.at ? { at: input.at } : {})
   })
 }
@@ -374,15 +355,15 @@ export function createTaskRequest(db: Db, replicaId: string, input: TaskInput): 
   if (!/^[0-9a-f]{8}$/.test(suffix)) throw new HubValidationError('task suffix must be 8 lowercase hex digits')
   const correlationId = `task_${taskSlug(input.goal)}_${suffix}`
   const task = appendEvent(db, replicaId, {
-    type: 'task.request',
+    type: EventType.taskRequest,
     stream: `project/${taskSlug(project, 'project')}`,
-    room: 'delegation',
+    room: Room.delegation,
     fromAgent,
     toAgent,
     correlationId,
     branch,
     baseCommit,
-    status: 'open',
+    status: Status.open,
     body: taskBody(input.goal, input.done),
     ...(input.at ? { at: input.at } : {})
   })
@@ -411,9 +392,9 @@ export function submitPatch(db: Db, replicaId: string, input: SubmitPatchInput):
   })
   const event = appendEvent(db, replicaId, {
     ...rest,
-    type: 'patch.ready',
-    room: room ?? 'patches',
-    status: 'ready',
+    type: EventType.patchReady,
+    room: room ?? Room.patches,
+    status: Status.ready,
     artifactIds: [artifact.id]
   })
   return { artifact, event }

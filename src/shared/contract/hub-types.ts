@@ -3,6 +3,7 @@
  * upstream key order, task folds, presence, inbox and the per-hub overview.
  */
 import { z } from 'zod'
+import { TASK_STATES } from './hub-vocabulary'
 
 /** The event envelope every hub method returns (keys in upstream order; preview adds the last two). */
 export const HubEventSchema = z.object({
@@ -30,10 +31,13 @@ export const HubEventSchema = z.object({
   /** Preview only: the full body's length in characters. */
   body_length: z.number().int().optional()
 })
+/** An envelope as returned (possibly previewed). */
 export type HubEventEnvelope = z.infer<typeof HubEventSchema>
+/** A stored event's envelope (never previewed). */
+export type HubEvent = Omit<HubEventEnvelope, 'body_truncated' | 'body_length'>
 
 /** Task states folded from a thread. */
-export const TaskStateSchema = z.enum(['open', 'claimed', 'ready', 'applied', 'failed', 'blocked', 'superseded'])
+export const TaskStateSchema = z.enum(TASK_STATES)
 export type TaskStateName = z.infer<typeof TaskStateSchema>
 
 /** One event of a thread as the thread view shows it. */
@@ -72,7 +76,6 @@ export const TaskSummarySchema = z.object({
   event_count: z.number().int(),
   last_at: z.string().nullable()
 })
-export type TaskSummaryData = z.infer<typeof TaskSummarySchema>
 
 /** Counts of tasks per state, plus stuck and total. */
 export const TaskCountsSchema = z.object({
@@ -111,11 +114,18 @@ export const AgentSummarySchema = z.object({
 /** A hub Muster knows: registered (name) or the MemPalace default. */
 export const HubInfoSchema = z.object({
   name: z.string(),
+  /** The palace folder (a remote hub: its URL). */
   palace: z.string(),
+  /** What to show: the hub file (a remote hub: its URL). */
   file: z.string(),
   added_at: z.string().nullable(),
   exists: z.boolean(),
-  registered: z.boolean()
+  registered: z.boolean(),
+  /** A logstream file on this machine, or a MemPalace hub server. */
+  kind: z.enum(['local', 'remote']),
+  /** Writes are refused (read-only file, folder or mount; a `--read-only` server), with the reason. */
+  read_only: z.boolean(),
+  read_only_reason: z.string().nullable()
 })
 export type HubInfo = z.infer<typeof HubInfoSchema>
 
@@ -135,3 +145,24 @@ export const HubOverviewSchema = z.object({
 
 /** The operator's inbox cursor in a hub. */
 export const InboxCursorSchema = z.object({ last_seq: z.number().int(), last_event_id: z.string().nullable(), updated_at: z.string() })
+
+/** One event of a thread as the thread view shows it. */
+export type ThreadStep = z.infer<typeof ThreadStepSchema>
+/** A task without its steps (list rows). */
+export type TaskSummary = z.infer<typeof TaskSummarySchema>
+/** A thread folded into its task state, with its steps. */
+export type TaskFold = TaskSummary & { steps: ThreadStep[] }
+/** Counts per task state plus the stuck ones and the total. */
+export type TaskCounts = z.infer<typeof TaskCountsSchema>
+/** One agent's latest announcement ("who is home"). */
+export type PresenceEntry = z.infer<typeof PresenceSchema>
+/** A `patch.ready` nobody has applied, failed or superseded yet. */
+export type WaitingPatch = z.infer<typeof WaitingPatchSchema>
+/** The three-way state of an agent. */
+export type AgentState = z.infer<typeof AgentStateSchema>
+/** One agent on a hub card. */
+export type AgentSummary = z.infer<typeof AgentSummarySchema>
+/** A hub's overview for one operator (the card without its name and health). */
+export type HubOverviewData = Omit<z.infer<typeof HubOverviewSchema>, 'hub' | 'palace' | 'ok' | 'error' | 'tasks'> & { tasks: TaskCounts }
+/** The operator's inbox cursor in a hub. */
+export type InboxCursor = z.infer<typeof InboxCursorSchema>

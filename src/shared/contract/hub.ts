@@ -11,6 +11,7 @@ import {
 } from './hub-types'
 
 export * from './hub-types'
+export * from './hub-vocabulary'
 
 const Text = z.string().max(4096)
 /** One value or several (several = OR). */

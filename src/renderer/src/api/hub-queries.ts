@@ -4,7 +4,7 @@
  * watcher pushes `hub.events` only for rows written by other processes.
  */
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
-import { methods, type MethodInput, type MethodOutput } from '../../../shared/api'
+import { ACK_OF, EventType, methods, type MethodInput, type MethodOutput } from '../../../shared/api'
 import { client } from './client'
 import { queryKey, useMethodQuery } from './queries'
 
@@ -81,12 +81,12 @@ export function useArtifact(hub: string | null, id: string) {
 
 /** The acks of one event: `event.ack` rows of its thread whose `ack_of` is the event. */
 export function useAcksOf(hub: string | null, id: string | null, correlationId: string | null) {
-  const input = { ...hubSel(hub), type: 'event.ack', correlation_id: correlationId ?? id ?? '', order: 'asc' as const, limit: 500 }
+  const input = { ...hubSel(hub), type: EventType.ack, correlation_id: correlationId ?? id ?? '', order: 'asc' as const, limit: 500 }
   return useQuery<MethodOutput<'hub.list'>, Error, MethodOutput<'hub.list'>['events']>({
     queryKey: queryKey('hub.list', input),
     queryFn: () => client.call('hub.list', input),
     enabled: !!id,
-    select: (out) => out.events.filter((e) => e.metadata.ack_of === id)
+    select: (out) => out.events.filter((e) => e.metadata[ACK_OF] === id)
   })
 }
 

@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from 'react'
 import { Activity, CircleAlert } from 'lucide-react'
-import type { MethodOutput } from '../../../../shared/api'
+import { EventType, Status, type MethodOutput } from '../../../../shared/api'
 import { useHubOverview, useHubs } from '../../api/hub-queries'
 import { useNow } from '../../hooks/use-now'
 import { shortAge } from '../../lib/format'
@@ -83,23 +83,23 @@ function HubCard({ hub, registered, operator }: { hub: HubOverview; registered: 
             {hub.agents.length === 0 ? <span className="muted">No agent has written to this hub yet.</span> : hub.agents.map((a) => <AgentPill key={a.agent} agent={a} href={link({ from_agent: a.agent })} />)}
           </div>
           <div className="hub-counts" data-testid="hub-counts">
-            <Count testId="hub-count-open" label="open" value={t?.open ?? 0} href={link({ type: 'task.request' })} tone={t?.open ? 'accent' : undefined} />
-            <Count testId="hub-count-claimed" label="claimed" value={t?.claimed ?? 0} href={link({ type: 'event.ack', status: 'claimed' })} />
+            <Count testId="hub-count-open" label="open" value={t?.open ?? 0} href={link({ type: EventType.taskRequest })} tone={t?.open ? 'accent' : undefined} />
+            <Count testId="hub-count-claimed" label="claimed" value={t?.claimed ?? 0} href={link({ type: EventType.ack, status: Status.claimed })} />
             <Count
               testId="hub-count-stuck"
               label="stuck"
               value={t?.stuck ?? 0}
-              href={hub.stuck.length ? link({ correlation_id: ids(hub.stuck) }) : link({ type: 'event.ack', status: 'claimed' })}
+              href={hub.stuck.length ? link({ correlation_id: ids(hub.stuck) }) : link({ type: EventType.ack, status: Status.claimed })}
               tone={t?.stuck ? 'error' : undefined}
             />
             <Count
               testId="hub-count-patches"
               label="patches waiting"
               value={hub.patches_waiting.length}
-              href={link({ type: 'patch.ready', ...(hub.patches_waiting.length ? { correlation_id: ids(hub.patches_waiting.map((p) => p.event)) } : {}) })}
+              href={link({ type: EventType.patchReady, ...(hub.patches_waiting.length ? { correlation_id: ids(hub.patches_waiting.map((p) => p.event)) } : {}) })}
               tone={hub.patches_waiting.length ? 'warning' : undefined}
             />
-            <Count testId="hub-count-approvals" label="approvals" value={hub.approvals_waiting} href={link({ type: 'approval.request' })} tone={hub.approvals_waiting ? 'warning' : undefined} />
+            <Count testId="hub-count-approvals" label="approvals" value={hub.approvals_waiting} href={link({ type: EventType.approvalRequest })} tone={hub.approvals_waiting ? 'warning' : undefined} />
             <Count testId="hub-count-inbox" label="inbox" value={hub.inbox_unread} href={link(operator ? { to_agent: operator } : {})} tone={hub.inbox_unread ? 'accent' : undefined} />
           </div>
         </div>

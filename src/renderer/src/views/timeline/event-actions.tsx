@@ -1,12 +1,12 @@
 /** Acting on one event as the operator: ack it with a status, or reply to its sender. */
 import { useId, useState, type FormEvent } from 'react'
 import { Check, LoaderCircle, Reply } from 'lucide-react'
+import { ACK_STATUSES, EventType, REPLY_STATUSES, Status } from '../../../../shared/api'
 import { useAck, useAppend, hubSel } from '../../api/hub-queries'
 import { InlineError } from '../../components/state-views'
 import { useToastStore } from '../../stores/toast-store'
 import type { TimelineEvent } from './hub-types'
 import { useOperatorId } from './operator-line'
-import { ACK_STATUSES } from './timeline-query'
 
 /** The ack form: status (claimed / applied / failed / blocked / superseded) and an optional body. */
 export function AckForm({ hub, event, onDone }: { hub: string | null; event: TimelineEvent; onDone: () => void }) {
@@ -14,7 +14,7 @@ export function AckForm({ hub, event, onDone }: { hub: string | null; event: Tim
   const operator = useOperatorId()
   const ack = useAck()
   const toast = useToastStore((s) => s.push)
-  const [status, setStatus] = useState<string>(event.status === 'ready' ? 'applied' : 'claimed')
+  const [status, setStatus] = useState<string>(event.status === Status.ready ? Status.applied : Status.claimed)
   const [body, setBody] = useState('')
 
   const submit = (e: FormEvent): void => {
@@ -65,9 +65,6 @@ export function AckForm({ hub, event, onDone }: { hub: string | null; event: Tim
   )
 }
 
-/** Statuses a reply may carry (none, or the outcome it reports). */
-const REPLY_STATUSES = ['', 'blocked', 'failed', 'ready'] as const
-
 /** A `task.reply` to the event's sender, in the same stream, room and thread. */
 export function ReplyForm({ hub, event, onDone }: { hub: string | null; event: TimelineEvent; onDone: () => void }) {
   const id = useId()
@@ -83,7 +80,7 @@ export function ReplyForm({ hub, event, onDone }: { hub: string | null; event: T
     append.mutate(
       {
         ...hubSel(hub),
-        type: 'task.reply',
+        type: EventType.taskReply,
         stream: event.stream,
         room: event.room,
         topic: event.topic,

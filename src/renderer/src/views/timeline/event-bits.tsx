@@ -1,5 +1,6 @@
 /** Small pieces of an event row and of the detail pane: time, type, status, route, correlation. */
 import { Radio } from 'lucide-react'
+import { BROADCAST, EventType } from '../../../../shared/api'
 import { Chip, type ChipTone } from '../../components/chip'
 
 /** Event time: `14:03:22` today, `Nov 29 14:03` before; the full UTC stamp in the tooltip. */
@@ -23,9 +24,9 @@ export function EventTime({ iso, className }: { iso: string; className?: string 
 export function typeFamily(type: string): string {
   if (type.startsWith('task.')) return 'task'
   if (type.startsWith('patch.')) return 'patch'
-  if (type === 'event.ack') return 'ack'
+  if (type === EventType.ack) return 'ack'
   if (type.startsWith('approval.')) return 'approval'
-  if (type === 'status' || type.startsWith('status.') || type.startsWith('presence')) return 'status'
+  if (type === EventType.status || type.startsWith('status.') || type.startsWith('presence')) return 'status'
   if (type.startsWith('ci.') || type.startsWith('review.')) return 'review'
   return 'other'
 }
@@ -69,7 +70,7 @@ export function Route({ from, to }: { from: string; to: string | null | undefine
       <span className="ev-arrow" aria-label="to">
         →
       </span>
-      {to === '*' ? (
+      {to === BROADCAST ? (
         <span className="ev-broadcast" title="Broadcast: to_agent = * (every agent)">
           <Radio size={11} aria-hidden />
           all

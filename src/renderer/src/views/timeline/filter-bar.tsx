@@ -5,7 +5,8 @@
 import { useEffect, useRef, useState, type Ref } from 'react'
 import { Search, X } from 'lucide-react'
 import { useTimelineStore } from '../../stores/timeline-store'
-import { EVENT_STATUSES, FILTER_FIELDS, FILTER_LABELS, activeFilters, type FilterField, type TimelineFilters } from './timeline-query'
+import { EVENT_STATUSES, EventType, Room } from '../../../../shared/api'
+import { FILTER_FIELDS, FILTER_LABELS, activeFilters, type FilterField, type TimelineFilters } from './timeline-query'
 
 /** How long typing pauses before the list refetches. */
 const DEBOUNCE_MS = 250
@@ -14,13 +15,13 @@ const DEBOUNCE_MS = 250
 export type FilterSuggestions = Partial<Record<FilterField, readonly string[]>>
 
 const PLACEHOLDERS: Record<FilterField, string> = {
-  type: 'task.request',
+  type: EventType.taskRequest,
   from_agent: 'any agent',
   to_agent: 'agent or *',
   correlation_id: 'task_…',
   status: '',
   stream: 'project/…',
-  room: 'delegation',
+  room: Room.delegation,
   topic: 'any',
   text: 'Search bodies…  /'
 }

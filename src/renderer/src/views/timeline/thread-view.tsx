@@ -4,6 +4,7 @@
  * has not reached an end.
  */
 import { AlertTriangle, CheckCheck, GitBranch, Reply, X } from 'lucide-react'
+import { EventType } from '../../../../shared/api'
 import { useThread } from '../../api/hub-queries'
 import { Chip } from '../../components/chip'
 import { CopyButton } from '../../components/copy-button'
@@ -24,10 +25,10 @@ function duration(ms: number): string {
 
 /** What a step means in the lifecycle, from its type and status. */
 export function stepLabel(type: string, status: string | null): string {
-  if (type === 'task.request') return 'request'
-  if (type === 'patch.ready') return 'patch ready'
-  if (type === 'event.ack') return status ?? 'ack'
-  if (type === 'task.reply') return status ? `reply · ${status}` : 'reply'
+  if (type === EventType.taskRequest) return 'request'
+  if (type === EventType.patchReady) return 'patch ready'
+  if (type === EventType.ack) return status ?? 'ack'
+  if (type === EventType.taskReply) return status ? `reply · ${status}` : 'reply'
   return status ? `${type} · ${status}` : type
 }
 

@@ -37,12 +37,6 @@ export const FILTER_LABELS: Record<FilterField, string> = {
   text: 'Body text'
 }
 
-/** Event statuses the hub allows (spec section 4). */
-export const EVENT_STATUSES = ['open', 'claimed', 'ready', 'applied', 'blocked', 'failed', 'superseded'] as const
-
-/** Statuses an ack may carry. */
-export const ACK_STATUSES = ['claimed', 'applied', 'failed', 'blocked', 'superseded'] as const
-
 /** An empty query: newest first, default hub. */
 export const EMPTY_QUERY: TimelineQuery = { filters: {}, order: 'desc', hub: null }
 

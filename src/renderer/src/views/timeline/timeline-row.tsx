@@ -1,5 +1,6 @@
 /** One fixed-height row of the timeline (or its skeleton while the page loads). */
 import { memo } from 'react'
+import { BROADCAST } from '../../../../shared/api'
 import { CorrelationChip, EventTime, Lane, Route, StatusBadge, TypeBadge } from './event-bits'
 import type { TimelineEvent } from './hub-types'
 
@@ -33,7 +34,7 @@ export const TimelineRow = memo(function TimelineRow({
       role="option"
       id={`tl-opt-${event.id}`}
       aria-selected={selected}
-      className={`tl-row${selected ? ' selected' : ''}${fresh ? ' fresh' : ''}${event.to_agent === '*' ? ' tl-broadcast' : ''}`}
+      className={`tl-row${selected ? ' selected' : ''}${fresh ? ' fresh' : ''}${event.to_agent === BROADCAST ? ' tl-broadcast' : ''}`}
       style={{ transform: `translateY(${top}px)` }}
       data-testid={`timeline-row-${event.id}`}
       data-index={index}

@@ -4,6 +4,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef } from 'react'
 import { Activity, Inbox } from 'lucide-react'
+import { BROADCAST, KNOWN_EVENT_TYPES, KNOWN_ROOMS } from '../../../../shared/api'
 import { useHubOverview, useHubs } from '../../api/hub-queries'
 import { Keys } from '../../components/kbd'
 import { ScreenHeader } from '../../components/screen-header'
@@ -19,11 +20,6 @@ import { noFilters } from './timeline-query'
 import { CreateTaskButton, HubPicker, LiveIndicator, OrderToggle, hubChoices } from './timeline-toolbar'
 import { useEventWindow } from './use-event-window'
 import { useTimelineKeys } from './use-timeline-keys'
-
-/** Types seen in MemPalace hubs, offered in the type filter. */
-const KNOWN_TYPES = ['task.request', 'task.reply', 'event.ack', 'patch.ready', 'status', 'approval.request', 'approval.decision', 'chat.message', 'review.comment', 'ci.result']
-/** The room conventions of spec section 4. */
-const KNOWN_ROOMS = ['delegation', 'patches', 'reviews', 'status', 'rooms', 'approvals']
 
 /** The Timeline screen. */
 export function TimelineScreen() {
@@ -107,7 +103,7 @@ function TimelineBody({ hub }: { hub: string | null }) {
     return [...set].sort()
   }, [overview.data])
   const suggestions: FilterSuggestions = useMemo(
-    () => ({ type: KNOWN_TYPES, room: KNOWN_ROOMS, from_agent: agents, to_agent: ['*', ...agents] }),
+    () => ({ type: KNOWN_EVENT_TYPES, room: KNOWN_ROOMS, from_agent: agents, to_agent: [BROADCAST, ...agents] }),
     [agents]
   )
 

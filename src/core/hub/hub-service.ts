@@ -1,0 +1,388 @@
+/**
+ * The hub service: the one way into MemPalace hubs for handler groups and CLI commands alike.
+ * It owns the hub registry, the open hubs (one `Hub` per location, local today, remote later)
+ * and their live tails, and runs every operation through one validation path: which hub, what
+ * the operator may do there, and (for tasks) that the base commit exists in the project's repo.
+ * Results carry `{hub, palace}`: the registered name (else the location) and the location (the
+ * palace folder; a remote hub's URL).
+ */
+import { ApiError, type HubInfo, type MethodOutput, type PushedEvent } from '../../shared/api'
+import type { HubEvent } from '../../shared/contract/hub-types'
+import { Status } from '../../shared/contract/hub-vocabulary'
+import type { ProjectRegistry } from '../fleet/registry'
+import type { Db } from '../sqlite'
+import { assertCommitExists } from './commit-check'
+import { HubLive } from './hub-live'
+import type {
+  AckInput, AnnounceInput, AppendInput, ArtifactPutInput, EventPosition, Hub, ListQuery, PatchSubmitInput, TaskCreateInput, TasksQuery, WaitQuery
+} from './hub-port'
+import { HubRegistry, locationOf, type HubRecord } from './hub-registry'
+import { LocalHub } from './local-hub'
+import { resolvePalace, type PalaceEnv, type PalaceSource } from './locate'
+import { patchWarnings, validateBaseCommit } from './validate'
+import { runWatch, type WatchOutcome, type WatchRunOptions } from './watch'
+import { sha256Hex } from './writer'
+
+/** Which hub a call addresses: a registered name, a palace folder, or neither (MemPalace's default). */
+export interface HubSelection {
+  hub?: string
+  palace?: string
+}
+
+/** A chosen hub: how it is shown (registered name, else its location), where it lives, the hub. */
+export interface ChosenHub {
+  name: string
+  location: string
+  hub: Hub
+}
+
+/** `{hub, palace}` of every result. */
+type Ref = { hub: string; palace: string }
+
+/** What the service needs from its surroundings. */
+export interface HubServiceOptions {
+  /** Muster's state DB (registry, inbox cursors). */
+  state: Db
+  /** Registered projects (task base commits are checked in their repositories). */
+  projects: ProjectRegistry
+  /** The operator's agent id now (settings can change). */
+  operator(): string
+  /** Receives `hub.events` / `hub.inbox` pushes; without it no hub is tailed (CLI, tests). */
+  emit?: (event: PushedEvent) => void
+  /** Environment for MemPalace's palace resolution (default `process.env`). */
+  env?: PalaceEnv
+}
+
+/** Drops the selection (and `count`) from a list/wait input. */
+function query<T extends HubSelection & { count?: boolean }>(input: T): Omit<T, 'hub' | 'palace' | 'count'> {
+  const { hub: _h, palace: _p, count: _c, ...rest } = input
+  return rest
+}
+
+/** The hub service of one Muster process. */
+export class HubService {
+  readonly registry: HubRegistry
+  private readonly open = new Map<string, Hub>()
+  private readonly live: HubLive | null
+  private readonly env: PalaceEnv
+
+  constructor(private readonly opts: HubServiceOptions) {
+    this.registry = new HubRegistry(opts.state)
+    this.env = opts.env ?? process.env
+    this.live = opts.emit
+      ? new HubLive({
+          emit: opts.emit,
+          operator: opts.operator,
+          inboxAfter: (location) => this.inboxPosition(location, opts.operator())
+        })
+      : null
+    this.resync()
+  }
+
+  // ---- choosing hubs ----
+
+  /** MemPalace's default palace for this process. */
+  defaultPalace(): { palace: string; source: PalaceSource } {
+    const r = resolvePalace(null, this.env)
+    return { palace: r.palace, source: r.source }
+  }
+
+  /** The open hub at a location (created on first use, shared by every call). */
+  private hubAt(location: string): Hub {
+    let hub = this.open.get(location)
+    if (!hub) this.open.set(location, (hub = new LocalHub(location)))
+    return hub
+  }
+
+  /** The hub of a registry record. */
+  private hubOf(rec: HubRecord): Hub {
+    if (rec.kind !== 'local' || !rec.palace) throw new ApiError(`hub '${rec.name}' is a remote hub, which this Muster cannot reach yet`, 'invalid_input')
+    return this.hubAt(rec.palace)
+  }
+
+  /** Resolves a selection: `hub` name (must be registered), else `palace`, else the default. */
+  choose(sel: HubSelection): ChosenHub {
+    if (sel.hub) {
+      const rec = this.registry.get(sel.hub)
+      return { name: rec.name, location: locationOf(rec), hub: this.hubOf(rec) }
+    }
+    const palace = sel.palace ? resolvePalace(sel.palace, this.env).palace : this.defaultPalace().palace
+    const rec = this.registry.findByPalace(palace)
+    return { name: rec?.name ?? palace, location: palace, hub: this.hubAt(palace) }
+  }
+
+  /** Every registered hub, plus the default palace when its hub file exists and is not registered. */
+  private async known(): Promise<{ name: string; location: string }[]> {
+    const hubs = this.registry.list().map((h) => ({ name: h.name, location: locationOf(h) }))
+    const def = this.defaultPalace().palace
+    if (!hubs.some((h) => h.location === def) && (await this.hubAt(def).status()).exists) hubs.push({ name: def, location: def })
+    return hubs
+  }
+
+  private ref(h: ChosenHub): Ref {
+    return { hub: h.name, palace: h.location }
+  }
+
+  /** The operator's read position in a hub. */
+  private inboxPosition(location: string, agent: string): EventPosition | null {
+    const c = this.registry.cursor(location, agent)
+    return c ? { seq: c.last_seq, id: c.last_event_id } : null
+  }
+
+  /** Re-tails the known hubs (after the registry changed). */
+  private resync(): void {
+    if (!this.live) return
+    const live = this.live
+    this.known().then(
+      (hubs) => live.sync(hubs.map((h) => ({ ...h, hub: this.hubAt(h.location) }))),
+      () => undefined // a default palace that cannot be probed is simply not tailed
+    )
+  }
+
+  // ---- the registry ----
+
+  private async info(name: string, location: string, addedAt: string | null, registered: boolean): Promise<HubInfo> {
+    const hub = this.hubAt(location)
+    const s = await hub.status()
+    return {
+      name, palace: location, file: hub.label, added_at: addedAt, exists: s.exists, registered, kind: hub.kind,
+      read_only: s.read_only, read_only_reason: s.read_only_reason
+    }
+  }
+
+  /** Registered hubs and MemPalace's default palace. */
+  async listHubs(): Promise<MethodOutput<'hubs.list'>> {
+    const hubs = await Promise.all(this.registry.list().map((h) => this.info(h.name, locationOf(h), h.added_at, true)))
+    const def = this.defaultPalace()
+    const rec = this.registry.findByPalace(def.palace)
+    return { hubs, default: { ...(await this.info(rec?.name ?? 'default', def.palace, rec?.added_at ?? null, !!rec)), source: def.source } }
+  }
+
+  /** Registers a palace (idempotent); `create` makes an empty hub where there is none. */
+  async addHub(input: { palace: string; name?: string; create?: boolean }): Promise<MethodOutput<'hubs.add'>> {
+    const chosen = this.choose({ palace: input.palace })
+    const taken = input.name ? this.registry.find(input.name) : null
+    if (taken && locationOf(taken) !== chosen.location) {
+      throw new ApiError(`a hub named '${taken.name}' already exists (${locationOf(taken)}); pass another name`, 'conflict')
+    }
+    if (!(await chosen.hub.status()).exists) {
+      if (!input.create) throw new ApiError(`no hub at ${chosen.location} (logstream.sqlite3 does not exist; pass create to make one)`, 'not_found')
+      await chosen.hub.create()
+    }
+    await chosen.hub.tip() // a corrupt or unreadable file is refused before it is registered
+    const { hub, added } = this.registry.add(chosen.location, input.name)
+    if (added) this.resync()
+    return { ...(await this.info(hub.name, locationOf(hub), hub.added_at, true)), added }
+  }
+
+  /** Unregisters a hub (its file is not touched). */
+  async removeHub(name: string): Promise<{ removed: string }> {
+    const rec = this.registry.remove(name)
+    const location = locationOf(rec)
+    await this.open.get(location)?.close()
+    this.open.delete(location)
+    this.resync()
+    return { removed: rec.name }
+  }
+
+  // ---- reads ----
+
+  /** A page of events, with the total on request. */
+  async list(input: HubSelection & ListQuery & { count?: boolean }): Promise<MethodOutput<'hub.list'>> {
+    const h = this.choose(input)
+    const q = query(input)
+    const page = await h.hub.list(q)
+    const total = input.count ? await h.hub.count(q) : undefined
+    return { ...this.ref(h), events: page.events, count: page.events.length, has_more: page.has_more, ...(total !== undefined ? { total } : {}) }
+  }
+
+  /** One event (full body). */
+  async get(input: HubSelection & { id: string }): Promise<MethodOutput<'hub.get'>> {
+    const h = this.choose(input)
+    const event = await h.hub.get(input.id)
+    if (!event) throw new ApiError(`event '${input.id}' not found`, 'not_found')
+    return { ...this.ref(h), event }
+  }
+
+  /** The newest event's position (null for an empty hub). */
+  async tip(sel: HubSelection): Promise<EventPosition | null> {
+    return this.choose(sel).hub.tip()
+  }
+
+  /** An artifact's record, its sha256 and size checked against the stored content, patch warnings. */
+  async artifact(input: HubSelection & { id: string; content?: boolean }): Promise<MethodOutput<'hub.artifact'>> {
+    const h = this.choose(input)
+    const art = await h.hub.getArtifact(input.id)
+    if (!art) throw new ApiError(`artifact '${input.id}' not found`, 'not_found')
+    return {
+      ...this.ref(h), id: art.id, kind: art.kind, sha256: art.sha256, size_bytes: art.size_bytes, created_by: art.created_by,
+      created_at: art.created_at, metadata: art.metadata,
+      sha256_ok: sha256Hex(art.content) === art.sha256.toLowerCase(),
+      size_ok: Buffer.byteLength(art.content, 'utf8') === art.size_bytes,
+      warnings: patchWarnings(art.kind, art.content),
+      ...(input.content ? { content: art.content } : {})
+    }
+  }
+
+  /** An artifact's exact content (CLI `artifact get`). */
+  async artifactContent(input: HubSelection & { id: string }): Promise<string> {
+    const art = await this.choose(input).hub.getArtifact(input.id)
+    if (!art) throw new ApiError(`artifact '${input.id}' not found`, 'not_found')
+    return art.content
+  }
+
+  /** Long-polls for matching events. */
+  async wait(input: HubSelection & WaitQuery): Promise<MethodOutput<'hub.wait'>> {
+    const h = this.choose(input)
+    return { ...this.ref(h), ...(await h.hub.wait(query(input))) }
+  }
+
+  /** `mempalace logstream watch`: examines every event after the cursor until a match, idle or abort. */
+  watch(sel: HubSelection, o: WatchRunOptions): Promise<WatchOutcome> {
+    return runWatch(this.choose(sel).hub, o)
+  }
+
+  /** One thread and its folded state; an unknown correlation id is not_found. */
+  async thread(input: HubSelection & { correlation_id: string; stuck_after_ms?: number }): Promise<MethodOutput<'hub.thread'>> {
+    const h = this.choose(input)
+    const { fold, events } = await h.hub.thread({ correlation_id: input.correlation_id, stuck_after_ms: input.stuck_after_ms })
+    if (events.length === 0) throw new ApiError(`no events with correlation_id '${input.correlation_id}'`, 'not_found')
+    return { ...this.ref(h), ...fold, events }
+  }
+
+  /** Tasks by state, stuck ones, patches waiting. */
+  async tasks(input: HubSelection & TasksQuery): Promise<MethodOutput<'hub.tasks'>> {
+    const h = this.choose(input)
+    const list = await h.hub.tasks(input)
+    return {
+      ...this.ref(h), counts: list.counts, tasks: list.tasks, truncated: list.truncated,
+      open: list.tasks.filter((t) => t.state === Status.open),
+      claimed: list.tasks.filter((t) => t.state === Status.claimed),
+      stuck: list.tasks.filter((t) => t.stuck),
+      patches_waiting: list.patches_waiting
+    }
+  }
+
+  /** Who is home. */
+  async presence(input: HubSelection & { agent?: string | readonly string[]; stale_after_ms?: number }): Promise<MethodOutput<'hub.presence'>> {
+    const h = this.choose(input)
+    const agents = input.agent === undefined ? undefined : typeof input.agent === 'string' ? [input.agent] : input.agent
+    return { ...this.ref(h), agents: await h.hub.presence({ agents, stale_after_ms: input.stale_after_ms }) }
+  }
+
+  /** The operator's inbox in a hub. */
+  async inbox(input: HubSelection & { limit?: number }): Promise<MethodOutput<'hub.inbox'>> {
+    const h = this.choose(input)
+    const me = this.opts.operator()
+    const cursor = this.registry.cursor(h.location, me)
+    const inbox = await h.hub.inbox({ agent: me, after: this.inboxPosition(h.location, me), limit: input.limit ?? 50 })
+    return { ...this.ref(h), cursor, ...inbox }
+  }
+
+  /** Moves the operator's inbox cursor forward to `event_id` (default: the newest inbox event). */
+  async markRead(input: HubSelection & { event_id?: string }): Promise<MethodOutput<'hub.markRead'>> {
+    const h = this.choose(input)
+    const me = this.opts.operator()
+    let target: EventPosition | null
+    if (input.event_id) {
+      const e = await h.hub.get(input.event_id)
+      if (!e) throw new ApiError(`event '${input.event_id}' not found`, 'not_found')
+      target = { seq: e.seq, id: e.id }
+    } else {
+      const latest = await h.hub.latestInbox(me, null)
+      target = latest ? { seq: latest.seq, id: latest.id } : null
+    }
+    const cursor = target ? this.registry.setCursor(h.location, me, target.seq, target.id) : this.registry.cursor(h.location, me)
+    const unread = await h.hub.unread(me, cursor ? { seq: cursor.last_seq, id: cursor.last_event_id } : null)
+    this.live?.inboxRead(h.location, unread)
+    return { ...this.ref(h), cursor, unread }
+  }
+
+  /** Per hub (one, or every known hub): agents, tasks, patches, approvals, inbox. */
+  async overview(input: HubSelection & { stuck_after_ms?: number; stale_after_ms?: number }): Promise<MethodOutput<'hub.overview'>> {
+    const me = this.opts.operator()
+    const targets = input.hub || input.palace ? [this.choose(input)] : (await this.known()).map((k) => this.choose(k.name === k.location ? { palace: k.location } : { hub: k.name }))
+    const hubs = await Promise.all(
+      targets.map(async (h) => {
+        try {
+          const o = await h.hub.overview({ operator: me, inbox_after: this.inboxPosition(h.location, me), stuck_after_ms: input.stuck_after_ms, stale_after_ms: input.stale_after_ms })
+          return { ...this.ref(h), ok: true, error: null, ...o }
+        } catch (err) {
+          return {
+            ...this.ref(h), ok: false, error: (err as Error).message, agents: [], tasks: null, stuck: [], patches_waiting: [],
+            approvals_waiting: 0, inbox_unread: 0
+          }
+        }
+      })
+    )
+    return { operator: me, hubs }
+  }
+
+  // ---- writes (as any agent: the handler group passes the operator, the CLI its --from-agent) ----
+
+  /** Appends one event. */
+  async append(input: HubSelection & AppendInput): Promise<Ref & { event: HubEvent }> {
+    const h = this.choose(input)
+    const event = await h.hub.append(query(input))
+    this.live?.poke(h.location)
+    return { ...this.ref(h), event }
+  }
+
+  /** Acknowledges an event with a new `event.ack`. */
+  async ack(input: HubSelection & AckInput): Promise<Ref & { event: HubEvent }> {
+    const h = this.choose(input)
+    const event = await h.hub.ack(query(input))
+    this.live?.poke(h.location)
+    return { ...this.ref(h), event }
+  }
+
+  /**
+   * Creates a task request. The base commit must be an object id, and when the task's project is
+   * a registered project (or `repo_project` names one) it must be a commit of that repository.
+   */
+  async createTask(input: HubSelection & TaskCreateInput & { repo_project?: string }): Promise<MethodOutput<'hub.taskCreate'>> {
+    const h = this.choose(input)
+    let sha: string
+    try {
+      sha = validateBaseCommit(input.base_commit)
+    } catch (err) {
+      throw new ApiError((err as Error).message, 'invalid_input')
+    }
+    const wanted = input.project.trim().toLowerCase()
+    const repo = input.repo_project ? this.opts.projects.get(input.repo_project) : this.opts.projects.list().find((p) => p.name.toLowerCase() === wanted)
+    if (repo) await assertCommitExists(repo.path, sha, `project '${repo.name}'`)
+    const { repo_project: _r, ...task } = query(input)
+    const { task: event, handoff } = await h.hub.createTask(task)
+    this.live?.poke(h.location)
+    return { ...this.ref(h), task: event, handoff, verified_in: repo?.name ?? null }
+  }
+
+  /** Announces what an agent watches (presence). */
+  async announce(input: HubSelection & AnnounceInput): Promise<Ref & { event: HubEvent }> {
+    const h = this.choose(input)
+    const event = await h.hub.announce(query(input))
+    this.live?.poke(h.location)
+    return { ...this.ref(h), event }
+  }
+
+  /** Stores an artifact's exact content. */
+  async putArtifact(input: HubSelection & ArtifactPutInput) {
+    const h = this.choose(input)
+    return { ...this.ref(h), artifact: await h.hub.putArtifact(query(input)) }
+  }
+
+  /** Stores a patch and appends its `patch.ready`. */
+  async submitPatch(input: HubSelection & PatchSubmitInput) {
+    const h = this.choose(input)
+    const done = await h.hub.submitPatch(query(input))
+    this.live?.poke(h.location)
+    return { ...this.ref(h), ...done }
+  }
+
+  /** Stops live tails and closes every hub. */
+  async close(): Promise<void> {
+    this.live?.close()
+    await Promise.all([...this.open.values()].map((h) => h.close()))
+    this.open.clear()
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Whether a local hub can be written, decided before anything is touched: a write that would be
+ * refused must not create `replica.json`, change the palace folder's mode or start a journal.
+ */
+import { accessSync, constants, existsSync, statSync } from 'node:fs'
+import { dirname } from 'node:path'
+
+/** Why `path` cannot be written by this process, or null when it can. */
+function notWritable(path: string): string | null {
+  try {
+    accessSync(path, constants.W_OK)
+    return null
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    return code === 'EROFS' ? 'read-only file system' : `${code ?? 'not writable'}`
+  }
+}
+
+/** The nearest folder at or above `path` that exists. */
+function existingAncestor(path: string): string {
+  let dir = path
+  while (!existsSync(dir)) {
+    const up = dirname(dir)
+    if (up === dir) break
+    dir = up
+  }
+  return dir
+}
+
+/**
+ * Why a write to the hub in `palace` would be refused, or null when it may proceed. SQLite in WAL
+ * mode needs the file and its folder writable (it creates `-wal` and `-shm` beside the file).
+ */
+export function writeRefusal(palace: string, file: string): string | null {
+  if (existsSync(file)) {
+    const f = notWritable(file)
+    if (f) return `the hub file is not writable: ${f}`
+    const d = notWritable(palace)
+    return d ? `its palace folder is not writable: ${d}` : null
+  }
+  const base = existingAncestor(palace)
+  if (base !== palace && !statSync(base).isDirectory()) return `${base} is a file, not a folder`
+  const d = notWritable(base)
+  return d ? `${base === palace ? 'the palace folder' : base} is not writable: ${d}` : null
+}

@@ -1,0 +1,75 @@
+/**
+ * The hub's vocabulary, named once (spec/hub-logstream.md sections 4-6 and 9): event types,
+ * rooms, statuses, task states, artifact kinds and the broadcast address. Core, CLI and screens
+ * use these names instead of string literals, so a typo is a compile error, not a silent filter.
+ */
+
+/** Event types Muster reads or writes (any `^[a-z0-9][a-z0-9_.-]{0,63}$` is valid on the wire). */
+export const EventType = {
+  taskRequest: 'task.request',
+  taskReply: 'task.reply',
+  ack: 'event.ack',
+  patchReady: 'patch.ready',
+  status: 'status',
+  approvalRequest: 'approval.request',
+  approvalDecision: 'approval.decision',
+  chatMessage: 'chat.message',
+  reviewComment: 'review.comment',
+  ciResult: 'ci.result'
+} as const
+/** One of the named event types. */
+export type KnownEventType = (typeof EventType)[keyof typeof EventType]
+/** The named event types, in the order the timeline offers them. */
+export const KNOWN_EVENT_TYPES: readonly KnownEventType[] = Object.values(EventType)
+
+/** Rooms by convention (`approvals` is Muster's). */
+export const Room = {
+  delegation: 'delegation',
+  patches: 'patches',
+  reviews: 'reviews',
+  status: 'status',
+  rooms: 'rooms',
+  approvals: 'approvals'
+} as const
+/** One of the conventional rooms. */
+export type KnownRoom = (typeof Room)[keyof typeof Room]
+/** The conventional rooms. */
+export const KNOWN_ROOMS: readonly KnownRoom[] = Object.values(Room)
+
+/** Event statuses (the only values the `status` column may hold besides NULL). */
+export const Status = {
+  open: 'open',
+  claimed: 'claimed',
+  ready: 'ready',
+  applied: 'applied',
+  blocked: 'blocked',
+  failed: 'failed',
+  superseded: 'superseded'
+} as const
+/** One of the event statuses. */
+export type EventStatus = (typeof Status)[keyof typeof Status]
+/** Every event status, in lifecycle order. */
+export const EVENT_STATUSES = ['open', 'claimed', 'ready', 'applied', 'blocked', 'failed', 'superseded'] as const satisfies readonly EventStatus[]
+/** Statuses an ack may carry (section 4, "Acks"). */
+export const ACK_STATUSES = ['claimed', 'applied', 'failed', 'blocked', 'superseded'] as const satisfies readonly EventStatus[]
+/** Statuses that close a `patch.ready` (an ack with one of them means "no longer waiting"). */
+export const PATCH_CLOSING_STATUSES: readonly EventStatus[] = ['applied', 'failed', 'superseded']
+/** Statuses a `task.reply` may carry from the UI ('' = none). */
+export const REPLY_STATUSES = ['', 'blocked', 'failed', 'ready'] as const
+
+/** Task states folded from a thread: the statuses, named for tasks. */
+export const TASK_STATES = ['open', 'claimed', 'ready', 'applied', 'failed', 'blocked', 'superseded'] as const satisfies readonly EventStatus[]
+/** One of the task states. */
+export type TaskState = (typeof TASK_STATES)[number]
+
+/** Artifact kinds (section 5). */
+export const ARTIFACT_KINDS = ['patch', 'file', 'log', 'json', 'note'] as const
+/** One of the artifact kinds. */
+export type ArtifactKind = (typeof ARTIFACT_KINDS)[number]
+
+/** `to_agent = '*'`: a broadcast, matched by every `to_agent` filter. */
+export const BROADCAST = '*'
+/** The stream presence announcements go to by default. */
+export const PRESENCE_STREAM = 'presence'
+/** Metadata key of an ack's target (`{"ack_of": <event id>}`). */
+export const ACK_OF = 'ack_of'

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path'
 import { chromium } from '@playwright/test'
 import { createService } from '../src/core/service'
 import { hubLiveFigures, hubQueryFigures } from './hub-bench'
+import { hubLockFigures } from './hub-lock-bench'
 import { fleetFigures, memoryFigures } from './muse-bench'
 import { machineBaselineMs, median, printReport, type Figure } from './report'
 
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
     const hubHome = join(work, 'home-hub')
     const hub = await hubQueryFigures(work, hubHome, events)
     figures.push(...hub.figures, ...(await hubLiveFigures(ROOT, hubHome, hub.palace)))
+    figures.push(...(await hubLockFigures(ROOT, hubHome, 'big', hub.palace)))
     printReport(figures, baseline)
   } finally {
     rmSync(work, { recursive: true, force: true })

@@ -16,6 +16,8 @@ export interface ServiceOptions {
   watch?: boolean
   /** Debounce for file-change bursts in ms (default 60). */
   debounceMs?: number
+  /** How long a hub read or write waits for a locked hub before "hub is locked" (default 10 s, MemPalace's). */
+  hubLockTimeoutMs?: number
 }
 
 /** The object every binding drives. */

@@ -53,7 +53,9 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
       })
     : null
   watcher?.sync(registry.list())
-  const hubs = new HubService({ state: db, projects: registry, operator: () => settings.get().operatorId, emit: watching ? emit : undefined })
+  const hubs = new HubService({
+    state: db, projects: registry, operator: () => settings.get().operatorId, emit: watching ? emit : undefined, lockTimeoutMs: opts.hubLockTimeoutMs
+  })
   closers.push(() => hubs.close())
 
   const ctx: ServiceContext = {

@@ -51,6 +51,8 @@ export interface HubServiceOptions {
   emit?: (event: PushedEvent) => void
   /** Environment for MemPalace's palace resolution (default `process.env`). */
   env?: PalaceEnv
+  /** How long reads and writes wait for a locked hub (default 10 s, MemPalace's). */
+  lockTimeoutMs?: number
 }
 
 /** Drops the selection (and `count`) from a list/wait input. */
@@ -90,7 +92,7 @@ export class HubService {
   /** The open hub at a location (created on first use, shared by every call). */
   private hubAt(location: string): Hub {
     let hub = this.open.get(location)
-    if (!hub) this.open.set(location, (hub = new LocalHub(location)))
+    if (!hub) this.open.set(location, (hub = new LocalHub(location, { busyTimeoutMs: this.opts.lockTimeoutMs })))
     return hub
   }
 

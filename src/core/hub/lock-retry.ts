@@ -5,6 +5,12 @@
  * few milliseconds, and between attempts we yield with `setTimeout`, backing off, until the
  * overall deadline (MemPalace's 10 s) passes. A write is one `BEGIN IMMEDIATE` transaction, so a
  * busy attempt wrote nothing and is safe to repeat.
+ *
+ * Why not a worker thread: the only thing that stalled the loop was SQLite sleeping in its busy
+ * handler; the queries themselves are budgeted well under 50 ms on 1,000,000 rows (bench). A
+ * worker would add an entry point to both bundles (electron-vite main, esbuild CLI) and copy every
+ * page across threads, for no gain once the sleep is gone (`npm run bench` measures `app.info`
+ * while a write waits on a locked hub).
  */
 
 /**

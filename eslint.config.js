@@ -4,7 +4,9 @@
 //  - src/renderer never imports Node built-ins, native modules, or the core/main/server layers;
 //  - only src/main and src/preload touch electron, and the preload never exposes raw ipcRenderer;
 //  - handlers, CLI commands, the server and the main process reach MemPalace hubs only through the
-//    hub service (core/hub/hub-service): never the hub's SQLite modules, nor SQLite itself.
+//    hub service (core/hub/hub-service): never the hub's SQLite modules, nor SQLite itself;
+//  - only the git module (src/core/git) and the editor launcher start processes: every git call
+//    goes through core/git (argument arrays, timeouts, clear errors).
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
@@ -21,6 +23,8 @@ const hubStorageMessage = 'Reach MemPalace hubs through the hub service (core/hu
 const noHubStorage = { regex: `(^|/)hub/(${hubStorage.join('|')})$`, message: hubStorageMessage }
 const noSqlite = { regex: '(^|/)core/sqlite$|^\\.\\./sqlite$', message: hubStorageMessage }
 const noSqlitePackage = { name: 'better-sqlite3', message: hubStorageMessage }
+const processMessage = 'Run git through the core git module (src/core/git/run.ts); any other process needs an exception in eslint.config.js.'
+const noChildProcess = ['child_process', 'node:child_process'].map((name) => ({ name, message: processMessage }))
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'e2e/artifacts/**', 'test-results/**', 'playwright-report/**', '.electron-native/**'] },
@@ -31,8 +35,12 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      'no-restricted-imports': ['error', { paths: [noElectron] }]
+      'no-restricted-imports': ['error', { paths: [noElectron, ...noChildProcess] }]
     }
+  },
+  {
+    files: ['src/core/git/**/*.ts', 'src/core/muse/open-in-editor.ts', '**/*.test.ts', 'test/**', 'e2e/**', 'bench/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] }
   },
   {
     files: ['src/main/**/*.ts', 'src/preload/**/*.ts', 'scripts/**'],
@@ -41,12 +49,12 @@ export default tseslint.config(
   {
     files: ['src/core/handlers/**/*.ts', 'src/cli/**/*.ts', 'src/server/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noSqlitePackage], patterns: [noHubStorage, noSqlite] }] }
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noSqlitePackage, ...noChildProcess], patterns: [noHubStorage, noSqlite] }] }
   },
   {
     files: ['src/main/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noSqlitePackage], patterns: [noHubStorage] }] }
+    rules: { 'no-restricted-imports': ['error', { paths: [noSqlitePackage, ...noChildProcess], patterns: [noHubStorage] }] }
   },
   {
     files: ['src/shared/**/*.ts'],

@@ -54,6 +54,16 @@ describe('lint enforces the layering', () => {
     expect(await rulesFor('src/cli/x.ts', "import { app } from 'electron'\nexport const a = app\n")).toContain('no-restricted-imports')
   })
 
+  it('only the git module (and the editor launcher) start processes: git runs through core/git', async () => {
+    const code = "import { execFile } from 'node:child_process'\nexport const a = execFile\n"
+    for (const file of ['src/core/muse/x.ts', 'src/core/notes/x.ts', 'src/core/handlers/x.ts', 'src/cli/commands/x.ts', 'src/server/x.ts', 'src/main/x.ts']) {
+      expect(await rulesFor(file, code), file).toContain('no-restricted-imports')
+    }
+    for (const file of ['src/core/git/run.ts', 'src/core/muse/open-in-editor.ts', 'src/core/notes/x.test.ts', 'test/helpers/x.ts']) {
+      expect(await rulesFor(file, code), file).toEqual([])
+    }
+  })
+
   it('the preload may not expose raw ipcRenderer', async () => {
     const code = "import { contextBridge, ipcRenderer } from 'electron'\ncontextBridge.exposeInMainWorld('x', ipcRenderer)\n"
     expect(await rulesFor('src/preload/x.ts', code)).toContain('no-restricted-syntax')

@@ -66,70 +66,70 @@ function writeFiles(base: string, files: DemoFiles): void {
 }
 
 /** Writes one project: source tree committed first, then MUSE files and memory, tagged. */
-function buildProject(
+async function buildProject(
   ctx: DemoContext,
   name: 'muse' | 'dya' | 'atlas',
   source: DemoFiles,
   rest: DemoFiles,
   release: { tag: string; message: string; author: string }
-): DemoRepo {
+): Promise<DemoRepo> {
   const c = ctx.clock
   const repo = new DemoRepo(ctx.paths[name], c.now)
   mkdirSync(repo.dir, { recursive: true })
   writeFiles(repo.dir, source)
-  repo.init()
-  repo.commit(`chore: initial import of ${name}`, c.at(14, 10, 0))
+  await repo.init()
+  await repo.commit(`chore: initial import of ${name}`, c.at(14, 10, 0))
   writeFiles(repo.dir, { ...rest, ...memoryFiles(ctx, name) })
-  const released = repo.commit(release.message, c.at(6, 13, 30), agent(release.author))
-  repo.tag(release.tag, released, c.at(6, 13, 42))
+  const released = await repo.commit(release.message, c.at(6, 13, 30), agent(release.author))
+  await repo.tag(release.tag, released, c.at(6, 13, 42))
   return repo
 }
 
 /** Builds the three projects and returns what the hub stories need from their repositories. */
-function buildProjects(ctx: DemoContext): RepoFacts {
+async function buildProjects(ctx: DemoContext): Promise<RepoFacts> {
   const c = ctx.clock
   const museRoles = { ...museFiles(ctx), '.muse/build.md': museBuild(ctx), '.muse/growth.md': museGrowth(ctx), '.muse/qa.md': museQa(ctx) }
   const museSource: DemoFiles = {
     'README.md': '# MUSE\n\nMarkdown-only AI coding OS: role files, directives, memory.\n',
     'CHANGELOG.md': '# Changelog\n\n## [2.22.0]\n### Added\n- Memory Loss Prevention (5-layer SOP fixes)\n'
   }
-  const muse = buildProject(ctx, 'muse', museSource, museRoles, { tag: 'v2.22.0', message: 'feat: v2.22.0 Memory Loss Prevention', author: 'mac-claude' })
+  const muse = await buildProject(ctx, 'muse', museSource, museRoles, { tag: 'v2.22.0', message: 'feat: v2.22.0 Memory Loss Prevention', author: 'mac-claude' })
   writeFiles(muse.dir, { 'README.md': museSource['README.md'] + '\n## Hub\n\nAgents coordinate through a MemPalace hub (S048).\n' })
-  muse.commit('docs: S048 hub section in README', c.at(1, 18, 20), agent('mac-claude'))
+  await muse.commit('docs: S048 hub section in README', c.at(1, 18, 20), agent('mac-claude'))
 
   const dyaRest = Object.fromEntries(Object.entries(dyaFiles(ctx)).filter(([k]) => !(k in dyaSource())))
-  const dya = buildProject(ctx, 'dya', dyaSource(), dyaRest, { tag: 'v1.3.0', message: 'feat: v1.3.0 健康证明 GA', author: 'win-codex' })
+  const dya = await buildProject(ctx, 'dya', dyaSource(), dyaRest, { tag: 'v1.3.0', message: 'feat: v1.3.0 健康证明 GA', author: 'win-codex' })
 
   const atlasRest = Object.fromEntries(Object.entries(atlasFiles(ctx)).filter(([k]) => !(k in atlasSource())))
-  const atlas = buildProject(ctx, 'atlas', atlasSource(), atlasRest, { tag: 'v0.4.1', message: 'fix: v0.4.1 FTS5 batch size 5000', author: 'home-bot' })
-  const atlasHead = atlas.head()
-  atlas.note('squad/build', atlasHead, {
+  const atlas = await buildProject(ctx, 'atlas', atlasSource(), atlasRest, { tag: 'v0.4.1', message: 'fix: v0.4.1 FTS5 batch size 5000', author: 'home-bot' })
+  const atlasHead = await atlas.head()
+  await atlas.note('squad/build', atlasHead, {
     agent: 'build', timestamp: c.isoZ(c.at(1, 15, 10)), type: 'decision',
     content: 'Stream batches to SQLite instead of buffering the whole corpus (S050)',
     decision: 'indexAll flushes each batch as it fills', reasoning: 'Buffering 1M docs peaks at 6.3 GB RSS; streaming stays near 1.1 GB',
     alternatives_considered: ['Raise --max-old-space-size to 8192', 'Switch to an HNSW vector index first'],
     confidence: 'high', promote_to_permanent: true
   }, c.at(1, 15, 10))
-  atlas.note('squad/build', atlasHead, {
+  await atlas.note('squad/build', atlasHead, {
     agent: 'build', timestamp: c.isoZ(c.at(1, 16, 0)), type: 'progress', content: 'repro script scripts/index-all.mjs committed'
   }, c.at(1, 16, 0), true)
-  atlas.note('squad/research', atlasHead, {
+  await atlas.note('squad/research', atlasHead, {
     agent: 'research', timestamp: c.isoZ(c.at(0, 6, 0)), type: 'research', content: 'HNSW vs IVF memory estimate',
     topic: 'vector-index', findings: { hnsw_rss_gb: 2.4, ivf_rss_gb: 1.1, recall_at_10: { hnsw: 0.97, ivf: 0.91 } },
     effort_hours: 3, archive_on_close: true
   }, c.at(0, 6, 0))
 
-  const fixPatch = dya.diff('src/health/certificate.ts', (s) =>
+  const fixPatch = await dya.diff('src/health/certificate.ts', (s) =>
     replaceOnce(s, 'return cert.signature.length > 0\n', 'return cert.signature.length > 0 && now < cert.expiresAt\n')
   )
-  const streamPatch = atlas.diff('src/indexer/batch.ts', (s) =>
+  const streamPatch = await atlas.diff('src/indexer/batch.ts', (s) =>
     replaceOnce(
       s,
       '  const all: Doc[] = []\n  for await (const doc of docs) all.push(doc)\n  for (let i = 0; i < all.length; i += size) await write(all.slice(i, i + size))\n  return all.length\n',
       '  let batch: Doc[] = []\n  let total = 0\n  for await (const doc of docs) {\n    batch.push(doc)\n    total++\n    if (batch.length >= size) {\n      await write(batch)\n      batch = []\n    }\n  }\n  if (batch.length) await write(batch)\n  return total\n'
     )
   )
-  return { muse: { head: muse.head() }, dya: { head: dya.head(), fixPatch }, atlas: { head: atlasHead, streamPatch } }
+  return { muse: { head: await muse.head() }, dya: { head: await dya.head(), fixPatch }, atlas: { head: atlasHead, streamPatch } }
 }
 
 function replaceOnce(text: string, from: string, to: string): string {
@@ -171,7 +171,7 @@ export async function createDemoFleet(dir: string, opts: DemoOptions = {}): Prom
     root,
     paths: { muse: join(root, 'muse'), dya: join(root, 'dya'), atlas: join(root, 'atlas') }
   }
-  const repos = buildProjects(ctx)
+  const repos = await buildProjects(ctx)
   const hub = join(root, 'hub')
   buildHub(ctx, hub, repos)
   return {

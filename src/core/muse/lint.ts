@@ -10,10 +10,10 @@
  * "closing" when no ordinary section header follows it. Directives below it were appended after
  * the file's end by a tool that did not look for the right section.
  */
-import { execFile } from 'node:child_process'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import type { LintFinding } from '../../shared/api'
+import { latestTag as describeTag } from '../git/repo'
 import { collectDirectives, resolveTarget, type FleetView } from './directive-index'
 import { parsePathsConfig } from './hub-project'
 import { LINE_ERROR, LINE_WARNING, museDir } from './role-files'
@@ -39,11 +39,8 @@ export async function latestTag(dir: string): Promise<string | null> {
   const stamp = await tagStamp(dir)
   const hit = tagCache.get(dir)
   if (hit && hit.stamp === stamp && stamp !== '0:0:0') return hit.tag
-  const tag = await new Promise<string | null>((resolve) => {
-    execFile('git', ['describe', '--tags', '--abbrev=0'], { cwd: dir, timeout: 5000, windowsHide: true }, (err, stdout) => {
-      resolve(err ? null : stdout.trim() || null)
-    })
-  })
+  // without git, outside a repository or without tags there is nothing to compare with
+  const tag = await describeTag(dir).catch(() => null)
   tagCache.set(dir, { stamp, tag })
   return tag
 }

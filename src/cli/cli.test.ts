@@ -1,7 +1,7 @@
 import { chmodSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { fixturePath } from '../../test/helpers/fixtures'
+import { copyCorpus, describeUpstream, upstreamPath } from '../../test/helpers/fixtures'
 import { makeProject, tmpDir } from '../../test/helpers/tmp'
 import { runCli } from './index'
 import { displayWidth, truncate } from './output'
@@ -19,8 +19,6 @@ async function run(home: string, ...args: string[]): Promise<{ code: number; out
   return { code, out, err }
 }
 
-const FIXTURES = fixturePath('muse-real')
-
 describe('muster CLI', () => {
   it('projects add/list/remove with --json and human output', async () => {
     const home = tmpDir()
@@ -35,18 +33,25 @@ describe('muster CLI', () => {
     expect((await run(home, 'projects', 'list')).out).toMatch(/no projects registered/)
   })
 
-  it('status prints the parsed L0 of the real MUSE files', async () => {
+  it('status prints the parsed L0 of the own corpus (no L0, no version, archive/ and paths.md not roles)', async () => {
     const home = tmpDir()
-    await run(home, 'projects', 'add', FIXTURES, '--name', 'muse')
-    const human = await run(home, 'status')
+    const { orbit, helm } = copyCorpus(tmpDir(), ['orbit', 'helm'])
+    await run(home, 'projects', 'add', orbit!)
+    await run(home, 'projects', 'add', helm!)
+    const human = await run(home, 'status', '--project', 'orbit')
     expect(human.code).toBe(0)
-    expect(human.out).toMatch(/^muse \(MUSE\)/)
-    expect(human.out).toMatch(/build\s+v2\.22\.0\s+S043✅/)
-    expect(human.out).toMatch(/qa\s+—\s+最近QA全PASS/)
-    const json = JSON.parse((await run(home, 'status', '--project', 'muse', '--json')).out)
-    expect(json.count).toBe(1)
-    expect(json.projects[0].roles.map((r: { role: string }) => r.role)).toEqual(['build', 'gm', 'growth', 'qa'])
-    expect(json.projects[0].roles[3].l0.flags).toEqual(['无待修FAIL', '无待验AC', 'QA清洁状态'])
+    expect(human.out).toMatch(/^orbit \(ORBIT\)/)
+    expect(human.out).toMatch(/\n {2}build\s+v1\.8\.0\s+S110✅\s+Plugin API✅/)
+    expect(human.out).toMatch(/\n {2}qa\s+—\s+最近QA: v1\.8\.0-rc\.1 5\/6 PASS\s+AC4 FAIL 待BUILD修, 无待验AC/)
+    expect(human.out).toMatch(/\n {2}research\s+—\s+no L0\s+18 lines\n/)
+    expect(human.out).toMatch(/✗ research: no L0 status line/)
+    const json = JSON.parse((await run(home, 'status', '--json')).out)
+    expect(json.count).toBe(2)
+    const roles = Object.fromEntries(json.projects.map((p: { name: string; roles: { role: string }[] }) => [p.name, p.roles.map((r) => r.role)]))
+    expect(roles).toEqual({ helm: ['ops', 'strategy'], orbit: ['build', 'gm', 'growth', 'qa', 'research'] })
+    const orbitRoles = json.projects.find((p: { name: string }) => p.name === 'orbit').roles
+    expect(orbitRoles[3].l0.flags).toEqual(['AC4 FAIL 待BUILD修', '无待验AC'])
+    expect(orbitRoles[4].l0).toBeNull()
   })
 
   it('projects set-key renames the PROJECT of targets, and projects hub marks the hub project', async () => {
@@ -101,5 +106,21 @@ describe('muster CLI', () => {
     expect(displayWidth('中文')).toBe(4)
     expect(displayWidth('✅')).toBe(2)
     expect(truncate('最近QA全PASS', 6)).toBe('最近Q…')
+  })
+})
+
+describeUpstream('muster status on the real MUSE files', () => {
+  it('status prints the parsed L0 of the real MUSE files', async () => {
+    const home = tmpDir()
+    await run(home, 'projects', 'add', upstreamPath('muse-real'), '--name', 'muse')
+    const human = await run(home, 'status')
+    expect(human.code).toBe(0)
+    expect(human.out).toMatch(/^muse \(MUSE\)/)
+    expect(human.out).toMatch(/build\s+v2\.22\.0\s+S043✅/)
+    expect(human.out).toMatch(/qa\s+—\s+最近QA全PASS/)
+    const json = JSON.parse((await run(home, 'status', '--project', 'muse', '--json')).out)
+    expect(json.count).toBe(1)
+    expect(json.projects[0].roles.map((r: { role: string }) => r.role)).toEqual(['build', 'gm', 'growth', 'qa'])
+    expect(json.projects[0].roles[3].l0.flags).toEqual(['无待修FAIL', '无待验AC', 'QA清洁状态'])
   })
 })

@@ -1,11 +1,12 @@
 import { chmodSync, cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describeUpstream, upstreamPath } from '../../test/helpers/fixtures'
 import { tmpDir, writeTree } from '../../test/helpers/tmp'
 import { setDefaultSafeWriteHooks } from '../core/muse/safe-write'
 import { runCli } from './index'
 
-const FIXTURES = join(__dirname, '../../../shared/fixtures/muse-real')
+const FIXTURES = upstreamPath('muse-real')
 
 async function run(home: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = ''
@@ -58,7 +59,7 @@ afterEach(() => {
   setDefaultSafeWriteHooks(undefined)
 })
 
-describe('muster directives', () => {
+describeUpstream('muster directives (real MUSE files)', () => {
   it('lists the real files with resolution and state; the hub comes from paths.md', async () => {
     const { home } = await fleet()
     const { data } = await json(home, 'directives')
@@ -84,7 +85,7 @@ describe('muster directives', () => {
   })
 })
 
-describe('muster directive pickup', () => {
+describeUpstream('muster directive pickup (real MUSE files)', () => {
   it('writes exactly the two edits, byte for byte, and is idempotent', async () => {
     const { home, muse, dya } = await fleet()
     const buildBefore = readFileSync(join(muse, '.muse/build.md'), 'utf8')
@@ -111,21 +112,6 @@ describe('muster directive pickup', () => {
     expect(r.data.outcome).toBe('completed')
     expect(readFileSync(join(muse, '.muse/build.md'), 'utf8')).toBe(build)
     expect(readFileSync(join(dya, '.muse/strategy.md'), 'utf8')).toContain('✅ **Ship it** — 已传递 2026-03-17 09:05')
-  })
-
-  it('CRLF + BOM target without a received section and without a final newline; CRLF source', async () => {
-    const root = tmpDir()
-    const home = tmpDir()
-    const target = '\uFEFF<!-- L0: v1.0 | a | b -->\r\n# QA\r\n\r\n## Results\r\nok'
-    const source = '# S\r\n\r\n📡 **S007→QA**: 🟡 **Check**\r\n> do it\r\n'
-    writeTree(root, { 'p/.muse/qa.md': target, 'p/.muse/strategy.md': source })
-    await run(home, 'projects', 'add', join(root, 'p'))
-    const r = await run(home, 'directive', 'pickup', '--project', 'p', '--id', 'S007', '--target', 'QA')
-    expect(r.code).toBe(0)
-    expect(readFileSync(join(root, 'p/.muse/qa.md'))).toEqual(
-      Buffer.from('\uFEFF<!-- L0: v1.0 | a | b -->\r\n# QA\r\n\r\n## Results\r\nok\r\n\r\n## 📡 已接收战略指令\r\n\r\n### S007→P/QA (2026-03-17) — ✅ 已接收 2026-03-17 09:05\r\n> **Check**\r\n> do it', 'utf8')
-    )
-    expect(readFileSync(join(root, 'p/.muse/strategy.md'), 'utf8')).toBe('# S\r\n\r\n📡 **S007→QA**: ✅ **Check** — 已传递 2026-03-17 09:05\r\n> do it\r\n')
   })
 
   it('keeps an agent edit made between read and rename', async () => {
@@ -156,7 +142,7 @@ describe('muster directive pickup', () => {
   })
 })
 
-describe('muster directive send', () => {
+describeUpstream('muster directive send (real MUSE files)', () => {
   it("writes the SPEC form into the sender's outgoing section with the next free id", async () => {
     const { home, dya } = await fleet()
     const r = await json(home, 'directive', 'send', '--project', 'dya', '--from', 'strategy', '--to', 'muse/qa', '--title', 'Regress v2', '--body', 'b1\n\nb2')
@@ -191,7 +177,7 @@ describe('muster directive send', () => {
   })
 })
 
-describe('muster roles / role', () => {
+describeUpstream('muster roles / role (real MUSE files)', () => {
   it('lists roles with counters and shows one parsed role', async () => {
     const { home } = await fleet()
     const roles = await json(home, 'roles', '--project', 'muse')
@@ -209,5 +195,22 @@ describe('muster roles / role', () => {
     expect((await run(home, 'role', '--project', 'muse', '../../etc/passwd')).err).toMatch(/^muster: invalid role name '\.\.\/\.\.\/etc\/passwd'/)
     expect((await run(home, 'role', '--project', 'muse', 'nope')).err).toBe('muster: no role \'nope\' in muse (roles: build, gm, growth, qa)\n')
     expect((await run(home, 'role', '--project', 'muse', 'paths')).err).toMatch(/config file, not a role/)
+  })
+})
+
+describe('muster directive pickup (inline files)', () => {
+  it('CRLF + BOM target without a received section and without a final newline; CRLF source', async () => {
+    const root = tmpDir()
+    const home = tmpDir()
+    const target = '\uFEFF<!-- L0: v1.0 | a | b -->\r\n# QA\r\n\r\n## Results\r\nok'
+    const source = '# S\r\n\r\n📡 **S007→QA**: 🟡 **Check**\r\n> do it\r\n'
+    writeTree(root, { 'p/.muse/qa.md': target, 'p/.muse/strategy.md': source })
+    await run(home, 'projects', 'add', join(root, 'p'))
+    const r = await run(home, 'directive', 'pickup', '--project', 'p', '--id', 'S007', '--target', 'QA')
+    expect(r.code).toBe(0)
+    expect(readFileSync(join(root, 'p/.muse/qa.md'))).toEqual(
+      Buffer.from('\uFEFF<!-- L0: v1.0 | a | b -->\r\n# QA\r\n\r\n## Results\r\nok\r\n\r\n## 📡 已接收战略指令\r\n\r\n### S007→P/QA (2026-03-17) — ✅ 已接收 2026-03-17 09:05\r\n> **Check**\r\n> do it', 'utf8')
+    )
+    expect(readFileSync(join(root, 'p/.muse/strategy.md'), 'utf8')).toBe('# S\r\n\r\n📡 **S007→QA**: ✅ **Check** — 已传递 2026-03-17 09:05\r\n> do it\r\n')
   })
 })

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fixturePath } from '../../../test/helpers/fixtures'
+import { describeUpstream, upstreamPath } from '../../../test/helpers/fixtures'
 import { describe, expect, it } from 'vitest'
 import { parseL0, splitFlags, L0_MAX_LENGTH } from './l0'
 
-const FIXTURES = fixturePath('muse-real', '.muse')
+const FIXTURES = upstreamPath('muse-real', '.muse')
 const fixture = (name: string): string => readFileSync(join(FIXTURES, name), 'utf8')
 
-describe('parseL0 on the real MUSE role files', () => {
+describeUpstream('parseL0 on the real MUSE role files', () => {
   it('build.md: version, a comma list in the priority slot, 179 chars', () => {
     const l0 = parseL0(fixture('build.md'))!
     expect(l0.version).toBe('v2.22.0')

@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { describeUpstream, upstreamPath } from '../../../test/helpers/fixtures'
 import { parseRole } from './parse-role'
 
-const FIXTURES = join(__dirname, '../../../../shared/fixtures/muse-real/.muse')
+const FIXTURES = upstreamPath('muse-real', '.muse')
 const real = (name: string) => parseRole(name, readFileSync(join(FIXTURES, name), 'utf8'))
 const brief = (p: ReturnType<typeof parseRole>) => p.directives.map((d) => `${d.form} ${d.id}→${d.target} ${d.mark} ${d.line}-${d.endLine} ${d.sectionKind}`)
 
-describe('parseRole on the real MUSE files', () => {
+describeUpstream('parseRole on the real MUSE files', () => {
   it('growth.md: every directive with id, target, mark and line range', () => {
     const g = real('growth.md')
     expect(brief(g)).toEqual([

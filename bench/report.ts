@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto'
 export interface Figure {
   name: string
   value: number
-  unit: 'ms' | 'MB'
+  /** `x`: a ratio to a reference measured in the same run. */
+  unit: 'ms' | 'MB' | 'x'
   budget: number
   note?: string
 }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { chromium } from '@playwright/test'
 import { createService } from '../src/core/service'
+import { cliStartFigures } from './cli-bench'
 import { hubLiveFigures, hubQueryFigures } from './hub-bench'
 import { hubLockFigures } from './hub-lock-bench'
 import { fleetFigures, memoryFigures } from './muse-bench'
@@ -76,7 +77,7 @@ async function main(): Promise<void> {
   try {
     const baseline = machineBaselineMs()
     const events = Number(process.env.MUSTER_BENCH_EVENTS ?? 1_000_000)
-    const figures = [...(await fleetFigures(work)), ...(await memoryFigures(work)), ...(await serveFirstPaint(work))]
+    const figures = [...cliStartFigures(BIN), ...(await fleetFigures(work)), ...(await memoryFigures(work)), ...(await serveFirstPaint(work))]
     const hubHome = join(work, 'home-hub')
     const hub = await hubQueryFigures(work, hubHome, events)
     figures.push(...hub.figures, ...(await hubLiveFigures(ROOT, hubHome, hub.palace)))

@@ -2,16 +2,27 @@
  * The `muster` command line. Every command accepts `--home DIR` and `--json` (before or after the
  * subcommand). Errors are one line on stderr (or `{"error": ...}` on stdout with --json) and a
  * non-zero exit code.
+ *
+ * Start-up cost matters (agents' hooks spawn this CLI on every tool call), so the CLI loads only
+ * what the command being run needs. Adding a command:
+ * 1. `commands/<name>.ts` holds its definition only: `registerX(program, io)` with the name,
+ *    arguments, flags and help, and `.action(lazyAction(io, () => import('../actions/<name>'),
+ *    'fn'))`. It may import `commander` types, `../lazy`, `../output` types, flag helpers like
+ *    `./hub-flags`, and `import type` of anything; nothing that loads the service, zod (the
+ *    contract, `shared/api`), SQLite or the hub at run time.
+ * 2. `actions/<name>.ts` exports `fn(io, ...commanderArgs)` doing the work (through
+ *    `withService` / `withHub`, like the UI). The build (`scripts/build-cli.mjs`) splits every
+ *    action into its own chunk, so it is loaded only when that command runs.
+ * 3. Call `registerX(program, io)` in `buildProgram` below.
+ * `cli-startup.test.ts` fails when the entry chunk statically reaches a heavy module.
  */
 import { Command, CommanderError } from 'commander'
-import { ApiError } from '../shared/api'
 import { MUSTER_VERSION } from '../core/version'
 import { registerDemo } from './commands/demo'
 import { registerDirectives } from './commands/directives'
 import { registerLint } from './commands/lint'
 import { registerMemory } from './commands/memory'
 import { registerEvents } from './commands/events'
-import { CliExit } from './commands/hub-cli'
 import { registerHubs } from './commands/hubs'
 import { registerProjects } from './commands/projects'
 import { registerRoles } from './commands/roles'
@@ -19,7 +30,7 @@ import { registerServe } from './commands/serve'
 import { registerStatus } from './commands/status'
 import { registerTask } from './commands/task'
 import { registerThread } from './commands/thread'
-import { CliError, processIo, type CliIo } from './output'
+import { CliError, CliExit, processIo, type CliIo } from './output'
 
 /** Builds the command tree writing to `io`. */
 export function buildProgram(io: CliIo): Command {
@@ -69,7 +80,6 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
     }
     if (err instanceof CliExit) return err.exitCode
     if (err instanceof CliError) return fail(io, json, err.message, err.exitCode)
-    if (err instanceof ApiError) return fail(io, json, err.message, 1)
     return fail(io, json, err instanceof Error ? err.message : String(err), 1)
   }
 }

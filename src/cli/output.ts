@@ -32,6 +32,14 @@ export class CliError extends Error {
   }
 }
 
+/** Ends a command with an exit code and no error message (watch/wait timeouts, interrupts). */
+export class CliExit extends Error {
+  constructor(readonly exitCode: number) {
+    super(`exit ${exitCode}`)
+    this.name = 'CliExit'
+  }
+}
+
 /** Prints a value as pretty JSON followed by a newline. */
 export function printJson(io: CliIo, value: unknown): void {
   io.stdout(JSON.stringify(value, null, 2) + '\n')

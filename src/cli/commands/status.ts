@@ -1,8 +1,7 @@
 /** `muster status`: every project's roles with their parsed L0 (the CLI twin of the overview). */
 import type { Command } from 'commander'
-import type { ProjectStatus } from '../../shared/api'
-import { globals, withService } from '../context'
-import { age, printJson, table, truncate, type CliIo } from '../output'
+import { lazyAction } from '../lazy'
+import type { CliIo } from '../output'
 
 /** Registers the `status` command. */
 export function registerStatus(program: Command, io: CliIo): void {
@@ -10,24 +9,5 @@ export function registerStatus(program: Command, io: CliIo): void {
     .command('status')
     .description("print every project's roles with their parsed L0 status line")
     .option('--project <name>', 'only this project')
-    .action(async (opts: { project?: string }, cmd: Command) => {
-      const status = await withService(cmd, io, (s) => s.call('fleet.status', { project: opts.project }))
-      if (globals(cmd).json) return printJson(io, { projects: status, count: status.length })
-      if (status.length === 0) return io.stdout('no projects registered (try: muster projects scan DIR, or muster demo)\n')
-      io.stdout(status.map(renderProject).join('\n'))
-    })
-}
-
-/** Human rendering of one project's status. */
-export function renderProject(p: ProjectStatus): string {
-  const head = `${p.name} (${p.key})  ${p.path}  ${p.exists ? `${p.roles.length} roles, last change ${age(p.lastChangeAt)}` : 'MISSING'}\n`
-  const rows = p.roles.map((r) => {
-    if (r.error) return [`  ${r.role}`, '', r.error, '', '']
-    const lines = `${r.lines} lines${r.sizeLevel === 'ok' ? '' : r.sizeLevel === 'warning' ? ' (>500)' : ' (>800!)'}`
-    if (!r.l0) return [`  ${r.role}`, '—', 'no L0', '', lines]
-    const flags = r.l0.flags.length ? truncate(r.l0.flags.join(', '), 48) : ''
-    return [`  ${r.role}`, r.l0.version ?? '—', truncate(r.l0.topPriority ?? '', 40), flags, lines]
-  })
-  const findings = p.findings.map((f) => `  ${f.level === 'error' ? '✗' : '!'} ${f.role ? f.role + ': ' : ''}${f.message}\n`).join('')
-  return head + (rows.length ? table(rows) : '') + findings
+    .action(lazyAction(io, () => import('../actions/status'), 'status'))
 }

@@ -1,7 +1,7 @@
 /**
- * Plumbing shared by the hub commands (`events`, `thread`, `task`, `hubs`): choosing the hub
- * (`--hub NAME`, global `--palace P`, else MemPalace's resolution), repeatable filter flags, and
- * printing events. Every command reaches the hub through the core's hub service, like the UI.
+ * Plumbing shared by the hub command actions (`events`, `thread`, `task`): choosing the hub
+ * (`--hub NAME`, global `--palace P`, else MemPalace's resolution) and printing events. Every
+ * command reaches the hub through the core's hub service, like the UI.
  */
 import type { Command } from 'commander'
 import type { HubEventEnvelope } from '../../shared/api'
@@ -10,50 +10,6 @@ import { resolvePalace } from '../../core/hub/locate'
 import { openHubService } from '../../core/hub/standalone'
 import { globals, homeOf } from '../context'
 import { truncate, type CliIo } from '../output'
-
-/** Ends a command with an exit code and no error message (watch/wait timeouts, interrupts). */
-export class CliExit extends Error {
-  constructor(readonly exitCode: number) {
-    super(`exit ${exitCode}`)
-    this.name = 'CliExit'
-  }
-}
-
-/** Commander collector for repeatable flags. */
-export function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value]
-}
-
-/** Parses a non-negative integer flag. */
-export function intFlag(name: string): (v: string) => number {
-  return (v) => {
-    if (!/^\d+$/.test(v.trim())) throw new Error(`${name} must be a non-negative integer, got '${v}'`)
-    return Number(v)
-  }
-}
-
-/** The repeatable filter flags of list/wait/watch (values of one flag OR together). */
-export const FILTER_FLAGS = [
-  ['stream', 'stream'], ['room', 'room'], ['topic', 'topic'], ['type', 'type'], ['to-agent', 'to_agent'],
-  ['from-agent', 'from_agent'], ['correlation-id', 'correlation_id'], ['status', 'status']
-] as const
-
-/** Adds the filter flags to a command. */
-export function addFilterFlags(cmd: Command): Command {
-  for (const [flag] of FILTER_FLAGS) cmd.option(`--${flag} <value>`, `filter by ${flag.replace('-', ' ')} (repeat = OR)`, collect)
-  return cmd
-}
-
-/** Snake-case filters from parsed flags. */
-export function filtersFrom(opts: Record<string, unknown>): Record<string, string[]> {
-  const out: Record<string, string[]> = {}
-  for (const [flag, key] of FILTER_FLAGS) {
-    const camel = flag.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())
-    const v = opts[camel] as string[] | undefined
-    if (v?.length) out[key] = v
-  }
-  return out
-}
 
 /** Options every hub command reads. */
 export interface HubCliOptions {

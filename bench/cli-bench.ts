@@ -1,0 +1,29 @@
+/**
+ * CLI start-up: `muster --help` against a bare `node -e 0`, as a ratio of medians over
+ * interleaved runs (agents' hooks spawn the CLI on every tool call, so its start must stay close
+ * to Node's own). Interleaving keeps a load spike on the shared machine from favouring either side.
+ */
+import { spawnSync } from 'node:child_process'
+import { median, type Figure } from './report'
+
+/** Median wall time in ms of each command, runs interleaved `rounds` times. */
+export function interleavedMedians(commands: string[][], rounds: number, cwd?: string): number[] {
+  const times = commands.map((): number[] => [])
+  for (let i = 0; i < rounds; i++) {
+    commands.forEach((c, j) => {
+      const t = performance.now()
+      const r = spawnSync(c[0]!, c.slice(1), { cwd, stdio: ['ignore', 'ignore', 'pipe'] })
+      times[j]!.push(performance.now() - t)
+      if (r.status !== 0) throw new Error(`${c.join(' ')} exited with ${r.status}: ${r.stderr}`)
+    })
+  }
+  return times.map(median)
+}
+
+/** `muster --help` vs `node -e 0`: the ratio of medians (budget 1.5x). */
+export function cliStartFigures(bin: string): Figure[] {
+  const [node, help] = interleavedMedians([[process.execPath, '-e', '0'], [process.execPath, bin, '--help']], 21)
+  return [
+    { name: 'muster --help vs node -e 0 (whole process)', value: help! / node!, unit: 'x', budget: 1.5, note: `medians of 21 interleaved runs: ${help!.toFixed(0)} vs ${node!.toFixed(0)} ms` }
+  ]
+}

@@ -1,0 +1,67 @@
+/**
+ * The CLI's start-up budget (`muster --help` within 1.5x of `node -e 0`) holds only while the
+ * entry chunk stays light: command definitions and commander, nothing else. This builds the CLI
+ * as `npm run build:cli` does and walks esbuild's import graph from the entry.
+ */
+import { spawnSync } from 'node:child_process'
+import { readFileSync, readdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { tmpDir } from '../../test/helpers/tmp'
+
+const ROOT = resolve(import.meta.dirname, '..', '..')
+
+interface Meta {
+  outputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown>; entryPoint?: string }>
+}
+
+let meta: Meta
+let entry: string
+
+beforeAll(() => {
+  const out = tmpDir()
+  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-cli.mjs'), '--outdir', out, '--metafile'], { encoding: 'utf8' })
+  expect(r.status, r.stderr).toBe(0)
+  meta = JSON.parse(readFileSync(join(out, 'meta.json'), 'utf8')) as Meta
+  entry = Object.keys(meta.outputs).find((o) => meta.outputs[o]!.entryPoint === 'src/cli/main.ts')!
+  expect(entry).toMatch(/muster\.mjs$/)
+}, 60_000)
+
+/** Outputs and externals reached from `from` by static imports only. */
+function staticClosure(from: string): { outputs: Set<string>; externals: Set<string> } {
+  const outputs = new Set<string>()
+  const externals = new Set<string>()
+  const walk = (o: string): void => {
+    if (outputs.has(o)) return
+    outputs.add(o)
+    for (const i of meta.outputs[o]!.imports) {
+      if (i.kind !== 'import-statement' && i.kind !== 'require-call') continue
+      if (i.external) externals.add(i.path)
+      else walk(i.path)
+    }
+  }
+  walk(from)
+  return { outputs, externals }
+}
+
+describe('CLI start-up', () => {
+  it('the entry statically loads only node built-ins and light CLI modules (no service, zod, SQLite, hub)', () => {
+    const { outputs, externals } = staticClosure(entry)
+    expect([...externals].filter((e) => !e.startsWith('node:'))).toEqual([])
+    const inputs = [...outputs].flatMap((o) => Object.keys(meta.outputs[o]!.inputs)).filter((i) => !i.startsWith('node_modules/commander/'))
+    const heavy = inputs.filter((i) => !/^src\/cli\/(index|main|lazy|output)\.ts$|^src\/cli\/commands\/[\w-]+\.ts$|^src\/core\/version\.ts$/.test(i))
+    expect(heavy).toEqual([])
+  })
+
+  it('every action module is reached only through a dynamic import', () => {
+    const { outputs } = staticClosure(entry)
+    const loaded = new Set([...outputs].flatMap((o) => Object.keys(meta.outputs[o]!.inputs)))
+    const actions = readdirSync(join(ROOT, 'src', 'cli', 'actions')).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    expect(actions.length).toBeGreaterThan(10)
+    for (const a of actions) expect(loaded.has(`src/cli/actions/${a}`), a).toBe(false)
+    const dynamic = meta.outputs[entry]!.imports.filter((i) => i.kind === 'dynamic-import')
+    expect(dynamic.length).toBeGreaterThanOrEqual(actions.length - 1) // hub-cli.ts is a helper shared by actions
+    const reached = new Set(dynamic.flatMap((d) => Object.keys(meta.outputs[d.path]!.inputs)))
+    for (const a of actions.filter((x) => x !== 'hub-cli.ts')) expect(reached.has(`src/cli/actions/${a}`), a).toBe(true)
+  })
+})

@@ -45,25 +45,26 @@ describe('muster directives (own corpus)', () => {
     const { home } = await fleet()
     const { data } = await json(home, 'directives')
     expect(data.hub).toEqual({ project: 'helm', source: 'paths.md' })
+    // list order (shared/directive-query.ts): pending first, then received, delivered, untracked; newest S-number first
     expect(data.directives.map((d: { key: string; state: string }) => `${d.key} ${d.state}`)).toEqual([
       'S115→HELM/OPS pending', // MCP form after ops.md's closing footer: at the target, no receipt
-      'S114v2→ORBIT/GROWTH delivered',
       'S113→ALL pending',
       'S112→ORBIT/BUILD pending',
       'S112→ORBIT/QA pending', // the same id for another target is another directive
-      'S111+→HELM/OPS delivered', // bare OPS belongs to the hub project
-      'S110→ORBIT/BUILD delivered',
+      'S096→LUMEN/BUILD pending', // buried in lumen's session log
       'S108→ORBIT/GROWTH received', // half-finished: receipt written, source still 🟡
       'S107→ORBIT/BUILD received',
+      'S099→LUMEN/BUILD received', // LOOSE source, receipt at the end of a 250 KB file
+      'S092→LUMEN/BUILD received',
+      'S083→LUMEN/BUILD received',
+      'S071→LUMEN/BUILD received',
+      'S114v2→ORBIT/GROWTH delivered',
+      'S111+→HELM/OPS delivered', // bare OPS belongs to the hub project
+      'S110→ORBIT/BUILD delivered',
       'S105→ORBIT/GROWTH delivered',
       'S104→ORBIT/BUILD delivered',
       'S101→ORBIT/BUILD delivered',
-      'S099→LUMEN/BUILD received', // LOOSE source, receipt at the end of a 250 KB file
-      'S098→KITE/GM@HELM untracked', // LOOSE without status, project not registered
-      'S096→LUMEN/BUILD pending', // buried in lumen's session log
-      'S092→LUMEN/BUILD received',
-      'S083→LUMEN/BUILD received',
-      'S071→LUMEN/BUILD received'
+      'S098→KITE/GM@HELM untracked' // LOOSE without status, project not registered
     ])
     expect(data.count).toBe(18)
     const byKey = (key: string) => data.directives.find((d: { key: string }) => d.key === key)
@@ -82,14 +83,53 @@ describe('muster directives (own corpus)', () => {
     expect(human.out).toBe(
       [
         'ID      TARGET        STATE      WHERE                TITLE',
-        'S114v2  ORBIT/GROWTH  delivered  helm/strategy.md:56  Launch week 素材 v2',
         'S108    ORBIT/GROWTH  received   helm/strategy.md:37  竞品对比页 — Orbit vs Turborepo vs Nx vs just',
+        'S114v2  ORBIT/GROWTH  delivered  helm/strategy.md:56  Launch week 素材 v2',
         'S105    ORBIT/GROWTH  delivered  helm/strategy.md:34  Launch week 排期',
         ''
       ].join('\n')
     )
     expect((await run(home, 'directives', '--state', 'untracked')).out).toMatch(/^ID.*\nS098\s+KITE\/GM \(\?\)\s+untracked\s+helm\/strategy\.md:59\s+Kite 暂停, 资源转 Orbit\n$/)
     expect((await run(home, 'directives', '--project', 'ghost')).err).toBe("muster: unknown project 'ghost' (see: muster projects list)\n")
+  })
+})
+
+describe('muster directives answers with the shared directive query (own corpus)', () => {
+  it('--pending --target: one target, pending only; a bare target resolves to the hub project', async () => {
+    const { home } = await fleet()
+    expect((await run(home, 'directives', '--pending', '--target', 'orbit/build')).out).toBe(
+      'ID    TARGET       STATE    WHERE                TITLE\nS112  ORBIT/BUILD  pending  helm/strategy.md:46  Retry budget 默认值下调到 2\n'
+    )
+    const ops = await json(home, 'directives', '--target', 'ops')
+    expect(ops.data.directives.map((d: { key: string; state: string }) => `${d.key} ${d.state}`)).toEqual(['S115→HELM/OPS pending', 'S111+→HELM/OPS delivered'])
+    expect((await json(home, 'directives', '--pending', '--target', 'LUMEN/BUILD')).data.directives.map((d: { key: string }) => d.key)).toEqual(['S096→LUMEN/BUILD'])
+    expect((await run(home, 'directives', '--state', 'bogus'))).toMatchObject({ code: 1, err: "muster: --state must be one of pending, received, delivered, untracked (got 'bogus')\n" })
+  })
+
+  it('--text: every word, anywhere in the directive and its occurrences, ignoring case', async () => {
+    const { home } = await fleet()
+    const keysFor = async (...a: string[]) => (await json(home, 'directives', ...a)).data.directives.map((d: { key: string }) => d.key)
+    // two words that are not adjacent anywhere
+    expect(await keysFor('--text', 'retry 回归')).toEqual(['S112→ORBIT/QA'])
+    // a receipt's file name and a word of the receipt's body (not the sender's line)
+    expect(await keysFor('--text', 'BUILD.MD v1.6.0')).toEqual(['S104→ORBIT/BUILD', 'S101→ORBIT/BUILD'])
+    // the date of the MCP-written heading, and its id
+    expect(await keysFor('--text', '2026-04-01 s115')).toEqual(['S115→HELM/OPS'])
+    expect(await keysFor('--text', 'retry', '--state', 'delivered')).toEqual(['S110→ORBIT/BUILD'])
+  })
+
+  it('--role and --project filter directives and notices alike', async () => {
+    const { home } = await fleet()
+    const qa = await json(home, 'directives', '--role', 'qa')
+    expect(qa.data.directives.map((d: { key: string }) => d.key)).toEqual(['S112→ORBIT/QA'])
+    // notices from QA live in build.md: a role matches the holder, the sender or the recipient
+    expect(qa.data.notices.map((n: { from: string; to: string; date: string; file: string }) => `${n.from}→${n.to} ${n.date} ${n.file}`)).toEqual([
+      'QA→BUILD 2026-03-31 22:05 build.md',
+      'QA→BUILD 2026-03-29 19:40 build.md'
+    ])
+    const pending = await json(home, 'directives', '--project', 'ORBIT', '--pending')
+    expect(pending.data.directives.map((d: { key: string }) => d.key)).toEqual(['S112→ORBIT/BUILD', 'S112→ORBIT/QA'])
+    expect(pending.data.notices.map((n: { title: string }) => n.title)).toEqual(['BUILD→QA v1.8.0 Retry Budget — 5/6 AC PASS, AC4 FAIL'])
   })
 })
 

@@ -1,6 +1,7 @@
 /** `muster directives`, `directive pickup` and `directive send` at work. */
 import type { Command } from 'commander'
-import type { Directive, DirectiveState } from '../../shared/api'
+import { ApiError, type Directive, type DirectiveState } from '../../shared/api'
+import { DIRECTIVE_STATES } from '../../shared/directive-query'
 import { globals, withService } from '../context'
 import { printJson, table, truncate, type CliIo } from '../output'
 
@@ -10,6 +11,9 @@ export async function list(
   opts: { pending?: boolean; state?: string; project?: string; role?: string; target?: string; text?: string },
   cmd: Command
 ): Promise<void> {
+  if (opts.state !== undefined && !DIRECTIVE_STATES.includes(opts.state as DirectiveState)) {
+    throw new ApiError(`--state must be one of ${DIRECTIVE_STATES.join(', ')} (got '${opts.state}')`, 'invalid_input')
+  }
   const state = opts.pending ? 'pending' : (opts.state as DirectiveState | undefined)
   const result = await withService(cmd, io, (s) => s.call('muse.directives', { state, project: opts.project, role: opts.role, target: opts.target, text: opts.text }))
   if (globals(cmd).json) return printJson(io, { ...result, count: result.directives.length })

@@ -3,9 +3,6 @@ import type { Command } from 'commander'
 import { lazyAction } from '../lazy'
 import type { CliIo } from '../output'
 
-/** Directive states the `--state` flag accepts (help text only; the contract validates). */
-const STATES = ['pending', 'received', 'delivered', 'untracked'] as const
-
 /** Registers `directives` and the `directive` group. */
 export function registerDirectives(program: Command, io: CliIo): void {
   const actions = () => import('../actions/directives')
@@ -13,11 +10,12 @@ export function registerDirectives(program: Command, io: CliIo): void {
     .command('directives')
     .description('list 📡 directives of every project with their target and state')
     .option('--pending', 'only directives still waiting for pickup')
-    .option('--state <state>', `only this state (${STATES.join(', ')})`)
+    // the accepted states come from the contract's schema, checked when the action loads (zod stays out of --help)
+    .option('--state <state>', 'only this state (a value of the STATE column)')
     .option('--project <name>', 'only directives written in or addressed to this project')
     .option('--role <role>', 'only directives written in or addressed to this role')
     .option('--target <target>', 'only this target (ROLE, PROJECT/ROLE or ALL)')
-    .option('--text <text>', 'only directives whose title or body contains this text')
+    .option('--text <text>', 'only directives where every word occurs (id, target, title, body, file, role, project, date)')
     .action(lazyAction(io, actions, 'list'))
 
   const directive = program.command('directive').description('pick up or send one 📡 directive')

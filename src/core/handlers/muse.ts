@@ -5,6 +5,7 @@
  */
 import { promises as fs } from 'node:fs'
 import { ApiError, type museMethods, type Project, type RoleSummary } from '../../shared/api'
+import { queryDirectives, queryNotices } from '../../shared/directive-query'
 import { collectDirectives, normaliseTarget, resolveTarget, canonicalTarget, type FleetView } from '../muse/directive-index'
 import { RoleCache, scanProject, scanProjects } from '../muse/fleet-scan'
 import { detectHub, markedHub, setMarkedHub } from '../muse/hub-project'
@@ -59,27 +60,15 @@ export function museHandlers(ctx: ServiceContext): HandlersFor<typeof museMethod
     'muse.directives': async ({ state, project, role, target, text }) => {
       if (project) ctx.registry.get(project)
       const view = await fleet()
-      let wanted: string | null = null
+      let wanted: string | undefined
       if (target) {
         const t = normaliseTarget(target)
         if (!t) throw new ApiError(`invalid target '${target}': use ROLE, PROJECT/ROLE or ALL`, 'invalid_input')
         wanted = canonicalTarget(resolveTarget(t, view), t)
       }
-      const needle = text?.toLowerCase()
-      const inProject = (name: string) => !project || name.toLowerCase() === project.toLowerCase()
-      const directives = collectDirectives(view).filter(
-        (d) =>
-          (!state || d.state === state) &&
-          (!project || d.occurrences.some((o) => inProject(o.project)) || (d.resolution.kind === 'role' && inProject(d.resolution.project))) &&
-          (!role || d.occurrences.some((o) => o.role === role.toLowerCase()) || (d.resolution.kind === 'role' && d.resolution.role === role.toLowerCase())) &&
-          (!wanted || d.target === wanted) &&
-          (!needle || d.title.toLowerCase().includes(needle) || d.occurrences.some((o) => o.body.toLowerCase().includes(needle)))
-      )
-      const notices = view.projects
-        .filter((sp) => inProject(sp.project.name))
-        .flatMap((sp) => sp.roles.flatMap((r) => r.notices.map((n) => ({ ...n, project: sp.project.name }))))
-        .filter((n) => (!role || n.role === role.toLowerCase()) && (!state || (state === 'pending' ? n.mark === 'pending' : n.mark !== 'pending')))
-      return { hub: view.hub, directives, notices }
+      const query = { state, project, role, target: wanted, text }
+      const notices = view.projects.flatMap((sp) => sp.roles.flatMap((r) => r.notices.map((n) => ({ ...n, project: sp.project.name }))))
+      return { hub: view.hub, directives: queryDirectives(collectDirectives(view), query), notices: queryNotices(notices, query) }
     },
     'muse.pickup': async ({ project, id, target }) => {
       ctx.registry.get(project)

@@ -5,6 +5,7 @@
  * receipt), pending (🟡 somewhere, no receipt), untracked (no mark at all).
  */
 import type { Directive, DirectiveOccurrence, DirectiveState, MuseHub, LocatedOccurrence, Resolution } from '../../shared/api'
+import { directiveNumber } from '../../shared/directive-query'
 import type { ScannedProject } from './fleet-scan'
 
 /** Every parsed project plus the hub, ready for target resolution. */
@@ -95,8 +96,5 @@ function finish(g: Directive): void {
   g.title = g.source?.title || g.receipt?.title || g.occurrences[0]!.title
 }
 
-/** The numeric part of an id (`S040v3` -> 40). */
-export function idNumber(id: string): number {
-  const m = /^S(\d+)/.exec(id)
-  return m ? Number(m[1]) : 0
-}
+/** The numeric part of an id (`S040v3` -> 40); one definition, shared with the directive query. */
+export const idNumber = directiveNumber

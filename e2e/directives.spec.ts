@@ -60,6 +60,32 @@ test('the directives list shows every demo directive with its state, and filters
   await expect(page.getByTestId(rowId(delivered))).toHaveCount(0)
 })
 
+test('the screen filters with the same directive query as the CLI: words, state counts and order', async ({ page, demo }) => {
+  // Two words found only in the receipts' occurrences (dya's gm.md), not in the senders' lines.
+  const text = '健康证明 GM.md'
+  const { directives } = demo.cli(['directives', '--text', text]) as DirectivesOut
+  expect(directives.map((d) => `${d.key} ${d.state}`)).toEqual(['S025→DYA/GM received', 'S049→DYA/GM delivered'])
+
+  await openDirectives(page, demo)
+  await page.keyboard.press('/')
+  await expect(page.getByTestId('directive-text-filter')).toBeFocused()
+  await page.keyboard.type(text)
+  const rows = page.locator('[data-testid^="directive-row-"]')
+  await expect(rows).toHaveCount(2)
+  expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')))).toEqual(directives.map(rowId))
+  await expect(page.getByTestId('state-count-all')).toHaveText('2')
+  await expect(page.getByTestId('state-count-received')).toHaveText('1')
+  await expect(page.getByTestId('state-count-delivered')).toHaveText('1')
+  await expect(page.getByTestId('state-count-pending')).toHaveText('0')
+
+  await page.getByTestId('directive-state-filter').getByText('Delivered').click()
+  const delivered = (demo.cli(['directives', '--text', text, '--state', 'delivered']) as DirectivesOut).directives
+  expect(delivered.map((d) => d.key)).toEqual(['S049→DYA/GM'])
+  await expect(rows).toHaveCount(1)
+  await expect(page.getByTestId(rowId(delivered[0]!))).toBeVisible()
+  await page.screenshot({ path: 'e2e/artifacts/directives-text-filter.png' })
+})
+
 test('pickup from the UI writes the receipt and the ✅, and the row turns delivered', async ({ page, demo }) => {
   const { directives } = demo.cli(['directives', '--state', 'pending']) as DirectivesOut
   // A pending directive from strategy.md to one role of the same project (S052→QA in the demo).

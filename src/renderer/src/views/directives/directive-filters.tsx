@@ -1,7 +1,8 @@
 /** The filter bar: state (with counts), project, role and free text. */
 import type { RefObject } from 'react'
 import { Search, X } from 'lucide-react'
-import { STATES, type StateFilter } from './directive-model'
+import { DIRECTIVE_STATES } from '../../../../shared/directive-query'
+import type { StateFilter } from './directive-model'
 import { useDirectivesUi } from './directives-store'
 import { FilterSelect } from '../../components/filter-select'
 
@@ -20,7 +21,7 @@ export function DirectiveFilterBar({
   searchRef: RefObject<HTMLInputElement | null>
 }) {
   const ui = useDirectivesUi()
-  const options: StateFilter[] = ['all', ...STATES.filter((s) => s !== 'untracked' || counts.untracked > 0)]
+  const options: StateFilter[] = ['all', ...DIRECTIVE_STATES.filter((s) => s !== 'untracked' || counts.untracked > 0)]
   const filtered = ui.state !== 'all' || ui.project || ui.role || ui.text
   return (
     <div className="dir-filters" role="toolbar" aria-label="Directive filters">

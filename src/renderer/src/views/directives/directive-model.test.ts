@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Directive, LocatedOccurrence, ProjectStatus } from '../../../../shared/api'
-import { canPickUp, countStates, directiveRowTestId, matchesFilters, pickupProject, sortDirectives, targetOptions } from './directive-model'
+import { queryDirectives } from '../../../../shared/directive-query'
+import { canPickUp, directiveRowTestId, pickupProject, targetOptions, toQuery } from './directive-model'
 
 function occ(patch: Partial<LocatedOccurrence>): LocatedOccurrence {
   return {
@@ -46,18 +47,12 @@ describe('directive model', () => {
     expect(directiveRowTestId(directive({ source: null, occurrences: [mcp] }))).toBe('directive-row-muse-S052-MUSE_QA')
   })
 
-  it('filters by project, role (sender or target) and every text term', () => {
-    const d = directive({})
-    expect(matchesFilters(d, { project: 'muse', role: 'qa', text: '' })).toBe(true)
-    expect(matchesFilters(d, { project: 'atlas', role: '', text: '' })).toBe(false)
-    expect(matchesFilters(d, { project: '', role: 'strategy', text: '回归 logstream' })).toBe(true)
-    expect(matchesFilters(d, { project: '', role: '', text: '回归 nothing' })).toBe(false)
-  })
-
-  it('counts states and puts pending first, newest S-number first', () => {
-    const list = [directive({ key: 'a', id: 'S041', state: 'delivered' }), directive({ key: 'b', id: 'S050' }), directive({ key: 'c', id: 'S053' })]
-    expect(countStates(list)).toEqual({ all: 3, pending: 2, received: 0, delivered: 1, untracked: 0 })
-    expect(sortDirectives(list).map((d) => d.id)).toEqual(['S053', 'S050', 'S041'])
+  it('turns the screen filters into the shared directive query (empty and all filter nothing)', () => {
+    expect(toQuery({ project: '', role: '', text: '' })).toEqual({ project: null, role: null, text: null, state: null })
+    expect(toQuery({ project: 'muse', role: 'qa', text: '回归 logstream' }, 'pending')).toEqual({ project: 'muse', role: 'qa', text: '回归 logstream', state: 'pending' })
+    const list = [directive({ key: 'a', id: 'S041', state: 'delivered' }), directive({ key: 'b', id: 'S050' }), directive({})]
+    expect(queryDirectives(list, toQuery({ project: 'muse', role: 'strategy', text: '回归 logstream' }, 'pending')).map((d) => d.key)).toEqual(['muse:S052:MUSE/QA', 'b'])
+    expect(queryDirectives(list, toQuery({ project: 'atlas', role: '', text: '' }))).toEqual([])
   })
 
   it('allows pickup only where the API can do it', () => {

@@ -1,8 +1,11 @@
 /**
- * Pure helpers of the Directives screen: filtering, counting, ordering, test ids and the list of
- * valid targets offered by the send form.
+ * Pure helpers of the Directives screen: its filters as a directive query, test ids, pickup rules
+ * and the list of valid targets offered by the send form. Filtering, text matching, ordering and
+ * state counts are the shared directive query (`shared/directive-query.ts`), the one the core
+ * answers `muse.directives` with.
  */
 import type { Directive, DirectiveState, LocatedOccurrence, ProjectStatus } from '../../../../shared/api'
+import type { DirectiveQuery } from '../../../../shared/directive-query'
 
 /** The state filter: one state or everything. */
 export type StateFilter = DirectiveState | 'all'
@@ -13,9 +16,6 @@ export interface DirectiveFilters {
   role: string
   text: string
 }
-
-/** States in the order the filter and the list show them. */
-export const STATES: readonly DirectiveState[] = ['pending', 'received', 'delivered', 'untracked']
 
 /** The occurrence a directive is best described by: the sender's line, else the receipt. */
 export function primaryOccurrence(d: Directive): LocatedOccurrence | null {
@@ -32,51 +32,9 @@ export function directiveRowTestId(d: Directive): string {
   return `directive-row-${directiveProject(d)}-${d.id}-${d.target.replace(/\//g, '_')}`
 }
 
-/** Project and role names a directive touches (sender and resolved target), lower-cased. */
-function touches(d: Directive): { projects: Set<string>; roles: Set<string> } {
-  const projects = new Set<string>()
-  const roles = new Set<string>()
-  for (const o of d.occurrences) {
-    projects.add(o.project)
-    roles.add(o.role.toLowerCase())
-  }
-  if (d.resolution.kind === 'role') {
-    projects.add(d.resolution.project)
-    roles.add(d.resolution.role.toLowerCase())
-  }
-  return { projects, roles }
-}
-
-/** True when `d` passes the project, role and text filters. */
-export function matchesFilters(d: Directive, f: DirectiveFilters): boolean {
-  if (f.project || f.role) {
-    const t = touches(d)
-    if (f.project && !t.projects.has(f.project)) return false
-    if (f.role && !t.roles.has(f.role.toLowerCase())) return false
-  }
-  const q = f.text.trim().toLowerCase()
-  if (!q) return true
-  const src = primaryOccurrence(d)
-  const hay = [d.id, d.target, d.title, src?.body ?? '', src?.file ?? '', src?.role ?? '', src?.project ?? '', src?.date ?? ''].join('\n').toLowerCase()
-  return q.split(/\s+/).every((term) => hay.includes(term))
-}
-
-/** How many directives are in each state, plus the total. */
-export function countStates(list: readonly Directive[]): Record<StateFilter, number> {
-  const counts: Record<StateFilter, number> = { all: list.length, pending: 0, received: 0, delivered: 0, untracked: 0 }
-  for (const d of list) counts[d.state] += 1
-  return counts
-}
-
-function idNumber(id: string): number {
-  return Number(/^S(\d+)/.exec(id)?.[1] ?? 0)
-}
-
-/** Pending first (they need the operator), then by state, newest S-number first. */
-export function sortDirectives(list: readonly Directive[]): Directive[] {
-  return [...list].sort(
-    (a, b) => STATES.indexOf(a.state) - STATES.indexOf(b.state) || idNumber(b.id) - idNumber(a.id) || a.target.localeCompare(b.target)
-  )
+/** The screen's filters as a directive query ('' and 'all' filter nothing). */
+export function toQuery(f: DirectiveFilters, state: StateFilter = 'all'): DirectiveQuery {
+  return { project: f.project || null, role: f.role || null, text: f.text || null, state: state === 'all' ? null : state }
 }
 
 /** Human form of where a target resolves. */

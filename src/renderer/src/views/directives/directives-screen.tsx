@@ -7,7 +7,8 @@ import { ScreenHeader } from '../../components/screen-header'
 import { EmptyState, ErrorState, LoadingState } from '../../components/state-views'
 import { plural } from '../../lib/format'
 import { goTo, roleHref } from '../../lib/muse-route'
-import { canPickUp, countStates, matchesFilters, primaryOccurrence, sortDirectives } from './directive-model'
+import { countStates, queryDirectives } from '../../../../shared/directive-query'
+import { canPickUp, primaryOccurrence, toQuery } from './directive-model'
 import { DirectiveDetail } from './directive-detail'
 import { DirectiveFilterBar } from './directive-filters'
 import { DirectiveList } from './directive-list'
@@ -41,11 +42,11 @@ export function DirectivesScreen({ openSend = false }: { openSend?: boolean }) {
     window.history.replaceState(window.history.state, '', '#/directives')
   }, [openSend, setSendOpen])
 
-  const all = useMemo(() => sortDirectives(data?.directives ?? []), [data])
+  const all = useMemo(() => data?.directives ?? [], [data])
   const { project, role, text, state } = ui
-  const narrowed = useMemo(() => all.filter((d) => matchesFilters(d, { project, role, text })), [all, project, role, text])
-  const counts = useMemo(() => countStates(narrowed), [narrowed])
-  const visible = useMemo(() => (state === 'all' ? narrowed : narrowed.filter((d) => d.state === state)), [narrowed, state])
+  // the same query the core answers `muse.directives` with; the state counts ignore the state filter
+  const counts = useMemo(() => countStates(queryDirectives(all, toQuery({ project, role, text }))), [all, project, role, text])
+  const visible = useMemo(() => queryDirectives(all, toQuery({ project, role, text }, state)), [all, project, role, text, state])
   const projects = useMemo(() => (fleet.data ?? []).map((p) => p.name), [fleet.data])
   const roles = useMemo(() => [...new Set((fleet.data ?? []).flatMap((p) => p.roles.map((r) => r.role)))].sort(), [fleet.data])
 

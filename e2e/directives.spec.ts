@@ -8,7 +8,7 @@ import type { Page } from '@playwright/test'
 import type { Directive, ProjectStatus, RoleDetail } from '../src/shared/api'
 import { test, expect, type Served } from './fixtures'
 
-type DirectivesOut = { directives: Directive[] }
+type DirectivesOut = { directives: Directive[]; notices: unknown[] }
 
 /** The row test id the screen uses: `directive-row-<project>-<id>-<target with / as _>`. */
 function rowId(d: Directive): string {
@@ -63,10 +63,14 @@ test('the directives list shows every demo directive with its state, and filters
 test('the screen filters with the same directive query as the CLI: words, state counts and order', async ({ page, demo }) => {
   // Two words found only in the receipts' occurrences (dya's gm.md), not in the senders' lines.
   const text = '健康证明 GM.md'
-  const { directives } = demo.cli(['directives', '--text', text]) as DirectivesOut
+  const { directives, notices } = demo.cli(['directives', '--text', text]) as DirectivesOut
   expect(directives.map((d) => `${d.key} ${d.state}`)).toEqual(['S025→DYA/GM received', 'S049→DYA/GM delivered'])
+  expect(notices).toEqual([])
+  const everything = demo.cli(['directives']) as DirectivesOut
+  expect(everything.notices).toHaveLength(6)
 
   await openDirectives(page, demo)
+  await expect(page.getByTestId('notice-count')).toHaveText('· 6 notices')
   await page.keyboard.press('/')
   await expect(page.getByTestId('directive-text-filter')).toBeFocused()
   await page.keyboard.type(text)
@@ -77,6 +81,8 @@ test('the screen filters with the same directive query as the CLI: words, state 
   await expect(page.getByTestId('state-count-received')).toHaveText('1')
   await expect(page.getByTestId('state-count-delivered')).toHaveText('1')
   await expect(page.getByTestId('state-count-pending')).toHaveText('0')
+  // notices follow the same query: none of them has both words
+  await expect(page.getByTestId('notice-count')).toHaveCount(0)
 
   await page.getByTestId('directive-state-filter').getByText('Delivered').click()
   const delivered = (demo.cli(['directives', '--text', text, '--state', 'delivered']) as DirectivesOut).directives

@@ -7,7 +7,7 @@ import { ScreenHeader } from '../../components/screen-header'
 import { EmptyState, ErrorState, LoadingState } from '../../components/state-views'
 import { plural } from '../../lib/format'
 import { goTo, roleHref } from '../../lib/muse-route'
-import { countStates, queryDirectives } from '../../../../shared/directive-query'
+import { countStates, queryDirectives, queryNotices } from '../../../../shared/directive-query'
 import { canPickUp, primaryOccurrence, toQuery } from './directive-model'
 import { DirectiveDetail } from './directive-detail'
 import { DirectiveFilterBar } from './directive-filters'
@@ -47,6 +47,7 @@ export function DirectivesScreen({ openSend = false }: { openSend?: boolean }) {
   // the same query the core answers `muse.directives` with; the state counts ignore the state filter
   const counts = useMemo(() => countStates(queryDirectives(all, toQuery({ project, role, text }))), [all, project, role, text])
   const visible = useMemo(() => queryDirectives(all, toQuery({ project, role, text }, state)), [all, project, role, text, state])
+  const notices = useMemo(() => queryNotices(data?.notices ?? [], toQuery({ project, role, text }, state)), [data, project, role, text, state])
   const projects = useMemo(() => (fleet.data ?? []).map((p) => p.name), [fleet.data])
   const roles = useMemo(() => [...new Set((fleet.data ?? []).flatMap((p) => p.roles.map((r) => r.role)))].sort(), [fleet.data])
 
@@ -145,10 +146,10 @@ export function DirectivesScreen({ openSend = false }: { openSend?: boolean }) {
               <footer className="dir-foot">
                 <span>
                   {visible.length === all.length ? plural(all.length, 'directive') : `${visible.length} of ${plural(all.length, 'directive')}`}
-                  {data.notices.length > 0 && (
-                    <span className="muted" title="Cross-role notices (no S-id) are listed in each role file’s viewer">
+                  {notices.length > 0 && (
+                    <span className="muted" title="Cross-role notices (no S-id) are listed in each role file’s viewer" data-testid="notice-count">
                       {' '}
-                      · {plural(data.notices.length, 'notice')}
+                      · {plural(notices.length, 'notice')}
                     </span>
                   )}
                 </span>

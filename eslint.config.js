@@ -18,7 +18,7 @@ const noElectron = { name: 'electron', message: 'Only src/main and src/preload m
 const nodeOnly = ['better-sqlite3', 'chokidar', 'commander']
 // The hub's storage modules: only the local hub implementation (core/hub/local-hub.ts) and its
 // helpers import them. Matched on the import specifier (`../hub/reader`, `../../core/hub/writer`).
-const hubStorage = ['schema', 'hub-connection', 'reader', 'writer', 'event-query', 'inbox', 'overview', 'presence', 'tasks', 'thread', 'wait', 'local-hub', 'local-tail', 'lock-retry', 'bench-data']
+const hubStorage = ['schema', 'hub-connection', 'reader', 'writer', 'event-query', 'inbox', 'overview', 'presence', 'tasks', 'thread', 'wait', 'local-hub', 'local-tail', 'lock-retry', 'bench-data', 'artifacts', 'write-support', 'reader-open']
 const hubStorageMessage = 'Reach MemPalace hubs through the hub service (core/hub/hub-service), never the hub\'s SQLite modules.'
 const noHubStorage = { regex: `(^|/)hub/(${hubStorage.join('|')})$`, message: hubStorageMessage }
 const noSqlite = { regex: '(^|/)core/sqlite$|^\\.\\./sqlite$', message: hubStorageMessage }

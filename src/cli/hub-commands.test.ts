@@ -65,6 +65,15 @@ describe('muster events / thread / task (mempalace logstream compatible)', () =>
     expect((await task('elsewhere', 'deadbeef12')).code).toBe(0)
   })
 
+  it('hubs add on a file path says so in one line (was a raw EEXIST)', async () => {
+    const { env } = setup()
+    const file = join(env.HOME!, 'notes.txt')
+    writeFileSync(file, 'x')
+    const r = await run(env, 'hubs', 'add', file, '--create')
+    expect(r).toMatchObject({ code: 1, out: '' })
+    expect(r.err).toBe(`muster: ${file} is a file, not a folder: a hub is a palace folder holding logstream.sqlite3\n`)
+  })
+
   it('errors: one line, {"error"} with --json, exit 1; unknown cursors; wait exits 2 on timeout', async () => {
     const { env, palace } = setup()
     const bad = await append(env, palace, '--from-agent', 'a', '--metadata', '[1]')

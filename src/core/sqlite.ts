@@ -7,6 +7,11 @@ import Database from 'better-sqlite3'
 
 let nativeBinding: string | undefined = process.env.MUSTER_SQLITE_BINDING || undefined
 
+// better-sqlite3 reads SQLITE_USE_URI once, when its addon loads (at the first database opened).
+// URI file names let a hub in a read-only folder be opened `immutable` (core/hub/reader-open.ts).
+// Muster only ever opens absolute paths, so no file name is mistaken for a URI.
+process.env.SQLITE_USE_URI ??= '1'
+
 /** Points better-sqlite3 at a specific compiled addon (an Electron-ABI build); undefined resets. */
 export function setSqliteNativeBinding(path: string | undefined): void {
   nativeBinding = path

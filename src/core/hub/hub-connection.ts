@@ -5,12 +5,13 @@
  * Connections wait for locks a few milliseconds at a time; `readAsync` and `write` retry with
  * `setTimeout` pauses up to the hub's timeout (`lock-retry.ts`), so the event loop stays free.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { ApiError } from '../../shared/api'
-import { openDatabase, type Db } from '../sqlite'
+import type { Db } from '../sqlite'
 import { createHub, HUB_BUSY_TIMEOUT_MS, HUB_FILENAME, type Hub } from './schema'
 import { ATTEMPT_BUSY_MS, isLockError, retryWhileLocked } from './lock-retry'
+import { openHubReader, type ReaderMode } from './reader-open'
 import { HubValidationError } from './validate'
 
 /** What a hub file has: older files lack columns, tables and indexes. */
@@ -59,6 +60,10 @@ export class HubConnection {
   private writer: Hub | null = null
   private shape: HubShape | null = null
   private shapeVersion = -1
+  private readerMode: ReaderMode = 'normal'
+  /** For an immutable reader: the file's size, mtime and journal presence when it was opened. */
+  private readerPrint: string | null = null
+  private generation = 0
 
   constructor(palace: string, opts: HubConnectionOptions = {}) {
     this.palace = resolve(palace)
@@ -71,25 +76,55 @@ export class HubConnection {
     return existsSync(this.file)
   }
 
-  /** The read connection (opened on first use; never creates, migrates or writes the file). */
+  /**
+   * The read connection (opened on first use; never creates, migrates or writes the file). In a
+   * read-only folder it may be an immutable snapshot (`reader-open.ts`): that one is reopened as
+   * soon as the file changes or a journal appears, so it never serves stale rows for long.
+   */
   readDb(): Db {
+    if (this.reader && this.readerStale()) this.closeReader()
     if (this.reader) return this.reader
     if (!this.exists()) throw new ApiError(`no hub at ${this.palace} (${HUB_FILENAME} does not exist)`, 'not_found')
-    let db: Db | null = null
     try {
-      db = openDatabase(this.file, { mustExist: true, busyTimeoutMs: ATTEMPT_BUSY_MS })
-      db.pragma('query_only = ON')
-      // Per-connection read tuning (nothing is written to the file): a 64 MiB page cache and
-      // memory-mapped reads keep 1,000,000-row pages and threads fast.
-      db.pragma('cache_size = -65536')
-      db.pragma('mmap_size = 268435456')
-      db.prepare('SELECT count(*) FROM sqlite_master').get() // surfaces "file is not a database" now
+      const { db, mode } = openHubReader(this.file)
+      this.readerMode = mode
+      this.readerPrint = mode === 'immutable' ? this.fingerprint() : null
+      this.generation++
+      return (this.reader = db)
     } catch (err) {
-      db?.close()
       if (isLockError(err)) throw err // the caller decides whether to wait and try again
       throw hubError(err, this.file, this.timeoutMs)
     }
-    return (this.reader = db)
+  }
+
+  /** How the read connection was opened (null until it is). */
+  get readMode(): ReaderMode | null {
+    return this.reader ? this.readerMode : null
+  }
+
+  /** Bumped whenever the read connection is (re)opened: per-connection counters restart then. */
+  get readerGeneration(): number {
+    return this.generation
+  }
+
+  private fingerprint(): string {
+    const journal = [`${this.file}-wal`, `${this.file}-journal`].some((f) => existsSync(f))
+    try {
+      const st = statSync(this.file)
+      return `${st.size}:${st.mtimeMs}:${journal}`
+    } catch {
+      return 'gone'
+    }
+  }
+
+  private readerStale(): boolean {
+    return this.readerPrint !== null && this.fingerprint() !== this.readerPrint
+  }
+
+  private closeReader(): void {
+    this.reader?.close()
+    this.reader = null
+    this.readerPrint = null
   }
 
   /**
@@ -152,9 +187,8 @@ export class HubConnection {
 
   /** Closes both connections. */
   close(): void {
-    this.reader?.close()
+    this.closeReader()
     this.writer?.close()
-    this.reader = null
     this.writer = null
   }
 }

@@ -19,6 +19,7 @@ import type {
 import { HubRegistry, locationOf, type HubRecord } from './hub-registry'
 import { LocalHub } from './local-hub'
 import { resolvePalace, type PalaceEnv, type PalaceSource } from './locate'
+import { notAFolder } from './read-only'
 import { patchWarnings, validateBaseCommit } from './validate'
 import { runWatch, type WatchOutcome, type WatchRunOptions } from './watch'
 import { sha256Hex } from './writer'
@@ -109,6 +110,8 @@ export class HubService {
       return { name: rec.name, location: locationOf(rec), hub: this.hubOf(rec) }
     }
     const palace = sel.palace ? resolvePalace(sel.palace, this.env).palace : this.defaultPalace().palace
+    const wrong = notAFolder(palace)
+    if (wrong) throw new ApiError(wrong, 'invalid_input')
     const rec = this.registry.findByPalace(palace)
     return { name: rec?.name ?? palace, location: palace, hub: this.hubAt(palace) }
   }

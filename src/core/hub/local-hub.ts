@@ -6,8 +6,9 @@
  */
 import { ApiError } from '../../shared/api'
 import type { HubEvent } from '../../shared/contract/hub-types'
+import { EventType, Room } from '../../shared/contract/hub-vocabulary'
 import { announcement } from './compose'
-import { HubConnection, type HubConnectionOptions } from './hub-connection'
+import { HubConnection, hubError, type HubConnectionOptions } from './hub-connection'
 import type {
   AckInput, AnnounceInput, AppendInput, ArtifactPutInput, ArtifactRecord, EventFilters, EventPage, EventPosition, Hub, HubStatus,
   HubSubscription, InboxQuery, InboxResult, ListQuery, OverviewQuery, PatchSubmitInput, PatchSubmitted, PresenceQuery, StoredArtifact,
@@ -23,7 +24,8 @@ import type { Hub as HubFile } from './schema'
 import { listTasksOn, patchesWaitingOn } from './tasks'
 import { foldThread, threadEventsOn } from './thread'
 import { waitEvents } from './wait'
-import { ackEvent, appendEvent, createTaskRequest, getArtifact, putArtifact, submitPatch, type AppendEventInput } from './writer'
+import { checkArtifact } from './artifacts'
+import { ackEvent, appendEvent, checkAppend, checkTask, createTaskRequest, getArtifact, putArtifact, submitPatch, type AppendEventInput } from './writer'
 
 /** The wire's snake_case append input as the writer's camelCase one. */
 function toWriterInput(e: AppendInput): AppendEventInput {
@@ -63,7 +65,7 @@ export class LocalHub implements Hub {
   }
 
   async create(): Promise<void> {
-    await this.write(() => undefined)
+    await this.write(() => undefined, () => undefined)
   }
 
   list(q: ListQuery): Promise<EventPage> {
@@ -141,19 +143,22 @@ export class LocalHub implements Hub {
   }
 
   append(e: AppendInput): Promise<HubEvent> {
-    return this.write((w) => appendEvent(w.db, w.replicaId, toWriterInput(e)))
+    const input = toWriterInput(e)
+    return this.write(() => checkAppend(input), (w) => appendEvent(w.db, w.replicaId, input))
   }
 
   ack(a: AckInput): Promise<HubEvent> {
-    return this.write((w) => ackEvent(w.db, w.replicaId, { eventId: a.event_id, fromAgent: a.from_agent, status: a.status, body: a.body, topic: a.topic }))
+    // The ack's own fields first; its target must be in an existing hub, so a missing one is not created.
+    const check = (): void => {
+      checkAppend({ type: EventType.ack, stream: '-', room: '-', fromAgent: a.from_agent, status: a.status, body: a.body ?? '', topic: a.topic })
+      if (!this.conn.exists()) throw new ApiError(`no hub at ${this.location} (logstream.sqlite3 does not exist)`, 'not_found')
+    }
+    return this.write(check, (w) => ackEvent(w.db, w.replicaId, { eventId: a.event_id, fromAgent: a.from_agent, status: a.status, body: a.body, topic: a.topic }))
   }
 
   createTask(t: TaskCreateInput): Promise<TaskCreated> {
-    return this.write((w) =>
-      createTaskRequest(w.db, w.replicaId, {
-        project: t.project, fromAgent: t.from_agent, toAgent: t.to_agent, goal: t.goal, branch: t.branch, baseCommit: t.base_commit, done: t.done
-      })
-    )
+    const input = { project: t.project, fromAgent: t.from_agent, toAgent: t.to_agent, goal: t.goal, branch: t.branch, baseCommit: t.base_commit, done: t.done }
+    return this.write(() => checkTask(input), (w) => createTaskRequest(w.db, w.replicaId, input))
   }
 
   announce(a: AnnounceInput): Promise<HubEvent> {
@@ -161,26 +166,35 @@ export class LocalHub implements Hub {
   }
 
   putArtifact(a: ArtifactPutInput): Promise<ArtifactRecord> {
-    return this.write((w) => putArtifact(w.db, w.replicaId, { kind: a.kind, content: a.content, createdBy: a.created_by, metadata: a.metadata }))
+    const input = { kind: a.kind, content: a.content, createdBy: a.created_by, metadata: a.metadata }
+    return this.write(() => checkArtifact(input), (w) => putArtifact(w.db, w.replicaId, input))
   }
 
   submitPatch(p: PatchSubmitInput): Promise<PatchSubmitted> {
-    const { content, from_agent, room, ...rest } = p
+    const patch = {
+      content: p.content, fromAgent: p.from_agent, room: p.room ?? undefined, stream: p.stream, topic: p.topic, toAgent: p.to_agent,
+      correlationId: p.correlation_id, branch: p.branch, baseCommit: p.base_commit, body: p.body, metadata: p.metadata
+    }
+    const check = (): void => {
+      checkArtifact({ kind: 'patch', content: patch.content, createdBy: patch.fromAgent, metadata: patch.metadata })
+      checkAppend({ ...patch, type: EventType.patchReady, room: patch.room ?? Room.patches })
+    }
     // One transaction (the artifact and its event commit together), so a locked attempt wrote nothing.
-    return this.write((w) =>
-      w.db.transaction(() =>
-        submitPatch(w.db, w.replicaId, {
-          content, fromAgent: from_agent, room: room ?? undefined, stream: rest.stream, topic: rest.topic, toAgent: rest.to_agent,
-          correlationId: rest.correlation_id, branch: rest.branch, baseCommit: rest.base_commit, body: rest.body, metadata: rest.metadata
-        })
-      ).immediate()
-    )
+    return this.write(check, (w) => w.db.transaction(() => submitPatch(w.db, w.replicaId, patch)).immediate())
   }
 
-  /** Refuses writes to a read-only hub before anything is touched, then writes. */
-  private write<T>(fn: (hub: HubFile) => T): Promise<T> {
+  /**
+   * A write that changes nothing when refused: the input's own rules first, then a read-only hub
+   * (file, folder or mount), both before the hub is opened, created or touched in any way.
+   */
+  private async write<T>(check: () => void, fn: (hub: HubFile) => T): Promise<T> {
+    try {
+      check()
+    } catch (err) {
+      throw hubError(err, this.conn.file)
+    }
     const refusal = writeRefusal(this.conn.palace, this.conn.file)
-    if (refusal) return Promise.reject(new ApiError(`hub ${this.conn.file} is read-only (${refusal}): writes are refused`, 'forbidden'))
+    if (refusal) throw new ApiError(`hub ${this.conn.file} is read-only (${refusal}): writes are refused`, 'forbidden')
     return this.conn.write(fn)
   }
 

@@ -24,7 +24,7 @@ export class LocalTail implements HubSubscription {
   private readonly conn: HubConnection
   private readonly timer: NodeJS.Timeout
   private lastSeq: number | null = null
-  private dataVersion: number | null = null
+  private dataVersion: string | null = null
   private fsWatcher: FSWatcher | null = null
   private busy = false
   private closed = false
@@ -71,7 +71,8 @@ export class LocalTail implements HubSubscription {
     try {
       if (!this.fsWatcher) this.arm()
       this.conn.read((db, shape) => {
-        const version = db.pragma('data_version', { simple: true }) as number
+        // data_version is per connection: a reopened reader (an immutable snapshot that went stale) starts over.
+        const version = `${this.conn.readerGeneration}:${db.pragma('data_version', { simple: true }) as number}`
         if (version === this.dataVersion && this.lastSeq !== null) return
         this.dataVersion = version
         if (!shape.hasEvents) return

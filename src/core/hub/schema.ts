@@ -100,6 +100,18 @@ export function ensureSchema(db: Db): SchemaChanges {
  * palace would fork its provenance. Minting is atomic and never overwrites a concurrent mint.
  */
 export function readOrCreateReplicaId(palaceDir: string): string {
+  return readReplicaId(palaceDir) ?? mintReplicaId(palaceDir)
+}
+
+/** The palace's replica id, or null when `replica.json` is absent; a corrupt file is an error. */
+export function readReplicaId(palaceDir: string): string | null {
+  const file = join(palaceDir, REPLICA_FILENAME)
+  if (!existsSync(file)) return null
+  return parseReplicaFile(file)
+}
+
+/** Mints `replica.json` unless another writer got there first; returns the id on file. */
+function mintReplicaId(palaceDir: string): string {
   const file = join(palaceDir, REPLICA_FILENAME)
   if (!existsSync(file)) {
     const tmp = `${file}.${process.pid}.${Date.now()}.tmp`
@@ -112,6 +124,10 @@ export function readOrCreateReplicaId(palaceDir: string): string {
       unlinkSync(tmp)
     }
   }
+  return parseReplicaFile(file)
+}
+
+function parseReplicaFile(file: string): string {
   let id: unknown
   try {
     id = (JSON.parse(readFileSync(file, 'utf8')) as { replica_id?: unknown }).replica_id
@@ -137,24 +153,29 @@ export interface Hub {
 /**
  * Creates (or opens) the hub in `palaceDir`: the directory with mode 0700, `replica.json`, and
  * `logstream.sqlite3` in WAL mode with a 10 s busy timeout (tests pass a shorter one) and the v4 schema.
+ * Refusals come first and change nothing: a corrupt `replica.json` or hub file, or a hub locked
+ * by another writer, fails before the replica id is minted or the folder's mode is touched.
  */
 export function createHub(palaceDir: string, opts: { busyTimeoutMs?: number } = {}): Hub {
   const dir = resolve(palaceDir)
+  const known = readReplicaId(dir) // a corrupt replica.json refuses before anything is created
   mkdirSync(dir, { recursive: true, mode: 0o700 })
-  try {
-    chmodSync(dir, 0o700)
-  } catch {
-    // not ours to change (or a platform without POSIX modes): MemPalace ignores this too
-  }
-  const replicaId = readOrCreateReplicaId(dir)
   const file = join(dir, HUB_FILENAME)
   const db = openDatabase(file, { busyTimeoutMs: opts.busyTimeoutMs ?? HUB_BUSY_TIMEOUT_MS })
+  let replicaId: string
   try {
+    db.prepare('SELECT count(*) FROM sqlite_master').get() // "file is not a database" before any change
     db.pragma('journal_mode = WAL')
-    ensureSchema(db)
+    ensureSchema(db) // BEGIN IMMEDIATE: a locked hub stops here
+    replicaId = known ?? mintReplicaId(dir)
   } catch (err) {
     db.close()
     throw err
+  }
+  try {
+    chmodSync(dir, 0o700) // as MemPalace does on open
+  } catch {
+    // not ours to change (or a platform without POSIX modes): MemPalace ignores this too
   }
   return { db, replicaId, palaceDir: dir, file, close: () => db.close() }
 }

@@ -4,31 +4,28 @@
  * patches. Append-only: nothing here UPDATEs or DELETEs an event (the `origin_seq = rowid` update
  * belongs to the insert's own transaction). Plus the envelope shape and a minimal reader.
  */
-import { createHash, randomBytes } from 'node:crypto'
-import type { Statement } from 'better-sqlite3'
+import { randomBytes } from 'node:crypto'
 import type { HubEvent } from '../../shared/contract/hub-types'
 import { ACK_OF, EventType, Room, Status } from '../../shared/contract/hub-vocabulary'
 import type { Db } from '../sqlite'
+import { putArtifact, type ArtifactRecord } from './artifacts'
 import { formatCreatedAt, HLC_RE, newId, nextHlc } from './ids'
 import {
   HubValidationError,
-  patchWarnings,
   pyRepr,
   pyStrip,
   requiredTaskText,
   taskSlug,
-  validateArtifactContent,
   validateArtifactIds,
-  validateArtifactKind,
   validateBaseCommit,
   validateBody,
   validateEventType,
   validateMetadata,
   validateRouting,
   validateStatus,
-  type ArtifactKind,
   type EventStatus
 } from './validate'
+import { parseMetadata, stmt, validInstant } from './write-support'
 
 export type { HubEvent }
 
@@ -56,27 +53,6 @@ export interface AppendEventInput {
 
 /** An `events` row as `SELECT rowid, * FROM events` returns it (v4 columns). */
 export type EventRow = Omit<HubEvent, 'seq' | 'artifact_ids' | 'metadata'> & { rowid: number; metadata_json: string }
-
-const statements = new WeakMap<Db, Map<string, Statement>>()
-
-/** A prepared statement, cached per connection (appends run hot in imports and benchmarks). */
-function stmt(db: Db, sql: string): Statement {
-  let cache = statements.get(db)
-  if (!cache) statements.set(db, (cache = new Map()))
-  let s = cache.get(sql)
-  if (!s) cache.set(sql, (s = db.prepare(sql)))
-  return s
-}
-
-/** Parses stored metadata; invalid JSON (or a non-object) reads as `{}`. */
-function parseMetadata(text: string | null): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text ?? '{}')
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
-  } catch {
-    return {}
-  }
-}
 
 /** Builds the envelope of one row (`SELECT rowid, * FROM events`) with its artifact ids. */
 export function rowToEvent(row: EventRow, artifactIds: string[]): HubEvent {
@@ -142,20 +118,8 @@ function lastHlc(db: Db): string | null {
  * artifacts. Returns the stored envelope.
  */
 export function appendEvent(db: Db, replicaId: string, input: AppendEventInput): HubEvent {
-  const type = validateEventType(input.type)
-  const stream = validateRouting(input.stream, 'stream', true)
-  const room = validateRouting(input.room, 'room', true)
-  const topic = validateRouting(input.topic, 'topic', false)
-  const fromAgent = validateRouting(input.fromAgent, 'from_agent', true)
-  const toAgent = validateRouting(input.toAgent, 'to_agent', false)
-  const correlationId = validateRouting(input.correlationId, 'correlation_id', false)
-  const branch = validateRouting(input.branch, 'branch', false)
-  const baseCommit = validateRouting(input.baseCommit, 'base_commit', false)
-  const status = validateStatus(input.status)
-  const body = validateBody(input.body)
-  const metadataJson = validateMetadata(input.metadata)
-  const artifactIds = validateArtifactIds(input.artifactIds)
-  const at = validInstant(input.at)
+  const { type, stream, room, topic, fromAgent, toAgent, correlationId, branch, baseCommit, status, body, metadataJson, artifactIds, at } =
+    normalizeAppend(input)
   const id = newId('evt', at)
   const createdAt = formatCreatedAt(at)
 
@@ -188,88 +152,32 @@ export function appendEvent(db: Db, replicaId: string, input: AppendEventInput):
   return rowToEvent(row, [...artifactIds].sort())
 }
 
-/** The instant of a write: now, or a valid explicit Date. */
-function validInstant(at: Date | undefined): Date {
-  if (at === undefined) return new Date()
-  if (!(at instanceof Date) || Number.isNaN(at.getTime())) throw new HubValidationError('at must be a valid Date')
-  return at
-}
-
-/** Input of `putArtifact`. */
-export interface PutArtifactInput {
-  kind: ArtifactKind | string
-  content: string
-  createdBy: string
-  metadata?: Record<string, unknown> | null
-  /** Internal: backdates the id stamp and `created_at` (demo fleet). */
-  at?: Date
-}
-
-/** What `putArtifact` returns (content is not echoed); `warnings` only when there are some. */
-export interface ArtifactRecord {
-  id: string
-  kind: ArtifactKind
-  sha256: string
-  size_bytes: number
-  created_by: string
-  created_at: string
-  origin_replica: string
-  warnings?: string[]
-}
-
-/** A stored artifact with its exact content and metadata. */
-export interface StoredArtifact extends Omit<ArtifactRecord, 'warnings' | 'origin_replica'> {
-  origin_replica: string | null
-  content: string
-  metadata: Record<string, unknown>
-}
-
-/** Lowercase hex SHA-256 of the UTF-8 bytes of `content`. */
-export function sha256Hex(content: string): string {
-  return createHash('sha256').update(content, 'utf8').digest('hex')
-}
-
-/**
- * Stores exact artifact content (UTF-8 text, non-empty, no NUL, at most 4 MiB) with its sha256
- * and byte size. For `kind=patch`, returns the two upstream advisory warnings when they apply
- * (no trailing newline; carriage returns); the content is stored unchanged either way.
- */
-export function putArtifact(db: Db, replicaId: string, input: PutArtifactInput): ArtifactRecord {
-  const kind = validateArtifactKind(input.kind)
-  const createdBy = validateRouting(input.createdBy, 'created_by', true)
-  const content = validateArtifactContent(input.content)
-  const metadataJson = validateMetadata(input.metadata)
-  const at = validInstant(input.at)
-  const record: ArtifactRecord = {
-    id: newId('art', at),
-    kind,
-    sha256: sha256Hex(content),
-    size_bytes: Buffer.byteLength(content, 'utf8'),
-    created_by: createdBy,
-    created_at: formatCreatedAt(at),
-    origin_replica: replicaId
+/** Every field rule of section 4, applied: the values `appendEvent` stores (artifact existence aside). */
+function normalizeAppend(input: AppendEventInput) {
+  return {
+    type: validateEventType(input.type),
+    stream: validateRouting(input.stream, 'stream', true),
+    room: validateRouting(input.room, 'room', true),
+    topic: validateRouting(input.topic, 'topic', false),
+    fromAgent: validateRouting(input.fromAgent, 'from_agent', true),
+    toAgent: validateRouting(input.toAgent, 'to_agent', false),
+    correlationId: validateRouting(input.correlationId, 'correlation_id', false),
+    branch: validateRouting(input.branch, 'branch', false),
+    baseCommit: validateRouting(input.baseCommit, 'base_commit', false),
+    status: validateStatus(input.status),
+    body: validateBody(input.body),
+    metadataJson: validateMetadata(input.metadata),
+    artifactIds: validateArtifactIds(input.artifactIds),
+    at: validInstant(input.at)
   }
-  db.transaction(() => {
-    stmt(
-      db,
-      `INSERT INTO artifacts (id, kind, sha256, size_bytes, content, created_by, created_at, metadata_json, origin_replica)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
-    ).run(record.id, kind, record.sha256, record.size_bytes, content, createdBy, record.created_at, metadataJson, replicaId)
-  }).immediate()
-  const warnings = patchWarnings(kind, content)
-  if (warnings.length) record.warnings = warnings
-  return record
 }
 
-/** One artifact with its exact content, or null. */
-export function getArtifact(db: Db, id: string): StoredArtifact | null {
-  const row = db.prepare('SELECT * FROM artifacts WHERE id = ?').get(id) as
-    | (Omit<StoredArtifact, 'metadata'> & { metadata_json: string })
-    | undefined
-  if (!row) return null
-  const { metadata_json, ...rest } = row
-  return { ...rest, origin_replica: rest.origin_replica ?? null, metadata: parseMetadata(metadata_json) }
+/** Checks an append's fields without a hub (so a refused write never creates or opens one). */
+export function checkAppend(input: AppendEventInput): void {
+  normalizeAppend(input)
 }
+
+export { checkArtifact, getArtifact, putArtifact, sha256Hex, type ArtifactRecord, type PutArtifactInput, type StoredArtifact } from './artifacts'
 
 /** Input of `ackEvent`. */
 export interface AckInput {
@@ -342,15 +250,7 @@ export function taskHandoff(correlationId: string, agent: string): string {
  * `room = delegation`, `status = open`, the exact upstream body. Returns the event and handoff line.
  */
 export function createTaskRequest(db: Db, replicaId: string, input: TaskInput): { task: HubEvent; handoff: string } {
-  const project = requiredTaskText(input.project, 'project')
-  const fromAgent = requiredTaskText(input.fromAgent, 'requesting agent')
-  const toAgent = requiredTaskText(input.toAgent, 'destination agent')
-  const branch = requiredTaskText(input.branch, 'branch')
-  const baseCommit = validateBaseCommit(input.baseCommit)
-  if (typeof input.goal !== 'string' || !pyStrip(input.goal)) throw new HubValidationError('task goal must not be empty')
-  if (typeof input.done !== 'string' || !pyStrip(input.done)) {
-    throw new HubValidationError('task definition of done must not be empty')
-  }
+  const { project, fromAgent, toAgent, branch, baseCommit } = normalizeTask(input)
   const suffix = input.suffix ?? randomBytes(4).toString('hex')
   if (!/^[0-9a-f]{8}$/.test(suffix)) throw new HubValidationError('task suffix must be 8 lowercase hex digits')
   const correlationId = `task_${taskSlug(input.goal)}_${suffix}`
@@ -368,6 +268,26 @@ export function createTaskRequest(db: Db, replicaId: string, input: TaskInput): 
     ...(input.at ? { at: input.at } : {})
   })
   return { task, handoff: taskHandoff(correlationId, toAgent) }
+}
+
+function normalizeTask(input: TaskInput) {
+  const out = {
+    project: requiredTaskText(input.project, 'project'),
+    fromAgent: requiredTaskText(input.fromAgent, 'requesting agent'),
+    toAgent: requiredTaskText(input.toAgent, 'destination agent'),
+    branch: requiredTaskText(input.branch, 'branch'),
+    baseCommit: validateBaseCommit(input.baseCommit)
+  }
+  if (typeof input.goal !== 'string' || !pyStrip(input.goal)) throw new HubValidationError('task goal must not be empty')
+  if (typeof input.done !== 'string' || !pyStrip(input.done)) {
+    throw new HubValidationError('task definition of done must not be empty')
+  }
+  return out
+}
+
+/** Checks a task request's fields without a hub. */
+export function checkTask(input: TaskInput): void {
+  normalizeTask(input)
 }
 
 /** Input of `submitPatch`: the patch text plus the `patch.ready` event's routing. */

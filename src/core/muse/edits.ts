@@ -93,3 +93,24 @@ export function markDelivered(text: string, lineNo: number, statusAt: number, st
   const next = line.slice(0, raw) + '✅' + line.slice(after) + ` — 已传递 ${stamp}`
   return text.slice(0, start) + next + text.slice(end)
 }
+
+/**
+ * The exact inverse of an insertion: given the text before and after it, an edit that removes the
+ * inserted text from a later version of the file (null when it is no longer there). Throws when the
+ * change was not a pure insertion or the inserted text now occurs more than once.
+ */
+export function undoInsertion(before: string, after: string): (text: string) => string | null {
+  let p = 0
+  const max = Math.min(before.length, after.length)
+  while (p < max && before[p] === after[p]) p++
+  let s = 0
+  while (s < max - p && before[before.length - 1 - s] === after[after.length - 1 - s]) s++
+  const inserted = after.slice(p, after.length - s)
+  if (before.length !== p + s || inserted === '') throw new Error('undoInsertion: not an insertion')
+  return (text) => {
+    const at = text.indexOf(inserted)
+    if (at < 0) return null
+    if (text.indexOf(inserted, at + 1) >= 0) throw new Error('the inserted text now occurs more than once')
+    return text.slice(0, at) + text.slice(at + inserted.length)
+  }
+}

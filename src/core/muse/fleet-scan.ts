@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import type { Project } from '../../shared/api'
 import { parseRole, type ParsedRole } from './parse-role'
 import { listRoleFiles, museDir } from './role-files'
+import { noteSize } from './safe-write-settle'
 
 /** The parsed role files of one project; `unreadable` lists files that could not be read. */
 export interface ScannedProject {
@@ -31,6 +32,7 @@ export class RoleCache {
     const hit = this.entries.get(path)
     if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.parsed
     const text = await fs.readFile(path, 'utf8')
+    noteSize(path, st.size) // a file much shorter at edit time is then a rewrite to wait out
     const parsed = parseRole(file, text)
     this.entries.set(path, { mtimeMs: st.mtimeMs, size: st.size, parsed })
     return parsed

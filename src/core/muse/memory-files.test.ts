@@ -1,5 +1,8 @@
+import { mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { chunksOf, parseMemories } from './memory-files'
+import { tmpDir } from '../../../test/helpers/tmp'
+import { appendMemory, chunksOf, parseMemories } from './memory-files'
 
 describe('MEMORIES.md', () => {
   it('parses kinds, sources, tags, topics and superseded entries', () => {
@@ -19,5 +22,40 @@ describe('MEMORIES.md', () => {
       { line: 5, text: '### 完成\n- a\n- b', kind: null },
       { line: 9, text: '### 决策\n- c', kind: null }
     ])
+  })
+})
+
+describe('appendMemory', () => {
+  it('an agent that rewrites the log from an old read: the entry is re-applied once, the agent line kept', async () => {
+    const root = tmpDir()
+    mkdirSync(join(root, 'memory'))
+    const now = new Date(2026, 2, 17, 9, 5)
+    const log = join(root, 'memory', '2026-03-17.md')
+    writeFileSync(log, '# 2026-03-17\n')
+    let fired = false
+    const r = await appendMemory(root, 'build', 'did it', now, {
+      afterInstall: (p) => void (!fired && (fired = true) && writeFileSync(p, '# 2026-03-17\nagent line\n'))
+    })
+    expect(r).toEqual({ file: 'memory/2026-03-17.md', line: 4, created: false })
+    expect(readFileSync(log, 'utf8')).toBe('# 2026-03-17\nagent line\n\n## [BUILD] 09:05\n\ndid it\n')
+  })
+
+  it('the same entry written twice lands twice', async () => {
+    const root = tmpDir()
+    const now = new Date(2026, 2, 17, 9, 5)
+    await appendMemory(root, undefined, 'x', now)
+    await appendMemory(root, undefined, 'x', now)
+    expect(readFileSync(join(root, 'memory', '2026-03-17.md'), 'utf8')).toBe('# 2026-03-17\n\n## 09:05\n\nx\n\n## 09:05\n\nx\n')
+  })
+
+  it('a memory/ folder linked outside the project is never written through', async () => {
+    const root = tmpDir()
+    const elsewhere = tmpDir()
+    symlinkSync(elsewhere, join(root, 'memory'))
+    await expect(appendMemory(root, undefined, 'x', new Date(2026, 2, 17))).rejects.toMatchObject({
+      code: 'forbidden',
+      message: `memory resolves to ${realpathSync(elsewhere)}, outside the project: Muster reads it but never writes through a link that leaves the project`
+    })
+    expect(readdirSync(elsewhere)).toEqual([])
   })
 })

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { ApiError } from '../../shared/api'
 import { eolOf, splitLines, FenceTracker } from './text'
 import { hm, ymd } from './edits'
+import { writableTarget } from './link-policy'
 import { safeEdit, type SafeWriteHooks } from './safe-write'
 
 /** `memory/YYYY-MM-DD.md` file names. */
@@ -78,10 +79,15 @@ export function chunksOf(file: string, text: string): MemoryChunk[] {
   return out
 }
 
-/** Appends `## [SECTION] HH:MM` + text to `memory/<today>.md`, creating it with `# <today>`. */
+/**
+ * Appends `## [SECTION] HH:MM` + text to `memory/<today>.md`, creating it with `# <today>`. The edit
+ * is idempotent within the call (`safeEdit` may re-apply it after an agent's rewrite): it appends
+ * only while the file holds no more copies of the entry than it did when first read.
+ */
 export async function appendMemory(projectPath: string, section: string | undefined, text: string, now: Date, hooks?: SafeWriteHooks): Promise<{ file: string; line: number; created: boolean }> {
   if (section !== undefined && /[\r\n[\]]/.test(section)) throw new ApiError('section must be one line without brackets', 'invalid_input')
   const dir = join(projectPath, 'memory')
+  await writableTarget(dir, projectPath)
   try {
     await fs.mkdir(dir, { recursive: true })
   } catch (err) {
@@ -90,16 +96,26 @@ export async function appendMemory(projectPath: string, section: string | undefi
   const day = ymd(now)
   const head = section ? `## [${section.toUpperCase()}] ${hm(now)}` : `## ${hm(now)}`
   let line = 0
+  let before: number | null = null
   const result = await safeEdit(
     join(dir, `${day}.md`),
     (old) => {
       const eol = old ? eolOf(old) : '\n'
       const entry = [head, '', ...text.replace(/\r\n/g, '\n').split('\n')].join(eol) + eol
+      const copies = occurrences(old, entry)
+      before ??= copies
+      if (copies > before) return null
       const base = old === '' ? `# ${day}${eol}` : old.endsWith('\n') ? old : old + eol
       line = splitLines(base).length + 1
       return base + eol + entry
     },
-    { create: true, hooks }
+    { within: projectPath, create: true, hooks }
   )
   return { file: `memory/${day}.md`, line, created: result.created }
+}
+
+function occurrences(text: string, part: string): number {
+  let n = 0
+  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length)) n++
+  return n
 }

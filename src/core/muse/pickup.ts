@@ -3,16 +3,19 @@
  * 1. the target's file gets `### S042→MUSE/BUILD (<send date>) — ✅ 已接收 <now>` + the body as a
  *    blockquote, appended inside its received section (created as `## 📡 已接收战略指令`);
  * 2. the source line's 🟡 becomes ✅ with ` — 已传递 <now>`.
- * The receipt is written first, so a crash in between leaves a half-finished pickup that the next
- * call completes (step 2 only). Each edit is recomputed from fresh content inside `safeEdit`.
+ * A pickup changes both files or neither: both files are read (settled, valid UTF-8) and both
+ * edits computed before either is written; the receipt is written first, and when the source edit
+ * then fails the receipt is removed again by its exact inverse, and the error says so. A crash in
+ * between leaves a half-finished pickup that the next call completes (step 2 only). When both live
+ * in one file, one edit does both. Each edit is recomputed from fresh content inside `safeEdit`.
  */
 import { join } from 'node:path'
 import { ApiError, type DirectiveOccurrence, type LocatedOccurrence, type Resolution } from '../../shared/api'
 import { canonicalTarget, isAtTarget, isReceipt, normaliseTarget, resolveTarget, type FleetView } from './directive-index'
-import { appendPoint, insertBlockAfter, markDelivered, quote, ymd, ymdhm } from './edits'
+import { appendPoint, insertBlockAfter, markDelivered, quote, undoInsertion, ymd, ymdhm } from './edits'
 import { parseRole } from './parse-role'
 import { museDir } from './role-files'
-import { safeEdit, type SafeWriteHooks } from './safe-write'
+import { readEditable, safeEdit, type SafeWriteHooks } from './safe-write'
 import { splitLines } from './text'
 
 /** The received-directives header Muster creates when a target file has none. */
@@ -68,10 +71,57 @@ export async function pickup(fleet: FleetView, req: PickupRequest): Promise<Pick
   const base = { id: req.id, target, receiptFile: `${res.project}/.muse/${res.file}`, sourceFile: `${sp.project.name}/.muse/${source.file}`, at }
   if (source.mark !== 'pending') return { ...base, outcome: 'already-done' }
 
-  const receipt = await safeEdit(receiptPath, (text) => addReceipt(text, res, req.id, target, source, req.now), { hooks: req.hooks })
-  const flipped = await safeEdit(sourcePath, (text) => flipSource(text, source.file, req.id, res, fleet, at), { hooks: req.hooks })
-  if (!flipped.changed && !receipt.changed) return { ...base, outcome: 'already-done' }
-  return { ...base, outcome: receipt.changed ? 'picked-up' : 'completed' }
+  const receiptEdit = (text: string) => addReceipt(text, res, req.id, target, source, req.now)
+  const flipEdit = (text: string) => flipSource(text, source.file, req.id, res, fleet, at)
+  const key = `${req.id}→${target}`
+  const receiptRoot = targetProject.project.path
+  const sourceRoot = sp.project.path
+
+  // both files read and both edits computed before either is written
+  const [receiptText, sourceText] = await Promise.all([readEditable(receiptPath, receiptRoot), readEditable(sourcePath, sourceRoot)]).catch((err: unknown) => {
+    throw failed(key, err, 'nothing changed')
+  })
+  const needReceipt = receiptEdit(receiptText) !== null
+  if (receiptPath === sourcePath) {
+    const both = (text: string) => {
+      const withReceipt = receiptEdit(text) ?? text
+      const next = flipEdit(withReceipt) ?? withReceipt
+      return next === text ? null : next
+    }
+    if (both(receiptText) === null) return { ...base, outcome: 'already-done' }
+    const r = await safeEdit(receiptPath, both, { within: receiptRoot, hooks: req.hooks }).catch((err: unknown) => {
+      throw failed(key, err, 'nothing changed')
+    })
+    return { ...base, outcome: !r.changed ? 'already-done' : needReceipt ? 'picked-up' : 'completed' }
+  }
+  const needFlip = flipEdit(sourceText) !== null
+  if (!needReceipt && !needFlip) return { ...base, outcome: 'already-done' }
+
+  const receipt = needReceipt
+    ? await safeEdit(receiptPath, receiptEdit, { within: receiptRoot, hooks: req.hooks }).catch((err: unknown) => {
+        throw failed(key, err, 'nothing changed')
+      })
+    : null
+  try {
+    const flipped = await safeEdit(sourcePath, flipEdit, { within: sourceRoot, hooks: req.hooks })
+    if (!flipped.changed && !receipt?.changed) return { ...base, outcome: 'already-done' }
+  } catch (err) {
+    if (!receipt?.changed || !receipt.applied) throw failed(key, err, receipt ? `${base.receiptFile} already had the receipt: nothing changed` : 'nothing changed')
+    try {
+      await safeEdit(receiptPath, undoInsertion(receipt.applied.before, receipt.applied.after), { within: receiptRoot, hooks: req.hooks })
+    } catch (undoErr) {
+      throw failed(key, err, `the receipt written to ${base.receiptFile} could not be removed again (${(undoErr as Error).message}): remove its "### ${key} (…) — ✅ 已接收 ${at}" block by hand`)
+    }
+    throw failed(key, err, `the receipt written to ${base.receiptFile} was removed again: nothing changed`)
+  }
+  return { ...base, outcome: receipt?.changed ? 'picked-up' : 'completed' }
+}
+
+/** A pickup error that says what happened to the files. */
+function failed(key: string, err: unknown, state: string): ApiError {
+  const code = err instanceof ApiError ? err.code : 'internal'
+  const why = (err as Error).message.replace(/: (not changed|nothing written)$/, '')
+  return new ApiError(`pickup of ${key} failed: ${why}; ${state}`, code)
 }
 
 function sameTarget(written: string, res: RoleRes, fleet: FleetView): boolean {

@@ -1,94 +1,299 @@
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, ftruncateSync, linkSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
-import { safeEdit } from './safe-write'
+import { safeEdit, type SafeEditOptions } from './safe-write'
 
-const append = (s: string) => (t: string) => t + s
+/** Our edit: add a unique line once (idempotent, as every Muster edit is). */
+const addOnce = (line: string) => (t: string) => (t.includes(line) ? null : t + line)
+const occurrences = (text: string, part: string) => text.split(part).length - 1
 
-describe('safeEdit', () => {
-  it('redoes the edit on the new content when the file changes between read and rename', async () => {
-    const f = join(tmpDir(), 'a.md')
-    writeFileSync(f, 'one\n')
-    let calls = 0
-    const r = await safeEdit(f, append('mine\n'), {
-      hooks: {
-        beforeRename: (p, attempt) => {
-          calls++
-          if (attempt === 1) writeFileSync(p, 'one\nagent\n')
-        }
-      }
-    })
-    expect(calls).toBe(2)
-    expect(r.changed).toBe(true)
-    expect(readFileSync(f, 'utf8')).toBe('one\nagent\nmine\n')
-    expect(readdirSync(join(f, '..'))).toEqual(['a.md'])
-  })
+function file(content: string | Buffer = 'one\n'): { dir: string; f: string; opts: SafeEditOptions } {
+  const dir = tmpDir()
+  const f = join(dir, 'a.md')
+  writeFileSync(f, content)
+  return { dir, f, opts: { within: dir } }
+}
+const only = (dir: string, ...names: string[]) => expect(readdirSync(dir).sort()).toEqual(names.sort())
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-  it('reports a conflict after bounded retries and leaves the agent edit alone', async () => {
-    const f = join(tmpDir(), 'a.md')
-    writeFileSync(f, 'x\n')
-    let n = 0
-    await expect(safeEdit(f, append('mine\n'), { attempts: 3, hooks: { beforeRename: (p) => writeFileSync(p, `agent ${++n}\n`) } })).rejects.toMatchObject({ code: 'conflict' })
-    expect(readFileSync(f, 'utf8')).toBe('agent 3\n')
-    expect(readdirSync(join(f, '..'))).toEqual(['a.md'])
-  })
-
+describe('safeEdit: the basics', () => {
   it('keeps BOM and CRLF byte for byte', async () => {
-    const f = join(tmpDir(), 'a.md')
-    writeFileSync(f, Buffer.from('\uFEFFa\r\nb\r\n', 'utf8'))
-    await safeEdit(f, (t) => t.replace('b\r\n', 'b\r\nc\r\n'))
+    const { f, opts } = file(Buffer.from('\uFEFFa\r\nb\r\n', 'utf8'))
+    await safeEdit(f, (t) => t.replace('b\r\n', 'b\r\nc\r\n'), opts)
     expect(readFileSync(f)).toEqual(Buffer.from('\uFEFFa\r\nb\r\nc\r\n', 'utf8'))
   })
 
   it('keeps the file mode', async () => {
-    const f = join(tmpDir(), 'a.md')
-    writeFileSync(f, 'x')
+    const { f, opts } = file('x')
     chmodSync(f, 0o640)
-    await safeEdit(f, append('y'))
+    await safeEdit(f, addOnce('y'), opts)
     expect(statSync(f).mode & 0o777).toBe(0o640)
     expect(readFileSync(f, 'utf8')).toBe('xy')
   })
 
   it('refuses a read-only file with a clear error and leaves it unchanged', async () => {
-    const f = join(tmpDir(), 'a.md')
-    writeFileSync(f, 'x\n')
+    const { f, opts } = file('x\n')
     chmodSync(f, 0o444)
-    await expect(safeEdit(f, append('y'))).rejects.toThrow(/read-only: not changed/)
+    await expect(safeEdit(f, addOnce('y'), opts)).rejects.toThrow(/read-only: not changed/)
     expect(readFileSync(f, 'utf8')).toBe('x\n')
     chmodSync(f, 0o644)
   })
 
-  it('a file deleted mid-edit is a clear error; nothing is created or left behind', async () => {
-    const dir = tmpDir()
-    const f = join(dir, 'a.md')
-    writeFileSync(f, 'x\n')
-    await expect(safeEdit(f, append('y'), { hooks: { beforeRename: (p) => rmSync(p) } })).rejects.toThrow(/deleted while Muster was editing/)
-    expect(existsSync(f)).toBe(false)
-    expect(readdirSync(dir)).toEqual([])
-  })
-
-  it('missing file: not_found unless create is asked; create does not clobber a racing creator', async () => {
-    const dir = tmpDir()
-    await expect(safeEdit(join(dir, 'n.md'), append('x'))).rejects.toMatchObject({ code: 'not_found' })
-    const f = join(dir, 'c.md')
-    const r = await safeEdit(f, (t) => (t || '# head\n') + 'entry\n', { create: true, hooks: { beforeRename: (p, a) => void (a === 1 && writeFileSync(p, '# theirs\n')) } })
-    expect(r.created).toBe(false)
-    expect(readFileSync(f, 'utf8')).toBe('# theirs\nentry\n')
-  })
-
   it('refuses files that are not valid UTF-8 instead of corrupting them', async () => {
-    const f = join(tmpDir(), 'a.md')
-    writeFileSync(f, Buffer.from([0x61, 0xff, 0x0a]))
-    await expect(safeEdit(f, append('y'))).rejects.toThrow(/not valid UTF-8/)
+    const { f, opts } = file(Buffer.from([0x61, 0xff, 0x0a]))
+    await expect(safeEdit(f, addOnce('y'), opts)).rejects.toThrow('a.md is not valid UTF-8: not changed')
     expect(readFileSync(f)).toEqual(Buffer.from([0x61, 0xff, 0x0a]))
   })
 
   it('a null edit writes nothing', async () => {
-    const f = join(tmpDir(), 'a.md')
-    writeFileSync(f, 'x')
-    const before = statSync(f).mtimeMs
-    expect(await safeEdit(f, () => null)).toMatchObject({ changed: false })
-    expect(statSync(f).mtimeMs).toBe(before)
+    const { f, opts } = file('x')
+    const before = statSync(f)
+    expect(await safeEdit(f, () => null, opts)).toMatchObject({ changed: false, applied: null })
+    expect(statSync(f).mtimeMs).toBe(before.mtimeMs)
+    expect(statSync(f).ino).toBe(before.ino)
+  })
+
+  it('returns what the edit was applied to, for an exact undo', async () => {
+    const { f, opts } = file('one\n')
+    expect(await safeEdit(f, addOnce('two\n'), opts)).toEqual({ changed: true, created: false, text: 'one\ntwo\n', applied: { before: 'one\n', after: 'one\ntwo\n' } })
+  })
+
+  it('missing file: not_found unless create is asked; create does not clobber a racing creator', async () => {
+    const dir = tmpDir()
+    await expect(safeEdit(join(dir, 'n.md'), addOnce('x'), { within: dir })).rejects.toMatchObject({ code: 'not_found' })
+    const f = join(dir, 'c.md')
+    const r = await safeEdit(f, (t) => (t.includes('entry') ? null : (t || '# head\n') + 'entry\n'), {
+      within: dir,
+      create: true,
+      hooks: { beforeRename: (p, a) => void (a === 1 && writeFileSync(p, '# theirs\n')) }
+    })
+    expect(r.created).toBe(false)
+    expect(readFileSync(f, 'utf8')).toBe('# theirs\nentry\n')
+    only(dir, 'c.md')
+  })
+})
+
+describe('safeEdit: an agent writing between the read and the swap', () => {
+  it('an append: the edit is redone on the appended content (order kept)', async () => {
+    const { dir, f, opts } = file('one\n')
+    let calls = 0
+    const r = await safeEdit(f, addOnce('mine\n'), { ...opts, hooks: { beforeRename: (p, attempt) => void (calls++, attempt === 1 && writeFileSync(p, 'agent\n', { flag: 'a' })) } })
+    expect(calls).toBe(2)
+    expect(r.changed).toBe(true)
+    expect(readFileSync(f, 'utf8')).toBe('one\nagent\nmine\n')
+    only(dir, 'a.md')
+  })
+
+  it('an agent that keeps appending cannot starve the edit: its bytes are merged instead', async () => {
+    const { dir, f, opts } = file('one\n')
+    let n = 0
+    await safeEdit(f, addOnce('mine\n'), { ...opts, hooks: { beforeRename: (p) => writeFileSync(p, `agent ${++n}\n`, { flag: 'a' }) } })
+    const text = readFileSync(f, 'utf8')
+    for (let i = 1; i <= n; i++) expect(occurrences(text, `agent ${i}\n`)).toBe(1)
+    expect(occurrences(text, 'mine\n')).toBe(1)
+    only(dir, 'a.md')
+  })
+
+  it('a rewrite the edit was not computed from goes back to the path; then a bounded conflict, nothing written', async () => {
+    const { dir, f, opts } = file('x\n')
+    let n = 0
+    await expect(safeEdit(f, addOnce('mine\n'), { ...opts, timeoutMs: 300, hooks: { beforeRename: (p) => writeFileSync(p, `agent ${++n}\n`) } })).rejects.toThrow(
+      /a\.md kept changing while Muster was editing it \(0 s\): nothing written; try again/
+    )
+    expect(readFileSync(f, 'utf8')).toBe(`agent ${n}\n`)
+    only(dir, 'a.md')
+  })
+
+  it('a file deleted mid-edit is a clear error; nothing is created or left behind', async () => {
+    const { dir, f, opts } = file('x\n')
+    await expect(safeEdit(f, addOnce('y'), { ...opts, hooks: { beforeRename: (p) => rmSync(p) } })).rejects.toThrow(/deleted while Muster was editing it: nothing written/)
+    expect(existsSync(f)).toBe(false)
+    only(dir)
+  })
+})
+
+describe('safeEdit: an agent writing after the swap', () => {
+  it('append mode: a line written through a descriptor opened before the swap lands in the file', async () => {
+    const { dir, f, opts } = file('one\n')
+    let fd = -1
+    const r = await safeEdit(f, addOnce('mine\n'), {
+      ...opts,
+      hooks: {
+        beforeRename: (p, a) => void (a === 1 && (fd = openSync(p, 'a'))),
+        afterInstall: (_p, a) => {
+          if (a !== 1) return
+          writeSync(fd, 'late agent line\n')
+          closeSync(fd)
+        }
+      }
+    })
+    expect(r.changed).toBe(true)
+    expect(readFileSync(f, 'utf8')).toBe('one\nmine\nlate agent line\n')
+    only(dir, 'a.md')
+  })
+
+  it('an agent that read before the swap and writes after it: the edit is re-applied, its line kept', async () => {
+    const { dir, f, opts } = file('one\n')
+    await safeEdit(f, addOnce('mine\n'), { ...opts, hooks: { afterInstall: (p, a) => void (a === 1 && writeFileSync(p, 'one\nagent\n')) } })
+    expect(readFileSync(f, 'utf8')).toBe('one\nagent\nmine\n')
+    only(dir, 'a.md')
+  })
+
+  it('an agent that truncated its descriptor of the old copy and rewrites it: that copy goes back to the path', async () => {
+    const { dir, f, opts } = file('one\n')
+    let fd = -1
+    await safeEdit(f, addOnce('mine\n'), {
+      ...opts,
+      hooks: {
+        beforeRename: (p, a) => void (a === 1 && (fd = openSync(p, 'r+'))),
+        afterInstall: async (_p, a) => {
+          if (a !== 1) return
+          ftruncateSync(fd, 0)
+          await sleep(40)
+          writeSync(fd, 'rewritten by the agent\n', 0)
+          closeSync(fd)
+        }
+      }
+    })
+    expect(readFileSync(f, 'utf8')).toBe('rewritten by the agent\nmine\n')
+    only(dir, 'a.md')
+  })
+})
+
+describe('safeEdit: an agent creating the path while it is missing', () => {
+  it('a whole version renamed in (temp + rename) wins; the edit is redone on it', async () => {
+    const { dir, f, opts } = file('# L0\none\n')
+    let fired = false
+    await safeEdit(f, addOnce('mine\n'), {
+      ...opts,
+      hooks: {
+        inWindow: (p) => {
+          if (fired) return
+          fired = true
+          writeFileSync(join(dir, 'agent.tmp'), '# L0\none\ntheirs\n')
+          renameSync(join(dir, 'agent.tmp'), p)
+        }
+      }
+    })
+    expect(readFileSync(f, 'utf8')).toBe('# L0\none\ntheirs\nmine\n')
+    only(dir, 'a.md')
+  })
+
+  it('a line appended with O_CREAT into a new file is merged once', async () => {
+    const { dir, f, opts } = file('# L0\none\n')
+    let fired = false
+    await safeEdit(f, addOnce('mine\n'), { ...opts, hooks: { inWindow: (p) => void (!fired && (fired = true) && writeFileSync(p, 'appended line\n', { flag: 'a' })) } })
+    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\nappended line\n')
+    only(dir, 'a.md')
+  })
+
+  it('an appender that created the file empty and writes later is merged once', async () => {
+    const { dir, f, opts } = file('# L0\none\n')
+    let fd = -1
+    await safeEdit(f, addOnce('mine\n'), {
+      ...opts,
+      hooks: {
+        inWindow: (p) => void (fd < 0 && (fd = openSync(p, 'a'))),
+        afterInstall: (_p, a) => {
+          if (a !== 1) return
+          writeSync(fd, 'late line\n')
+          closeSync(fd)
+        }
+      }
+    })
+    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\nlate line\n')
+    only(dir, 'a.md')
+  })
+})
+
+describe('safeEdit: an empty or shorter file is not a base until settled', () => {
+  it('waits for a truncate-then-write agent to write, then edits the whole file', async () => {
+    const content = Array.from({ length: 522 }, (_, i) => `line ${i}\n`).join('')
+    const { f, opts } = file(content)
+    const fd = openSync(f, 'w') // truncated, held open like the reported reproduction
+    setTimeout(() => {
+      writeSync(fd, content)
+      closeSync(fd)
+    }, 400)
+    const r = await safeEdit(f, addOnce('mine\n'), opts)
+    expect(r.changed).toBe(true)
+    expect(readFileSync(f, 'utf8')).toBe(content + 'mine\n')
+  })
+
+  it('an agent truncating after the read: the emptied file goes back and the edit waits for its write', async () => {
+    const content = '# L0\n' + 'x\n'.repeat(50)
+    const { dir, f, opts } = file(content)
+    await safeEdit(f, addOnce('mine\n'), {
+      ...opts,
+      hooks: {
+        beforeRename: (p, a) => {
+          if (a !== 1) return
+          const fd = openSync(p, 'w')
+          setTimeout(() => {
+            writeSync(fd, content + 'agent\n')
+            closeSync(fd)
+          }, 300)
+        }
+      }
+    })
+    expect(readFileSync(f, 'utf8')).toBe(content + 'agent\nmine\n')
+    only(dir, 'a.md')
+  })
+
+  it('refuses a freshly emptied file that stays empty: nothing written', async () => {
+    const { dir, f, opts } = file('')
+    await expect(safeEdit(f, addOnce('mine\n'), { ...opts, timeoutMs: 300 })).rejects.toThrow(/^a\.md is empty \(changed 0\.\d s ago\): an agent may be rewriting it; nothing written/)
+    expect(readFileSync(f, 'utf8')).toBe('')
+    only(dir, 'a.md')
+  })
+
+  it('an empty file left alone for 5 s is a valid base', async () => {
+    const { f, opts } = file('')
+    const old = new Date(Date.now() - 6000)
+    utimesSync(f, old, old)
+    await safeEdit(f, addOnce('mine\n'), opts)
+    expect(readFileSync(f, 'utf8')).toBe('mine\n')
+  })
+
+  it('a file shorter than last seen waits until it settles (1 s), or refuses', async () => {
+    const { f, opts } = file('short\n')
+    await expect(safeEdit(f, addOnce('mine\n'), { ...opts, sizeHint: 5000, timeoutMs: 300 })).rejects.toThrow(/a\.md shrank from 5000 to 6 bytes 0\.\d s ago: an agent may be rewriting it; nothing written/)
+    expect(readFileSync(f, 'utf8')).toBe('short\n')
+    const t = performance.now()
+    await safeEdit(f, addOnce('mine\n'), { ...opts, sizeHint: 5000 })
+    expect(performance.now() - t).toBeGreaterThan(500)
+    expect(readFileSync(f, 'utf8')).toBe('short\nmine\n')
+  })
+})
+
+describe('safeEdit: links and leftovers', () => {
+  it('writes through a link that stays inside the project; refuses one that leaves it', async () => {
+    const root = tmpDir()
+    const outside = tmpDir()
+    writeFileSync(join(root, 'real.md'), 'in\n')
+    writeFileSync(join(outside, 'far.md'), 'out\n')
+    const { symlinkSync, lstatSync } = await import('node:fs')
+    symlinkSync(join(root, 'real.md'), join(root, 'near.md'))
+    symlinkSync(join(outside, 'far.md'), join(root, 'far.md'))
+    await safeEdit(join(root, 'near.md'), addOnce('mine\n'), { within: root })
+    expect(lstatSync(join(root, 'near.md')).isSymbolicLink()).toBe(true)
+    expect(readFileSync(join(root, 'real.md'), 'utf8')).toBe('in\nmine\n')
+    await expect(safeEdit(join(root, 'far.md'), addOnce('mine\n'), { within: root })).rejects.toMatchObject({
+      code: 'forbidden',
+      message: `far.md resolves to ${join(outside, 'far.md')}, outside the project: Muster reads it but never writes through a link that leaves the project`
+    })
+    expect(readFileSync(join(outside, 'far.md'), 'utf8')).toBe('out\n')
+  })
+
+  it('cleans up after a crashed edit: temp files go, aside copies go only when nothing of theirs is missing', async () => {
+    const { dir, f, opts } = file('one\ntwo\n')
+    const dead = 2 ** 22 + 12345 // above pid_max on Linux: no such process
+    writeFileSync(join(dir, `.a.md.muster-${dead}-0a0b0c0d.tmp`), 'whatever\n')
+    writeFileSync(join(dir, `.a.md.muster-aside-${dead}-00000001`), 'one\n')
+    writeFileSync(join(dir, `.a.md.muster-aside-${dead}-00000002`), 'one\nonly here\n')
+    linkSync(f, join(dir, `.a.md.muster-aside-${process.pid}-00000003`)) // a live process's: untouched
+    await safeEdit(f, addOnce('mine\n'), opts)
+    only(dir, 'a.md', `.a.md.muster-aside-${dead}-00000002`, `.a.md.muster-aside-${process.pid}-00000003`)
   })
 })

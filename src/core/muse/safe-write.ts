@@ -1,24 +1,72 @@
 /**
- * Compare-and-swap edits of files that agents edit concurrently (spec section 8): read the bytes,
- * compute the edit on the decoded text, write a temp file in the same folder, re-read the target
- * and rename only if its bytes are unchanged; on a change the edit is recomputed on the new
- * content (bounded retries), then a `conflict` is reported. BOM, line endings, final newline and
- * untouched bytes are the edit function's input and survive byte for byte.
+ * Edits of files that agents write at the same time (spec section 8): the one door every role-file,
+ * memory-log and decisions-file write of Muster goes through.
  *
- * The remaining window between the final compare and the rename is a few microseconds; POSIX
- * offers no atomic compare-and-rename, so this is as close as a plain file system allows.
+ * The promise: no byte an agent writes is lost, and Muster's edit lands exactly once, or the call
+ * fails with a clear error and the edit is not in the file. It holds for the three ways agents and
+ * editors write: append mode (open O_APPEND, write, close), truncate then write in place, and
+ * write a temp file then rename it over the file.
+ *
+ * Why compare-then-rename lost data: (a) an appending agent that opened the file before the rename
+ * wrote its line into the inode the rename replaced; (b) an agent's rename landing between the
+ * final compare and Muster's rename was itself replaced; (c) an agent that read before and wrote
+ * after Muster's rename dropped Muster's edit; and an empty or half-written file (truncate, then
+ * write) was taken as the content to edit. In-place writes cannot fix (a): an append landing
+ * between Muster's read and its write is overwritten without a trace. A rename can, if the inode
+ * it replaces stays reachable. So one edit is:
+ *
+ * 1. Settled read (`safe-write-settle.ts`): an empty file, or one shorter than this process last
+ *    saw it, is a valid base only once unchanged for a while (5 s empty, 1 s shorter); the edit
+ *    waits up to 3 s for it to fill or settle, then refuses with nothing written.
+ * 2. Compute: the edit function returns null when its change is already there, so it can be
+ *    re-applied without duplicating (every Muster edit is idempotent).
+ * 3. Swap (`safe-write-swap.ts`): `rename(path, aside)` takes whatever is at the path at that
+ *    instant, atomically, to a dot-name beside it; if that is byte for byte the base, the new
+ *    version is `link`ed into the now empty path. `link` never replaces anything: EEXIST means an
+ *    agent created the path in the gap, and that file is taken aside too (its bytes are appended
+ *    lines to merge, or, if it looks like a whole file, a rewrite that wins). Anything else at the
+ *    path goes straight back and the edit is redone on it, so a version computed from stale
+ *    content is never visible. Content that only grew by appends is redone on for the first 3
+ *    swaps (keeping the order of events), then taken along as appended bytes to merge, so an agent
+ *    appending faster than an edit can be redone cannot starve it. The path is missing for the
+ *    microseconds between the two calls: a reader may see ENOENT and retry; an agent opening with
+ *    O_CREAT creates a file the link then finds; one opening without O_CREAT fails visibly.
+ * 4. Merge: bytes appended to a copy after it was moved aside (an agent that opened it before the
+ *    swap) are owed to the file and appended to it with O_APPEND, as the agent would have done;
+ *    appending replaces no inode, so merging never races. A copy rewritten while aside (an agent
+ *    holding it truncated) goes back to the path, so the agent's write lands in the live file,
+ *    and the edit is redone on it once it settles.
+ * 5. Settle window: the aside copies are watched until none changed for the quiet window (30 ms
+ *    plus 4x the worst timer lateness of the last 3 s, so it grows with CPU load), and the file is
+ *    re-read one window after Muster's last write: if an agent that read before that write has
+ *    since written back without the edit or the owed bytes, they are re-applied (the edit only
+ *    then: while the file starts with what Muster installed, it is there). Then the copies go.
+ *
+ * Limits, stated: a writer that stalls longer than the window between opening and writing (or
+ * between reading and writing back) cannot be told from one that finished; the window is 30 times
+ * the normal gap and scales with load. Two agents rewriting one file at once lose each other's
+ * work without Muster too; if that happens while Muster merges, the losing version is kept beside
+ * the file and named in the error. Within one process, edits of a file take turns for the read and
+ * swap (not for the watching); other Muster processes are just other writers. Leftovers of a
+ * crashed process are cleaned up or reported (`write-leftovers.ts`); writes go only to real paths
+ * inside the project (`link-policy.ts`). BOM, line endings, final newline and untouched bytes are
+ * kept byte for byte; the file's mode is kept (its owner is the writer's, as with any rename).
  */
-import { randomBytes } from 'node:crypto'
-import { promises as fs } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
 import { ApiError } from '../../shared/api'
+import { writableTarget } from './link-policy'
+import { decode, EditSession } from './safe-write-session'
+import { EDIT_TIMEOUT_MS, knownSize, readSettled } from './safe-write-settle'
+import type { WindowHook } from './safe-write-swap'
+import { sweepLeftovers } from './write-leftovers'
 
-const BOM = Buffer.from([0xef, 0xbb, 0xbf])
-
-/** Test hooks (a concurrent writer between the read and the rename). */
+/** Test hooks: concurrent writers at the three moments that matter. */
 export interface SafeWriteHooks {
-  /** Runs after the temp file is written, before the re-read and rename. */
+  /** After the new content is in its temp file, before the swap (the read-to-swap gap). */
   beforeRename?: (path: string, attempt: number) => void | Promise<void>
+  /** While the path is missing during a swap (synchronous, like the gap itself). */
+  inWindow?: WindowHook
+  /** Right after Muster's version went into place; `aside` names the copies moved off the path. */
+  afterInstall?: (path: string, attempt: number, aside: string[]) => void | Promise<void>
 }
 
 let defaultHooks: SafeWriteHooks | undefined
@@ -30,95 +78,44 @@ export function setDefaultSafeWriteHooks(hooks: SafeWriteHooks | undefined): voi
 
 /** Options of `safeEdit`. */
 export interface SafeEditOptions {
-  /** Attempts before reporting a conflict (default 3). */
-  attempts?: number
+  /** The project folder: the real path written must lie inside it (link policy). */
+  within: string
   /** Create the file with `edit('')` when it does not exist (default false: not_found). */
   create?: boolean
+  /** The file's size as the caller last saw it (a smaller file is a rewrite to wait out). */
+  sizeHint?: number
+  /** Overall bound in ms (default 10 s). */
+  timeoutMs?: number
   hooks?: SafeWriteHooks
 }
 
-/** Result of an edit: whether bytes changed and the text now on disk (without BOM). */
+/** Result of an edit. */
 export interface SafeEditResult {
+  /** Whether Muster's edit changed the file (false: it was already there). */
   changed: boolean
   created: boolean
+  /** The text on disk when the edit was verified (without BOM). */
   text: string
+  /** The text the edit was last applied to, and what it made of it (for an exact undo). */
+  applied: { before: string; after: string } | null
 }
 
 /**
- * Applies `edit` to the file's text (BOM stripped; the BOM is put back). `edit` returns the new
- * text or null for "nothing to do"; it must be pure, since it may run again on fresher content.
+ * Applies `edit` to the file's text (BOM stripped and put back). `edit` returns the new text, or
+ * null when its change is already present; it must be pure, since it may run again on fresher
+ * content.
  */
-export async function safeEdit(path: string, edit: (text: string) => string | null, opts: SafeEditOptions = {}): Promise<SafeEditResult> {
-  const attempts = opts.attempts ?? 3
-  for (let attempt = 1; attempt <= attempts; attempt++) {
-    const before = await readOrNull(path)
-    if (!before && !opts.create) throw new ApiError(`${path} does not exist`, 'not_found')
-    let mode = 0o644
-    if (before) {
-      const st = await fs.stat(path)
-      mode = st.mode & 0o7777
-      if ((mode & 0o222) === 0) throw new ApiError(`${path} is read-only: not changed`, 'forbidden')
-    }
-    const hasBom = !!before && before.subarray(0, 3).equals(BOM)
-    const text = before ? decode(path, before, hasBom) : ''
-    const next = edit(text)
-    if (next === null || next === text) return { changed: false, created: false, text }
-    const bytes = hasBom ? Buffer.concat([BOM, Buffer.from(next, 'utf8')]) : Buffer.from(next, 'utf8')
-    const tmp = join(dirname(path), `.${basename(path)}.muster-${process.pid}-${randomBytes(4).toString('hex')}.tmp`)
-    try {
-      await fs.writeFile(tmp, bytes, { mode, flag: 'wx' })
-      await fs.chmod(tmp, mode)
-    } catch (err) {
-      await fs.rm(tmp, { force: true })
-      throw writeError(path, err)
-    }
-    try {
-      await (opts.hooks ?? defaultHooks)?.beforeRename?.(path, attempt)
-      const now = await readOrNull(path)
-      if (!before) {
-        if (now) continue // created by someone else meanwhile: edit their file instead
-        await fs.link(tmp, path).catch((err: NodeJS.ErrnoException) => {
-          if (err.code !== 'EEXIST') throw err
-        })
-        const landed = await readOrNull(path)
-        if (landed && landed.equals(bytes)) return { changed: true, created: true, text: next }
-        continue
-      }
-      if (!now) throw new ApiError(`${path} was deleted while Muster was editing it: nothing written`, 'conflict')
-      if (!now.equals(before)) continue
-      await fs.rename(tmp, path)
-      return { changed: true, created: false, text: next }
-    } catch (err) {
-      if (err instanceof ApiError) throw err
-      throw writeError(path, err)
-    } finally {
-      await fs.rm(tmp, { force: true })
-    }
-  }
-  throw new ApiError(`${path} kept changing while Muster was editing it (${attempts} attempts): nothing written, try again`, 'conflict')
+export async function safeEdit(path: string, edit: (text: string) => string | null, opts: SafeEditOptions): Promise<SafeEditResult> {
+  const real = await writableTarget(path, opts.within)
+  await sweepLeftovers(real)
+  return new EditSession(real, edit, { ...opts, hooks: opts.hooks ?? defaultHooks, sizeHint: opts.sizeHint ?? knownSize(path) }).run()
 }
 
-async function readOrNull(path: string): Promise<Buffer | null> {
-  try {
-    return await fs.readFile(path)
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') return null
-    throw writeError(path, err)
-  }
+/** Reads a file as `safeEdit` would before editing it: link policy, settled, valid UTF-8. */
+export async function readEditable(path: string, within: string, sizeHint?: number): Promise<string> {
+  const real = await writableTarget(path, within)
+  const read = await readSettled(real, { deadline: performance.now() + EDIT_TIMEOUT_MS, sizeHint })
+  if (!read) throw new ApiError(`${path} does not exist`, 'not_found')
+  return decode(real, read.bytes)
 }
 
-/** Decodes UTF-8, refusing files that would not survive a decode/encode round trip. */
-function decode(path: string, bytes: Buffer, hasBom: boolean): string {
-  const body = hasBom ? bytes.subarray(3) : bytes
-  const text = body.toString('utf8')
-  if (!Buffer.from(text, 'utf8').equals(body)) throw new ApiError(`${path} is not valid UTF-8: not changed`, 'invalid_input')
-  return text
-}
-
-function writeError(path: string, err: unknown): ApiError {
-  const code = (err as NodeJS.ErrnoException).code
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return new ApiError(`cannot write ${path}: permission denied`, 'forbidden')
-  if (code === 'ENOENT') return new ApiError(`cannot write ${path}: its folder is gone`, 'not_found')
-  return new ApiError(`cannot write ${path}: ${(err as Error).message}`, 'internal')
-}

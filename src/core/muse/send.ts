@@ -75,7 +75,7 @@ export async function send(fleet: FleetView, req: SendRequest): Promise<SendOutc
       const after = appendPoint(parsed, lines, section)
       return insertBlockAfter(text, after, section ? block : [OUTGOING_HEADER, '', ...block])
     },
-    { hooks: req.hooks }
+    { within: req.project.path, hooks: req.hooks }
   )
   const line = parseRole(sender.file, result.text).directives.find((d) => d.id === id && d.target === target)?.line ?? 0
   return { id, target, file: `${req.project.name}/.muse/${sender.file}`, line, warnings: check.warnings }

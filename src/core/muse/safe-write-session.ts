@@ -1,0 +1,329 @@
+/**
+ * One call of `safeEdit` (design in `safe-write.ts`): settled read, swap, merge of owed agent
+ * bytes, and the watch of the copies moved aside, until the file holds the edit and every agent
+ * byte, or time is up.
+ */
+import { constants as fsConstants, promises as fs } from 'node:fs'
+import { basename } from 'node:path'
+import { ApiError } from '../../shared/api'
+import type { SafeEditOptions, SafeEditResult, SafeWriteHooks } from './safe-write'
+import { EDIT_TIMEOUT_MS, noteSize, pause, quietWindow, readSettled, signature, type SettledRead } from './safe-write-settle'
+import { looksWhole, startsWith, swapIn, type Captured, type SwapOutcome } from './safe-write-swap'
+import { tmpName } from './write-leftovers'
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf])
+
+/**
+ * Swaps that redo the edit on content an agent appended to since the read (keeping the order of
+ * events); later swaps take the appended bytes along and merge them, so a fast appender cannot
+ * starve an edit.
+ */
+const REDO_APPENDED = 3
+
+const locks = new Map<string, Promise<void>>()
+
+/** Runs `fn` while holding this process's lock on `path` (edits in one process take turns swapping). */
+async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  const prev = locks.get(path) ?? Promise.resolve()
+  let release!: () => void
+  const mine = new Promise<void>((r) => (release = r))
+  const chain = prev.then(() => mine)
+  locks.set(path, chain)
+  await prev
+  try {
+    return await fn()
+  } finally {
+    release()
+    if (locks.get(path) === chain) locks.delete(path)
+  }
+}
+
+/** A copy moved off the path and watched: what we know it holds and when it last changed. */
+interface Aside extends Captured {
+  known: Buffer
+  sig: string
+  changedAt: number
+}
+
+/**
+ * Agent bytes found in an aside copy that the file must hold. Once added they are there while the
+ * file still starts with what Muster installed; after a rewrite they must occur `need` times.
+ */
+interface Owed {
+  bytes: Buffer
+  /** Occurrences the file needs; null until first added (then: occurrences before it + 1). */
+  need: number | null
+}
+
+/** One call of `safeEdit`: read, swap, merge and verify until settled or out of time. */
+export class EditSession {
+  private readonly hooks: SafeWriteHooks
+  private readonly deadline: number
+  private aside: Aside[] = []
+  private owed: Owed[] = []
+  private kept: string[] = []
+  /** The bytes we believe are at the path (last installed or settled read; null after a put-back). */
+  private live: Buffer | null = null
+  /** The bytes of Muster's last install. */
+  private installed: Buffer | null = null
+  private lastInstall = -Infinity
+  private attempt = 0
+  private dirty = true
+  private changed = false
+  private created = false
+  private editPresent = false
+  private text = ''
+  private applied: SafeEditResult['applied'] = null
+
+  constructor(
+    private readonly path: string,
+    private readonly edit: (text: string) => string | null,
+    private readonly opts: SafeEditOptions
+  ) {
+    this.hooks = opts.hooks ?? {}
+    this.deadline = performance.now() + (opts.timeoutMs ?? EDIT_TIMEOUT_MS)
+  }
+
+  async run(): Promise<SafeEditResult> {
+    for (;;) {
+      const now = performance.now()
+      const window = quietWindow()
+      const due = now - this.lastInstall >= window && this.aside.every((a) => now - a.changedAt >= window)
+      if (this.dirty || due) {
+        this.dirty = false
+        const step = await withLock(this.path, () => this.step())
+        if (step === 'clean' && due) return this.finish()
+      }
+      if (performance.now() > this.deadline) return this.giveUp()
+      await pause()
+      await this.watch()
+    }
+  }
+
+  /**
+   * Reads the settled file and makes it hold the edit and the owed bytes: a swap when the edit is
+   * missing, else an append of the owed bytes (what an appending agent does: it replaces no inode,
+   * so merging can never race with a fast appender forever).
+   */
+  private async step(): Promise<'clean' | 'written'> {
+    const base = await readSettled(this.path, { deadline: this.deadline, sizeHint: this.opts.sizeHint })
+    if (!base && !this.opts.create) {
+      const what = this.changed ? 'after Muster wrote its edit' : 'while Muster was editing it: nothing written'
+      throw new ApiError(this.attempt || this.changed ? `${this.path} was deleted ${what}` : `${this.path} does not exist`, this.attempt ? 'conflict' : 'not_found')
+    }
+    const text = base ? decode(this.path, base.bytes) : ''
+    // while the file still starts with what Muster installed, its edit is there: not re-applied
+    const intact = !!base && !!this.installed && startsWith(base.bytes, this.installed)
+    const next = intact ? null : this.edit(text)
+    const have = base?.bytes ?? Buffer.alloc(0)
+    const missing = this.missingOwed(have, intact)
+    if (next === null && missing.length === 0) {
+      this.live = base?.bytes ?? null
+      this.text = text
+      this.editPresent = true
+      return 'clean'
+    }
+    this.editPresent = false
+    if (next === null) return this.append(missing)
+    this.applied = { before: text, after: next }
+    const bytes = encode(next, !!base && startsWith(base.bytes, BOM))
+    return this.swap(base, Buffer.concat([bytes, ...this.missingOwed(bytes, false)]))
+  }
+
+  /**
+   * The owed agent bytes `content` lacks, each marked as added once. Bytes added before are still
+   * there while the file starts with Muster's last install (others only appended since); after a
+   * rewrite they are counted. Counting never decides the first add: a blank line is owed even if
+   * the file has many.
+   */
+  private missingOwed(content: Buffer, intact: boolean): Buffer[] {
+    const add: Buffer[] = []
+    for (const o of this.owed) {
+      if (o.need !== null && intact) continue
+      const have = count(content, o.bytes)
+      if (o.need !== null && have >= o.need) continue
+      o.need = have + 1
+      add.push(o.bytes)
+    }
+    return add
+  }
+
+  /** Appends owed bytes to the live file (O_APPEND without O_CREAT, like an appending agent). */
+  private async append(chunks: Buffer[]): Promise<'written'> {
+    let fh
+    try {
+      fh = await fs.open(this.path, fsConstants.O_WRONLY | fsConstants.O_APPEND)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw writeError(this.path, err)
+      for (const o of this.owed) if (chunks.includes(o.bytes)) o.need = null
+      this.dirty = true // missing for a moment (another writer's swap): try again
+      return 'written'
+    }
+    try {
+      await fh.writeFile(Buffer.concat(chunks))
+    } finally {
+      await fh.close()
+    }
+    this.lastInstall = performance.now()
+    this.live = null
+    return 'written'
+  }
+
+  /** Writes `bytes` to a temp file and swaps it in for `base`. */
+  private async swap(base: SettledRead | null, bytes: Buffer): Promise<'written'> {
+    const mode = base?.mode ?? 0o644
+    if ((mode & 0o222) === 0) throw new ApiError(`${this.path} is read-only: not changed`, 'forbidden')
+    const tmp = tmpName(this.path)
+    try {
+      await fs.writeFile(tmp, bytes, { mode, flag: 'wx' })
+      await fs.chmod(tmp, mode)
+      this.attempt++
+      await this.hooks.beforeRename?.(this.path, this.attempt)
+      const out = swapIn(this.path, tmp, base?.bytes ?? null, { appended: this.attempt > REDO_APPENDED, hook: this.hooks.inWindow })
+      this.adopt(out)
+      if (out.kind === 'installed') {
+        this.lastInstall = performance.now()
+        this.live = bytes
+        this.installed = bytes
+        this.changed = true
+        this.created ||= !base
+        noteSize(this.path, bytes.length)
+        await this.hooks.afterInstall?.(this.path, this.attempt, out.aside.map((a) => a.name))
+      } else {
+        this.dirty = true
+        this.live = null
+        if (out.kind === 'vanished') await pause()
+      }
+      return 'written'
+    } catch (err) {
+      throw err instanceof ApiError ? err : writeError(this.path, err)
+    } finally {
+      await fs.rm(tmp, { force: true })
+    }
+  }
+
+  /** Takes over the copies a swap moved aside and the agent bytes found in them. */
+  private adopt(out: SwapOutcome): void {
+    const now = performance.now()
+    for (const c of out.aside) this.aside.push({ ...c, known: c.bytes, sig: '', changedAt: now })
+    for (const ch of out.chunks) this.owe(ch.bytes)
+  }
+
+  private owe(bytes: Buffer): void {
+    this.owed.push({ bytes: Buffer.from(bytes), need: null })
+    this.dirty = true
+  }
+
+  /** Polls the aside copies: appended bytes become owed; a copy rewritten while aside goes back. */
+  private async watch(): Promise<void> {
+    for (const a of [...this.aside]) {
+      const st = await fs.stat(a.name, { bigint: true }).catch(() => null)
+      if (!st) {
+        this.aside = this.aside.filter((x) => x !== a)
+        continue
+      }
+      const sig = signature(st)
+      if (sig === a.sig) continue
+      a.sig = sig
+      const bytes = await fs.readFile(a.name)
+      if (bytes.equals(a.known)) continue
+      a.changedAt = performance.now()
+      // a file an agent created in the gap and filled later: appended lines, or a whole rewrite
+      const fromEmpty = a.fresh && a.known.length === 0
+      if (!this.live) {
+        // the path holds a version put back a moment ago: decide after a settled read of it
+        a.sig = ''
+        this.dirty = true
+      } else if (startsWith(bytes, a.known) && !(fromEmpty && looksWhole(bytes, this.live))) {
+        this.owe(bytes.subarray(a.known.length))
+        a.known = bytes
+      } else {
+        await withLock(this.path, () => this.putBack(a))
+      }
+    }
+  }
+
+  /**
+   * A copy rewritten while aside (an agent had it open, truncated): it goes back to the path, so
+   * the agent's write lands in the live file, and the edit starts over once it settles.
+   */
+  private async putBack(a: Aside): Promise<void> {
+    const out = swapIn(this.path, a.name, this.live, { appended: true, hook: this.hooks.inWindow })
+    this.dirty = true
+    if (out.kind === 'vanished') return
+    this.aside = this.aside.filter((x) => x !== a)
+    this.adopt(out)
+    if (out.kind === 'installed') {
+      this.live = null
+      await fs.rm(a.name, { force: true })
+    } else {
+      // the live file was rewritten too: two writers rewrote it at once; theirs stays, this is kept
+      this.kept.push(a.name)
+    }
+  }
+
+  private async finish(): Promise<SafeEditResult> {
+    await this.release(this.aside)
+    if (this.kept.length) {
+      const edit = this.editPresent ? "Muster's edit is in the file" : "Muster's edit is not in the file"
+      throw new ApiError(`${basename(this.path)} was rewritten by two writers at once; ${edit}; the other version is kept beside it as ${this.names(this.kept)}: merge it by hand`, 'conflict')
+    }
+    return { changed: this.changed, created: this.created, text: this.text, applied: this.changed ? this.applied : null }
+  }
+
+  /** Deletes aside copies whose bytes are accounted for. */
+  private async release(copies: Aside[]): Promise<void> {
+    await Promise.all(copies.map((a) => fs.rm(a.name, { force: true })))
+    this.aside = this.aside.filter((a) => !copies.includes(a))
+  }
+
+  private names(paths: string[]): string {
+    return paths.map((k) => basename(k)).join(', ')
+  }
+
+  /**
+   * Out of time: says exactly what is on disk. Aside copies still being written, or holding agent
+   * bytes the file lacks, are kept beside the file and named; the others are deleted.
+   */
+  private async giveUp(): Promise<never> {
+    const now = performance.now()
+    const window = quietWindow()
+    const current = await fs.readFile(this.path).catch(() => Buffer.alloc(0))
+    const owing = this.owed.some((o) => count(current, o.bytes) < (o.need ?? 1))
+    const keep = owing ? this.aside : this.aside.filter((a) => now - a.changedAt < window)
+    this.kept.push(...keep.map((a) => a.name))
+    await this.release(this.aside.filter((a) => !keep.includes(a)))
+    const secs = ((this.opts.timeoutMs ?? EDIT_TIMEOUT_MS) / 1000).toFixed(0)
+    const state = this.editPresent ? "Muster's edit is in the file" : this.changed ? "Muster's edit was written but is no longer in the file" : 'nothing written'
+    const kept = this.kept.length ? `; copies holding other writers' bytes are kept beside it as ${this.names(this.kept)}` : ''
+    throw new ApiError(`${basename(this.path)} kept changing while Muster was editing it (${secs} s): ${state}${kept}; try again`, 'conflict')
+  }
+}
+
+/** Occurrences of `needle` in `hay` (non-overlapping). */
+function count(hay: Buffer, needle: Buffer): number {
+  if (needle.length === 0) return 0
+  let n = 0
+  for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + needle.length)) n++
+  return n
+}
+
+function encode(text: string, bom: boolean): Buffer {
+  const body = Buffer.from(text, 'utf8')
+  return bom ? Buffer.concat([BOM, body]) : body
+}
+
+/** Decodes UTF-8 (BOM stripped), refusing files that would not survive a decode/encode round trip. */
+export function decode(path: string, bytes: Buffer): string {
+  const body = startsWith(bytes, BOM) ? bytes.subarray(3) : bytes
+  const text = body.toString('utf8')
+  if (!Buffer.from(text, 'utf8').equals(body)) throw new ApiError(`${basename(path)} is not valid UTF-8: not changed`, 'invalid_input')
+  return text
+}
+
+function writeError(path: string, err: unknown): ApiError {
+  const code = (err as NodeJS.ErrnoException).code
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return new ApiError(`cannot write ${path}: permission denied`, 'forbidden')
+  if (code === 'ENOENT') return new ApiError(`cannot write ${path}: its folder is gone`, 'not_found')
+  return new ApiError(`cannot write ${path}: ${(err as Error).message}`, 'internal')
+}

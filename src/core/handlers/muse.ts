@@ -15,7 +15,7 @@ import { searchMemory, syncMemoryIndex } from '../muse/memory-index'
 import { editorCommand, launchEditor } from '../muse/open-in-editor'
 import { parseRole, type ParsedRole } from '../muse/parse-role'
 import { pickup } from '../muse/pickup'
-import { pendingAndTodos, sizeLevel } from '../muse/role-files'
+import { pendingAndTodos, sizeLevel, throughSwaps } from '../muse/role-files'
 import { roleFile } from '../muse/role-path'
 import { send } from '../muse/send'
 import type { HandlersFor, ServiceContext } from '../service-context'
@@ -53,7 +53,7 @@ export function museHandlers(ctx: ServiceContext): HandlersFor<typeof museMethod
     'muse.role': async ({ project, role }) => {
       const p = ctx.registry.get(project)
       const rf = await roleFile(p, role)
-      const text = await fs.readFile(rf.path, 'utf8')
+      const text = await throughSwaps(() => fs.readFile(rf.path, 'utf8'))
       const parsed = parseRole(rf.file, text)
       return { ...summary(parsed), project: p.name, text, sections: parsed.sections, todos: parsed.todos, directives: parsed.directives, notices: parsed.notices }
     },

@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import type { Project } from '../../shared/api'
 import { parseRole, type ParsedRole } from './parse-role'
-import { listRoleFiles, museDir } from './role-files'
+import { listRoleFiles, museDir, throughSwaps } from './role-files'
 import { noteSize } from './safe-write-settle'
 
 /** The parsed role files of one project; `unreadable` lists files that could not be read. */
@@ -52,7 +52,7 @@ export async function scanProject(project: Project, cache: RoleCache): Promise<S
   await Promise.all(
     files.map(async (file) => {
       try {
-        roles.push(await cache.read(join(museDir(project.path), file), file))
+        roles.push(await throughSwaps(() => cache.read(join(museDir(project.path), file), file)))
       } catch (err) {
         unreadable.push({ file, reason: (err as NodeJS.ErrnoException).code ?? String(err) })
       }

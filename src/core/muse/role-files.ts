@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import type { RoleStatus, SizeLevel } from '../../shared/api'
 import { parseRole, type ParsedRole } from './parse-role'
+import { parseLeftover, processAlive } from './write-leftovers'
 
 /** Files in `.muse/` that are configuration rather than roles. */
 export const CONFIG_FILES = new Set(['paths.md'])
@@ -24,18 +25,51 @@ export function roleName(file: string): string {
   return file.replace(/\.md$/i, '')
 }
 
-/** Lists role file names in `.muse/`, sorted; [] when the folder is missing. */
-export async function listRoleFiles(projectPath: string): Promise<string[]> {
-  let entries
-  try {
-    entries = await fs.readdir(museDir(projectPath), { withFileTypes: true })
-  } catch {
-    return []
+/**
+ * A writer's swap leaves a file missing for microseconds (see `safe-write.ts`): reads that find it
+ * missing are retried for up to this long before the file counts as gone.
+ */
+const SWAP_GAP_MS = 20
+
+/** Runs `fn` again while it fails with ENOENT, for up to `SWAP_GAP_MS`. */
+export async function throughSwaps<T>(fn: () => Promise<T>): Promise<T> {
+  const until = performance.now() + SWAP_GAP_MS
+  for (;;) {
+    try {
+      return await fn()
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || performance.now() > until) throw err
+      await new Promise((r) => setTimeout(r, 1))
+    }
   }
-  return entries
-    .filter((e) => e.isFile() && /\.md$/i.test(e.name) && !CONFIG_FILES.has(e.name.toLowerCase()))
-    .map((e) => e.name)
-    .sort()
+}
+
+/**
+ * Lists role file names in `.muse/`, sorted; [] when the folder is missing. A link to a file is a
+ * role file too (the link policy decides whether Muster may write it). A listing taken while a
+ * swap had the file aside (its aside copy is there, the file is not) is taken again.
+ */
+export async function listRoleFiles(projectPath: string): Promise<string[]> {
+  const dir = museDir(projectPath)
+  const until = performance.now() + SWAP_GAP_MS
+  let entries
+  for (;;) {
+    try {
+      entries = await fs.readdir(dir, { withFileTypes: true })
+    } catch {
+      return []
+    }
+    const names = new Set(entries.map((e) => e.name))
+    const mid = entries.some((e) => {
+      const l = e.name.startsWith('.') ? parseLeftover(e.name) : null
+      return l?.kind === 'aside' && !names.has(l.file) && processAlive(l.pid)
+    })
+    if (!mid || performance.now() > until) break
+    await new Promise((r) => setTimeout(r, 1))
+  }
+  const candidates = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && /\.md$/i.test(e.name) && !CONFIG_FILES.has(e.name.toLowerCase()))
+  const files = await Promise.all(candidates.map(async (e) => (e.isFile() || (await fs.stat(join(dir, e.name)).then((st) => st.isFile(), () => false)) ? e.name : null)))
+  return files.filter((f): f is string => f !== null).sort()
 }
 
 /** Counts lines as `wc -l` does: the number of `\n` characters. */
@@ -81,7 +115,7 @@ export function pendingAndTodos(parsed: ParsedRole): { pendingDirectives: number
 export async function readRoleStatus(projectPath: string, file: string): Promise<RoleStatus> {
   const path = join(museDir(projectPath), file)
   try {
-    const [buf, st] = await Promise.all([fs.readFile(path), fs.stat(path)])
+    const [buf, st] = await throughSwaps(() => Promise.all([fs.readFile(path), fs.stat(path)]))
     return roleStatusFromText(file, buf.toString('utf8'), st.mtime, buf.length)
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code

@@ -46,13 +46,15 @@ interface Aside extends Captured {
 }
 
 /**
- * Agent bytes found in an aside copy that the file must hold. Once added they are there while the
- * file still starts with what Muster installed; after a rewrite they must occur `need` times.
+ * Agent bytes found in an aside copy that the file must hold. A file holds them when it starts
+ * with `holder` (a version known to hold them: the file descends from it), or else when it has
+ * them `need` times (counted in that version). Whitespace-only bytes are never judged by count.
  */
 interface Owed {
   bytes: Buffer
-  /** Occurrences the file needs; null until first added (then: occurrences before it + 1). */
-  need: number | null
+  holder: Buffer
+  need: number
+  blank: boolean
 }
 
 /** One call of `safeEdit`: read, swap, merge and verify until settled or out of time. */
@@ -116,61 +118,62 @@ export class EditSession {
     const intact = !!base && !!this.installed && startsWith(base.bytes, this.installed)
     const next = intact ? null : this.edit(text)
     const have = base?.bytes ?? Buffer.alloc(0)
-    const missing = this.missingOwed(have, intact)
-    if (next === null && missing.length === 0) {
-      this.live = base?.bytes ?? null
-      this.text = text
-      this.editPresent = true
-      return 'clean'
+    if (next === null) {
+      const missing = this.missingOwed(have)
+      if (missing.length === 0) {
+        this.live = base?.bytes ?? null
+        this.text = text
+        this.editPresent = true
+        return 'clean'
+      }
+      this.editPresent = false
+      return this.append(have, missing)
     }
     this.editPresent = false
-    if (next === null) return this.append(missing)
     this.applied = { before: text, after: next }
     const bytes = encode(next, !!base && startsWith(base.bytes, BOM))
-    return this.swap(base, Buffer.concat([bytes, ...this.missingOwed(bytes, false)]))
+    const missing = this.missingOwed(bytes)
+    return this.swap(base, Buffer.concat([bytes, ...missing.map((o) => o.bytes)]), missing)
   }
 
-  /**
-   * The owed agent bytes `content` lacks, each marked as added once. Bytes added before are still
-   * there while the file starts with Muster's last install (others only appended since); after a
-   * rewrite they are counted. Counting never decides the first add: a blank line is owed even if
-   * the file has many.
-   */
-  private missingOwed(content: Buffer, intact: boolean): Buffer[] {
-    const add: Buffer[] = []
-    for (const o of this.owed) {
-      if (o.need !== null && intact) continue
-      const have = count(content, o.bytes)
-      if (o.need !== null && have >= o.need) continue
-      o.need = have + 1
-      add.push(o.bytes)
+  /** The owed agent bytes `content` does not hold. */
+  private missingOwed(content: Buffer): Owed[] {
+    return this.owed.filter((o) => !startsWith(content, o.holder) && count(content, o.bytes) < o.need)
+  }
+
+  /** After owed bytes were written: `file` is now a version known to hold them. */
+  private held(owed: Owed[], file: Buffer): void {
+    for (const o of owed) {
+      o.holder = file
+      o.need = o.blank ? Infinity : count(file, o.bytes)
     }
-    return add
   }
 
   /** Appends owed bytes to the live file (O_APPEND without O_CREAT, like an appending agent). */
-  private async append(chunks: Buffer[]): Promise<'written'> {
+  private async append(base: Buffer, owed: Owed[]): Promise<'written'> {
     let fh
     try {
       fh = await fs.open(this.path, fsConstants.O_WRONLY | fsConstants.O_APPEND)
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw writeError(this.path, err)
-      for (const o of this.owed) if (chunks.includes(o.bytes)) o.need = null
       this.dirty = true // missing for a moment (another writer's swap): try again
       return 'written'
     }
+    const chunk = Buffer.concat(owed.map((o) => o.bytes))
     try {
-      await fh.writeFile(Buffer.concat(chunks))
+      await fh.writeFile(chunk)
     } finally {
       await fh.close()
     }
+    // the file is `base` + these bytes, unless another appender slipped in between (then counted)
+    this.held(owed, Buffer.concat([base, chunk]))
     this.lastInstall = performance.now()
     this.live = null
     return 'written'
   }
 
   /** Writes `bytes` to a temp file and swaps it in for `base`. */
-  private async swap(base: SettledRead | null, bytes: Buffer): Promise<'written'> {
+  private async swap(base: SettledRead | null, bytes: Buffer, owed: Owed[]): Promise<'written'> {
     const mode = base?.mode ?? 0o644
     if ((mode & 0o222) === 0) throw new ApiError(`${this.path} is read-only: not changed`, 'forbidden')
     const tmp = tmpName(this.path)
@@ -185,6 +188,7 @@ export class EditSession {
         this.lastInstall = performance.now()
         this.live = bytes
         this.installed = bytes
+        this.held(owed, bytes)
         this.changed = true
         this.created ||= !base
         noteSize(this.path, bytes.length)
@@ -206,11 +210,13 @@ export class EditSession {
   private adopt(out: SwapOutcome): void {
     const now = performance.now()
     for (const c of out.aside) this.aside.push({ ...c, known: c.bytes, sig: '', changedAt: now })
-    for (const ch of out.chunks) this.owe(ch.bytes)
+    for (const ch of out.chunks) this.owe(ch.bytes, ch.from)
   }
 
-  private owe(bytes: Buffer): void {
-    this.owed.push({ bytes: Buffer.from(bytes), need: null })
+  /** Records agent bytes found at the end of `from` (a copy moved aside) as owed to the file. */
+  private owe(bytes: Buffer, from: Buffer): void {
+    const blank = bytes.toString('utf8').trim() === ''
+    this.owed.push({ bytes: Buffer.from(bytes), holder: from, need: blank ? Infinity : count(from, bytes), blank })
     this.dirty = true
   }
 
@@ -235,7 +241,7 @@ export class EditSession {
         a.sig = ''
         this.dirty = true
       } else if (startsWith(bytes, a.known) && !(fromEmpty && looksWhole(bytes, this.live))) {
-        this.owe(bytes.subarray(a.known.length))
+        this.owe(bytes.subarray(a.known.length), bytes)
         a.known = bytes
       } else {
         await withLock(this.path, () => this.putBack(a))
@@ -289,7 +295,7 @@ export class EditSession {
     const now = performance.now()
     const window = quietWindow()
     const current = await fs.readFile(this.path).catch(() => Buffer.alloc(0))
-    const owing = this.owed.some((o) => count(current, o.bytes) < (o.need ?? 1))
+    const owing = this.missingOwed(current).length > 0
     const keep = owing ? this.aside : this.aside.filter((a) => now - a.changedAt < window)
     this.kept.push(...keep.map((a) => a.name))
     await this.release(this.aside.filter((a) => !keep.includes(a)))

@@ -6,6 +6,7 @@
 import { promises as fs, type BigIntStats } from 'node:fs'
 import { basename } from 'node:path'
 import { ApiError } from '../../shared/api'
+import { cpuWaitMs } from './cpu-wait'
 
 /** How often watched files are polled: 5 ms keeps a watch cheap (one stat per file) yet prompt. */
 export const POLL_MS = 5
@@ -18,10 +19,12 @@ export const POLL_MS = 5
  */
 export const WINDOW_MIN_MS = 30
 
-/** Under CPU load agents stall as our own timers do: the window adds 4x the worst recent lateness. */
-const LAG_FACTOR = 4
-/** Lateness older than this no longer counts (load comes and goes). */
-const LAG_MEMORY_MS = 3000
+/**
+ * Under CPU load an agent can be descheduled between two system calls: the window adds 3x the
+ * worst wait for a CPU of the last 3 s (`cpu-wait.ts`). The worst of those ~600 samples is about
+ * the 99.8th percentile of the wait; three times it is well past anything they showed.
+ */
+const LOAD_FACTOR = 3
 /** A window past one second would make edits feel hung; by then the machine is thrashing. */
 export const WINDOW_MAX_MS = 1000
 
@@ -51,26 +54,14 @@ export const VANISH_GRACE_MS = 50
 /** Overall bound of one edit, waits included. */
 export const EDIT_TIMEOUT_MS = 10_000
 
-const lags: { at: number; ms: number }[] = []
-
-/** Sleeps `ms` and records how late the timer fired (the load the machine is under). */
-export async function pause(ms: number = POLL_MS): Promise<void> {
-  const t = performance.now()
-  await new Promise((r) => setTimeout(r, ms))
-  const now = performance.now()
-  const late = now - t - ms
-  if (late > 1) {
-    lags.push({ at: now, ms: late })
-    if (lags.length > 64) lags.shift()
-  }
+/** Sleeps `ms` (one poll by default). */
+export function pause(ms: number = POLL_MS): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms))
 }
 
-/** The current quiet window: the floor plus 4x the worst timer lateness of the last 3 s, capped. */
+/** The current quiet window: the floor plus 3x the worst CPU wait of the last 3 s, capped. */
 export function quietWindow(): number {
-  const now = performance.now()
-  let worst = 0
-  for (const l of lags) if (now - l.at < LAG_MEMORY_MS) worst = Math.max(worst, l.ms)
-  return Math.min(WINDOW_MAX_MS, WINDOW_MIN_MS + LAG_FACTOR * worst)
+  return Math.min(WINDOW_MAX_MS, WINDOW_MIN_MS + LOAD_FACTOR * cpuWaitMs())
 }
 
 /** What identifies one state of a file: inode, size, modification time (ns). */

@@ -37,7 +37,7 @@
  *    holding it truncated) goes back to the path, so the agent's write lands in the live file,
  *    and the edit is redone on it once it settles.
  * 5. Settle window: the aside copies are watched until none changed for the quiet window (30 ms
- *    plus 4x the worst timer lateness of the last 3 s, so it grows with CPU load), and the file is
+ *    plus 3x the worst wait for a CPU of the last 3 s, measured on a worker thread), and the file is
  *    re-read one window after Muster's last write: if an agent that read before that write has
  *    since written back without the edit or the owed bytes, they are re-applied (the edit only
  *    then: while the file starts with what Muster installed, it is there). Then the copies go.

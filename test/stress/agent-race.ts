@@ -1,0 +1,201 @@
+/**
+ * The agent-write race used by the stress test and the bench: per agent write pattern, a separate
+ * Python process writes unique lines to a role file while Muster sends directives into the same
+ * file through the real core code (`send` -> `safeEdit`). Afterwards every agent line and every
+ * edit is counted in the file: each must be there exactly once.
+ */
+import { spawn } from 'node:child_process'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { FleetView } from '../../src/core/muse/directive-index'
+import { RoleCache, scanProjects } from '../../src/core/muse/fleet-scan'
+import { detectHub } from '../../src/core/muse/hub-project'
+import { send } from '../../src/core/muse/send'
+import type { Project } from '../../src/shared/api'
+
+/** How agents write (see agent_writer.py). */
+export type AgentPattern = 'append' | 'truncate' | 'rename'
+
+/** Sizes of one race. */
+export interface RaceOptions {
+  /** Folder to create the projects in. */
+  dir: string
+  patterns: AgentPattern[]
+  agentWrites: number
+  musterEdits: number
+  /** Muster edits in flight per file (the server serves requests concurrently). */
+  concurrency: number
+  /** Agent pause between writes: random 0..this many ms. */
+  agentPauseMs: number
+  /** Kill an agent that has not finished after this long. */
+  agentTimeoutMs: number
+}
+
+/** What one pattern's race left in the file. */
+export interface RaceResult {
+  pattern: AgentPattern
+  /** Agent lines missing from the file. */
+  lostLines: number
+  /** Agent lines present more than once (extra copies). */
+  duplicatedLines: number
+  /** Muster edits missing from the file. */
+  lostEdits: number
+  /** Muster edits present more than once (extra copies). */
+  duplicatedEdits: number
+  /** Muster edits that failed with an error (each must then be absent). */
+  failedEdits: string[]
+  /** Latency of each successful edit, ms. */
+  latencies: number[]
+  /** Muster working files left beside the role file. */
+  leftovers: string[]
+  seconds: number
+}
+
+const AGENT = join(import.meta.dirname, 'agent_writer.py')
+
+const role = (tag: string) => `<!-- L0: v1.0 | stress ${tag} | sends vs agent writes -->
+# Build (${tag})
+
+## 📡 战略指令队列
+
+📡 **S000→QA**: 🟡 **first**
+
+## Log
+
+`
+
+/** Runs one race per pattern, all at once, each on its own project; resolves when all are counted. */
+export async function runAgentRace(opts: RaceOptions): Promise<RaceResult[]> {
+  return Promise.all(
+    opts.patterns.map(async (pattern, i) => {
+      const root = join(opts.dir, `p-${pattern}`)
+      mkdirSync(join(root, '.muse'), { recursive: true })
+      writeFileSync(join(root, '.muse', 'build.md'), role(pattern))
+      writeFileSync(join(root, '.muse', 'qa.md'), `<!-- L0: v1.0 | qa | target -->\n# QA\n`)
+      const project: Project = { name: `p-${pattern}`, path: root, key: `P-${pattern.toUpperCase()}`, addedAt: new Date().toISOString() }
+      // the fleet only resolves the target and checks ids: scanned once, as a handler would per call
+      const fleet: FleetView = { projects: await scanProjects([project], new RoleCache()), hub: await detectHub([project], null) }
+      return racePattern(fleet, project, pattern, i + 1, opts)
+    })
+  )
+}
+
+async function racePattern(fleet: FleetView, project: Project, pattern: AgentPattern, seed: number, opts: RaceOptions): Promise<RaceResult> {
+  const root = project.path
+  const file = join(root, '.muse', 'build.md')
+  const t0 = performance.now()
+  const agent = new Agent(pattern, file, opts, seed)
+  const perEdit = opts.agentWrites / opts.musterEdits
+  const latencies: number[] = []
+  const failedEdits: string[] = []
+  let next = 0
+  const worker = async () => {
+    for (let i = next++; i < opts.musterEdits; i = next++) {
+      // lockstep: edit i starts once the agent has written its share, and lets it write further
+      agent.allow(Math.ceil((i + opts.concurrency + 1) * perEdit) + 40)
+      await agent.reached(Math.floor(i * perEdit))
+      const title = `edit-${pattern}-${String(i).padStart(4, '0')}`
+      const t = performance.now()
+      try {
+        await send(fleet, { project, from: 'build', to: `${project.key}/QA`, id: `S${String(i + 1).padStart(3, '0')}`, title, body: `body of ${title}` })
+        latencies.push(performance.now() - t)
+      } catch (err) {
+        failedEdits.push(`${title}: ${(err as Error).message}`)
+      }
+    }
+  }
+  await Promise.all([...Array.from({ length: opts.concurrency }, worker)])
+  agent.allow(opts.agentWrites)
+  await agent.done
+  const seconds = (performance.now() - t0) / 1000
+  const text = readFileSync(file, 'utf8')
+  const lines = text.split('\n')
+  const tally = (re: RegExp) => {
+    const seen = new Map<string, number>()
+    for (const l of lines) {
+      const m = re.exec(l)
+      if (m) seen.set(m[1]!, (seen.get(m[1]!) ?? 0) + 1)
+    }
+    return seen
+  }
+  const agentSeen = tally(new RegExp(`^(agent-${pattern}-\\d{4})$`))
+  const editSeen = tally(new RegExp(`^📡 \\*\\*S\\d{3}→P-${pattern.toUpperCase()}/QA\\*\\*: 🟡 \\*\\*(edit-${pattern}-\\d{4})\\*\\*$`))
+  const failed = new Set(failedEdits.map((f) => f.slice(0, f.indexOf(':'))))
+  let lostLines = 0
+  let duplicatedLines = 0
+  for (let n = 0; n < opts.agentWrites; n++) {
+    const c = agentSeen.get(`agent-${pattern}-${String(n).padStart(4, '0')}`) ?? 0
+    if (c === 0) lostLines++
+    duplicatedLines += Math.max(0, c - 1)
+  }
+  let lostEdits = 0
+  let duplicatedEdits = 0
+  for (let i = 0; i < opts.musterEdits; i++) {
+    const title = `edit-${pattern}-${String(i).padStart(4, '0')}`
+    const c = editSeen.get(title) ?? 0
+    // a failed edit must be absent; a successful one present exactly once
+    if (failed.has(title)) duplicatedEdits += c
+    else {
+      if (c === 0) lostEdits++
+      duplicatedEdits += Math.max(0, c - 1)
+    }
+  }
+  const leftovers = readdirSync(join(root, '.muse')).filter((n) => n.includes('.muster-'))
+  return { pattern, lostLines, duplicatedLines, lostEdits, duplicatedEdits, failedEdits, latencies, leftovers, seconds }
+}
+
+/** The Python agent process: its progress, its allowance, its end. */
+class Agent {
+  readonly done: Promise<void>
+  private written = 0
+  private finished = false
+  private allowed = 40
+  private waiters: { n: number; resolve: () => void }[] = []
+  private readonly proc
+
+  constructor(pattern: AgentPattern, file: string, opts: RaceOptions, seed: number) {
+    this.proc = spawn('python3', [AGENT, pattern, file, String(opts.agentWrites), pattern, String(opts.agentPauseMs), String(seed)], { stdio: ['pipe', 'pipe', 'pipe'] })
+    let out = ''
+    let err = ''
+    this.proc.stdout.on('data', (d: Buffer) => {
+      out += d.toString()
+      const lines = out.split('\n')
+      out = lines.pop()!
+      for (const l of lines) {
+        const m = /^w (\d+)$/.exec(l)
+        if (m) this.progress(Number(m[1]))
+        else if (l === `done ${opts.agentWrites}`) this.finished = true
+      }
+    })
+    this.proc.stderr.on('data', (d: Buffer) => (err += d.toString()))
+    this.proc.stdin.on('error', () => undefined)
+    this.done = new Promise((resolve, reject) => {
+      const timer = setTimeout(() => this.proc.kill('SIGKILL'), opts.agentTimeoutMs)
+      this.proc.once('error', reject)
+      this.proc.once('exit', (code) => {
+        clearTimeout(timer)
+        this.progress(Infinity)
+        if (code === 0 && this.finished) resolve()
+        else reject(new Error(`${pattern} agent exited with ${code} after ${this.written} writes: ${err.trim()}`))
+      })
+    })
+  }
+
+  /** Lets the agent write up to `n` lines. */
+  allow(n: number): void {
+    if (n <= this.allowed) return
+    this.allowed = n
+    this.proc.stdin.write(`${n}\n`)
+  }
+
+  /** Resolves once the agent wrote `n` lines (or ended). */
+  reached(n: number): Promise<void> {
+    if (this.written >= n) return Promise.resolve()
+    return new Promise((resolve) => this.waiters.push({ n, resolve }))
+  }
+
+  private progress(n: number): void {
+    this.written = Math.max(this.written, n)
+    this.waiters = this.waiters.filter((w) => (w.n <= this.written ? (w.resolve(), false) : true))
+  }
+}

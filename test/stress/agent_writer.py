@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""An agent writing a role file while Muster edits it (Python 3 stdlib only).
+
+Usage: python3 test/stress/agent_writer.py <pattern> <file> <count> <tag> <max pause ms> <seed>
+
+Writes <count> unique lines `agent-<tag>-<n>` (n = 0000...) at the end of <file>, one write at a
+time, the way agents and editors write:
+  append    open in append mode (O_APPEND|O_CREAT), write the line, close
+  truncate  read the file, open it for writing (O_TRUNC|O_CREAT), write old content + line, close
+  rename    read the file, write old content + line to a temp file, rename it over the file
+Pauses a random 0..<max pause ms> between writes. A read that finds the file missing (another
+writer's rename in flight) is retried, as an agent's tool would.
+
+Pacing: prints `w <n>` after its n-th write, and writes the n-th line only once it was allowed to:
+the harness sends `<allowed>` lines on stdin (it starts allowed 40), so the agent keeps pace with
+the edits it races against however loaded the machine is. Prints `done <count>` at the end.
+"""
+
+import os
+import random
+import sys
+import time
+
+
+def read(path):
+    for _ in range(10000):
+        try:
+            with open(path, "rb") as f:
+                return f.read()
+        except FileNotFoundError:
+            time.sleep(0.0005)
+    raise SystemExit(f"{path} stayed missing")
+
+
+def main():
+    pattern, path, count, tag, pause_ms, seed = sys.argv[1:7]
+    rng = random.Random(int(seed))
+    tmp = os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.agent-{os.getpid()}.tmp")
+    allowed = 40
+    for n in range(int(count)):
+        while n >= allowed:
+            got = sys.stdin.readline()
+            if not got:
+                raise SystemExit("stdin closed before the writes were allowed")
+            allowed = max(allowed, int(got))
+        line = f"agent-{tag}-{n:04d}\n".encode()
+        if pattern == "append":
+            with open(path, "ab") as f:
+                f.write(line)
+        elif pattern == "truncate":
+            old = read(path)
+            if old and not old.endswith(b"\n"):
+                old += b"\n"
+            with open(path, "wb") as f:
+                f.write(old + line)
+        elif pattern == "rename":
+            old = read(path)
+            if old and not old.endswith(b"\n"):
+                old += b"\n"
+            with open(tmp, "wb") as f:
+                f.write(old + line)
+            os.rename(tmp, path)
+        else:
+            raise SystemExit(f"unknown pattern {pattern}")
+        print(f"w {n + 1}", flush=True)
+        time.sleep(rng.uniform(0, float(pause_ms)) / 1000)
+    print(f"done {count}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

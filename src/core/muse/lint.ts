@@ -2,8 +2,10 @@
  * Lint of MUSE projects. Per role file: missing L0 (error), L0 over 120 chars (warning), L0
  * version differing from the project's latest git tag (warning "L0 stale"; skipped without git
  * or tags), over 500 lines (warning) / 800 (error), directives after the closing footer. Per
- * fleet: unresolvable targets, the same (id, target) pending in two places. `paths.md` is config:
- * a finding only when malformed.
+ * project: role files, `.muse/` or `memory/` linked outside the project (never written, see
+ * `link-policy.ts`), working files left by a crashed Muster write. Per fleet: unresolvable
+ * targets, the same (id, target) pending in two places. `paths.md` is config: a finding only when
+ * malformed.
  *
  * Closing footer heuristic: a thematic break (`---`) followed, after blank lines only, by an
  * all-italic line (`*MUSE QA v1.0 — ...*`) or a last-updated line (`最后更新: ...`); it is
@@ -16,7 +18,9 @@ import type { LintFinding } from '../../shared/api'
 import { latestTag as describeTag } from '../git/repo'
 import { collectDirectives, resolveTarget, type FleetView } from './directive-index'
 import { parsePathsConfig } from './hub-project'
-import { LINE_ERROR, LINE_WARNING, museDir } from './role-files'
+import { outsideLinks } from './link-policy'
+import { LINE_ERROR, LINE_WARNING, museDir, roleName } from './role-files'
+import { deadLeftovers } from './write-leftovers'
 import type { ScannedProject } from './fleet-scan'
 
 /** Latest tags by repository, valid while the repository's tag refs are unchanged. */
@@ -67,6 +71,17 @@ export async function lintProject(sp: ScannedProject, tag: string | null): Promi
       for (const d of r.directives) {
         if (d.line > r.footer.line) out.push({ level: 'warning', code: 'after-footer', ...at(r.role, r.file, d.line), message: `${d.id}→${d.target} is written after the closing footer (line ${r.footer.line})` })
       }
+    }
+  }
+  for (const l of await outsideLinks(sp.project.path, sp.roles.map((r) => r.file))) {
+    const file = l.path.startsWith('.muse/') ? l.path.slice(6) : null
+    const message = `${l.path} resolves to ${l.target}, outside the project: Muster lists and reads it but never writes through it`
+    out.push({ level: 'warning', code: 'symlink-outside', ...at(file ? roleName(file) : null, file, null), message })
+  }
+  for (const dir of ['.muse', 'memory']) {
+    for (const l of await deadLeftovers(join(sp.project.path, dir))) {
+      const message = `${dir}/${l.name} is left from an interrupted Muster write (process ${l.pid}): compare it with ${dir}/${l.file}, then delete it`
+      out.push({ level: 'warning', code: 'leftover-write', ...at(null, null, null), message })
     }
   }
   let paths: string | null = null

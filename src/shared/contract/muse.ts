@@ -141,7 +141,7 @@ export type RoleDetail = z.infer<typeof RoleDetailSchema>
 /** A lint finding; `code` is stable for the UI, `message` is for people. */
 export const LintFindingSchema = z.object({
   level: z.enum(['error', 'warning']),
-  code: z.enum(['no-l0', 'l0-long', 'l0-stale', 'file-long', 'file-too-long', 'paths-malformed', 'unresolved-target', 'duplicate-pending', 'after-footer', 'unreadable']),
+  code: z.enum(['no-l0', 'l0-long', 'l0-stale', 'file-long', 'file-too-long', 'paths-malformed', 'unresolved-target', 'duplicate-pending', 'after-footer', 'unreadable', 'symlink-outside', 'leftover-write']),
   project: z.string(),
   role: z.string().nullable(),
   file: z.string().nullable(),

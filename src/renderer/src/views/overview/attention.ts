@@ -48,7 +48,7 @@ export function useAttention(projects: readonly string[]): Attention {
 }
 
 /** Lint checks the overview's own findings do not cover (they need the whole fleet or git). */
-const CROSS_FILE = new Set(['l0-stale', 'unresolved-target', 'duplicate-pending', 'after-footer', 'paths-malformed'])
+const CROSS_FILE = new Set(['l0-stale', 'unresolved-target', 'duplicate-pending', 'after-footer', 'paths-malformed', 'symlink-outside', 'leftover-write'])
 
 /** Those lint findings per project, for the project cards. */
 export function useCrossFileLint(): Map<string, CardFinding[]> {

@@ -9,7 +9,7 @@ export interface Figure {
   name: string
   value: number
   /** `x`: a ratio to a reference measured in the same run. */
-  unit: 'ms' | 'MB' | 'x'
+  unit: 'ms' | 'MB' | 'x' | 'lines' | 'edits'
   budget: number
   note?: string
 }
@@ -46,9 +46,9 @@ export function printReport(figures: Figure[], baselineMs: number): boolean {
     return [
       ok ? 'ok  ' : 'OVER',
       f.name,
-      `${f.value.toFixed(f.value < 10 ? 2 : 0)} ${f.unit}`,
+      `${f.unit === 'lines' || f.unit === 'edits' ? f.value : f.value.toFixed(f.value < 10 ? 2 : 0)} ${f.unit}`,
       `budget ${f.budget} ${f.unit}`,
-      `${((f.value / f.budget) * 100).toFixed(0)}% of budget`,
+      f.budget === 0 ? (f.value === 0 ? 'none, as required' : 'budget is none') : `${((f.value / f.budget) * 100).toFixed(0)}% of budget`,
       f.note ?? ''
     ]
   })

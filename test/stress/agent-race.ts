@@ -29,6 +29,8 @@ export interface RaceOptions {
   agentPauseMs: number
   /** Kill an agent that has not finished after this long. */
   agentTimeoutMs: number
+  /** Path of agent_writer.py (default: beside this file; a bundled bench passes it). */
+  agentScript?: string
 }
 
 /** What one pattern's race left in the file. */
@@ -154,7 +156,7 @@ class Agent {
   private readonly proc
 
   constructor(pattern: AgentPattern, file: string, opts: RaceOptions, seed: number) {
-    this.proc = spawn('python3', [AGENT, pattern, file, String(opts.agentWrites), pattern, String(opts.agentPauseMs), String(seed)], { stdio: ['pipe', 'pipe', 'pipe'] })
+    this.proc = spawn('python3', [opts.agentScript ?? AGENT, pattern, file, String(opts.agentWrites), pattern, String(opts.agentPauseMs), String(seed)], { stdio: ['pipe', 'pipe', 'pipe'] })
     let out = ''
     let err = ''
     this.proc.stdout.on('data', (d: Buffer) => {

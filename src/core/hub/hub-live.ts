@@ -1,7 +1,8 @@
 /**
  * Live pushes for the long-running service: every known hub is tailed through `Hub.subscribe`;
  * new rows are pushed as `hub.events` (previewed, in batches) and growth of the operator's unread
- * inbox as one `hub.inbox` per batch (so the UI can notify). Works the same for any hub kind.
+ * inbox as one `hub.inbox` per batch (so the UI can notify), and health changes as `hub.status`
+ * (a hub server unreachable, back online; a local file missing or locked). Works the same for any hub kind.
  */
 import type { PushedEvent } from '../../shared/api'
 import type { HubEvent } from '../../shared/contract/hub-types'
@@ -58,7 +59,13 @@ export class HubLive {
   private start(live: LiveHub): void {
     const tail: Tail = { live, sub: null as unknown as HubSubscription, lastUnread: -1, inboxChain: Promise.resolve() }
     this.tails.set(live.location, tail)
-    tail.sub = live.hub.subscribe({ from: 'tip' }, { events: (events) => this.onEvents(tail, events) })
+    tail.sub = live.hub.subscribe(
+      { from: 'tip' },
+      {
+        events: (events) => this.onEvents(tail, events),
+        health: (h) => this.opts.emit({ name: 'hub.status', payload: { hub: live.name, palace: live.location, online: h.online, offline_reason: h.offline_reason } })
+      }
+    )
     this.checkInbox(tail, true)
   }
 

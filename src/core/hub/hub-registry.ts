@@ -2,7 +2,7 @@
  * Hubs Muster knows about (state DB table `hubs`, migrations 3-4) and the operator's inbox cursor
  * per hub (`inbox_cursors`, keyed by the hub's location). Hubs are addressed by a registered name,
  * or by palace path. A record is local (a palace folder) or remote (a server URL and the file in
- * Muster's home holding its token): only local hubs are registered today.
+ * Muster's home holding its token; the token itself never enters the DB).
  */
 import { basename, resolve } from 'node:path'
 import { ApiError, type InboxCursor } from '../../shared/api'
@@ -79,9 +79,36 @@ export class HubRegistry {
       throw new ApiError(`invalid hub name '${chosen}': use letters, digits, '.', '_' or '-' (max 64)`, 'invalid_input')
     }
     const taken = this.find(chosen)
-    if (taken) throw new ApiError(`a hub named '${chosen}' already exists (${taken.palace}); pass another name`, 'conflict')
+    if (taken) throw new ApiError(`a hub named '${chosen}' already exists (${locationOf(taken)}); pass another name`, 'conflict')
     const hub: HubRecord = { name: chosen, kind: 'local', palace: abs, url: null, token_file: null, added_at: new Date().toISOString() }
     this.db.prepare("INSERT INTO hubs (name, kind, palace, added_at) VALUES (?, 'local', ?, ?)").run(hub.name, hub.palace, hub.added_at)
+    return { hub, added: true }
+  }
+
+  /** A remote hub by its (normalised) server URL, or null. */
+  findByUrl(url: string): HubRecord | null {
+    return (this.db.prepare(`SELECT ${COLUMNS} FROM hubs WHERE url = ?`).get(url) as HubRecord | undefined) ?? null
+  }
+
+  /**
+   * Registers a hub server by URL with its token file (relative to Muster's home, or null for a
+   * token-less server). Idempotent like `add`: the same URL again returns the existing record,
+   * with its token file updated when one is given.
+   */
+  addRemote(url: string, name: string, tokenFile: string | null): { hub: HubRecord; added: boolean } {
+    const existing = this.findByUrl(url)
+    if (existing) {
+      if (tokenFile && tokenFile !== existing.token_file) {
+        this.db.prepare('UPDATE hubs SET token_file = ? WHERE name = ?').run(tokenFile, existing.name)
+        return { hub: { ...existing, token_file: tokenFile }, added: false }
+      }
+      return { hub: existing, added: false }
+    }
+    if (!HUB_NAME_RE.test(name)) throw new ApiError(`invalid hub name '${name}': use letters, digits, '.', '_' or '-' (max 64)`, 'invalid_input')
+    const taken = this.find(name)
+    if (taken) throw new ApiError(`a hub named '${name}' already exists (${locationOf(taken)}); pass another name`, 'conflict')
+    const hub: HubRecord = { name, kind: 'remote', palace: null, url, token_file: tokenFile, added_at: new Date().toISOString() }
+    this.db.prepare("INSERT INTO hubs (name, kind, url, token_file, added_at) VALUES (?, 'remote', ?, ?, ?)").run(name, url, tokenFile, hub.added_at)
     return { hub, added: true }
   }
 

@@ -1,12 +1,12 @@
 /**
  * The hub service: the one way into MemPalace hubs for handler groups and CLI commands alike.
- * It owns the hub registry, the open hubs (one `Hub` per location, local today, remote later)
- * and their live tails, and runs every operation through one validation path: which hub, what
+ * It owns the hub registry, the open hubs (one `Hub` per location: a palace folder's LocalHub, a
+ * hub server's RemoteHub) and their live tails, and runs every operation through one validation path: which hub, what
  * the operator may do there, and (for tasks) that the base commit exists in the project's repo.
  * Results carry `{hub, palace}`: the registered name (else the location) and the location (the
  * palace folder; a remote hub's URL).
  */
-import { ApiError, type HubInfo, type MethodOutput, type PushedEvent } from '../../shared/api'
+import { ApiError, type HubInfo, type MethodInput, type MethodOutput, type PushedEvent } from '../../shared/api'
 import type { HubEvent } from '../../shared/contract/hub-types'
 import { Status } from '../../shared/contract/hub-vocabulary'
 import type { ProjectRegistry } from '../fleet/registry'
@@ -17,9 +17,12 @@ import type {
   AckInput, AnnounceInput, AppendInput, ArtifactPutInput, EventPosition, Hub, ListQuery, PatchSubmitInput, TaskCreateInput, TasksQuery, WaitQuery
 } from './hub-port'
 import { HubRegistry, locationOf, type HubRecord } from './hub-registry'
-import { LocalHub } from './local-hub'
 import { resolvePalace, type PalaceEnv, type PalaceSource } from './locate'
+import { OpenHubs } from './open-hubs'
 import { notAFolder } from './read-only'
+import { forgetRemoteHub, registerRemoteHub } from './remote-registration'
+import type { SyncOptions } from './remote-sync'
+import { isHubUrl, normalizeHubUrl } from './remote-url'
 import { patchWarnings, validateBaseCommit } from './validate'
 import { runWatch, type WatchOutcome, type WatchRunOptions } from './watch'
 import { sha256Hex } from './writer'
@@ -54,6 +57,10 @@ export interface HubServiceOptions {
   env?: PalaceEnv
   /** How long reads and writes wait for a locked hub (default 10 s, MemPalace's). */
   lockTimeoutMs?: number
+  /** Muster's home: remote hubs keep their token copy and mirror there (none: local hubs only). */
+  home?: string
+  /** Remote sync timing (tests). */
+  remoteSync?: SyncOptions
 }
 
 /** Drops the selection (and `count`) from a list/wait input. */
@@ -65,12 +72,13 @@ function query<T extends HubSelection & { count?: boolean }>(input: T): Omit<T, 
 /** The hub service of one Muster process. */
 export class HubService {
   readonly registry: HubRegistry
-  private readonly open = new Map<string, Hub>()
+  private readonly open: OpenHubs
   private readonly live: HubLive | null
   private readonly env: PalaceEnv
 
   constructor(private readonly opts: HubServiceOptions) {
     this.registry = new HubRegistry(opts.state)
+    this.open = new OpenHubs({ registry: this.registry, home: opts.home, lockTimeoutMs: opts.lockTimeoutMs, remoteSync: opts.remoteSync })
     this.env = opts.env ?? process.env
     this.live = opts.emit
       ? new HubLive({
@@ -90,17 +98,14 @@ export class HubService {
     return { palace: r.palace, source: r.source }
   }
 
-  /** The open hub at a location (created on first use, shared by every call). */
+  /** The open hub at a location: a palace folder, or a registered server URL (shared by every call). */
   private hubAt(location: string): Hub {
-    let hub = this.open.get(location)
-    if (!hub) this.open.set(location, (hub = new LocalHub(location, { busyTimeoutMs: this.opts.lockTimeoutMs })))
-    return hub
+    return this.open.at(location)
   }
 
   /** The hub of a registry record. */
   private hubOf(rec: HubRecord): Hub {
-    if (rec.kind !== 'local' || !rec.palace) throw new ApiError(`hub '${rec.name}' is a remote hub, which this Muster cannot reach yet`, 'invalid_input')
-    return this.hubAt(rec.palace)
+    return this.open.of(rec)
   }
 
   /** Resolves a selection: `hub` name (must be registered), else `palace`, else the default. */
@@ -108,6 +113,12 @@ export class HubService {
     if (sel.hub) {
       const rec = this.registry.get(sel.hub)
       return { name: rec.name, location: locationOf(rec), hub: this.hubOf(rec) }
+    }
+    if (sel.palace && isHubUrl(sel.palace)) {
+      const url = normalizeHubUrl(sel.palace)
+      const rec = this.registry.findByUrl(url)
+      if (!rec) throw new ApiError(`no hub server registered at ${url} (add it with: muster hubs add --url ${url} --token-file FILE)`, 'not_found')
+      return { name: rec.name, location: url, hub: this.hubOf(rec) }
     }
     const palace = sel.palace ? resolvePalace(sel.palace, this.env).palace : this.defaultPalace().palace
     const wrong = notAFolder(palace)
@@ -151,7 +162,7 @@ export class HubService {
     const s = await hub.status()
     return {
       name, palace: location, file: hub.label, added_at: addedAt, exists: s.exists, registered, kind: hub.kind,
-      read_only: s.read_only, read_only_reason: s.read_only_reason
+      read_only: s.read_only, read_only_reason: s.read_only_reason, online: s.online, offline_reason: s.offline_reason
     }
   }
 
@@ -163,8 +174,17 @@ export class HubService {
     return { hubs, default: { ...(await this.info(rec?.name ?? 'default', def.palace, rec?.added_at ?? null, !!rec)), source: def.source } }
   }
 
-  /** Registers a palace (idempotent); `create` makes an empty hub where there is none. */
-  async addHub(input: { palace: string; name?: string; create?: boolean }): Promise<MethodOutput<'hubs.add'>> {
+  /**
+   * Registers a palace (idempotent; `create` makes an empty hub where there is none) or a hub
+   * server by URL with its token (checked against the server first; see remote-registration.ts).
+   */
+  async addHub(input: MethodInput<'hubs.add'>): Promise<MethodOutput<'hubs.add'>> {
+    if (input.url) {
+      const { hub, added } = await registerRemoteHub({ registry: this.registry, hubs: this.open, home: this.opts.home }, { ...input, url: input.url })
+      if (added) this.resync()
+      return { ...(await this.info(hub.name, locationOf(hub), hub.added_at, true)), added }
+    }
+    if (!input.palace) throw new ApiError('give a palace folder or a hub server URL', 'invalid_input')
     const chosen = this.choose({ palace: input.palace })
     const taken = input.name ? this.registry.find(input.name) : null
     if (taken && locationOf(taken) !== chosen.location) {
@@ -183,9 +203,8 @@ export class HubService {
   /** Unregisters a hub (its file is not touched). */
   async removeHub(name: string): Promise<{ removed: string }> {
     const rec = this.registry.remove(name)
-    const location = locationOf(rec)
-    await this.open.get(location)?.close()
-    this.open.delete(location)
+    if (rec.kind === 'remote') await forgetRemoteHub({ registry: this.registry, hubs: this.open, home: this.opts.home }, rec)
+    else await this.open.drop(locationOf(rec))
     this.resync()
     return { removed: rec.name }
   }
@@ -387,7 +406,6 @@ export class HubService {
   /** Stops live tails and closes every hub. */
   async close(): Promise<void> {
     this.live?.close()
-    await Promise.all([...this.open.values()].map((h) => h.close()))
-    this.open.clear()
+    await this.open.closeAll()
   }
 }

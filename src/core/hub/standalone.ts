@@ -12,7 +12,7 @@ import type { PalaceEnv } from './locate'
 export function openHubService(home: string, env?: PalaceEnv): { hubs: HubService; close(): Promise<void> } {
   const db = openStateDb(home)
   const settings = new SettingsStore(db)
-  const hubs = new HubService({ state: db, projects: new ProjectRegistry(db), operator: () => settings.get().operatorId, env })
+  const hubs = new HubService({ state: db, projects: new ProjectRegistry(db), operator: () => settings.get().operatorId, env, home })
   return {
     hubs,
     async close() {

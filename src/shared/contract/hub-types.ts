@@ -125,7 +125,10 @@ export const HubInfoSchema = z.object({
   kind: z.enum(['local', 'remote']),
   /** Writes are refused (read-only file, folder or mount; a `--read-only` server), with the reason. */
   read_only: z.boolean(),
-  read_only_reason: z.string().nullable()
+  read_only_reason: z.string().nullable(),
+  /** It can be read now; else why not (missing, corrupt, locked; a server unreachable, refusing the token, busy). */
+  online: z.boolean(),
+  offline_reason: z.string().nullable()
 })
 export type HubInfo = z.infer<typeof HubInfoSchema>
 

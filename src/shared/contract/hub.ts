@@ -52,9 +52,30 @@ export const hubMethods = {
     input: z.object({}).strict(),
     output: z.object({ hubs: z.array(HubInfoSchema), default: HubInfoSchema.extend({ source: z.string() }) })
   },
-  /** Idempotent: registering the same palace again returns the existing record. */
+  /**
+   * Registers a palace folder (local) or a MemPalace hub server's URL (remote). Idempotent: the
+   * same palace or URL again returns the existing record (a remote one takes a new token).
+   */
   'hubs.add': {
-    input: z.object({ palace: z.string().trim().min(1).max(4096), name: z.string().trim().min(1).max(64).optional(), create: z.boolean().optional() }).strict(),
+    input: z
+      .object({
+        palace: z.string().trim().min(1).max(4096).optional(),
+        url: z.string().trim().min(1).max(2048).optional(),
+        name: z.string().trim().min(1).max(64).optional(),
+        create: z.boolean().optional(),
+        /** Remote: a file holding the server's bearer token (copied into Muster's home, mode 0600). */
+        token_file: z.string().trim().min(1).max(4096).optional(),
+        /** Remote: the token itself (pasted in Settings); stored like a token file, never returned. */
+        token: z.string().min(1).max(4096).optional()
+      })
+      .strict()
+      .superRefine((v, ctx) => {
+        const issue = (message: string): void => ctx.addIssue({ code: 'custom', message })
+        if (!v.palace === !v.url) issue('give either palace (a local hub) or url (a hub server)')
+        if (v.palace && (v.token_file || v.token)) issue('token and token_file are for a hub server (url)')
+        if (v.url && v.create) issue('create is for a local palace: a hub server creates its own hub')
+        if (v.token_file && v.token) issue('give token_file or token, not both')
+      }),
     output: HubInfoSchema.extend({ added: z.boolean() })
   },
   'hubs.remove': { input: z.object({ name: z.string().trim().min(1).max(64) }).strict(), output: z.object({ removed: z.string() }) },
@@ -154,5 +175,7 @@ export const hubEvents = {
   /** New rows in a hub (any writer), batched, previewed, in seq order. */
   'hub.events': z.object({ ...HubRef, events: z.array(HubEventSchema) }),
   /** The operator's unread inbox grew (coalesced per batch): raise a notification. */
-  'hub.inbox': z.object({ ...HubRef, unread: z.number().int(), latest: HubEventSchema.nullable() })
+  'hub.inbox': z.object({ ...HubRef, unread: z.number().int(), latest: HubEventSchema.nullable() }),
+  /** A tailed hub went offline (with the reason) or came back. */
+  'hub.status': z.object({ ...HubRef, online: z.boolean(), offline_reason: z.string().nullable() })
 } as const

@@ -38,6 +38,11 @@ export function useLiveEvents(): void {
         case 'hub.inbox':
           hub.handle(event)
           break
+        case 'hub.status':
+          // a hub went offline or came back: its badge lives in the hub list, its card in the overview
+          void qc.invalidateQueries({ queryKey: ['hubs.list'] })
+          void qc.invalidateQueries({ queryKey: ['hub.overview'] })
+          break
         default: {
           const never: never = event
           void never

@@ -1,0 +1,66 @@
+/**
+ * Registering and forgetting hub servers (`muster hubs add --url URL --token-file F`, Settings):
+ * the URL is normalised, the token read from the operator's file (or pasted) and checked against
+ * the server before anything is stored; then the token is copied into Muster's home (0600) and
+ * the record added. Forgetting a server deletes its token copy and its mirror.
+ */
+import { isAbsolute } from 'node:path'
+import { ApiError } from '../../shared/api'
+import type { HubRecord, HubRegistry } from './hub-registry'
+import type { OpenHubs } from './open-hubs'
+import { RemoteHub } from './remote-hub'
+import { HubMirror } from './remote-mirror'
+import { loadToken, readTokenSource, removeToken, storeToken, validToken } from './remote-token'
+import { defaultRemoteName, normalizeHubUrl, remoteKey } from './remote-url'
+
+/** What registering a server takes. */
+export interface RemoteAddInput {
+  url: string
+  name?: string
+  /** An absolute path to a file holding the bearer token. */
+  token_file?: string
+  /** The bearer token itself. */
+  token?: string
+}
+
+/** Where registration reads and writes. */
+export interface RemoteRegistrationContext {
+  registry: HubRegistry
+  hubs: OpenHubs
+  home: string | undefined
+}
+
+/**
+ * Registers a hub server (idempotent per URL; a new token replaces the stored one). The server
+ * must answer with the token before anything is stored: an unreachable URL or a refused token is
+ * an error and changes nothing.
+ */
+export async function registerRemoteHub(ctx: RemoteRegistrationContext, input: RemoteAddInput): Promise<{ hub: HubRecord; added: boolean }> {
+  const { registry, home } = ctx
+  if (!home) throw new ApiError("hub servers need Muster's home to keep their token and mirror", 'invalid_input')
+  const url = normalizeHubUrl(input.url)
+  if (input.token_file && !isAbsolute(input.token_file)) throw new ApiError(`token_file must be an absolute path, got '${input.token_file}'`, 'invalid_input')
+  const given = input.token_file ? readTokenSource(input.token_file) : input.token !== undefined ? validToken(input.token, 'the token') : null
+  const existing = registry.findByUrl(url)
+  const name = existing?.name ?? (input.name?.trim() || defaultRemoteName(url))
+  const taken = existing ? null : registry.find(name)
+  if (taken) throw new ApiError(`a hub named '${taken.name}' already exists (${taken.palace ?? taken.url}); pass another name`, 'conflict')
+  const token = given ?? (existing ? loadToken(home, existing.token_file, existing.name) : null)
+
+  const probe = new RemoteHub({ url, token, home })
+  const status = await probe.status().finally(() => probe.close())
+  if (!status.online) throw new ApiError(`${status.offline_reason ?? `cannot reach ${url}`} (nothing registered)`, /HTTP 40[13]/.test(status.offline_reason ?? '') ? 'forbidden' : 'conflict')
+
+  const tokenFile = given !== null ? storeToken(home, url, given) : (existing?.token_file ?? null)
+  const result = registry.addRemote(url, name, tokenFile)
+  if (existing && given !== null) await ctx.hubs.drop(url) // reopened with the new token on next use
+  return result
+}
+
+/** After a server was unregistered: closes it, deletes its mirror and its token copy. */
+export async function forgetRemoteHub(ctx: RemoteRegistrationContext, rec: HubRecord): Promise<void> {
+  await ctx.hubs.drop(rec.url!, true)
+  if (!ctx.home) return
+  new HubMirror(ctx.home, remoteKey(rec.url!)).destroy()
+  removeToken(ctx.home, rec.token_file)
+}

@@ -7,6 +7,7 @@ import type { Command } from 'commander'
 import type { HubEventEnvelope } from '../../shared/api'
 import type { HubSelection, HubService } from '../../core/hub/hub-service'
 import { resolvePalace } from '../../core/hub/locate'
+import { isHubUrl } from '../../core/hub/remote-url'
 import { openHubService } from '../../core/hub/standalone'
 import { globals, homeOf } from '../context'
 import { truncate, type CliIo } from '../output'
@@ -19,11 +20,10 @@ export interface HubCliOptions {
 /** The hub this invocation addresses: `--hub NAME`, else the palace (`--palace`, env, config, default). */
 export function cliSelection(cmd: Command, io: CliIo): HubSelection {
   const { hub } = cmd.opts() as HubCliOptions
-  if (hub) {
-    if (/^https?:\/\//.test(hub)) throw new Error('remote hubs (--hub URL) are not supported by this command yet: use --palace')
-    return { hub }
-  }
+  // A registered hub server may be named by its URL too (`--hub http://host:8765`).
+  if (hub) return isHubUrl(hub) ? { palace: hub } : { hub }
   const palaceFlag = (globals(cmd) as { palace?: string }).palace
+  if (palaceFlag && isHubUrl(palaceFlag)) return { palace: palaceFlag }
   return { palace: resolvePalace(palaceFlag, io.env, io.cwd).palace }
 }
 

@@ -2,23 +2,34 @@
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { globals, withService } from '../context'
-import { printJson, table, type CliIo } from '../output'
+import { CliError, printJson, table, type CliIo } from '../output'
+
+/** What `hubs list` shows as a hub's state: ok, missing, read-only, or offline with the reason. */
+function state(h: { exists: boolean; online: boolean; offline_reason: string | null; read_only: boolean }): string {
+  if (!h.exists && !h.online) return h.offline_reason && /^https?:/.test(h.offline_reason) ? `OFFLINE: ${h.offline_reason}` : 'MISSING'
+  if (!h.online) return `OFFLINE: ${h.offline_reason ?? 'unknown'}`
+  return h.read_only ? 'read-only' : 'ok'
+}
 
 /** `hubs list`. */
 export async function list(io: CliIo, _o: unknown, cmd: Command): Promise<void> {
   const r = await withService(cmd, io, (s) => s.call('hubs.list', {}))
   if (globals(cmd).json) return printJson(io, { ...r, count: r.hubs.length })
-  const rows = r.hubs.map((h) => [h.name, h.exists ? 'ok' : 'MISSING', h.palace])
-  io.stdout(rows.length ? table([['NAME', 'FILE', 'PALACE'], ...rows]) : 'no hubs registered (try: muster hubs add PALACE)\n')
+  const rows = r.hubs.map((h) => [h.name, h.kind, state(h), h.palace])
+  io.stdout(rows.length ? table([['NAME', 'KIND', 'STATE', 'LOCATION'], ...rows]) : 'no hubs registered (try: muster hubs add PALACE, or --url URL --token-file FILE)\n')
   io.stdout(`default (${r.default.source}): ${r.default.palace}${r.default.exists ? '' : ' (no hub yet)'}\n`)
 }
 
-/** `hubs add PALACE`. */
-export async function add(io: CliIo, palace: string, o: { name?: string; create?: boolean }, cmd: Command): Promise<void> {
-  const abs = resolve(io.cwd, palace)
-  const hub = await withService(cmd, io, (s) => s.call('hubs.add', { palace: abs, name: o.name, create: o.create }))
+/** `hubs add PALACE` or `hubs add --url URL [--token-file F]`. */
+export async function add(io: CliIo, palace: string | undefined, o: { name?: string; create?: boolean; url?: string; tokenFile?: string }, cmd: Command): Promise<void> {
+  if (!palace === !o.url) throw new CliError('give a palace folder or --url URL (not both)')
+  if (o.tokenFile && !o.url) throw new CliError('--token-file goes with --url (a hub server)')
+  const input = o.url
+    ? { url: o.url, name: o.name, create: o.create, token_file: o.tokenFile ? resolve(io.cwd, o.tokenFile) : undefined }
+    : { palace: resolve(io.cwd, palace!), name: o.name, create: o.create }
+  const hub = await withService(cmd, io, (s) => s.call('hubs.add', input))
   if (globals(cmd).json) return printJson(io, hub)
-  io.stdout(`${hub.added ? 'added' : 'already registered'} ${hub.name} ${hub.palace}\n`)
+  io.stdout(`${hub.added ? 'added' : 'already registered'} ${hub.name} ${hub.palace}${hub.read_only ? ' (read-only)' : ''}\n`)
 }
 
 /** `hubs remove NAME`. */

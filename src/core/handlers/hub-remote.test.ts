@@ -95,7 +95,7 @@ describe('remote hubs through the service', () => {
     await expect(s.call('hubs.add', { url: server.url, palace: '/tmp/x' })).rejects.toThrow('give either palace (a local hub) or url (a hub server)')
     await expect(s.call('hubs.add', { palace: '/tmp/x', token_file: tokenFile })).rejects.toThrow('token and token_file are for a hub server (url)')
     await expect(s.call('hubs.add', { url: 'ftp://h', token_file: tokenFile })).rejects.toThrow('only http and https')
-    await expect(s.call('hubs.add', { url: server.url, token_file: 'relative/token' })).rejects.toThrow('token_file must be an absolute path')
+    await expect(s.call('hubs.add', { url: server.url, token_file: 'relative/token' })).rejects.toThrow('token_file must be an absolute path (or start with ~/)')
     expect((await s.call('hubs.list', {})).hubs).toEqual([])
     expect(existsSync(join(home, 'hub-tokens')) ? readdirSync(join(home, 'hub-tokens')) : []).toEqual([])
     // A pasted token works like a file (Settings).

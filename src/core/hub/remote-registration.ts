@@ -4,7 +4,8 @@
  * the server before anything is stored; then the token is copied into Muster's home (0600) and
  * the record added. Forgetting a server deletes its token copy and its mirror.
  */
-import { isAbsolute } from 'node:path'
+import { homedir } from 'node:os'
+import { isAbsolute, join } from 'node:path'
 import { ApiError } from '../../shared/api'
 import type { HubRecord, HubRegistry } from './hub-registry'
 import type { OpenHubs } from './open-hubs'
@@ -17,7 +18,7 @@ import { defaultRemoteName, normalizeHubUrl, remoteKey } from './remote-url'
 export interface RemoteAddInput {
   url: string
   name?: string
-  /** An absolute path to a file holding the bearer token. */
+  /** An absolute path (or `~/...`) to a file holding the bearer token. */
   token_file?: string
   /** The bearer token itself. */
   token?: string
@@ -39,8 +40,9 @@ export async function registerRemoteHub(ctx: RemoteRegistrationContext, input: R
   const { registry, home } = ctx
   if (!home) throw new ApiError("hub servers need Muster's home to keep their token and mirror", 'invalid_input')
   const url = normalizeHubUrl(input.url)
-  if (input.token_file && !isAbsolute(input.token_file)) throw new ApiError(`token_file must be an absolute path, got '${input.token_file}'`, 'invalid_input')
-  const given = input.token_file ? readTokenSource(input.token_file) : input.token !== undefined ? validToken(input.token, 'the token') : null
+  const tokenPath = input.token_file?.startsWith('~/') ? join(homedir(), input.token_file.slice(2)) : input.token_file
+  if (tokenPath && !isAbsolute(tokenPath)) throw new ApiError(`token_file must be an absolute path (or start with ~/), got '${tokenPath}'`, 'invalid_input')
+  const given = tokenPath ? readTokenSource(tokenPath) : input.token !== undefined ? validToken(input.token, 'the token') : null
   const existing = registry.findByUrl(url)
   const name = existing?.name ?? (input.name?.trim() || defaultRemoteName(url))
   const taken = existing ? null : registry.find(name)

@@ -4,7 +4,7 @@
  * watcher pushes `hub.events` only for rows written by other processes.
  */
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
-import { ACK_OF, EventType, methods, type MethodInput, type MethodOutput } from '../../../shared/api'
+import { ACK_OF, EventType, methods, type HubInfo, type MethodInput, type MethodOutput } from '../../../shared/api'
 import { client } from './client'
 import { queryKey, useMethodQuery } from './queries'
 
@@ -46,6 +46,19 @@ export function onHubWritten(listener: WriteListener): () => void {
 
 /** Registered hubs and the default one. */
 export const useHubs = () => useMethodQuery('hubs.list', {})
+
+/** One hub's record from `hubs.list` (a registered name, or null for the default), once loaded. */
+export function useHubInfo(hub: string | null): HubInfo | undefined {
+  const data = useHubs().data
+  if (!data) return undefined
+  return hub ? data.hubs.find((h) => h.name.toLowerCase() === hub.toLowerCase()) : data.default
+}
+
+/** Why writes to a hub are refused (a read-only file or `--read-only` server), or null. */
+export function useWriteRefusal(hub: string | null): string | null {
+  const info = useHubInfo(hub)
+  return info?.read_only ? (info.read_only_reason ?? 'this hub is read-only') : null
+}
 /** Per-hub overview: agents, task counts, patches waiting, inbox. */
 export const useHubOverview = () => useMethodQuery('hub.overview', {})
 

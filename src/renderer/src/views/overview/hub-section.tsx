@@ -4,8 +4,8 @@
  * and the operator's unread inbox. Every number links to the Timeline, filtered to what it counts.
  */
 import type { ReactNode } from 'react'
-import { Activity, CircleAlert } from 'lucide-react'
-import { EventType, Status, type MethodOutput } from '../../../../shared/api'
+import { Activity, CircleAlert, CloudOff, Lock, Server } from 'lucide-react'
+import { EventType, Status, type HubInfo, type MethodOutput } from '../../../../shared/api'
 import { useHubOverview, useHubs } from '../../api/hub-queries'
 import { useNow } from '../../hooks/use-now'
 import { shortAge } from '../../lib/format'
@@ -49,8 +49,8 @@ function Count({ label, value, href, tone, testId }: { label: string; value: Rea
   )
 }
 
-/** One hub's card. */
-function HubCard({ hub, registered, operator }: { hub: HubOverview; registered: boolean; operator: string }) {
+/** One hub's card; `info` (from the hub list) says whether it is a server, offline or read-only. */
+function HubCard({ hub, registered, operator, info }: { hub: HubOverview; registered: boolean; operator: string; info: HubInfo | undefined }) {
   const name = registered ? hub.hub : null
   const link = (filters: TimelineFilters): string => timelineHref({ hub: name, filters })
   const ids = (list: readonly { correlation_id?: string | null }[]): string => [...new Set(list.map((t) => t.correlation_id).filter(Boolean))].join(', ')
@@ -59,7 +59,7 @@ function HubCard({ hub, registered, operator }: { hub: HubOverview; registered: 
   return (
     <article className={`hub-card${hub.ok ? '' : ' hub-card-error'}`} data-testid={`hub-card-${hub.hub}`} aria-label={`Hub ${hub.hub}`}>
       <header className="hub-card-head">
-        <Activity size={15} aria-hidden className="hub-card-icon" />
+        {info?.kind === 'remote' ? <Server size={15} aria-label="hub server" className="hub-card-icon" /> : <Activity size={15} aria-hidden className="hub-card-icon" />}
         <a href={link({})} className="hub-card-title">
           {hub.hub}
         </a>
@@ -67,12 +67,27 @@ function HubCard({ hub, registered, operator }: { hub: HubOverview; registered: 
           {hub.palace}
         </span>
         <span className="card-spacer" />
+        {info && !info.online && (
+          <span className="hub-offline" title={info.offline_reason ?? undefined} data-testid="hub-card-offline">
+            <CloudOff size={13} aria-hidden /> offline
+          </span>
+        )}
+        {info?.read_only && (
+          <span className="hub-read-only" title={info.read_only_reason ?? undefined} data-testid="hub-card-read-only">
+            <Lock size={13} aria-hidden /> read-only
+          </span>
+        )}
         {needsMe > 0 && (
           <span className="hub-needs">
             {needsMe} agent{needsMe === 1 ? '' : 's'} need{needsMe === 1 ? 's' : ''} you
           </span>
         )}
       </header>
+      {hub.ok && info && !info.online && (
+        <p className="hub-card-problem" data-testid="hub-card-offline-reason">
+          <CloudOff size={14} aria-hidden /> {info.offline_reason ?? 'offline'}. Showing what Muster last saw; it reconnects by itself.
+        </p>
+      )}
       {!hub.ok ? (
         <p className="hub-card-problem">
           <CircleAlert size={14} aria-hidden /> {hub.error ?? 'This hub cannot be read.'}
@@ -115,6 +130,7 @@ export function HubSection() {
   const data = overview.data
   if (!data || data.hubs.length === 0) return null
   const registered = new Set((hubs.data?.hubs ?? []).map((h) => h.name))
+  const infoAt = new Map([...(hubs.data?.hubs ?? []), ...(hubs.data ? [hubs.data.default] : [])].map((h) => [h.palace, h]))
   return (
     <section className="hub-section" data-testid="hub-overview" aria-label="Hubs">
       <div className="hub-section-head">
@@ -126,7 +142,7 @@ export function HubSection() {
         <InboxBell />
       </div>
       {data.hubs.map((h) => (
-        <HubCard key={h.palace} hub={h} registered={registered.has(h.hub)} operator={data.operator} />
+        <HubCard key={h.palace} hub={h} registered={registered.has(h.hub)} operator={data.operator} info={infoAt.get(h.palace)} />
       ))}
     </section>
   )

@@ -95,7 +95,13 @@ export function OverviewScreen() {
       ) : !data ? (
         <ErrorState title="Could not load the fleet" error={fleet.error} onRetry={() => void fleet.refetch()} retrying={fleet.isFetching} />
       ) : !hasProjects ? (
-        <FirstRun />
+        <>
+          <FirstRun />
+          {/* hubs need no project: a registered hub (a server, say) shows before any project does */}
+          <div className="first-run first-run-hubs">
+            <HubSection />
+          </div>
+        </>
       ) : (
         <>
           {totals && <FleetTotalsStrip totals={totals} />}

@@ -1,10 +1,35 @@
-/** MemPalace hubs Muster shows: the registered ones (remove, confirmed), the default, and an add form. */
-import { useState, type FormEvent } from 'react'
+/**
+ * MemPalace hubs Muster shows: the registered ones (a palace folder, or a hub server with its
+ * online/offline and read-only state; remove, confirmed), the default, and the add form.
+ */
+import { useState } from 'react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { Database, Plus, Trash2 } from 'lucide-react'
+import { Database, Server, Trash2 } from 'lucide-react'
+import type { HubInfo, MethodInput } from '../../../../shared/api'
 import { client } from '../../api/client'
 import { invalidateHubReads, useHubs } from '../../api/hub-queries'
+import { Chip } from '../../components/chip'
 import { ErrorState, InlineError, LoadingState } from '../../components/state-views'
+import { AddHubForm } from './add-hub-form'
+
+/** A hub's state as chips: missing, offline (with the reason), read-only (with the reason). */
+function HubState({ hub }: { hub: HubInfo }) {
+  if (!hub.exists && hub.kind === 'local') return <Chip tone="error">missing</Chip>
+  return (
+    <>
+      {!hub.online && (
+        <Chip tone="error" title={hub.offline_reason ?? undefined} data-testid={`hub-offline-${hub.name}`}>
+          offline
+        </Chip>
+      )}
+      {hub.read_only && (
+        <Chip tone="warning" title={hub.read_only_reason ?? undefined} data-testid={`hub-read-only-${hub.name}`}>
+          read-only
+        </Chip>
+      )}
+    </>
+  )
+}
 
 /** A hub-registry mutation that refetches the hub list and every hub read. */
 function useHubRegistryMutation<I>(call: (input: I) => Promise<unknown>) {
@@ -18,17 +43,9 @@ function useHubRegistryMutation<I>(call: (input: I) => Promise<unknown>) {
 /** The hubs section of Settings. */
 export function HubsManager() {
   const hubs = useHubs()
-  const add = useHubRegistryMutation((input: { palace: string; name?: string; create?: boolean }) => client.call('hubs.add', input))
+  const add = useHubRegistryMutation((input: MethodInput<'hubs.add'>) => client.call('hubs.add', input))
   const remove = useHubRegistryMutation((input: { name: string }) => client.call('hubs.remove', input))
-  const [palace, setPalace] = useState('')
-  const [name, setName] = useState('')
-  const [create, setCreate] = useState(false)
   const [confirming, setConfirming] = useState<string | null>(null)
-
-  const submit = (e: FormEvent): void => {
-    e.preventDefault()
-    add.mutate({ palace: palace.trim(), name: name.trim() || undefined, create }, { onSuccess: () => (setPalace(''), setName('')) })
-  }
 
   if (hubs.isPending) return <LoadingState label="Loading hubs…" />
   if (hubs.isError) return <ErrorState title="Could not list the hubs" error={hubs.error} onRetry={() => void hubs.refetch()} retrying={hubs.isFetching} />
@@ -38,18 +55,23 @@ export function HubsManager() {
       <ul className="project-list" data-testid="hub-list">
         {hubs.data.hubs.map((h) => (
           <li key={h.name} className="project-item" data-testid={`hub-item-${h.name}`}>
-            <Database size={15} aria-hidden className="muted" />
+            {h.kind === 'remote' ? <Server size={15} aria-label="hub server" className="muted" /> : <Database size={15} aria-label="palace folder" className="muted" />}
             <div className="project-item-text">
-              <span className="project-item-name">
-                {h.name} {!h.exists && <span className="text-error">missing</span>}
+              <span className="project-item-name hub-item-name">
+                {h.name} <HubState hub={h} />
               </span>
               <span className="mono muted ellipsis" title={h.file}>
                 {h.palace}
               </span>
+              {!h.online && h.offline_reason && (
+                <span className="hub-item-reason text-error ellipsis" title={h.offline_reason}>
+                  {h.offline_reason}
+                </span>
+              )}
             </div>
             {confirming === h.name ? (
               <span className="confirm" role="group" aria-label={`Confirm removing hub ${h.name}`}>
-                <span>Stop showing this hub? Its file is not touched.</span>
+                <span>{h.kind === 'remote' ? "Stop showing this hub? The server is not touched; Muster's token copy and mirror are deleted." : 'Stop showing this hub? Its file is not touched.'}</span>
                 <button type="button" className="btn btn-danger" autoFocus data-testid={`confirm-remove-hub-${h.name}`} disabled={remove.isPending} onClick={() => remove.mutate({ name: h.name }, { onSuccess: () => setConfirming(null) })}>
                   <Trash2 size={14} aria-hidden /> Remove
                 </button>
@@ -77,28 +99,7 @@ export function HubsManager() {
         )}
       </ul>
       <InlineError error={remove.error} />
-      <form className="form form-compact" onSubmit={submit} data-testid="add-hub">
-        <div className="field-row">
-          <div className="field field-grow">
-            <label htmlFor="add-hub-palace">Palace folder</label>
-            <input id="add-hub-palace" className="input mono" value={palace} onChange={(e) => setPalace(e.target.value)} placeholder="~/.mempalace/palace" spellCheck={false} autoComplete="off" data-testid="add-hub-palace" />
-          </div>
-          <div className="field field-name">
-            <label htmlFor="add-hub-name">
-              Name <span className="muted">(optional)</span>
-            </label>
-            <input id="add-hub-name" className="input" value={name} onChange={(e) => setName(e.target.value)} placeholder="folder name" spellCheck={false} autoComplete="off" data-testid="add-hub-name" />
-          </div>
-          <button type="submit" className="btn btn-primary field-submit" disabled={add.isPending || !palace.trim()} data-testid="add-hub-submit">
-            <Plus size={14} aria-hidden /> Add hub
-          </button>
-        </div>
-        <label className="hint hub-create">
-          <input type="checkbox" checked={create} onChange={(e) => setCreate(e.target.checked)} data-testid="add-hub-create" /> Create <code>logstream.sqlite3</code> with
-          MemPalace's schema if the folder has no hub yet
-        </label>
-        <InlineError error={add.error} />
-      </form>
+      <AddHubForm add={(input, done) => add.mutate(input, { onSuccess: done })} pending={add.isPending} error={add.error} />
     </div>
   )
 }

@@ -93,7 +93,7 @@ export function SettingsScreen() {
         <Section id="projects" title="Projects" description="Folders with a .muse/ directory that Muster watches. Removing one leaves its files alone.">
           <ProjectsManager />
         </Section>
-        <Section id="hubs" title="Hubs" description="MemPalace hubs (logstream.sqlite3) shown on the Overview and the Timeline. Removing one leaves its file alone.">
+        <Section id="hubs" title="Hubs" description="MemPalace hubs shown on the Overview and the Timeline: a palace folder (logstream.sqlite3) on this machine, or a hub server (mempalace serve). Removing one leaves its file or server alone.">
           <HubsManager />
         </Section>
         <Section id="about" title="About this Muster">

@@ -2,7 +2,7 @@
 import { useId, useState, type FormEvent } from 'react'
 import { Check, LoaderCircle, Reply } from 'lucide-react'
 import { ACK_STATUSES, EventType, REPLY_STATUSES, Status } from '../../../../shared/api'
-import { useAck, useAppend, hubSel } from '../../api/hub-queries'
+import { useAck, useAppend, useWriteRefusal, hubSel } from '../../api/hub-queries'
 import { InlineError } from '../../components/state-views'
 import { useToastStore } from '../../stores/toast-store'
 import type { TimelineEvent } from './hub-types'
@@ -13,6 +13,7 @@ export function AckForm({ hub, event, onDone }: { hub: string | null; event: Tim
   const id = useId()
   const operator = useOperatorId()
   const ack = useAck()
+  const refusal = useWriteRefusal(hub)
   const toast = useToastStore((s) => s.push)
   const [status, setStatus] = useState<string>(event.status === Status.ready ? Status.applied : Status.claimed)
   const [body, setBody] = useState('')
@@ -52,7 +53,7 @@ export function AckForm({ hub, event, onDone }: { hub: string | null; event: Tim
         <textarea id={`${id}-body`} className="input textarea" rows={3} value={body} onChange={(e) => setBody(e.target.value)} data-testid="ack-body" />
       </div>
       <div className="tl-action-buttons">
-        <button type="submit" className="btn btn-primary" disabled={ack.isPending || !operator} data-testid="ack-submit">
+        <button type="submit" className="btn btn-primary" disabled={ack.isPending || !operator || !!refusal} title={refusal ?? undefined} data-testid="ack-submit">
           {ack.isPending ? <LoaderCircle size={14} className="spin" aria-hidden /> : <Check size={14} aria-hidden />}
           Ack as {status}
         </button>
@@ -70,6 +71,7 @@ export function ReplyForm({ hub, event, onDone }: { hub: string | null; event: T
   const id = useId()
   const operator = useOperatorId()
   const append = useAppend()
+  const refusal = useWriteRefusal(hub)
   const toast = useToastStore((s) => s.push)
   const [body, setBody] = useState('')
   const [status, setStatus] = useState('')
@@ -116,7 +118,7 @@ export function ReplyForm({ hub, event, onDone }: { hub: string | null; event: T
             </option>
           ))}
         </select>
-        <button type="submit" className="btn btn-primary" disabled={append.isPending || !body.trim() || !operator} data-testid="reply-submit">
+        <button type="submit" className="btn btn-primary" disabled={append.isPending || !body.trim() || !operator || !!refusal} title={refusal ?? undefined} data-testid="reply-submit">
           {append.isPending ? <LoaderCircle size={14} className="spin" aria-hidden /> : <Reply size={14} aria-hidden />}
           Send reply
         </button>

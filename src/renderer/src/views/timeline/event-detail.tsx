@@ -3,7 +3,7 @@
  * acks it received, and the operator's actions (ack, reply, open thread).
  */
 import { CheckCheck, GitBranch, Paperclip, Reply, Waypoints, X } from 'lucide-react'
-import { useAcksOf, useHubEvent } from '../../api/hub-queries'
+import { useAcksOf, useHubEvent, useWriteRefusal } from '../../api/hub-queries'
 import { CopyButton } from '../../components/copy-button'
 import { Keys } from '../../components/kbd'
 import { RelativeTime } from '../../components/relative-time'
@@ -13,7 +13,7 @@ import { ArtifactItem } from './artifact-item'
 import { AckForm, ReplyForm } from './event-actions'
 import { CorrelationChip, EventTime, Route, StatusBadge, TypeBadge } from './event-bits'
 import type { TimelineEvent } from './hub-types'
-import { OperatorLine } from './operator-line'
+import { OperatorLine, ReadOnlyNote } from './operator-line'
 
 /** Detail pane for event `id`; `preview` (the list row) shows while the full event loads. */
 export function EventDetail({ hub, id, preview }: { hub: string | null; id: string; preview: TimelineEvent | undefined }) {
@@ -22,6 +22,7 @@ export function EventDetail({ hub, id, preview }: { hub: string | null; id: stri
   const action = useTimelineStore((s) => s.action)
   const setAction = useTimelineStore((s) => s.setAction)
   const openThread = useTimelineStore((s) => s.openThread)
+  const refusal = useWriteRefusal(hub)
 
   if (!event) {
     if (full.isError) return <ErrorState title="Could not read the event" error={full.error} onRetry={() => void full.refetch()} retrying={full.isFetching} />
@@ -112,16 +113,17 @@ export function EventDetail({ hub, id, preview }: { hub: string | null; id: stri
 
       <footer className="tl-pane-actions">
         <OperatorLine />
+        <ReadOnlyNote hub={hub} />
         {action === 'ack' ? (
           <AckForm hub={hub} event={event} onDone={() => setAction(null)} />
         ) : action === 'reply' ? (
           <ReplyForm hub={hub} event={event} onDone={() => setAction(null)} />
         ) : (
           <div className="tl-action-buttons">
-            <button type="button" className="btn btn-primary" onClick={() => setAction('ack')} data-testid="ack-button" title="Ack this event (a)">
+            <button type="button" className="btn btn-primary" onClick={() => setAction('ack')} data-testid="ack-button" title={refusal ?? 'Ack this event (a)'} disabled={!!refusal}>
               <CheckCheck size={14} aria-hidden /> Ack… <Keys keys={['a']} />
             </button>
-            <button type="button" className="btn" onClick={() => setAction('reply')} data-testid="reply-button" title="Reply to the sender (r)">
+            <button type="button" className="btn" onClick={() => setAction('reply')} data-testid="reply-button" title={refusal ?? 'Reply to the sender (r)'} disabled={!!refusal}>
               <Reply size={14} aria-hidden /> Reply… <Keys keys={['r']} />
             </button>
             {thread && (

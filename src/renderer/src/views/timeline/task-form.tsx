@@ -5,12 +5,12 @@
  */
 import { useId, useState, type FormEvent } from 'react'
 import { CircleAlert, ListPlus, LoaderCircle, X } from 'lucide-react'
-import { hubSel, useTaskCreate } from '../../api/hub-queries'
+import { hubSel, useTaskCreate, useWriteRefusal } from '../../api/hub-queries'
 import { useProjects } from '../../api/queries'
 import { useToastStore } from '../../stores/toast-store'
 import { useTimelineStore } from '../../stores/timeline-store'
 import { errorMessage } from '../../lib/format'
-import { OperatorLine, useOperatorId } from './operator-line'
+import { OperatorLine, ReadOnlyNote, useOperatorId } from './operator-line'
 
 /** The create-task pane; `agents` fill the "to" suggestions. */
 export function TaskForm({ hub, agents }: { hub: string | null; agents: readonly string[] }) {
@@ -18,6 +18,7 @@ export function TaskForm({ hub, agents }: { hub: string | null; agents: readonly
   const projects = useProjects()
   const create = useTaskCreate()
   const operator = useOperatorId()
+  const refusal = useWriteRefusal(hub)
   const toast = useToastStore((s) => s.push)
   const openThread = useTimelineStore((s) => s.openThread)
   const setAction = useTimelineStore((s) => s.setAction)
@@ -51,6 +52,7 @@ export function TaskForm({ hub, agents }: { hub: string | null; agents: readonly
       </header>
       <form className="form tl-pane-scroll tl-task-form" onSubmit={submit} data-testid="task-form">
         <OperatorLine />
+        <ReadOnlyNote hub={hub} />
         <div className="field-row">
           <div className="field field-grow">
             <label htmlFor={`${id}-project`}>Project</label>
@@ -115,7 +117,7 @@ export function TaskForm({ hub, agents }: { hub: string | null; agents: readonly
           </p>
         )}
         <div className="tl-action-buttons">
-          <button type="submit" className="btn btn-primary" disabled={create.isPending || !operator || !project} data-testid="task-submit">
+          <button type="submit" className="btn btn-primary" disabled={create.isPending || !operator || !project || !!refusal} title={refusal ?? undefined} data-testid="task-submit">
             {create.isPending ? <LoaderCircle size={14} className="spin" aria-hidden /> : <ListPlus size={14} aria-hidden />}
             Request task
           </button>

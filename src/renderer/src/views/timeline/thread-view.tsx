@@ -5,7 +5,7 @@
  */
 import { AlertTriangle, CheckCheck, GitBranch, Reply, X } from 'lucide-react'
 import { EventType } from '../../../../shared/api'
-import { useThread } from '../../api/hub-queries'
+import { useThread, useWriteRefusal } from '../../api/hub-queries'
 import { Chip } from '../../components/chip'
 import { CopyButton } from '../../components/copy-button'
 import { RelativeTime } from '../../components/relative-time'
@@ -38,6 +38,7 @@ export function ThreadView({ hub, correlationId }: { hub: string | null; correla
   const openDetail = useTimelineStore((s) => s.openDetail)
   const selectedId = useTimelineStore((s) => s.selectedId)
   const setAction = useTimelineStore((s) => s.setAction)
+  const refusal = useWriteRefusal(hub)
   const actOn = (id: string, action: 'ack' | 'reply'): void => {
     openDetail(id)
     setAction(action)
@@ -142,10 +143,10 @@ export function ThreadView({ hub, correlationId }: { hub: string | null; correla
               const target = thread.data.state_event_id ?? thread.data.steps[thread.data.steps.length - 1]!.id
               return (
                 <>
-                  <button type="button" className="btn" onClick={() => actOn(target, 'ack')} data-testid="thread-ack" title="Ack the event that set the task's state">
+                  <button type="button" className="btn" onClick={() => actOn(target, 'ack')} data-testid="thread-ack" title={refusal ?? "Ack the event that set the task's state"} disabled={!!refusal}>
                     <CheckCheck size={14} aria-hidden /> Ack the {thread.data.state} step…
                   </button>
-                  <button type="button" className="btn" onClick={() => actOn(target, 'reply')} data-testid="thread-reply">
+                  <button type="button" className="btn" onClick={() => actOn(target, 'reply')} data-testid="thread-reply" title={refusal ?? undefined} disabled={!!refusal}>
                     <Reply size={14} aria-hidden /> Reply…
                   </button>
                 </>

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react'
 import { Activity, Inbox } from 'lucide-react'
 import { BROADCAST, KNOWN_EVENT_TYPES, KNOWN_ROOMS } from '../../../../shared/api'
-import { useHubOverview, useHubs } from '../../api/hub-queries'
+import { useHubInfo, useHubOverview, useHubs } from '../../api/hub-queries'
 import { Keys } from '../../components/kbd'
 import { ScreenHeader } from '../../components/screen-header'
 import { EmptyState, ErrorState, LoadingState } from '../../components/state-views'
@@ -13,6 +13,7 @@ import { plural } from '../../lib/format'
 import { useTimelineStore } from '../../stores/timeline-store'
 import { EventDetail } from './event-detail'
 import { FilterBar, type FilterSuggestions } from './filter-bar'
+import { HubStateBanner } from './hub-state-banner'
 import { TaskForm } from './task-form'
 import { ThreadView } from './thread-view'
 import { TimelineList, type TimelineListHandle } from './timeline-list'
@@ -53,7 +54,7 @@ export function TimelineScreen() {
             <>
               <HubPicker choices={choices} value={hub} />
               <OrderToggle />
-              <CreateTaskButton />
+              <CreateTaskButton hub={hub} />
             </>
           )
         }
@@ -95,6 +96,7 @@ function TimelineBody({ hub }: { hub: string | null }) {
   const atTop = useCallback(() => listRef.current?.atTop() ?? true, [])
   const { win, snap, total, lastLiveAt, liveCount, stale } = useEventWindow(query, hub, atTop)
   const overview = useHubOverview()
+  const hubInfo = useHubInfo(hub)
 
   const agents = useMemo(() => {
     const set = new Set<string>()
@@ -144,10 +146,11 @@ function TimelineBody({ hub }: { hub: string | null }) {
   return (
     <>
       <FilterBar suggestions={suggestions} textRef={textRef} onLeave={() => listRef.current?.focus()} />
+      <HubStateBanner hub={hub} />
       <div className={`tl-main${showPane ? ' with-pane' : ''}`}>
         <div className={`tl-left${stale ? ' stale' : ''}`} aria-busy={stale}>
           <div className="tl-statusline" data-testid="timeline-status">
-            <LiveIndicator lastLiveAt={lastLiveAt} liveCount={liveCount} />
+            <LiveIndicator lastLiveAt={lastLiveAt} liveCount={liveCount} hubOffline={hubInfo ? !hubInfo.online : false} />
             <span className="muted">
               {snap.status !== 'ready' || stale
                 ? 'Loading…'

@@ -2,6 +2,7 @@
 import { ArrowDownWideNarrow, ArrowUpNarrowWide, ListPlus } from 'lucide-react'
 import type { HubInfo } from '../../../../shared/api'
 import { useConnectionStore } from '../../api/connection-store'
+import { useWriteRefusal } from '../../api/hub-queries'
 import { useTimelineStore } from '../../stores/timeline-store'
 
 /** Hubs the picker offers: registered ones, plus MemPalace's default when it exists unregistered. */
@@ -62,10 +63,14 @@ export function OrderToggle() {
   )
 }
 
-/** Live / reconnecting; the dot flashes (CSS animation, restarted by its key) when rows arrive. */
-export function LiveIndicator({ lastLiveAt, liveCount }: { lastLiveAt: number; liveCount: number }) {
-  const status = useConnectionStore((s) => s.status)
-  const label = status === 'live' ? 'Live' : status === 'reconnecting' ? 'Reconnecting' : 'Connecting'
+/**
+ * Live / reconnecting (Muster's own event stream), or hub offline (the hub cannot be read: a hub
+ * server out of reach); the dot flashes (CSS animation, restarted by its key) when rows arrive.
+ */
+export function LiveIndicator({ lastLiveAt, liveCount, hubOffline = false }: { lastLiveAt: number; liveCount: number; hubOffline?: boolean }) {
+  const connection = useConnectionStore((s) => s.status)
+  const status = connection === 'live' && hubOffline ? 'reconnecting' : connection
+  const label = connection === 'live' ? (hubOffline ? 'Hub offline' : 'Live') : connection === 'reconnecting' ? 'Reconnecting' : 'Connecting'
   return (
     <span
       className={`tl-live tl-live-${status}`}
@@ -73,7 +78,7 @@ export function LiveIndicator({ lastLiveAt, liveCount }: { lastLiveAt: number; l
       data-status={status}
       data-live-count={liveCount}
       role="status"
-      title={status === 'live' ? 'Rows written by any agent appear as they land' : 'The event stream is down; the list may be stale'}
+      title={status === 'live' ? 'Rows written by any agent appear as they land' : hubOffline ? 'The hub cannot be reached; new rows appear when it is back' : 'The event stream is down; the list may be stale'}
     >
       <span key={lastLiveAt} className={`tl-live-dot${lastLiveAt ? ' flash' : ''}`} aria-hidden />
       {label}
@@ -82,11 +87,19 @@ export function LiveIndicator({ lastLiveAt, liveCount }: { lastLiveAt: number; l
   )
 }
 
-/** Opens the create-task pane. */
-export function CreateTaskButton() {
+/** Opens the create-task pane (disabled, with the reason, on a read-only hub). */
+export function CreateTaskButton({ hub }: { hub: string | null }) {
   const setAction = useTimelineStore((s) => s.setAction)
+  const refusal = useWriteRefusal(hub)
   return (
-    <button type="button" className="btn btn-primary" onClick={() => setAction('task')} data-testid="create-task" title="Create a task request (n)">
+    <button
+      type="button"
+      className="btn btn-primary"
+      onClick={() => setAction('task')}
+      disabled={!!refusal}
+      data-testid="create-task"
+      title={refusal ? `Read-only hub: ${refusal}` : 'Create a task request (n)'}
+    >
       <ListPlus size={14} aria-hidden /> New task
     </button>
   )

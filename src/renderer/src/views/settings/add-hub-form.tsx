@@ -1,0 +1,107 @@
+/**
+ * The add form of the Settings hubs section: a palace folder on this machine, or a MemPalace hub
+ * server (`mempalace serve`) by URL with its bearer token, from a file or pasted. The token goes
+ * to Muster's core, which copies it into its home (mode 0600); nothing shows it again.
+ */
+import { useState, type FormEvent } from 'react'
+import { FolderOpen, Plus, Server } from 'lucide-react'
+import type { MethodInput } from '../../../../shared/api'
+import { InlineError } from '../../components/state-views'
+
+type Kind = 'local' | 'remote'
+type AddInput = MethodInput<'hubs.add'>
+
+/** The form; `add` registers (and resolves once the hub is added), `pending` disables it meanwhile. */
+export function AddHubForm({ add, pending, error }: { add: (input: AddInput, done: () => void) => void; pending: boolean; error: unknown }) {
+  const [kind, setKind] = useState<Kind>('local')
+  const [palace, setPalace] = useState('')
+  const [url, setUrl] = useState('')
+  const [tokenFile, setTokenFile] = useState('')
+  const [token, setToken] = useState('')
+  const [name, setName] = useState('')
+  const [create, setCreate] = useState(false)
+
+  const ready = kind === 'local' ? !!palace.trim() : !!url.trim() && !(tokenFile.trim() && token.trim())
+  const submit = (e: FormEvent): void => {
+    e.preventDefault()
+    const named = name.trim() || undefined
+    const input: AddInput =
+      kind === 'local'
+        ? { palace: palace.trim(), name: named, create }
+        : { url: url.trim(), name: named, ...(tokenFile.trim() ? { token_file: tokenFile.trim() } : {}), ...(token.trim() ? { token: token.trim() } : {}) }
+    add(input, () => {
+      setPalace('')
+      setUrl('')
+      setTokenFile('')
+      setToken('')
+      setName('')
+    })
+  }
+
+  return (
+    <form className="form form-compact" onSubmit={submit} data-testid="add-hub">
+      <div className="segmented hub-kind" role="radiogroup" aria-label="Kind of hub">
+        {(
+          [
+            ['local', 'Palace folder', FolderOpen],
+            ['remote', 'Hub server', Server]
+          ] as const
+        ).map(([value, label, Icon]) => (
+          <label key={value} className={`segment${kind === value ? ' active' : ''}`}>
+            <input type="radio" name="hub-kind" value={value} checked={kind === value} onChange={() => setKind(value)} data-testid={`add-hub-kind-${value}`} />
+            <Icon size={14} aria-hidden />
+            {label}
+          </label>
+        ))}
+      </div>
+      <div className="field-row">
+        {kind === 'local' ? (
+          <div className="field field-grow">
+            <label htmlFor="add-hub-palace">Palace folder</label>
+            <input id="add-hub-palace" className="input mono" value={palace} onChange={(e) => setPalace(e.target.value)} placeholder="~/.mempalace/palace" spellCheck={false} autoComplete="off" data-testid="add-hub-palace" />
+          </div>
+        ) : (
+          <div className="field field-grow">
+            <label htmlFor="add-hub-url">Server URL</label>
+            <input id="add-hub-url" className="input mono" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://10.0.0.5:8765" spellCheck={false} autoComplete="off" data-testid="add-hub-url" />
+          </div>
+        )}
+        <div className="field field-name">
+          <label htmlFor="add-hub-name">
+            Name <span className="muted">(optional)</span>
+          </label>
+          <input id="add-hub-name" className="input" value={name} onChange={(e) => setName(e.target.value)} placeholder={kind === 'local' ? 'folder name' : 'host-port'} spellCheck={false} autoComplete="off" data-testid="add-hub-name" />
+        </div>
+        <button type="submit" className="btn btn-primary field-submit" disabled={pending || !ready} data-testid="add-hub-submit">
+          <Plus size={14} aria-hidden /> Add hub
+        </button>
+      </div>
+      {kind === 'local' ? (
+        <label className="hint hub-create">
+          <input type="checkbox" checked={create} onChange={(e) => setCreate(e.target.checked)} data-testid="add-hub-create" /> Create <code>logstream.sqlite3</code> with
+          MemPalace's schema if the folder has no hub yet
+        </label>
+      ) : (
+        <>
+          <div className="field-row">
+            <div className="field field-grow">
+              <label htmlFor="add-hub-token-file">Token file</label>
+              <input id="add-hub-token-file" className="input mono" value={tokenFile} onChange={(e) => setTokenFile(e.target.value)} placeholder="/path/to/token" spellCheck={false} autoComplete="off" data-testid="add-hub-token-file" />
+            </div>
+            <div className="field field-grow">
+              <label htmlFor="add-hub-token">
+                or paste the token <span className="muted">(optional)</span>
+              </label>
+              <input id="add-hub-token" type="password" className="input mono" value={token} onChange={(e) => setToken(e.target.value)} spellCheck={false} autoComplete="off" data-testid="add-hub-token" />
+            </div>
+          </div>
+          <p className="hint">
+            The server's bearer token (<code>mempalace serve --token</code>). Muster checks it against the server, keeps a copy in its home readable only by you, and never
+            shows it again. Leave both empty for a server without a token.
+          </p>
+        </>
+      )}
+      <InlineError error={error} />
+    </form>
+  )
+}

@@ -74,12 +74,14 @@ test('a remote hub: Overview and Timeline, live rows within 1 s, offline and bac
     await expect(page.getByTestId('timeline-hub')).toContainText('lab')
     await expect(rows(page)).toHaveCount(2)
     await expect(page.getByTestId('timeline-live')).toHaveAttribute('data-status', 'live')
-    const started = Date.now()
-    const [live] = serverSideAppend(palace, [note('linux-gemini', `E2E-remote-${started}`)])
+    // The clock starts when the writer has committed (not when its Python interpreter starts).
+    const spawned = Date.now()
+    const [live] = serverSideAppend(palace, [note('linux-gemini', `E2E-remote-${spawned}`)])
+    const committed = Date.now()
     await expect(page.getByTestId(`timeline-row-${live}`)).toBeVisible({ timeout: 1000 })
-    const elapsed = Date.now() - started
+    const elapsed = Date.now() - committed
     expect(elapsed).toBeLessThan(1000)
-    test.info().annotations.push({ type: 'latency', description: `${elapsed} ms from a write on the server's side to screen` })
+    test.info().annotations.push({ type: 'latency', description: `${elapsed} ms from a commit on the server's side to screen (${Date.now() - spawned} ms with the writer's start-up)` })
 
     // Stop the server: offline with the reason; rows written meanwhile arrive after the restart, once each.
     await server.stop()

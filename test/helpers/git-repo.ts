@@ -21,11 +21,14 @@ export interface TestRepo {
   note(ref: string, commit: string, body: string | object, mode?: 'add' | 'append', who?: string): Promise<void>
 }
 
-let tick = 1_767_225_600 // 2026-01-01T00:00:00Z; every git call advances the clock by a minute
-
-/** `git init -b main` in `dir` (a fresh temporary folder by default). */
+/**
+ * `git init -b main` in `dir` (a fresh temporary folder by default). Each repository has its own
+ * clock, starting at 2026-01-01T00:00:00Z and one minute later at every git call, so the same
+ * steps always make the same commits (shas in expected files stay true).
+ */
 export async function makeRepo(dir: string = tmpDir('muster-git-')): Promise<TestRepo> {
   mkdirSync(dir, { recursive: true })
+  let tick = 1_767_225_600
   const run = (args: string[], who = 'tester'): Promise<string> => {
     tick += 60
     const date = `${tick} +0000`

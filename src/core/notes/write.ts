@@ -1,0 +1,109 @@
+/**
+ * Writing a squad note (spec A): an agent writes only its own namespace `refs/notes/squad/<agent>`
+ * (or appends to the shared `research`/`review`), always with `git notes append`, so an existing
+ * note on the commit is kept and the new one follows a blank line. The note is built and checked
+ * before git runs: bad input changes nothing. A concurrent writer moving the ref makes git refuse
+ * the update; the append is then retried on the new tip, so neither write is lost.
+ */
+import { ApiError } from '../../shared/api'
+import { DEPRECATED_SQUAD_REF, NOTE_TYPES, SQUAD_REF_PREFIX, type SquadNote } from '../../shared/contract/notes-types'
+import { catFileBatch } from '../git/batch'
+import { isGitFailure } from '../git/errors'
+import { listRefs } from '../git/repo'
+import { git, gitText } from '../git/run'
+import { checkNote, isSharedNamespace, missingFields, NOTE_TIMESTAMP } from './note-rules'
+
+/** Agent ids as upstream validates them (`[A-Za-z0-9._-]+`). */
+export const AGENT_ID = /^[A-Za-z0-9._-]+$/
+/** Safe ref names (spec A): these characters, no `..`. */
+const SAFE_REF = /^[A-Za-z0-9_\-./]+$/
+/** Attempts when another writer moves the notes ref at the same moment. */
+const ATTEMPTS = 4
+
+/** A note to write. */
+export interface NoteWrite {
+  agent: string
+  type: string
+  /** JSON text: an object's fields join the note (as Squad's helper does), any other value becomes `content`. */
+  content: string
+  /** Commit-ish to annotate (default HEAD). */
+  commit?: string
+  /** `squad/<agent>` (default) or a shared namespace `squad/research` / `squad/review`. */
+  ref?: string
+  now?: Date
+}
+
+/** What was written. */
+export interface NoteWritten {
+  ref: string
+  commit: string
+  note: SquadNote
+  /** The whole body of the commit's note after the append. */
+  body: string
+}
+
+/** `YYYY-MM-DDTHH:MM:SSZ` of `d`. */
+export function noteTimestamp(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z')
+}
+
+/** Builds and checks the note object; throws invalid_input with one line. */
+export function buildNote(w: NoteWrite): { ref: string; namespace: string; data: Record<string, unknown> } {
+  if (!AGENT_ID.test(w.agent)) throw new ApiError('--agent must be a single token like mac-claude (machine-harness)', 'invalid_input')
+  const own = `${SQUAD_REF_PREFIX}${w.agent.toLowerCase()}`
+  const ref = w.ref ? (w.ref.startsWith('refs/') ? w.ref : `refs/notes/${w.ref}`) : own
+  if (!SAFE_REF.test(ref) || ref.includes('..')) throw new ApiError(`invalid notes ref '${w.ref}'`, 'invalid_input')
+  const namespace = ref.startsWith(SQUAD_REF_PREFIX) ? ref.slice(SQUAD_REF_PREFIX.length) : ''
+  if (ref !== own && !isSharedNamespace(namespace)) {
+    throw new ApiError(`${w.agent} may write only ${own} or the shared refs/notes/squad/research and refs/notes/squad/review, not ${ref}`, 'forbidden')
+  }
+  if (!(NOTE_TYPES as readonly string[]).includes(w.type)) throw new ApiError(`unknown note type '${w.type}': use one of ${NOTE_TYPES.join(', ')}`, 'invalid_input')
+  let content: unknown
+  try {
+    content = JSON.parse(w.content)
+  } catch {
+    throw new ApiError('--content must be JSON: an object of note fields, or a quoted string', 'invalid_input')
+  }
+  const base = { agent: w.agent, timestamp: noteTimestamp(w.now ?? new Date()), type: w.type }
+  let data: Record<string, unknown>
+  if (content && typeof content === 'object' && !Array.isArray(content)) {
+    const fields = content as Record<string, unknown>
+    for (const k of ['agent', 'type'] as const) {
+      if (fields[k] !== undefined && fields[k] !== base[k]) throw new ApiError(`content sets ${k} to ${JSON.stringify(fields[k])}, but the note is ${k} ${base[k]}`, 'invalid_input')
+    }
+    if (fields.timestamp !== undefined && !(typeof fields.timestamp === 'string' && NOTE_TIMESTAMP.test(fields.timestamp))) {
+      throw new ApiError(`content timestamp ${JSON.stringify(fields.timestamp)} is not YYYY-MM-DDTHH:MM:SSZ`, 'invalid_input')
+    }
+    data = { ...base, ...fields, agent: base.agent, type: base.type }
+  } else data = { ...base, content }
+  const missing = missingFields(data)
+  if (missing.length) throw new ApiError(`the note would be missing ${missing.join(', ')}`, 'invalid_input')
+  return { ref, namespace, data }
+}
+
+/** Appends a note to `w.commit` (default HEAD) in the repository at `dir`. */
+export async function writeNote(dir: string, w: NoteWrite): Promise<NoteWritten> {
+  const { ref, namespace, data } = buildNote(w)
+  if ((await listRefs(dir, [DEPRECATED_SQUAD_REF])).some((r) => r.ref === DEPRECATED_SQUAD_REF)) {
+    throw new ApiError(`${DEPRECATED_SQUAD_REF} exists (the deprecated state layer): git cannot create ${ref} beside it; move it aside first`, 'conflict')
+  }
+  const rev = w.commit ?? 'HEAD'
+  if (rev.startsWith('-') || /[\s\0]/.test(rev)) throw new ApiError(`invalid commit '${rev}'`, 'invalid_input')
+  const [obj] = await catFileBatch(dir, [`${rev}^{commit}`])
+  if (!obj) throw new ApiError(`'${rev}' is not a commit in ${dir}`, 'invalid_input')
+  const json = JSON.stringify(data)
+  const who = { GIT_AUTHOR_NAME: w.agent, GIT_AUTHOR_EMAIL: `${w.agent}@squad.invalid`, GIT_COMMITTER_NAME: w.agent, GIT_COMMITTER_EMAIL: `${w.agent}@squad.invalid` }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await git(dir, ['notes', `--ref=${ref}`, 'append', '-m', json, obj.oid], { env: who })
+      break
+    } catch (err) {
+      const raced = isGitFailure(err, 'failed') && /cannot lock ref|but expected|Unable to create .*\.lock/i.test(err.message)
+      if (!raced || attempt >= ATTEMPTS) throw err
+      await new Promise((r) => setTimeout(r, 20 * attempt))
+    }
+  }
+  const body = await gitText(dir, ['notes', `--ref=${ref}`, 'show', obj.oid])
+  const line = body.split('\n').lastIndexOf(json) + 1
+  return { ref, commit: obj.oid, note: checkNote({ ref, namespace, commit: obj.oid, line }, data).note, body: body + '\n' }
+}

@@ -9,14 +9,16 @@ import type { z } from 'zod'
 import { fleetEvents, fleetMethods } from './contract/fleet'
 import { hubEvents, hubMethods } from './contract/hub'
 import { museEvents, museMethods } from './contract/muse'
+import { notesEvents, notesMethods } from './contract/notes'
 
 export * from './contract/fleet-types'
 export * from './contract/fleet'
 export * from './contract/muse'
 export * from './contract/hub'
+export * from './contract/notes'
 
 /** Every request/response method: name -> input and output schemas. */
-export const methods = { ...fleetMethods, ...museMethods, ...hubMethods } as const
+export const methods = { ...fleetMethods, ...museMethods, ...hubMethods, ...notesMethods } as const
 
 /** Names of every request/response method. */
 export type MethodName = keyof typeof methods
@@ -26,7 +28,7 @@ export type MethodInput<M extends MethodName> = z.input<(typeof methods)[M]['inp
 export type MethodOutput<M extends MethodName> = z.infer<(typeof methods)[M]['output']>
 
 /** Every pushed event: name -> payload schema. */
-export const events = { ...fleetEvents, ...museEvents, ...hubEvents } as const
+export const events = { ...fleetEvents, ...museEvents, ...hubEvents, ...notesEvents } as const
 
 /** Names of every pushed event. */
 export type EventName = keyof typeof events

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { REPO_ROOT, SHARED_DIR } from '../../../test/helpers/fixtures'
+import { describeUpstream, REPO_ROOT, upstreamPath } from '../../../test/helpers/fixtures'
 import { splitBody } from './body'
 
 const own = (name: string) => readFileSync(join(REPO_ROOT, 'test/fixtures/squad-notes', name), 'utf8')
@@ -56,9 +56,9 @@ describe('splitting note bodies (own fixtures)', () => {
   })
 })
 
-const upstream = join(SHARED_DIR, 'fixtures', 'squad-notes')
+const upstream = upstreamPath('squad-notes')
 
-describe.skipIf(!existsSync(upstream))('splitting the upstream note bodies (shared/fixtures/squad-notes)', () => {
+describeUpstream('splitting the upstream note bodies (shared/fixtures/squad-notes)', () => {
   it('after-append.txt: two objects separated by a blank line', () => {
     const s = splitBody(readFileSync(join(upstream, 'after-append.txt'), 'utf8'))
     expect(s.shape).toBe('appended')

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { REPO_ROOT, SHARED_DIR } from '../../../test/helpers/fixtures'
+import { describeUpstream, REPO_ROOT, upstreamPath } from '../../../test/helpers/fixtures'
 import { makeRepo, type TestRepo } from '../../../test/helpers/git-repo'
 import { tmpDir } from '../../../test/helpers/tmp'
 import { gitText } from '../git/run'
@@ -230,9 +230,9 @@ describe('writing a note (own namespace, append semantics)', () => {
   })
 })
 
-const upstream = join(SHARED_DIR, 'fixtures', 'squad-notes')
+const upstream = upstreamPath('squad-notes')
 
-describe.skipIf(!existsSync(upstream))('the upstream scenario with real git (shared/fixtures/squad-notes)', () => {
+describeUpstream('the upstream scenario with real git (shared/fixtures/squad-notes)', () => {
   it('add + append, then a cat_sort_uniq merge, give the upstream bodies byte for byte', async () => {
     const append = readFileSync(join(upstream, 'after-append.txt'), 'utf8')
     const merged = readFileSync(join(upstream, 'after-cat_sort_uniq-merge.txt'), 'utf8')

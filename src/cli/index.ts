@@ -22,6 +22,7 @@ import { registerDemo } from './commands/demo'
 import { registerDirectives } from './commands/directives'
 import { registerLint } from './commands/lint'
 import { registerMemory } from './commands/memory'
+import { registerNotes } from './commands/notes'
 import { registerEvents } from './commands/events'
 import { registerHubs } from './commands/hubs'
 import { registerProjects } from './commands/projects'
@@ -55,6 +56,7 @@ export function buildProgram(io: CliIo): Command {
   registerThread(program, io)
   registerTask(program, io)
   registerHubs(program, io)
+  registerNotes(program, io)
   for (const cmd of allCommands(program)) {
     cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => undefined })
   }

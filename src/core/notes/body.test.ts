@@ -52,7 +52,7 @@ describe('splitting note bodies (own fixtures)', () => {
     expect(splitBody('"just a string"\n42\n').values.map((v) => v.value)).toEqual(['just a string', 42])
     expect(splitBody('{"a":1}\r\n\r\n{"b":2}\r\n').shape).toBe('appended')
     expect(splitBody('  \n\n')).toEqual({ values: [], unparseable: [], shape: 'empty' })
-    expect(splitBody('{"a":').unparseable).toEqual([{ line: 1, text: '{"a":' }])
+    expect(splitBody('{"a":')).toEqual({ values: [], unparseable: [{ line: 1, text: '{"a":' }], shape: 'unparseable' })
   })
 })
 

@@ -22,8 +22,8 @@ export const SQUAD_REF_PREFIX = 'refs/notes/squad/'
 /** The deprecated single ref that cannot coexist with `refs/notes/squad/<agent>`. */
 export const DEPRECATED_SQUAD_REF = 'refs/notes/squad'
 
-/** How a note body is laid out (the four real shapes, plus bodies mixing them). */
-export const NoteShapeSchema = z.enum(['object', 'appended', 'jsonl', 'pretty', 'mixed', 'empty'])
+/** How a note body is laid out: the four real shapes, bodies mixing them, empty ones, and ones with no JSON at all. */
+export const NoteShapeSchema = z.enum(['object', 'appended', 'jsonl', 'pretty', 'mixed', 'empty', 'unparseable'])
 export type NoteShape = z.infer<typeof NoteShapeSchema>
 
 /** One note: its place (ref, commit, line in the body) and its JSON. */

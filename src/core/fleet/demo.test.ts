@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { openDatabase, type Db } from '../sqlite'
+import { planPromotion } from '../notes/promote'
+import { readSquadNotes } from '../notes/read'
 import { createDemoFleet, DEMO_MARKER, type DemoFleet } from './demo'
 
 const L0_RE = /^\uFEFF?<!--\s*L0:\s*(.*?)\s*-->\s*$/
@@ -104,11 +106,24 @@ describe('createDemoFleet', () => {
       expect(Number(git(p.path, 'rev-list', '--count', 'HEAD'))).toBeGreaterThanOrEqual(2)
     }
     const atlas = join(demo.dir, 'atlas')
-    const note = git(atlas, 'notes', '--ref=squad/build', 'show', 'HEAD').split('\n\n').map((s) => JSON.parse(s))
-    expect(note[0]).toMatchObject({ agent: 'build', type: 'decision', promote_to_permanent: true, confidence: 'high' })
+    const note = git(atlas, 'notes', '--ref=squad/home-bot', 'show', 'HEAD').split('\n\n').map((s) => JSON.parse(s))
+    expect(note[0]).toMatchObject({ agent: 'home-bot', type: 'decision', promote_to_permanent: true, confidence: 'high' })
     expect(note[0].timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
     expect(note[1]).toMatchObject({ type: 'progress' })
-    expect(JSON.parse(git(atlas, 'notes', '--ref=squad/research', 'show', 'HEAD'))).toMatchObject({ archive_on_close: true })
+  })
+
+  it("atlas's notes come in every real body shape, with the findings and promotions the Notes screen shows", async () => {
+    const atlas = join(demo.dir, 'atlas')
+    const snap = await readSquadNotes('atlas', atlas)
+    const shapes = new Set(snap.commits.flatMap((c) => c.bodies.map((b) => b.shape)))
+    for (const shape of ['object', 'appended', 'jsonl', 'pretty']) expect(shapes, shape).toContain(shape)
+    expect(new Set(snap.findings.map((f) => f.code))).toEqual(new Set(['unparseable', 'foreign-namespace', 'unknown-type', 'refspec-missing']))
+    expect(snap.commits.filter((c) => !c.merged).map((c) => c.subject)).toEqual(['spike: HNSW index prototype'])
+    expect(git(atlas, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('main')
+    const plan = await planPromotion(snap)
+    expect(plan.entries.map((e) => e.title)).toEqual(['indexAll flushes each batch to SQLite as it fills (S050)'])
+    expect(plan.archives).toHaveLength(1)
+    expect(plan.createsDecisions).toBe(false)
   })
 
   it('fills the hub with a few hundred events, every task stage, patches and approvals', () => {

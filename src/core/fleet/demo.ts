@@ -16,6 +16,7 @@ import { approvalSteps, taskSteps, type RepoFacts } from './demo-content/hub-tas
 import { memoryFiles } from './demo-content/memory'
 import { museFiles } from './demo-content/muse'
 import { museBuild } from './demo-content/muse-build'
+import { demoDecisions, writeDemoNotes } from './demo-content/notes'
 import { museGrowth, museQa } from './demo-content/muse-roles'
 
 /** The file that marks a folder as a Muster demo (so it may be re-created in place). */
@@ -93,31 +94,26 @@ async function buildProjects(ctx: DemoContext): Promise<RepoFacts> {
     'README.md': '# MUSE\n\nMarkdown-only AI coding OS: role files, directives, memory.\n',
     'CHANGELOG.md': '# Changelog\n\n## [2.22.0]\n### Added\n- Memory Loss Prevention (5-layer SOP fixes)\n'
   }
-  const muse = await buildProject(ctx, 'muse', museSource, museRoles, { tag: 'v2.22.0', message: 'feat: v2.22.0 Memory Loss Prevention', author: 'mac-claude' })
-  writeFiles(muse.dir, { 'README.md': museSource['README.md'] + '\n## Hub\n\nAgents coordinate through a MemPalace hub (S048).\n' })
-  await muse.commit('docs: S048 hub section in README', c.at(1, 18, 20), agent('mac-claude'))
-
-  const dyaRest = Object.fromEntries(Object.entries(dyaFiles(ctx)).filter(([k]) => !(k in dyaSource())))
-  const dya = await buildProject(ctx, 'dya', dyaSource(), dyaRest, { tag: 'v1.3.0', message: 'feat: v1.3.0 健康证明 GA', author: 'win-codex' })
-
-  const atlasRest = Object.fromEntries(Object.entries(atlasFiles(ctx)).filter(([k]) => !(k in atlasSource())))
-  const atlas = await buildProject(ctx, 'atlas', atlasSource(), atlasRest, { tag: 'v0.4.1', message: 'fix: v0.4.1 FTS5 batch size 5000', author: 'home-bot' })
+  // three independent repositories: built side by side (the demo's cost is mostly git processes)
+  const [muse, dya, atlas] = await Promise.all([
+    (async () => {
+      const repo = await buildProject(ctx, 'muse', museSource, museRoles, { tag: 'v2.22.0', message: 'feat: v2.22.0 Memory Loss Prevention', author: 'mac-claude' })
+      writeFiles(repo.dir, { 'README.md': museSource['README.md'] + '\n## Hub\n\nAgents coordinate through a MemPalace hub (S048).\n' })
+      await repo.commit('docs: S048 hub section in README', c.at(1, 18, 20), agent('mac-claude'))
+      return repo
+    })(),
+    (async () => {
+      const dyaRest = Object.fromEntries(Object.entries(dyaFiles(ctx)).filter(([k]) => !(k in dyaSource())))
+      return buildProject(ctx, 'dya', dyaSource(), dyaRest, { tag: 'v1.3.0', message: 'feat: v1.3.0 健康证明 GA', author: 'win-codex' })
+    })(),
+    (async () => {
+      const atlasRest = { ...Object.fromEntries(Object.entries(atlasFiles(ctx)).filter(([k]) => !(k in atlasSource()))), '.squad/decisions.md': demoDecisions(ctx) }
+      const repo = await buildProject(ctx, 'atlas', atlasSource(), atlasRest, { tag: 'v0.4.1', message: 'fix: v0.4.1 FTS5 batch size 5000', author: 'home-bot' })
+      await writeDemoNotes(ctx, repo, await repo.git(['rev-list', '--max-parents=0', 'HEAD']), await repo.head())
+      return repo
+    })()
+  ])
   const atlasHead = await atlas.head()
-  await atlas.note('squad/build', atlasHead, {
-    agent: 'build', timestamp: c.isoZ(c.at(1, 15, 10)), type: 'decision',
-    content: 'Stream batches to SQLite instead of buffering the whole corpus (S050)',
-    decision: 'indexAll flushes each batch as it fills', reasoning: 'Buffering 1M docs peaks at 6.3 GB RSS; streaming stays near 1.1 GB',
-    alternatives_considered: ['Raise --max-old-space-size to 8192', 'Switch to an HNSW vector index first'],
-    confidence: 'high', promote_to_permanent: true
-  }, c.at(1, 15, 10))
-  await atlas.note('squad/build', atlasHead, {
-    agent: 'build', timestamp: c.isoZ(c.at(1, 16, 0)), type: 'progress', content: 'repro script scripts/index-all.mjs committed'
-  }, c.at(1, 16, 0), true)
-  await atlas.note('squad/research', atlasHead, {
-    agent: 'research', timestamp: c.isoZ(c.at(0, 6, 0)), type: 'research', content: 'HNSW vs IVF memory estimate',
-    topic: 'vector-index', findings: { hnsw_rss_gb: 2.4, ivf_rss_gb: 1.1, recall_at_10: { hnsw: 0.97, ivf: 0.91 } },
-    effort_hours: 3, archive_on_close: true
-  }, c.at(0, 6, 0))
 
   const fixPatch = await dya.diff('src/health/certificate.ts', (s) =>
     replaceOnce(s, 'return cert.signature.length > 0\n', 'return cert.signature.length > 0 && now < cert.expiresAt\n')

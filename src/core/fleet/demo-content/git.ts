@@ -82,6 +82,11 @@ export class DemoRepo {
     await this.git(['notes', `--ref=${ref}`, append ? 'append' : 'add', '-m', body, commit], at, author)
   }
 
+  /** Feeds `stream` to `git fast-import` (many refs and objects in one process). */
+  async fastImport(stream: string): Promise<void> {
+    await gitText(this.dir, ['fast-import', '--quiet'], { config: ISOLATED, env: identity(this.now, OPERATOR_AUTHOR), input: stream })
+  }
+
   /**
    * The unified diff that turns `relPath`'s committed content into `edit(content)`, produced by
    * `git diff` and then reverted, so the patch applies with `git apply` at HEAD.

@@ -18,6 +18,7 @@ import { UpcomingScreen } from './views/upcoming/upcoming-screen'
 // timeline stay out of the bundle the dashboard needs for its first paint.
 const MuseArea = lazy(() => import('./views/directives/muse-area').then((m) => ({ default: m.MuseArea })))
 const TimelineScreen = lazy(() => import('./views/timeline/timeline-screen').then((m) => ({ default: m.TimelineScreen })))
+const NotesScreen = lazy(() => import('./views/notes/notes-screen').then((m) => ({ default: m.NotesScreen })))
 
 function Screen({ id }: { id: ScreenId }) {
   switch (id) {
@@ -27,6 +28,8 @@ function Screen({ id }: { id: ScreenId }) {
       return <MuseArea />
     case 'timeline':
       return <TimelineScreen />
+    case 'notes':
+      return <NotesScreen />
     case 'settings':
       return <SettingsScreen />
     default:

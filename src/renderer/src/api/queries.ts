@@ -111,3 +111,21 @@ export const usePickup = () => useMuseMutation('muse.pickup')
 export const useSendDirective = () => useMuseMutation('muse.send')
 /** Appends to today's memory log of a project. */
 export const useMemoryWrite = () => useMuseMutation('muse.memoryWrite')
+
+/** A project's squad git notes with findings (idle without a project). */
+export function useNotes(project: string) {
+  return useQuery<MethodOutput<'notes.list'>, Error>({
+    queryKey: queryKey('notes.list', { project }),
+    queryFn: () => client.call('notes.list', { project }),
+    enabled: project !== ''
+  })
+}
+
+/** Promotes (or with `dryRun` plans) a project's flagged notes; refetches its notes after a write. */
+export function usePromoteNotes() {
+  const qc = useQueryClient()
+  return useMutation<MethodOutput<'notes.promote'>, Error, MethodInput<'notes.promote'>>({
+    mutationFn: (input) => client.call('notes.promote', input),
+    onSuccess: (r) => (r.dryRun ? undefined : qc.invalidateQueries({ queryKey: ['notes.list'] }))
+  })
+}

@@ -43,6 +43,9 @@ export function useLiveEvents(): void {
           void qc.invalidateQueries({ queryKey: ['hubs.list'] })
           void qc.invalidateQueries({ queryKey: ['hub.overview'] })
           break
+        case 'notes.changed':
+          void qc.invalidateQueries({ queryKey: ['notes.list', { project: event.payload.project }] })
+          break
         default: {
           const never: never = event
           void never

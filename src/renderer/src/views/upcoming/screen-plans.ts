@@ -67,21 +67,5 @@ export const SCREEN_PLANS: Partial<Record<ScreenId, ScreenPlan>> = {
     ],
     source: { protocol: 'Hub approvals room (approval.request / approval.decision)', where: 'logstream.sqlite3, room “approvals”' },
     cli: ['muster approve-hook (Claude Code PreToolUse / PermissionRequest hook)', 'muster approvals list | decide']
-  },
-  notes: {
-    title: 'Notes',
-    summary: 'Agents’ decision and research notes attached to commits, and their promotion into the project record.',
-    lists: [
-      'Notes per commit from refs/notes/squad/<agent>, research and review',
-      'Every real body shape: one object, appended objects, JSON Lines, pretty-printed JSON',
-      'Schema findings, bodies that cannot be parsed (with their commit) and conflicting refs'
-    ],
-    actions: [
-      'Promote notes marked promote_to_permanent into decisions.md',
-      'Archive notes marked archive_on_close into research/',
-      'Dry-run any promotion before it writes'
-    ],
-    source: { protocol: 'Squad git notes', where: 'refs/notes/squad/* in each project’s git repository' },
-    cli: ['muster notes list', 'muster notes promote']
   }
 }

@@ -1,0 +1,122 @@
+/**
+ * Promotion, always dry run first: the dialog opens on exactly what would be appended to
+ * decisions.md and which research files would be written; only the button writes.
+ */
+import { useEffect, useRef } from 'react'
+import { ArrowUpFromLine, Check, X } from 'lucide-react'
+import { usePromoteNotes } from '../../api/queries'
+import { LoadingState, InlineError } from '../../components/state-views'
+import { plural } from '../../lib/format'
+import { useToastStore } from '../../stores/toast-store'
+import { shortSha } from './notes-model'
+
+/** The dialog for `project`; `open` drives the native `<dialog>`. */
+export function PromoteDialog({ project, open, onClose }: { project: string; open: boolean; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null)
+  const plan = usePromoteNotes()
+  const apply = usePromoteNotes()
+  const toast = useToastStore((s) => s.push)
+  const planFor = plan.mutate
+  const resetApply = apply.reset
+
+  useEffect(() => {
+    const el = ref.current
+    if (!el) return
+    if (open && !el.open) {
+      el.showModal()
+      resetApply()
+      planFor({ project, dryRun: true })
+    }
+    if (!open && el.open) el.close()
+  }, [open, project, planFor, resetApply])
+
+  const p = plan.data
+  const done = apply.data
+  const nothing = p && p.entries.length === 0 && p.archives.length === 0
+  const run = (): void =>
+    apply.mutate(
+      { project, dryRun: false },
+      {
+        onSuccess: (r) => {
+          toast('info', `${project}: ${plural(r.appended.length, 'decision')} promoted, ${plural(r.archived.length, 'research note')} archived`)
+          planFor({ project, dryRun: true })
+        }
+      }
+    )
+
+  return (
+    <dialog ref={ref} className="dialog promote-dialog" onClose={onClose} aria-labelledby="promote-title" data-testid="promote-dialog">
+      {open && (
+        <>
+          <header className="dialog-header">
+            <h2 id="promote-title">Promote notes · {project}</h2>
+            <button type="button" className="btn-icon" onClick={onClose} aria-label="Close">
+              <X size={16} />
+            </button>
+          </header>
+          <div className="dialog-body pd-body">
+            {plan.isPending && <LoadingState label="Planning (dry run)…" />}
+            <InlineError error={plan.error} />
+            {done && (
+              <p className="pd-done" role="status">
+                <Check size={14} aria-hidden /> Wrote {plural(done.appended.length, 'entry', 'entries')} to <code>{done.decisionsFile}</code> and {plural(done.archived.length, 'archive file')}.
+              </p>
+            )}
+            {p && (
+              <>
+                <p className="pd-summary" data-testid="promote-summary">
+                  {nothing ? 'Nothing to promote or archive.' : `Dry run: this is exactly what would be written.`}{' '}
+                  <span className="muted">
+                    {p.alreadyPromoted} already promoted · {p.alreadyArchived} already archived · notes on unmerged commits wait for their merge
+                  </span>
+                </p>
+                {p.entries.length > 0 && (
+                  <section aria-label="Entries for decisions.md">
+                    <h3 className="pd-h">
+                      Append {plural(p.entries.length, 'entry', 'entries')} to <code>{p.decisionsFile}</code>
+                      {p.createsDecisions && <span className="muted"> (new file)</span>}
+                    </h3>
+                    <pre className="pd-pre mono" data-testid="promote-entries">
+                      {p.entries.map((e) => e.text).join('\n')}
+                    </pre>
+                  </section>
+                )}
+                {p.archives.length > 0 && (
+                  <section aria-label="Research archives">
+                    <h3 className="pd-h">Archive {plural(p.archives.length, 'research note')} (commits not merged)</h3>
+                    <ul className="pd-files">
+                      {p.archives.map((a) => (
+                        <li key={a.noteId}>
+                          <code>{a.file}</code> <span className="muted">from {a.ref} on {shortSha(a.commit)}</span>
+                        </li>
+                      ))}
+                    </ul>
+                  </section>
+                )}
+                {p.skipped.length > 0 && (
+                  <ul className="pd-skipped">
+                    {p.skipped.map((s) => (
+                      <li key={s.noteId} className="nl-warn">
+                        Skipped a note in {s.ref} on {shortSha(s.commit)}: {s.reason}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </>
+            )}
+            <InlineError error={apply.error} />
+            <div className="dialog-actions">
+              <button type="button" className="btn" onClick={onClose}>
+                Close
+              </button>
+              <button type="button" className="btn btn-primary" disabled={!p || nothing || apply.isPending} onClick={run} data-testid="promote-apply">
+                <ArrowUpFromLine size={14} aria-hidden />
+                {p && !nothing ? [p.entries.length && `Promote ${p.entries.length}`, p.archives.length && `archive ${p.archives.length}`].filter(Boolean).join(' · ') : 'Promote'}
+              </button>
+            </div>
+          </div>
+        </>
+      )}
+    </dialog>
+  )
+}

@@ -1,7 +1,10 @@
 /**
  * Tolerant parser of the invocation-protocol tags (spec notes-and-invocations B): INVOKE,
  * BROADCAST, CHAIN, RESPONSE blocks, BLOCKED (+ its stated assumption), ASSUMPTION, CONFLICT.
- * Roles are lower-cased; `→` and `->` both separate chain links; tags inside tables still count.
+ * Real files are inconsistent, so: roles are lower-cased (`[INVOKE:CFO|…]`); `→`, `->`, `=>` and
+ * `⇒` all separate chain links, with or without spaces (`cro→cfo`); tags inside markdown tables
+ * count, including their escaped pipe (`[INVOKE:cfo\|…]`); BLOCKED accepts `—`, `–`, `-` or `:`
+ * before its reason.
  */
 
 /** Valid roles of the protocol (base list, then the extended one). */
@@ -43,6 +46,17 @@ export interface InvocationTags {
   conflicts: string[]
 }
 
+/** Separators between chain links. */
+const LINK = /\s*(?:→|->|=>|⇒)\s*/
+
+/** Splits a written chain (`CRO → CFO`, `cro→cfo`, `cro -> cfo`) into lower-case roles. */
+export function parseChain(text: string): string[] {
+  return text
+    .split(LINK)
+    .map((r) => r.trim().toLowerCase())
+    .filter(Boolean)
+}
+
 const lineAt = (text: string, index: number) => {
   let n = 1
   for (let i = text.indexOf('\n'); i >= 0 && i < index; i = text.indexOf('\n', i + 1)) n++
@@ -52,15 +66,12 @@ const lineAt = (text: string, index: number) => {
 /** Parses every tag of `text`. */
 export function parseInvocationTags(text: string): InvocationTags {
   const out: InvocationTags = { invokes: [], broadcasts: [], chains: [], responses: [], blocked: [], assumptions: [], conflicts: [] }
-  for (const m of text.matchAll(/\[INVOKE:\s*([A-Za-z]+)\s*\|([^\]]*)\]/g)) {
-    out.invokes.push({ role: m[1]!.toLowerCase(), question: m[2]!.trim(), line: lineAt(text, m.index) })
+  for (const m of text.matchAll(/\[INVOKE:\s*([A-Za-z][A-Za-z-]*)\s*\\?\|([^\]]*)\]/g)) {
+    out.invokes.push({ role: m[1]!.toLowerCase(), question: m[2]!.replace(/\\\|/g, '|').trim(), line: lineAt(text, m.index) })
   }
-  for (const m of text.matchAll(/\[BROADCAST:\s*all\s*\|([^\]]*)\]/gi)) out.broadcasts.push({ question: m[1]!.trim(), line: lineAt(text, m.index) })
-  for (const m of text.matchAll(/\[CHAIN:\s*([^\]]*)\]/g)) {
-    const roles = m[1]!.split(/→|->/).map((r) => r.trim().toLowerCase()).filter(Boolean)
-    out.chains.push({ roles, line: lineAt(text, m.index) })
-  }
-  for (const m of text.matchAll(/\[BLOCKED:\s*cannot invoke\s+([A-Za-z]+)\s*[—-]+\s*([^\]]*)\]([^\n]*\n?[^\n]*)/gi)) {
+  for (const m of text.matchAll(/\[BROADCAST:\s*all\s*\\?\|([^\]]*)\]/gi)) out.broadcasts.push({ question: m[1]!.replace(/\\\|/g, '|').trim(), line: lineAt(text, m.index) })
+  for (const m of text.matchAll(/\[CHAIN:\s*([^\]]*)\]/gi)) out.chains.push({ roles: parseChain(m[1]!), line: lineAt(text, m.index) })
+  for (const m of text.matchAll(/\[BLOCKED:\s*cannot invoke\s+([A-Za-z][A-Za-z-]*)\s*(?:[—–-]+|:)\s*([^\]]*)\]([^\n]*\n?[^\n]*)/gi)) {
     const a = /State assumption used instead:\s*(.*)/i.exec(m[3] ?? '')
     out.blocked.push({ role: m[1]!.toLowerCase(), reason: m[2]!.trim(), assumption: a ? a[1]!.trim() : null, line: lineAt(text, m.index) })
   }

@@ -5,7 +5,7 @@
  * project; the target must resolve; INVOKE/CHAIN tags in the body must obey the invocation rules.
  */
 import { ApiError, type Project } from '../../shared/api'
-import { checkText } from '../invoke/rules'
+import { checkText } from '../invoke/scan'
 import { canonicalTarget, idNumber, normaliseTarget, resolveTarget, type FleetView } from './directive-index'
 import { appendPoint, insertBlockAfter, quote } from './edits'
 import { parseRole } from './parse-role'

@@ -18,6 +18,7 @@
  */
 import { Command, CommanderError } from 'commander'
 import { MUSTER_VERSION } from '../core/version'
+import { registerChain } from './commands/chain'
 import { registerDemo } from './commands/demo'
 import { registerDirectives } from './commands/directives'
 import { registerLint } from './commands/lint'
@@ -57,6 +58,7 @@ export function buildProgram(io: CliIo): Command {
   registerTask(program, io)
   registerHubs(program, io)
   registerNotes(program, io)
+  registerChain(program, io)
   for (const cmd of allCommands(program)) {
     cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => undefined })
   }

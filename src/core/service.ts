@@ -14,6 +14,7 @@ import { fleetHandlers } from './handlers/fleet'
 import { hubHandlers } from './handlers/hub'
 import { HubService } from './hub/hub-service'
 import { museHandlers } from './handlers/muse'
+import { invokeHandlers } from './handlers/invoke'
 import { notesHandlers } from './handlers/notes'
 import type { ServiceContext } from './service-context'
 import type { MusterService, ServiceOptions } from './service-types'
@@ -92,7 +93,7 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
     call: (method, input) => dispatch(method, input)
   }
 
-  const handlers: Record<string, AnyHandler> = { ...fleetHandlers(ctx), ...museHandlers(ctx), ...hubHandlers(ctx), ...notesHandlers(ctx) }
+  const handlers: Record<string, AnyHandler> = { ...fleetHandlers(ctx), ...museHandlers(ctx), ...hubHandlers(ctx), ...notesHandlers(ctx), ...invokeHandlers(ctx) }
 
   async function dispatch<M extends MethodName>(method: M, input: unknown): Promise<MethodOutput<M>> {
     const handler = Object.prototype.hasOwnProperty.call(handlers, method) ? handlers[method] : undefined

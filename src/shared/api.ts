@@ -8,6 +8,7 @@
 import type { z } from 'zod'
 import { fleetEvents, fleetMethods } from './contract/fleet'
 import { hubEvents, hubMethods } from './contract/hub'
+import { invokeMethods } from './contract/invoke'
 import { museEvents, museMethods } from './contract/muse'
 import { notesEvents, notesMethods } from './contract/notes'
 
@@ -16,9 +17,10 @@ export * from './contract/fleet'
 export * from './contract/muse'
 export * from './contract/hub'
 export * from './contract/notes'
+export * from './contract/invoke'
 
 /** Every request/response method: name -> input and output schemas. */
-export const methods = { ...fleetMethods, ...museMethods, ...hubMethods, ...notesMethods } as const
+export const methods = { ...fleetMethods, ...museMethods, ...hubMethods, ...notesMethods, ...invokeMethods } as const
 
 /** Names of every request/response method. */
 export type MethodName = keyof typeof methods

@@ -11,7 +11,7 @@ import { atlasFiles, atlasSource } from './demo-content/atlas'
 import { DemoClock, type DemoContext, type DemoFiles } from './demo-content/clock'
 import { dyaFiles, dyaSource } from './demo-content/dya'
 import { DemoRepo, type GitAuthor } from './demo-content/git'
-import { chatterSteps, presenceSteps, type Step } from './demo-content/hub-chatter'
+import { boardSteps, chatterSteps, presenceSteps, type Step } from './demo-content/hub-chatter'
 import { approvalSteps, taskSteps, type RepoFacts } from './demo-content/hub-tasks'
 import { memoryFiles } from './demo-content/memory'
 import { museFiles } from './demo-content/muse'
@@ -141,6 +141,7 @@ function buildHub(ctx: DemoContext, palace: string, repos: RepoFacts): void {
     const steps: Step[] = [
       ...presenceSteps(ctx.clock, t),
       ...chatterSteps(ctx.clock, t),
+      ...boardSteps(ctx.clock, t),
       ...taskSteps(ctx, t, repos),
       ...approvalSteps(ctx, t)
     ].sort((a, b) => a.at.getTime() - b.at.getTime())

@@ -1,9 +1,11 @@
 /**
  * Handlers of the hub methods (MemPalace logstream): they map the contract onto the hub service
  * (`ctx.hubs`), writing as the operator (settings' agent id). The service owns the registry, the
- * hubs and their live tails; nothing here touches a hub file.
+ * hubs and their live tails; nothing here touches a hub file. What the operator writes is checked
+ * against the invocation protocol first (a body breaking a hard rule is refused).
  */
 import type { hubMethods } from '../../shared/api'
+import { assertInvocationsAllowed } from '../invoke/scan'
 import type { HandlersFor, ServiceContext } from '../service-context'
 
 /** The hub handlers bound to a service context. */
@@ -21,9 +23,18 @@ export function hubHandlers(ctx: ServiceContext): HandlersFor<typeof hubMethods>
     'hub.thread': (input) => hubs.thread(input),
     'hub.tasks': (input) => hubs.tasks(input),
     'hub.presence': (input) => hubs.presence(input),
-    'hub.append': (input) => hubs.append({ ...input, from_agent: me() }),
-    'hub.ack': (input) => hubs.ack({ ...input, from_agent: me() }),
-    'hub.taskCreate': (input) => hubs.createTask({ ...input, from_agent: me() }),
+    'hub.append': (input) => {
+      assertInvocationsAllowed(input.body ?? '')
+      return hubs.append({ ...input, from_agent: me() })
+    },
+    'hub.ack': (input) => {
+      assertInvocationsAllowed(input.body ?? '')
+      return hubs.ack({ ...input, from_agent: me() })
+    },
+    'hub.taskCreate': (input) => {
+      assertInvocationsAllowed(`${input.goal}\n${input.done}`)
+      return hubs.createTask({ ...input, from_agent: me() })
+    },
     'hub.announce': (input) => hubs.announce({ ...input, from_agent: me() }),
     'hub.inbox': (input) => hubs.inbox(input),
     'hub.markRead': (input) => hubs.markRead(input),

@@ -152,3 +152,11 @@ describe('the inconsistent real forms', () => {
     ])
   })
 })
+
+describe('code is not an invocation', () => {
+  it('tags in inline code and fenced blocks are skipped, lines stay right', () => {
+    const text = 'Syntax: `[INVOKE:role|question]`\n```\n[INVOKE:wizard|x]\n```\n[INVOKE:cfo|real]'
+    expect(parseInvocationTags(text).invokes).toEqual([{ role: 'cfo', question: 'real', line: 5 }])
+    expect(scanText(text)).toEqual([])
+  })
+})

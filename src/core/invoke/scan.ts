@@ -11,6 +11,7 @@
  * - the board-meeting phase comes from the text's headers (`## Board meeting … / ### Phase 2 …`);
  * - BROADCAST is the CEO's; BLOCKED must state its assumption; RESPONSE blocks keep their format.
  */
+import { ApiError } from '../../shared/api'
 import type { ChainFinding, ChainRule } from '../../shared/contract/invoke'
 import { FenceTracker, parseHeader, splitLines } from '../muse/text'
 import { blockedLine, checkInvocation } from './rules'
@@ -115,4 +116,13 @@ export function checkText(text: string, phase?: 1 | 2 | 3): TextCheck {
     violations: findings.filter((f) => f.level === 'error').map((f) => `line ${f.line}: ${f.message}`),
     warnings: findings.filter((f) => f.level === 'warning').map((f) => `line ${f.line}: ${f.message}`)
   }
+}
+
+/**
+ * The operator's own sends are checked before they are written: throws a `forbidden` ApiError
+ * listing the violations when `text` breaks a hard rule (warnings do not block).
+ */
+export function assertInvocationsAllowed(text: string): void {
+  const { violations } = checkText(text)
+  if (violations.length) throw new ApiError(`invocation refused: ${violations.join('; ')}`, 'forbidden')
 }

@@ -4,7 +4,8 @@
  * Real files are inconsistent, so: roles are lower-cased (`[INVOKE:CFO|…]`); `→`, `->`, `=>` and
  * `⇒` all separate chain links, with or without spaces (`cro→cfo`); tags inside markdown tables
  * count, including their escaped pipe (`[INVOKE:cfo\|…]`); BLOCKED accepts `—`, `–`, `-` or `:`
- * before its reason.
+ * before its reason. Tags inside code (fenced blocks, inline `code` spans) are examples, not
+ * invocations, and are skipped.
  */
 
 /** Valid roles of the protocol (base list, then the extended one). */
@@ -63,8 +64,15 @@ const lineAt = (text: string, index: number) => {
   return n
 }
 
-/** Parses every tag of `text`. */
-export function parseInvocationTags(text: string): InvocationTags {
+/** `text` with fenced code blocks and inline code spans blanked out (same length, same lines). */
+export function maskCode(text: string): string {
+  const blank = (m: string) => m.replace(/[^\n]/g, ' ')
+  return text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?(^\1[^\n]*$|(?![\s\S]))/gm, blank).replace(/`[^`\n]+`/g, blank)
+}
+
+/** Parses every tag of `text` (outside code). */
+export function parseInvocationTags(source: string): InvocationTags {
+  const text = maskCode(source)
   const out: InvocationTags = { invokes: [], broadcasts: [], chains: [], responses: [], blocked: [], assumptions: [], conflicts: [] }
   for (const m of text.matchAll(/\[INVOKE:\s*([A-Za-z][A-Za-z-]*)\s*\\?\|([^\]]*)\]/g)) {
     out.invokes.push({ role: m[1]!.toLowerCase(), question: m[2]!.replace(/\\\|/g, '|').trim(), line: lineAt(text, m.index) })

@@ -72,7 +72,8 @@ export const invokeMethods = {
     input: z.object({ project: ProjectName.optional() }).strict(),
     output: z.object({
       findings: z.array(ChainFindingSchema),
-      scanned: z.object({ roleFiles: z.number().int(), events: z.number().int(), tagged: z.number().int() }),
+      /** Role files read, and tagged event bodies read. */
+      scanned: z.object({ roleFiles: z.number().int(), events: z.number().int() }),
       errors: z.number().int(),
       warnings: z.number().int()
     })

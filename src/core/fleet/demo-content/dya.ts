@@ -41,6 +41,40 @@ function gm({ clock: c }: DemoContext): string {
 ### S025→DYA/GM (${c.md(c.at(38, 9, 0))}) ✅ 已拉取
 > V1.2.0 加入健康证明功能 (基础版，仅二维码)。
 
+## 🏛️ Board meeting — V1.4 订阅定价 (C-suite advisors)
+
+> 顾问 agent 按 agent-protocol 互相询问 (\`[INVOKE:role|question]\` + \`[CHAIN: ...]\`)。GM 记录。
+
+### Phase 1: framing
+
+| 顾问 | 问题 |
+|------|------|
+| CFO | [INVOKE:cfo\\|¥18/月 对 runway 的影响?] [CHAIN: ceo → cfo] |
+| CMO | [INVOKE:cmo\\|同价位竞品的付费转化率?] [CHAIN: ceo → cfo → cmo] |
+
+### Phase 2: independent analysis
+
+- CRO 想直接问渠道: [INVOKE:cro|渠道能否承接 3 倍流量?]
+- [ASSUMPTION: 渠道转化率维持 2.1%]
+
+### Phase 3: critique (executive mentor)
+
+CFO 的 runway 假设与 CRO 的 pipeline 数据矛盾：前者按 3.4% 转化，后者按 2.1%。
+
+### Follow-ups
+
+[CHAIN: cro → cfo → coo]
+COO 追问客服容量: [INVOKE:chro|客服需要加几个人?]
+
+[RESPONSE:cfo]
+Key finding: ¥18/月 使 runway 从 14 个月延长到 17 个月
+Supporting data:
+  - 试点付费转化 2.1% → 3.4%
+  - 月流失 4.8%
+Confidence: medium
+Caveat: 试点只覆盖 1,200 名用户
+[/RESPONSE]
+
 ## 📡 指令队列
 
 ### 📡 GM→BUILD 通知 (${c.ymdhm(c.at(1, 22, 5))})

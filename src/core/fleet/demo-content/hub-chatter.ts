@@ -152,3 +152,20 @@ export function chatterSteps(c: DemoClock, t: HubTarget, count = 250): Step[] {
   }
   return steps
 }
+
+/**
+ * A board-meeting exchange between two C-suite advisor agents (the invocation protocol): a
+ * correct invocation, a circular one Muster flags, and the BLOCKED answer the protocol asks for.
+ */
+export function boardSteps(c: DemoClock, t: HubTarget): Step[] {
+  const lane = { stream: 'project/dya', room: 'rooms', topic: 'board-pricing' }
+  const msgs = [
+    { ago: 95, from: 'cro', to: 'cfo', body: 'V1.4 定价讨论，先问 CFO:\n[CHAIN: cro → cfo]\n[INVOKE:cfo|¥18/月 的订阅价对 runway 的影响?]' },
+    { ago: 88, from: 'cfo', to: 'cro', body: 'Before I answer I need the pipeline.\n[CHAIN: cro → cfo]\n[INVOKE:cro|Pipeline for the next 90 days?]' },
+    { ago: 80, from: 'cfo', to: 'cro', body: '[BLOCKED: cannot invoke cro — circular call detected in chain cro→cfo]\nState assumption used instead: pipeline flat vs last month (¥1.2M)' }
+  ]
+  return msgs.map((m) => {
+    const at = c.ago(m.ago)
+    return { at, run: () => void appendEvent(t.db, t.replicaId, { type: 'chat.message', ...lane, fromAgent: m.from, toAgent: m.to, body: m.body, at }) }
+  })
+}

@@ -33,6 +33,7 @@ export function hubEventHandler(qc: QueryClient): { handle: (event: HubPushed) =
             timer = undefined
             last = Date.now()
             void invalidateHubReads(qc)
+            void qc.invalidateQueries({ queryKey: ['invoke.findings'] }) // event bodies carry invocation tags
           },
           Math.max(0, last + REFETCH_EVERY_MS - Date.now())
         )

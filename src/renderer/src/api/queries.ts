@@ -70,7 +70,7 @@ export function useUpdateSettings() {
 }
 
 /** Query keys of the MUSE reads: refetched when role files or memory change on disk. */
-const MUSE_READS = ['muse.directives', 'muse.role', 'muse.roles', 'muse.memorySearch', 'muse.lint', 'muse.hub'] as const
+const MUSE_READS = ['muse.directives', 'muse.role', 'muse.roles', 'muse.memorySearch', 'muse.lint', 'muse.hub', 'invoke.findings'] as const
 
 /** Invalidates every MUSE read (directives, role files, memory search, lint). */
 export function invalidateMuse(qc: QueryClient): Promise<void> {
@@ -128,4 +128,12 @@ export function usePromoteNotes() {
     mutationFn: (input) => client.call('notes.promote', input),
     onSuccess: (r) => (r.dryRun ? undefined : qc.invalidateQueries({ queryKey: ['notes.list'] }))
   })
+}
+
+/** Invocation-protocol findings in role files and hub event bodies (one project or all). */
+export const useChainFindings = (project?: string) => useMethodQuery('invoke.findings', project ? { project } : {})
+
+/** Checks one invocation against the four hard rules (run on demand, like a form submit). */
+export function useChainCheck() {
+  return useMutation<MethodOutput<'invoke.check'>, Error, MethodInput<'invoke.check'>>({ mutationFn: (input) => client.call('invoke.check', input) })
 }

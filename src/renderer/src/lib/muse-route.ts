@@ -1,6 +1,7 @@
 /**
  * Sub-routes of the MUSE area, all under the Directives sidebar entry:
- * `#/directives[?send=1]` (opens the send dialog), `#/role/<project>/<role>[?line=N]` and `#/memory[?q=…]`.
+ * `#/directives[?send=1]` (opens the send dialog), `#/role/<project>/<role>[?line=N]`, `#/memory[?q=…]`
+ * and `#/chains` (invocation-chain findings).
  */
 import { useSyncExternalStore } from 'react'
 
@@ -9,6 +10,7 @@ export type MuseRoute =
   | { kind: 'directives'; send: boolean }
   | { kind: 'role'; project: string; role: string; line: number | null }
   | { kind: 'memory'; query: string }
+  | { kind: 'chains' }
 
 /** Parses a location hash into a MUSE route (directives when it is none of the others). */
 export function museRouteFromHash(hash: string): MuseRoute {
@@ -21,6 +23,7 @@ export function museRouteFromHash(hash: string): MuseRoute {
     return { kind: 'role', project: parts[1], role: parts[2], line: Number.isInteger(line) && line > 0 ? line : null }
   }
   if (parts[0] === 'memory') return { kind: 'memory', query: params.get('q') ?? '' }
+  if (parts[0] === 'chains') return { kind: 'chains' }
   return { kind: 'directives', send: params.get('send') === '1' }
 }
 

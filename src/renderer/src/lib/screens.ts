@@ -43,7 +43,7 @@ export function isScreenId(value: string): value is ScreenId {
 }
 
 /** Routes that are not sidebar entries, and the screen whose sidebar entry they highlight. */
-const SUB_ROUTES: Readonly<Record<string, ScreenId>> = { role: 'directives', memory: 'directives' }
+const SUB_ROUTES: Readonly<Record<string, ScreenId>> = { role: 'directives', memory: 'directives', chains: 'directives' }
 
 /** Reads the screen from a location hash such as `#/timeline`; overview when unknown. */
 export function screenFromHash(hash: string): ScreenId {

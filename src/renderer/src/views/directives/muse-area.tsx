@@ -1,5 +1,6 @@
-/** The Directives sidebar entry's routes: the directive list, a role file, or memory search. */
+/** The Directives sidebar entry's routes: the directive list, a role file, memory search, or chain findings. */
 import { museRouteFromHash, useHash } from '../../lib/muse-route'
+import { ChainsScreen } from '../chains/chains-screen'
 import { MemoryScreen } from '../memory/memory-screen'
 import { RoleViewer } from '../role/role-viewer'
 import { DirectivesScreen } from './directives-screen'
@@ -12,6 +13,8 @@ export function MuseArea() {
       return <RoleViewer key={`${route.project}/${route.role}`} project={route.project} role={route.role} line={route.line} />
     case 'memory':
       return <MemoryScreen initialQuery={route.query} />
+    case 'chains':
+      return <ChainsScreen />
     default:
       return <DirectivesScreen openSend={route.send} />
   }

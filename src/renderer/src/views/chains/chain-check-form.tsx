@@ -1,0 +1,102 @@
+/**
+ * "May I invoke?": the chain so far, the target, the board-meeting phase and the caller, checked
+ * against the four hard rules; when blocked, the `[BLOCKED: ...]` answer to paste instead.
+ */
+import { useState, type FormEvent } from 'react'
+import { CircleCheck, OctagonX, ShieldQuestion } from 'lucide-react'
+import { useChainCheck } from '../../api/queries'
+import { CopyButton } from '../../components/copy-button'
+import { InlineError } from '../../components/state-views'
+
+const PHASES = [
+  { value: '', label: 'Not in a board meeting' },
+  { value: '1', label: 'Board meeting, phase 1' },
+  { value: '2', label: 'Phase 2: independent analysis' },
+  { value: '3', label: 'Phase 3: critique' }
+]
+
+/** The form and its verdict. */
+export function ChainCheckForm() {
+  const [chain, setChain] = useState('cro → cfo')
+  const [target, setTarget] = useState('coo')
+  const [phase, setPhase] = useState('')
+  const [caller, setCaller] = useState('')
+  const check = useChainCheck()
+  const r = check.data
+
+  const submit = (e: FormEvent): void => {
+    e.preventDefault()
+    check.mutate({ chain, target, phase: phase ? (Number(phase) as 1 | 2 | 3) : undefined, caller: caller.trim() || undefined })
+  }
+
+  return (
+    <form className="panel form cc-form" onSubmit={submit} aria-labelledby="cc-title" data-testid="chain-check">
+      <h2 id="cc-title" className="cc-title">
+        <ShieldQuestion size={15} aria-hidden /> Check an invocation
+      </h2>
+      <div className="field">
+        <label htmlFor="cc-chain">
+          Chain so far
+        </label>
+        <input id="cc-chain" className="input mono" value={chain} onChange={(e) => setChain(e.target.value)} placeholder="cro → cfo (empty: a first call)" data-testid="chain-check-chain" />
+      </div>
+      <div className="field-row">
+        <div className="field cc-half">
+          <label htmlFor="cc-target">
+            Invoke
+          </label>
+          <input id="cc-target" className="input mono" value={target} onChange={(e) => setTarget(e.target.value)} placeholder="coo" required data-testid="chain-check-target" />
+        </div>
+        <div className="field cc-half">
+          <label htmlFor="cc-caller">
+            Caller <span className="muted">(optional)</span>
+          </label>
+          <input id="cc-caller" className="input mono" value={caller} onChange={(e) => setCaller(e.target.value)} placeholder="executive-mentor" />
+        </div>
+      </div>
+      <div className="field">
+        <label htmlFor="cc-phase">
+          Context
+        </label>
+        <select id="cc-phase" className="input select" value={phase} onChange={(e) => setPhase(e.target.value)} data-testid="chain-check-phase">
+          {PHASES.map((p) => (
+            <option key={p.value} value={p.value}>
+              {p.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <button type="submit" className="btn btn-primary" disabled={check.isPending}>
+          Check
+        </button>
+      </div>
+      <InlineError error={check.error} />
+      {r && (
+        <div className={`cc-verdict ${r.allowed ? 'ok' : 'blocked'}`} role="status" data-testid="chain-check-verdict">
+          <div className="cc-verdict-head">
+            {r.allowed ? <CircleCheck size={16} aria-hidden /> : <OctagonX size={16} aria-hidden />}
+            <strong>{r.allowed ? 'Allowed' : `Blocked: ${r.rule}`}</strong>
+            <span className="mono cc-path">{[...r.chain, r.target].join(' → ')}</span>
+          </div>
+          {r.reason && <p>{r.reason}</p>}
+          {r.blocked && (
+            <div className="cc-answer">
+              <span className="muted">Answer with:</span>
+              <div className="cc-answer-line">
+                <code>{r.blocked}</code>
+                <CopyButton text={`${r.blocked}\n${r.assumption}`} label="Copy the BLOCKED answer" />
+              </div>
+              <code className="muted">{r.assumption}</code>
+            </div>
+          )}
+          {r.warnings.map((w) => (
+            <p key={w} className="nl-warn">
+              {w}
+            </p>
+          ))}
+        </div>
+      )}
+    </form>
+  )
+}

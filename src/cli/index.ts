@@ -28,6 +28,7 @@ import { registerEvents } from './commands/events'
 import { registerHubs } from './commands/hubs'
 import { registerProjects } from './commands/projects'
 import { registerRoles } from './commands/roles'
+import { registerRules } from './commands/rules'
 import { registerServe } from './commands/serve'
 import { registerStatus } from './commands/status'
 import { registerTask } from './commands/task'
@@ -59,6 +60,7 @@ export function buildProgram(io: CliIo): Command {
   registerHubs(program, io)
   registerNotes(program, io)
   registerChain(program, io)
+  registerRules(program, io)
   for (const cmd of allCommands(program)) {
     cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => undefined })
   }

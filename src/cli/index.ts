@@ -22,6 +22,7 @@ import { registerChain } from './commands/chain'
 import { registerDemo } from './commands/demo'
 import { registerDirectives } from './commands/directives'
 import { registerLint } from './commands/lint'
+import { registerMcp } from './commands/mcp'
 import { registerMemory } from './commands/memory'
 import { registerNotes } from './commands/notes'
 import { registerEvents } from './commands/events'
@@ -61,6 +62,7 @@ export function buildProgram(io: CliIo): Command {
   registerNotes(program, io)
   registerChain(program, io)
   registerRules(program, io)
+  registerMcp(program, io)
   for (const cmd of allCommands(program)) {
     cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => undefined })
   }

@@ -128,7 +128,7 @@ describe('muster mcp (own fixture)', () => {
     }
     const req = await call('mempalace_event_append', { type: 'task.request', stream: 'project/orbit', room: 'delegation', from_agent: 'mac-claude', to_agent: 'win-codex', correlation_id: 'task_s111_0a1b2c3d', status: 'open', body: 'Goal: shard the index' })
     expect(req).toMatchObject({ isError: false, json: { success: true, event: { type: 'task.request', from_agent: 'mac-claude', status: 'open', seq: 1 } } })
-    const id = (req.json.event as { id: string }).id
+    const id = (req.json.event as unknown as { id: string }).id
     expect((await call('mempalace_event_list', { to_agent: 'win-codex' })).json).toMatchObject({ count: 1, events: [{ id }] })
     expect((await call('mempalace_event_wait', { since_event_id: id, timeout_ms: 200 })).json).toEqual({ timed_out: true, events: [], count: 0 })
     expect((await call('mempalace_event_ack', { event_id: id, from_agent: 'win-codex', status: 'claimed' })).json).toMatchObject({ success: true, event: { type: 'event.ack', to_agent: 'mac-claude', metadata: { ack_of: id } } })

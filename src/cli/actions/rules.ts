@@ -17,7 +17,7 @@ export async function install(io: CliIo, opts: { harness?: string; file?: string
   const agent = (cmd.optsWithGlobals() as { agent?: string }).agent
   if (!agent) throw new CliError("required option '--agent <id>' not specified")
   const file = installTarget({ harness: opts.harness, file: opts.file, home: io.env.HOME || undefined, cwd: io.cwd })
-  const r = await installRules(agent, file)
+  const r = await installRules(agent, file, undefined, io.env.HOME || undefined)
   if (globals(cmd).json) return printJson(io, { agent, ...r })
   io.stdout(`${r.outcome === 'unchanged' ? 'already up to date' : r.outcome}: ${r.file}\n`)
   if (r.outcome !== 'unchanged') io.stdout('Allowlist the hub tools (event append and ack, patch submit) and the watch command in this harness, or every ack waits on an approval prompt.\n')

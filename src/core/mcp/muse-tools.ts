@@ -28,6 +28,21 @@ const fail = (text: string): ToolText => ({ text, isError: true })
 /** Shell command substitution drops trailing newlines; MUSE's texts are built that way. */
 const chomp = (s: string) => s.replace(/\n+$/, '')
 
+/**
+ * An edit appending `entry` (in the file's line endings) once: `safeEdit` may re-apply an edit on
+ * fresher content, so it appends only while the file holds no more copies than at the first read.
+ */
+function appendOnce(entry: string): (text: string) => string | null {
+  let before: number | null = null
+  return (text) => {
+    const part = /\r\n/.test(text) ? entry.replace(/\n/g, '\r\n') : entry
+    let copies = 0
+    for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length)) copies++
+    before ??= copies
+    return copies > before ? null : text + part
+  }
+}
+
 /** The role files of the project, sorted, with their text. */
 async function roles(root: string): Promise<{ role: string; file: string; text: string }[]> {
   const files = await listRoleFiles(root)
@@ -90,7 +105,7 @@ export async function sendDirective(root: string, a: { target_role: string; dire
   }
   const stamp = ymdhm(now)
   const entry = chomp(`\n### 📡 ${a.directive_id}→${a.target_role.toUpperCase()} (${stamp}) — 🟡 待处理\n\n> ${a.title}\n\n${a.body}\n`) + '\n'
-  await safeEdit(found.path, (text) => text + (/\r\n/.test(text) ? entry.replace(/\n/g, '\r\n') : entry))
+  await safeEdit(found.path, appendOnce(entry), { within: root })
   return { text: `✅ Directive ${a.directive_id} sent to ${a.target_role} (${stamp})` }
 }
 
@@ -101,7 +116,7 @@ export async function writeMemory(root: string, a: { content: string; section?: 
   const dir = join(root, 'memory')
   await fs.mkdir(dir, { recursive: true })
   const entry = chomp(a.section ? `\n## ${a.section}\n\n${a.content}\n` : `\n${a.content}\n`) + '\n'
-  await safeEdit(join(dir, `${day}.md`), (text) => text + (/\r\n/.test(text) ? entry.replace(/\n/g, '\r\n') : entry), { create: true })
+  await safeEdit(join(dir, `${day}.md`), appendOnce(entry), { within: root, create: true })
   return { text: `✅ Written to memory/${day}.md` }
 }
 

@@ -6,7 +6,7 @@ import { makeRepo, type TestRepo } from '../../../test/helpers/git-repo'
 import { tmpDir } from '../../../test/helpers/tmp'
 import { gitText } from '../git/run'
 import { readSquadNotes } from './read'
-import { writeNote } from './write'
+import { appendCas, writeNote } from './write'
 
 const own = (name: string) => readFileSync(join(REPO_ROOT, 'test/fixtures/squad-notes', name), 'utf8')
 const lines = (name: string) => own(name).trimEnd().split('\n').filter(Boolean)
@@ -218,6 +218,16 @@ describe('writing a note (own namespace, append semantics)', () => {
     ]
     for (const [w, message] of cases) await expect(writeNote(repo.dir, w), JSON.stringify(w)).rejects.toThrow(message)
     expect(await repo.git(['for-each-ref', 'refs/notes'])).toBe('')
+  })
+
+  it('appends racing on one ref all land (compare-and-swap, not git notes’ blind ref update)', async () => {
+    const repo = await makeRepo()
+    const c = await repo.commit('one')
+    const who = { GIT_AUTHOR_NAME: 'data', GIT_AUTHOR_EMAIL: 'd@x', GIT_COMMITTER_NAME: 'data', GIT_COMMITTER_EMAIL: 'd@x' }
+    await Promise.all(Array.from({ length: 6 }, (_, i) => appendCas(repo.dir, 'refs/notes/squad/data', c, JSON.stringify({ n: i }), who)))
+    const lines = (await repo.git(['notes', '--ref=squad/data', 'show', c])).split('\n').filter(Boolean)
+    expect(lines.sort()).toEqual(Array.from({ length: 6 }, (_, i) => JSON.stringify({ n: i })))
+    expect(await repo.git(['for-each-ref', 'refs/notes/muster-append'])).toBe('')
   })
 
   it('concurrent appends by the same agent all land', async () => {

@@ -124,13 +124,13 @@ export async function applyPromotion(root: string, plan: PromotionPlan, hooks?: 
         result.appended = todo.map((e) => e.noteId)
         return todo.length ? appendEntries(text, todo.map((e) => e.text)) : null
       },
-      { create: true, hooks }
+      { within: root, create: true, hooks }
     )
   }
   for (const a of plan.archives) {
     const file = join(root, a.file)
     await fs.mkdir(join(file, '..'), { recursive: true })
-    const r = await safeEdit(file, (text) => (text === '' ? a.text : null), { create: true, hooks })
+    const r = await safeEdit(file, (text) => (text === '' ? a.text : null), { within: root, create: true, hooks })
     if (r.created) result.archived.push(a.noteId)
   }
   return result

@@ -2,9 +2,10 @@
  * Writing a squad note (spec A): an agent writes only its own namespace `refs/notes/squad/<agent>`
  * (or appends to the shared `research`/`review`), always with `git notes append`, so an existing
  * note on the commit is kept and the new one follows a blank line. The note is built and checked
- * before git runs: bad input changes nothing. A concurrent writer moving the ref makes git refuse
- * the update; the append is then retried on the new tip, so neither write is lost.
+ * before git runs: bad input changes nothing. The ref moves by compare-and-swap (`appendCas`), so
+ * a concurrent writer's note is never overwritten: the append is redone on their tip.
  */
+import { randomBytes } from 'node:crypto'
 import { ApiError } from '../../shared/api'
 import { DEPRECATED_SQUAD_REF, NOTE_TYPES, SQUAD_REF_PREFIX, type SquadNote } from '../../shared/contract/notes-types'
 import { catFileBatch } from '../git/batch'
@@ -18,7 +19,47 @@ export const AGENT_ID = /^[A-Za-z0-9._-]+$/
 /** Safe ref names (spec A): these characters, no `..`. */
 const SAFE_REF = /^[A-Za-z0-9_\-./]+$/
 /** Attempts when another writer moves the notes ref at the same moment. */
-const ATTEMPTS = 4
+const ATTEMPTS = 8
+
+/** Writes of this process to one repository take turns (other processes are caught by the compare-and-swap). */
+const turns = new Map<string, Promise<unknown>>()
+
+function inTurn<T>(dir: string, fn: () => Promise<T>): Promise<T> {
+  const prev = turns.get(dir) ?? Promise.resolve()
+  const next = prev.then(fn, fn)
+  turns.set(dir, next.catch(() => undefined))
+  return next
+}
+
+/**
+ * `git notes append` with a compare-and-swap: `git notes` updates its ref without checking that
+ * nobody moved it meanwhile, so two appends at once can lose one. The append is made on a private
+ * ref copied from the tip, then moved onto the real ref only if the tip is still the one copied
+ * (`git update-ref REF NEW OLD`); when another writer got there first, it is redone on their tip.
+ * Returns the note body after the append.
+ */
+export async function appendCas(dir: string, ref: string, commit: string, json: string, env: Record<string, string>): Promise<string> {
+  const scratch = `refs/notes/muster-append/${process.pid}-${randomBytes(4).toString('hex')}`
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const old = (await git(dir, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { okCodes: [0, 1] })).stdout.trim()
+      if (old) await git(dir, ['update-ref', scratch, old])
+      else await git(dir, ['update-ref', '-d', scratch])
+      await git(dir, ['notes', `--ref=${scratch}`, 'append', '-m', json, commit], { env })
+      const made = await gitText(dir, ['rev-parse', '--verify', scratch])
+      try {
+        // '' as the old value: the ref must not exist yet
+        await git(dir, ['update-ref', '-m', 'notes: append (muster)', ref, made, old])
+        return (await gitText(dir, ['notes', `--ref=${ref}`, 'show', commit])) + '\n'
+      } catch (err) {
+        if (!isGitFailure(err, 'failed') || attempt >= ATTEMPTS) throw err
+        await new Promise((r) => setTimeout(r, 10 * attempt))
+      }
+    }
+  } finally {
+    await git(dir, ['update-ref', '-d', scratch]).catch(() => undefined)
+  }
+}
 
 /** A note to write. */
 export interface NoteWrite {
@@ -93,17 +134,7 @@ export async function writeNote(dir: string, w: NoteWrite): Promise<NoteWritten>
   if (!obj) throw new ApiError(`'${rev}' is not a commit in ${dir}`, 'invalid_input')
   const json = JSON.stringify(data)
   const who = { GIT_AUTHOR_NAME: w.agent, GIT_AUTHOR_EMAIL: `${w.agent}@squad.invalid`, GIT_COMMITTER_NAME: w.agent, GIT_COMMITTER_EMAIL: `${w.agent}@squad.invalid` }
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await git(dir, ['notes', `--ref=${ref}`, 'append', '-m', json, obj.oid], { env: who })
-      break
-    } catch (err) {
-      const raced = isGitFailure(err, 'failed') && /cannot lock ref|but expected|Unable to create .*\.lock/i.test(err.message)
-      if (!raced || attempt >= ATTEMPTS) throw err
-      await new Promise((r) => setTimeout(r, 20 * attempt))
-    }
-  }
-  const body = await gitText(dir, ['notes', `--ref=${ref}`, 'show', obj.oid])
+  const body = await inTurn(dir, () => appendCas(dir, ref, obj.oid, json, who))
   const line = body.split('\n').lastIndexOf(json) + 1
-  return { ref, commit: obj.oid, note: checkNote({ ref, namespace, commit: obj.oid, line }, data).note, body: body + '\n' }
+  return { ref, commit: obj.oid, note: checkNote({ ref, namespace, commit: obj.oid, line }, data).note, body }
 }

@@ -7,7 +7,7 @@
  */
 import { existsSync, promises as fs } from 'node:fs'
 import { homedir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ApiError } from '../../shared/api'
 import { safeEdit, type SafeWriteHooks } from '../muse/safe-write'
@@ -93,10 +93,16 @@ export function installTarget(opts: { harness?: string; file?: string; home?: st
   return join(opts.home ?? homedir(), HARNESS_FILES[opts.harness as Harness])
 }
 
-/** Writes the block for `agent` into `file` (created with its folder when missing). */
-export async function installRules(agent: string, file: string, hooks?: SafeWriteHooks): Promise<{ file: string; outcome: InstallOutcome }> {
+/**
+ * Writes the block for `agent` into `file` (created with its folder when missing). Links are
+ * written through while they stay inside `home` (dotfiles kept in a repository under home are
+ * common); a file outside home may only be written where it is.
+ */
+export async function installRules(agent: string, file: string, hooks?: SafeWriteHooks, home: string = homedir()): Promise<{ file: string; outcome: InstallOutcome }> {
   const block = await renderRules(agent)
   await fs.mkdir(dirname(file), { recursive: true })
+  const rel = relative(resolve(home), resolve(file))
+  const within = rel && !rel.startsWith('..') && !isAbsolute(rel) ? home : dirname(file)
   let outcome: InstallOutcome = 'unchanged'
   await safeEdit(
     file,
@@ -105,7 +111,7 @@ export async function installRules(agent: string, file: string, hooks?: SafeWrit
       outcome = text === '' && placed.outcome === 'created' && existsSync(file) ? 'appended' : placed.outcome
       return placed.outcome === 'unchanged' ? null : placed.text
     },
-    { create: true, hooks }
+    { within, create: true, hooks }
   )
   return { file, outcome }
 }

@@ -117,6 +117,24 @@ describe('the inconsistent real forms', () => {
       ['sibling-chain', 3, ['ceo']]
     ])
     expect(f[1]!.message).toBe('[CHAIN: ceo → cfo → cmo → cro] names cfo, cmo as callers of cro, but this text invoked cfo, cmo itself (line 1): sibling calls each carry their own chain, here [CHAIN: ceo → cro]')
+    // the protocol's own worked example: CRO asks CFO, quotes the answer, then asks CMO
+    const worked = [
+      'CRO → [INVOKE:cfo|What is our Q3 revenue target given current runway and burn?]',
+      '',
+      'CFO responds:',
+      '[RESPONSE:cfo]',
+      'Key finding: Q3 ARR target ≥ $2.4M',
+      'Supporting data:',
+      '  - Current ARR: $2.0M',
+      '  - 20% QoQ growth maintains runway',
+      'Confidence: high',
+      'Caveat: no new hires',
+      '[/RESPONSE]',
+      '',
+      'CRO → [INVOKE:cmo|Given a $2.4M Q3 ARR target, what pipeline coverage and CAC should we plan for?]',
+      '[CHAIN: cro → cfo → cmo]'
+    ].join('\n')
+    expect(scanText(worked).map((x) => [x.rule, x.line, x.chain, x.written])).toEqual([['sibling-chain', 13, ['cro'], ['cro', 'cfo', 'cmo']]])
     // a header between: cfo's own section may invoke further (a real depth-2 chain)
     expect(scanText('## CEO\n[INVOKE:cfo|x] [CHAIN: ceo → cfo]\n## CFO\n[INVOKE:coo|y] [CHAIN: ceo → cfo → coo]')).toEqual([])
   })

@@ -2,12 +2,13 @@
  * Checks every invocation tag of a text (a role file, a directive body, an event body) against
  * the protocol, tolerantly and precisely:
  * - an INVOKE takes the CHAIN on its line or the nearest one above in the same section (a
- *   markdown header starts a new one), else the first one below it in that section;
+ *   markdown header starts a new one), else the first one below it in that section when no other
+ *   INVOKE comes between;
  * - a chain that already ends with the target is the chain the invocation carries
  *   (`[CHAIN: cro → cfo]` with `[INVOKE:cfo|…]` = cro invoking cfo);
- * - sibling calls recorded as one chain (the text invoked cfo, then writes `ceo → cfo → cmo` for
- *   its own next call, with no header or RESPONSE between) are reported and checked as the
- *   siblings they are;
+ * - sibling calls recorded as one chain (the text invoked cfo, then writes `cro → cfo → cmo` for
+ *   its own next call, as the protocol's own worked example does, with cfo's RESPONSE quoted
+ *   between; no header between) are reported and checked as the siblings they are;
  * - the board-meeting phase comes from the text's headers (`## Board meeting … / ### Phase 2 …`);
  * - BROADCAST is the CEO's; BLOCKED must state its assumption; RESPONSE blocks keep their format.
  */
@@ -60,10 +61,14 @@ export function scanText(text: string, opts: ScanOptions = {}): TextFinding[] {
   const sectionAt = (line: number) => layout[line - 1]?.section ?? 0
   const chainAt = (line: number) => {
     const same = tags.chains.filter((c) => sectionAt(c.line) === sectionAt(line))
-    return same.filter((c) => c.line <= line).at(-1) ?? same.find((c) => c.line > line)
+    const above = same.filter((c) => c.line <= line).at(-1)
+    if (above) return above
+    // a chain below belongs to the nearest invocation above it: not ours when another comes between
+    const below = same.find((c) => c.line > line)
+    return below && !tags.invokes.some((i) => i.line > line && i.line <= below.line) ? below : undefined
   }
-  /** No header and no RESPONSE block between two lines: one author's run of calls. */
-  const sameRun = (from: number, to: number) => sectionAt(from) === sectionAt(to) && !tags.responses.some((r) => r.line > from && r.line < to)
+  /** No header between two lines: one author's run of calls (answers quoted in between included). */
+  const sameRun = (from: number, to: number) => sectionAt(from) === sectionAt(to)
   const out: TextFinding[] = []
   const add = (level: 'error' | 'warning', rule: ChainRule, line: number, message: string, more: Partial<TextFinding> = {}) =>
     out.push({ level, rule, line, message, chain: [], written: null, target: null, phase: phaseAt(line) ?? null, blocked: null, ...more })

@@ -6,7 +6,8 @@
 //  - handlers, CLI commands, the server and the main process reach MemPalace hubs only through the
 //    hub service (core/hub/hub-service): never the hub's SQLite modules, nor SQLite itself;
 //  - only the git module (src/core/git) and the editor launcher start processes: every git call
-//    goes through core/git (argument arrays, timeouts, clear errors).
+//    goes through core/git (argument arrays, timeouts, clear errors);
+//  - folders are created only through core/make-dir (never a raw mkdir).
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
@@ -93,6 +94,20 @@ export default tseslint.config(
           selector: "CallExpression[callee.object.name='contextBridge'][callee.property.name='exposeInMainWorld'] > Identifier[name='ipcRenderer']",
           message: 'Never expose raw ipcRenderer: expose the typed client.'
         }
+      ]
+    }
+  },
+  {
+    // Folders are created only by core/make-dir: Node's recursive mkdir spins forever on /proc.
+    files: ['src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'src/core/make-dir.ts', 'src/preload/**', 'src/renderer/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['callee.name', 'callee.property.name'].map((key) => ({
+          selector: `CallExpression[${key}=/^mkdir(Sync)?$/]`,
+          message: 'Create folders with makeDir/makeDirSync (src/core/make-dir.ts): bounded, with a clear error.'
+        }))
       ]
     }
   },

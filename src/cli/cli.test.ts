@@ -88,7 +88,7 @@ describe('muster CLI', () => {
     writeFileSync(join(parent, 'file'), 'x')
     const r = await run(join(parent, 'file', 'home'), 'projects', 'list')
     expect(r.code).toBe(1)
-    expect(r.err).toMatch(/^muster: .*(ENOTDIR|not a directory)/)
+    expect(r.err).toBe(`muster: cannot create folder ${join(parent, 'file', 'home')}: ${join(parent, 'file')} exists and is not a folder\n`)
     chmodSync(parent, 0o755)
   })
 

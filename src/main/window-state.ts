@@ -3,8 +3,9 @@
  * tolerant (a missing or corrupt file gives the defaults), writing is atomic (tmp + rename), and
  * restored bounds are clamped onto a display that still exists.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync, rmSync } from 'node:fs'
+import { readFileSync, renameSync, writeFileSync, rmSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { makeDirSync } from '../core/make-dir'
 
 /** A rectangle in screen coordinates (Electron's `Rectangle`). */
 export interface Rect {
@@ -69,7 +70,7 @@ export function readWindowState(file: string): WindowState {
 
 /** Writes the state file atomically (tmp file in the same folder, then rename). */
 export function writeWindowState(file: string, state: WindowState): void {
-  mkdirSync(dirname(file), { recursive: true })
+  makeDirSync(dirname(file))
   const tmp = `${file}.${process.pid}.tmp`
   try {
     writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`, 'utf8')

@@ -4,9 +4,10 @@
  * notes), and a MemPalace hub with a few hundred valid events written by Muster's own hub writer.
  * Registers nothing: the caller decides what to do with the projects.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { createHub } from '../hub/schema'
+import { makeDirSync } from '../make-dir'
 import { atlasFiles, atlasSource } from './demo-content/atlas'
 import { DemoClock, type DemoContext, type DemoFiles } from './demo-content/clock'
 import { dyaFiles, dyaSource } from './demo-content/dya'
@@ -43,7 +44,7 @@ const agent = (id: string): GitAuthor => ({ name: id, email: `${id}@agents.muste
 /** Creates `dir`, or empties a previous demo; refuses any other non-empty folder. */
 function prepareDir(root: string): void {
   if (!existsSync(root)) {
-    mkdirSync(root, { recursive: true })
+    makeDirSync(root)
     return
   }
   if (!statSync(root).isDirectory()) throw new Error(`cannot create the demo in ${root}: it exists and is not a folder`)
@@ -61,7 +62,7 @@ function prepareDir(root: string): void {
 function writeFiles(base: string, files: DemoFiles): void {
   for (const [rel, text] of Object.entries(files)) {
     const file = join(base, rel)
-    mkdirSync(dirname(file), { recursive: true })
+    makeDirSync(dirname(file))
     writeFileSync(file, text)
   }
 }
@@ -76,7 +77,7 @@ async function buildProject(
 ): Promise<DemoRepo> {
   const c = ctx.clock
   const repo = new DemoRepo(ctx.paths[name], c.now)
-  mkdirSync(repo.dir, { recursive: true })
+  makeDirSync(repo.dir)
   writeFiles(repo.dir, source)
   await repo.init()
   await repo.commit(`chore: initial import of ${name}`, c.at(14, 10, 0))

@@ -2,8 +2,8 @@
  * Muster's own state database (`<home>/muster.sqlite3`): registered projects, settings, and later
  * cursors, allowlists and the memory index. Migrations run at open inside one transaction each.
  */
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { makeDirSync } from '../make-dir'
 import { openDatabase, type Db } from '../sqlite'
 import { migrations } from './migrations'
 
@@ -12,7 +12,7 @@ export const STATE_DB_FILE = 'muster.sqlite3'
 
 /** Opens (creating if needed) the state DB in `home` and migrates it to the latest version. */
 export function openStateDb(home: string): Db {
-  mkdirSync(home, { recursive: true, mode: 0o700 })
+  makeDirSync(home, { mode: 0o700 })
   const db = openDatabase(join(home, STATE_DB_FILE))
   db.pragma('journal_mode = WAL')
   // WAL + NORMAL: durable across crashes of Muster; only a power loss may drop the last commits.

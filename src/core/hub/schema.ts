@@ -3,8 +3,9 @@
  * palace, its replica identity, and additive migrations of older files (v1-v3). The hub is never
  * VACUUMed: its implicit rowid is every reader's cursor and VACUUM may renumber it.
  */
-import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { makeDirSync } from '../make-dir'
 import { openDatabase, type Db } from '../sqlite'
 import { newReplicaId, REPLICA_ID_RE } from './ids'
 
@@ -159,7 +160,7 @@ export interface Hub {
 export function createHub(palaceDir: string, opts: { busyTimeoutMs?: number } = {}): Hub {
   const dir = resolve(palaceDir)
   const known = readReplicaId(dir) // a corrupt replica.json refuses before anything is created
-  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  makeDirSync(dir, { mode: 0o700 })
   const file = join(dir, HUB_FILENAME)
   const db = openDatabase(file, { busyTimeoutMs: opts.busyTimeoutMs ?? HUB_BUSY_TIMEOUT_MS })
   let replicaId: string

@@ -3,8 +3,9 @@
  * OR within a field and AND across fields, an author exclusion beats every positive match, the
  * cursor advances past every examined event and persists in a state file written via tmp + rename.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { makeDirSync } from '../make-dir'
 import type { HubEvent } from '../../shared/contract/hub-types'
 import { BROADCAST } from '../../shared/contract/hub-vocabulary'
 import { valuesOf } from './filter-values'
@@ -72,7 +73,7 @@ export function readWatchState(file: string): StateRead {
 /** Writes the state file atomically (tmp + rename), creating its folder. */
 export function writeWatchState(file: string, cursor: string | null, agent: string | null): WatchState {
   const state: WatchState = { cursor, updated_at: formatCreatedAt(), agent }
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
+  makeDirSync(dirname(file), { mode: 0o700 })
   const tmp = `${file}.${process.pid}.tmp`
   writeFileSync(tmp, JSON.stringify(state) + '\n')
   renameSync(tmp, file)

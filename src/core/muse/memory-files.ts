@@ -2,13 +2,13 @@
  * Memory files (spec section 5): appending to today's daily log, parsing `MEMORIES.md` entries,
  * and cutting files into searchable chunks (one per entry or paragraph).
  */
-import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { ApiError } from '../../shared/api'
 import { eolOf, splitLines, FenceTracker } from './text'
 import { hm, ymd } from './edits'
 import { writableTarget } from './link-policy'
 import { safeEdit, type SafeWriteHooks } from './safe-write'
+import { makeDir } from '../make-dir'
 
 /** `memory/YYYY-MM-DD.md` file names. */
 export const DAILY_LOG = /^(\d{4}-\d{2}-\d{2})\.md$/
@@ -88,11 +88,7 @@ export async function appendMemory(projectPath: string, section: string | undefi
   if (section !== undefined && /[\r\n[\]]/.test(section)) throw new ApiError('section must be one line without brackets', 'invalid_input')
   const dir = join(projectPath, 'memory')
   await writableTarget(dir, projectPath)
-  try {
-    await fs.mkdir(dir, { recursive: true })
-  } catch (err) {
-    throw new ApiError(`cannot create ${dir}: ${(err as NodeJS.ErrnoException).code ?? err}`, 'forbidden')
-  }
+  await makeDir(dir)
   const day = ymd(now)
   const head = section ? `## [${section.toUpperCase()}] ${hm(now)}` : `## ${hm(now)}`
   let line = 0

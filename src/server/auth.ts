@@ -30,7 +30,12 @@ export function presentedToken(req: IncomingMessage, url: URL): string | null {
   if (cookie) {
     for (const part of cookie.split(';')) {
       const [k, ...v] = part.trim().split('=')
-      if (k === TOKEN_COOKIE) return decodeURIComponent(v.join('='))
+      if (k !== TOKEN_COOKIE) continue
+      try {
+        return decodeURIComponent(v.join('='))
+      } catch {
+        return null // malformed percent-encoding: no usable token (401), not a server error
+      }
     }
   }
   return null

@@ -2,6 +2,7 @@ import { request } from 'node:http'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { raw as rawAt, type RawOptions, type Reply } from '../../test/helpers/http'
 import { makeProject, tmpDir } from '../../test/helpers/tmp'
 import { createService } from '../core/service'
 import type { MusterService } from '../core/service-types'
@@ -24,27 +25,7 @@ afterEach(async () => {
   await service.close()
 })
 
-interface Reply {
-  status: number
-  headers: Record<string, string | string[] | undefined>
-  body: string
-}
-
-/** A raw HTTP request, so Host and Origin can be forged. */
-function raw(path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port: server.port, path, method: opts.method ?? 'GET', headers: { host: `127.0.0.1:${server.port}`, ...opts.headers } },
-      (res) => {
-        let body = ''
-        res.on('data', (d) => (body += d))
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }))
-      }
-    )
-    req.on('error', reject)
-    req.end(opts.body)
-  })
-}
+const raw = (path: string, opts: RawOptions = {}): Promise<Reply> => rawAt(server.port, path, opts)
 
 const auth = { authorization: `Bearer ${TOKEN}` }
 const json = { ...auth, 'content-type': 'application/json' }

@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net'
 import { ApiError, isMethodName, type ApiErrorCode } from '../shared/api'
 import type { MusterService } from '../core/service-types'
 import { allowedHosts, foreignRequestReason, presentedToken, sameToken, TOKEN_COOKIE } from './auth'
+import { isJsonContentType, MAX_REQUEST_BODY, readBody } from './request-body'
 import { readStatic } from './static-files'
 
 /** Options for `startServer`. */
@@ -25,6 +26,8 @@ export interface ServerOptions {
   staticDir: string
   /** Interval of SSE keep-alive comments (ms). */
   pingMs?: number
+  /** Most live `/api/events` streams at once (default MAX_SSE_CLIENTS). */
+  maxSseClients?: number
 }
 
 /** A running server. */
@@ -36,7 +39,14 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-const MAX_BODY = 1024 * 1024
+/**
+ * Most concurrent SSE streams. The dashboard opens one per tab, and a browser keeps at most 6
+ * HTTP/1.1 connections per origin, so one browser never needs more than 6; 32 leaves room for a
+ * few browsers and scripts while bounding the sockets and buffered frames every push fans out to.
+ */
+export const MAX_SSE_CLIENTS = 32
+/** Seconds a refused SSE client is told to wait (the dashboard's own backoff tops out at 10 s). */
+const SSE_RETRY_AFTER_S = 10
 
 /** HTTP status per error code. */
 const STATUS: Record<ApiErrorCode, number> = {
@@ -63,7 +73,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     setSecurityHeaders(res)
-    const url = new URL(req.url ?? '/', 'http://localhost')
+    let url: URL
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost')
+    } catch {
+      return sendJson(res, 400, { error: 'malformed request URL', code: 'invalid_input' })
+    }
     const foreign = foreignRequestReason(req, hosts)
     if (foreign) return sendJson(res, 403, { error: `refused: ${foreign}`, code: 'forbidden' })
     const token = presentedToken(req, url)
@@ -93,14 +108,17 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   async function handleCall(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
     if (req.method !== 'POST') return sendJson(res, 405, { error: 'use POST', code: 'invalid_input' })
     if (!isMethodName(method)) return sendJson(res, 404, { error: `unknown method '${method}'`, code: 'not_found' })
-    const type = req.headers['content-type'] ?? ''
-    if (!type.startsWith('application/json')) {
+    if (!isJsonContentType(req.headers['content-type'])) {
       return sendJson(res, 415, { error: 'Content-Type must be application/json', code: 'invalid_input' })
     }
-    const raw = await readBody(req)
+    const body = await readBody(req, res)
+    if ('tooLarge' in body) {
+      res.setHeader('Connection', 'close')
+      return sendJson(res, 413, { error: `request body over ${MAX_REQUEST_BODY / 1024 / 1024} MiB`, code: 'invalid_input' })
+    }
     let input: unknown
     try {
-      input = raw.length ? JSON.parse(raw) : {}
+      input = body.text.length ? JSON.parse(body.text) : {}
     } catch {
       return sendJson(res, 400, { error: 'request body is not valid JSON', code: 'invalid_input' })
     }
@@ -109,6 +127,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
 
   function handleEvents(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'GET') return sendJson(res, 405, { error: 'use GET', code: 'invalid_input' })
+    const cap = opts.maxSseClients ?? MAX_SSE_CLIENTS
+    if (sseClients.size >= cap) {
+      res.setHeader('Retry-After', String(SSE_RETRY_AFTER_S))
+      return sendJson(res, 503, { error: `too many live event streams (${cap}); retry later`, code: 'internal' })
+    }
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',
@@ -162,24 +186,6 @@ function setSecurityHeaders(res: ServerResponse): void {
   res.setHeader('X-Frame-Options', 'DENY')
   res.setHeader('Cross-Origin-Opener-Policy', 'same-origin')
   res.setHeader('Cross-Origin-Resource-Policy', 'same-origin')
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (c: Buffer) => {
-      size += c.length
-      if (size > MAX_BODY) {
-        reject(new ApiError('request body over 1 MiB', 'invalid_input'))
-        req.destroy()
-        return
-      }
-      chunks.push(c)
-    })
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    req.on('error', reject)
-  })
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

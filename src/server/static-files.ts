@@ -2,7 +2,7 @@
  * Serves the built renderer (`out/renderer`) with safe path resolution and content types.
  */
 import { promises as fs } from 'node:fs'
-import { extname, join, normalize, sep } from 'node:path'
+import { extname, join, normalize, resolve, sep } from 'node:path'
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -24,8 +24,17 @@ export interface StaticFile {
   immutable: boolean
 }
 
-/** Resolves a URL path inside `root`; null for traversal attempts or missing files. */
-export async function readStatic(root: string, urlPath: string): Promise<StaticFile | null> {
+/** True when `path` is `root` or inside it. */
+function isInside(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep)
+}
+
+/**
+ * Resolves a URL path inside `root`; null for traversal attempts, missing files, and symbolic
+ * links that lead out of `root` (the real path of the file must be inside the real root).
+ */
+export async function readStatic(staticRoot: string, urlPath: string): Promise<StaticFile | null> {
+  const root = resolve(staticRoot)
   let decoded: string
   try {
     decoded = decodeURIComponent(urlPath)
@@ -35,12 +44,14 @@ export async function readStatic(root: string, urlPath: string): Promise<StaticF
   if (decoded.includes('\0')) return null
   const rel = decoded === '/' ? 'index.html' : decoded.replace(/^\/+/, '')
   const full = normalize(join(root, rel))
-  if (full !== root && !full.startsWith(root.endsWith(sep) ? root : root + sep)) return null
+  if (!isInside(root, full)) return null
   try {
-    const st = await fs.stat(full)
+    const [realRoot, real] = await Promise.all([fs.realpath(root), fs.realpath(full)])
+    if (!isInside(realRoot, real)) return null
+    const st = await fs.stat(real)
     if (!st.isFile()) return null
     return {
-      body: await fs.readFile(full),
+      body: await fs.readFile(real),
       type: TYPES[extname(full).toLowerCase()] ?? 'application/octet-stream',
       immutable: rel.startsWith('assets/')
     }

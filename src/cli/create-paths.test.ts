@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -35,5 +35,42 @@ describe('every folder Muster creates fails fast with a clear error (Node recurs
     expect(r.code).toBe(1)
     expect(r.err).toMatch(new RegExp(`^muster: cannot create folder ${path}: [^\\n]+\\n$`))
     expect(existsSync(path)).toBe(false)
+  })
+})
+
+describe('muster serve stays responsive when asked to create a folder it cannot', () => {
+  it('answers hubs.add --create and demo.create under /proc with a 4xx error, then keeps serving', async () => {
+    const token = 'create-paths-token-0123456789'
+    const child = spawn(process.execPath, [CLI, 'serve', '--home', tmpDir(), '--token', token], { stdio: ['ignore', 'pipe', 'pipe'] })
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = ''
+        child.stdout.on('data', (d) => {
+          out += d
+          const origin = /serving the dashboard at (http:\/\/127\.0\.0\.1:\d+)\//.exec(out)?.[1]
+          if (origin) resolve(origin)
+        })
+        child.once('exit', (code) => reject(new Error(`muster serve exited ${code}`)))
+        setTimeout(() => reject(new Error(`muster serve did not start: ${out}`)), 15_000).unref()
+      })
+      const call = async (method: string, input: object): Promise<{ status: number; body: { error?: string } }> => {
+        const res = await fetch(`${url}/api/call/${method}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(input),
+          signal: AbortSignal.timeout(10_000)
+        })
+        return { status: res.status, body: (await res.json()) as { error?: string } }
+      }
+      const hub = await call('hubs.add', { palace: '/proc/nope', create: true })
+      expect(hub.status).toBe(400)
+      expect(hub.body.error).toMatch(/^cannot create folder \/proc\/nope: /)
+      const demo = await call('demo.create', { dir: '/proc/self/nope' })
+      expect(demo.status).toBe(400)
+      expect(demo.body.error).toMatch(/^cannot create folder \/proc\/self\/nope: /)
+      expect((await call('app.info', {})).status).toBe(200)
+    } finally {
+      child.kill('SIGKILL')
+    }
   })
 })

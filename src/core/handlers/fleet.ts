@@ -48,7 +48,8 @@ export function fleetHandlers(ctx: ServiceContext): HandlersFor<typeof fleetMeth
       try {
         demo = await createDemoFleet(target)
       } catch (err) {
-        throw new ApiError((err as Error).message, 'conflict')
+        // A folder that cannot be created keeps its own code; a foreign non-empty folder is a conflict.
+        throw err instanceof ApiError ? err : new ApiError((err as Error).message, 'conflict')
       }
       const known = registry.list()
       const projects: Project[] = []

@@ -4,10 +4,10 @@
  * notes), and a MemPalace hub with a few hundred valid events written by Muster's own hub writer.
  * Registers nothing: the caller decides what to do with the projects.
  */
-import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { promises as fs, type Stats } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { createHub } from '../hub/schema'
-import { makeDirSync } from '../make-dir'
+import { makeDir } from '../make-dir'
 import { atlasFiles, atlasSource } from './demo-content/atlas'
 import { DemoClock, type DemoContext, type DemoFiles } from './demo-content/clock'
 import { dyaFiles, dyaSource } from './demo-content/dya'
@@ -41,29 +41,31 @@ export interface DemoOptions {
 
 const agent = (id: string): GitAuthor => ({ name: id, email: `${id}@agents.muster.local` })
 
+const statOrNull = (path: string): Promise<Stats | null> => fs.stat(path).catch(() => null)
+
 /** Creates `dir`, or empties a previous demo; refuses any other non-empty folder. */
-function prepareDir(root: string): void {
-  if (!existsSync(root)) {
-    makeDirSync(root)
+async function prepareDir(root: string): Promise<void> {
+  const st = await statOrNull(root)
+  if (!st) {
+    await makeDir(root)
     return
   }
-  if (!statSync(root).isDirectory()) throw new Error(`cannot create the demo in ${root}: it exists and is not a folder`)
-  const entries = readdirSync(root)
+  if (!st.isDirectory()) throw new Error(`cannot create the demo in ${root}: it exists and is not a folder`)
+  const entries = await fs.readdir(root)
   if (entries.length === 0) return
-  const marker = join(root, DEMO_MARKER)
-  if (!existsSync(marker) || !statSync(marker).isFile()) {
+  if (!(await statOrNull(join(root, DEMO_MARKER)))?.isFile()) {
     throw new Error(
       `refusing to create the demo in ${root}: the folder is not empty and is not a previous Muster demo (no ${DEMO_MARKER} file); choose an empty or new folder`
     )
   }
-  for (const entry of entries) rmSync(join(root, entry), { recursive: true, force: true })
+  for (const entry of entries) await fs.rm(join(root, entry), { recursive: true, force: true })
 }
 
-function writeFiles(base: string, files: DemoFiles): void {
+async function writeFiles(base: string, files: DemoFiles): Promise<void> {
   for (const [rel, text] of Object.entries(files)) {
     const file = join(base, rel)
-    makeDirSync(dirname(file))
-    writeFileSync(file, text)
+    await makeDir(dirname(file))
+    await fs.writeFile(file, text)
   }
 }
 
@@ -77,48 +79,46 @@ async function buildProject(
 ): Promise<DemoRepo> {
   const c = ctx.clock
   const repo = new DemoRepo(ctx.paths[name], c.now)
-  makeDirSync(repo.dir)
-  writeFiles(repo.dir, source)
+  await makeDir(repo.dir)
+  await writeFiles(repo.dir, source)
   await repo.init()
   await repo.commit(`chore: initial import of ${name}`, c.at(14, 10, 0))
-  writeFiles(repo.dir, { ...rest, ...memoryFiles(ctx, name) })
+  await writeFiles(repo.dir, { ...rest, ...memoryFiles(ctx, name) })
   const released = await repo.commit(release.message, c.at(6, 13, 30), agent(release.author))
   await repo.tag(release.tag, released, c.at(6, 13, 42))
   return repo
 }
 
-/** Builds the three projects and returns what the hub stories need from their repositories. */
-async function buildProjects(ctx: DemoContext): Promise<RepoFacts> {
+/** MUSE: role files in every form, then a README commit after the release. */
+async function buildMuse(ctx: DemoContext): Promise<RepoFacts['muse']> {
   const c = ctx.clock
   const museRoles = { ...museFiles(ctx), '.muse/build.md': museBuild(ctx), '.muse/growth.md': museGrowth(ctx), '.muse/qa.md': museQa(ctx) }
   const museSource: DemoFiles = {
     'README.md': '# MUSE\n\nMarkdown-only AI coding OS: role files, directives, memory.\n',
     'CHANGELOG.md': '# Changelog\n\n## [2.22.0]\n### Added\n- Memory Loss Prevention (5-layer SOP fixes)\n'
   }
-  // three independent repositories: built side by side (the demo's cost is mostly git processes)
-  const [muse, dya, atlas] = await Promise.all([
-    (async () => {
-      const repo = await buildProject(ctx, 'muse', museSource, museRoles, { tag: 'v2.22.0', message: 'feat: v2.22.0 Memory Loss Prevention', author: 'mac-claude' })
-      writeFiles(repo.dir, { 'README.md': museSource['README.md'] + '\n## Hub\n\nAgents coordinate through a MemPalace hub (S048).\n' })
-      await repo.commit('docs: S048 hub section in README', c.at(1, 18, 20), agent('mac-claude'))
-      return repo
-    })(),
-    (async () => {
-      const dyaRest = Object.fromEntries(Object.entries(dyaFiles(ctx)).filter(([k]) => !(k in dyaSource())))
-      return buildProject(ctx, 'dya', dyaSource(), dyaRest, { tag: 'v1.3.0', message: 'feat: v1.3.0 健康证明 GA', author: 'win-codex' })
-    })(),
-    (async () => {
-      const atlasRest = { ...Object.fromEntries(Object.entries(atlasFiles(ctx)).filter(([k]) => !(k in atlasSource()))), '.squad/decisions.md': demoDecisions(ctx) }
-      const repo = await buildProject(ctx, 'atlas', atlasSource(), atlasRest, { tag: 'v0.4.1', message: 'fix: v0.4.1 FTS5 batch size 5000', author: 'home-bot' })
-      await writeDemoNotes(ctx, repo, await repo.git(['rev-list', '--max-parents=0', 'HEAD']), await repo.head())
-      return repo
-    })()
-  ])
-  const atlasHead = await atlas.head()
+  const muse = await buildProject(ctx, 'muse', museSource, museRoles, { tag: 'v2.22.0', message: 'feat: v2.22.0 Memory Loss Prevention', author: 'mac-claude' })
+  await writeFiles(muse.dir, { 'README.md': museSource['README.md'] + '\n## Hub\n\nAgents coordinate through a MemPalace hub (S048).\n' })
+  return { head: await muse.commit('docs: S048 hub section in README', c.at(1, 18, 20), agent('mac-claude')) }
+}
 
+/** dya: released, with the certificate fix a task's patch carries. */
+async function buildDya(ctx: DemoContext): Promise<RepoFacts['dya']> {
+  const dyaRest = Object.fromEntries(Object.entries(dyaFiles(ctx)).filter(([k]) => !(k in dyaSource())))
+  const dya = await buildProject(ctx, 'dya', dyaSource(), dyaRest, { tag: 'v1.3.0', message: 'feat: v1.3.0 健康证明 GA', author: 'win-codex' })
   const fixPatch = await dya.diff('src/health/certificate.ts', (s) =>
     replaceOnce(s, 'return cert.signature.length > 0\n', 'return cert.signature.length > 0 && now < cert.expiresAt\n')
   )
+  return { head: await dya.head(), fixPatch }
+}
+
+/** atlas: released, with squad notes on its head and the streaming fix a task's patch carries. */
+async function buildAtlas(ctx: DemoContext): Promise<RepoFacts['atlas']> {
+  const atlasRest = { ...Object.fromEntries(Object.entries(atlasFiles(ctx)).filter(([k]) => !(k in atlasSource()))), '.squad/decisions.md': demoDecisions(ctx) }
+  const atlas = await buildProject(ctx, 'atlas', atlasSource(), atlasRest, { tag: 'v0.4.1', message: 'fix: v0.4.1 FTS5 batch size 5000', author: 'home-bot' })
+  const atlasHead = await atlas.head()
+  await writeDemoNotes(ctx, atlas, await atlas.git(['rev-list', '--max-parents=0', 'HEAD']), atlasHead)
+
   const streamPatch = await atlas.diff('src/indexer/batch.ts', (s) =>
     replaceOnce(
       s,
@@ -126,7 +126,18 @@ async function buildProjects(ctx: DemoContext): Promise<RepoFacts> {
       '  let batch: Doc[] = []\n  let total = 0\n  for await (const doc of docs) {\n    batch.push(doc)\n    total++\n    if (batch.length >= size) {\n      await write(batch)\n      batch = []\n    }\n  }\n  if (batch.length) await write(batch)\n  return total\n'
     )
   )
-  return { muse: { head: await muse.head() }, dya: { head: await dya.head(), fixPatch }, atlas: { head: atlasHead, streamPatch } }
+  return { head: atlasHead, streamPatch }
+}
+
+/**
+ * Builds the three projects (independent repositories, so side by side: git dominates the demo's
+ * time) and returns what the hub stories need from them.
+ */
+async function buildProjects(ctx: DemoContext): Promise<RepoFacts> {
+  const builds = [buildMuse(ctx), buildDya(ctx), buildAtlas(ctx)] as const
+  await Promise.allSettled(builds) // a failure is reported only once nothing is still writing
+  const [muse, dya, atlas] = await Promise.all(builds)
+  return { muse, dya, atlas }
 }
 
 function replaceOnce(text: string, from: string, to: string): string {
@@ -134,10 +145,19 @@ function replaceOnce(text: string, from: string, to: string): string {
   return text.replace(from, to)
 }
 
-/** Creates the hub and writes every story, in time order, in one transaction. */
-function buildHub(ctx: DemoContext, palace: string, repos: RepoFacts): void {
+/**
+ * Longest the hub build holds the event loop at once (ms). `demo.create` is served over HTTP and
+ * the ~400 story steps take about half a second of synchronous SQLite in all: written in slices of
+ * this length, one transaction each, with a turn of the event loop between them.
+ */
+const HUB_SLICE_MS = 20
+
+/** Creates the hub and writes every story, in time order, a slice of steps per transaction. */
+async function buildHub(ctx: DemoContext, palace: string, repos: RepoFacts): Promise<void> {
   const hub = createHub(palace)
   try {
+    // Demo data: a commit per slice need not wait for the disk (WAL + NORMAL is crash-safe anyway).
+    hub.db.pragma('synchronous = NORMAL')
     const t = { db: hub.db, replicaId: hub.replicaId }
     const steps: Step[] = [
       ...presenceSteps(ctx.clock, t),
@@ -146,9 +166,15 @@ function buildHub(ctx: DemoContext, palace: string, repos: RepoFacts): void {
       ...taskSteps(ctx, t, repos),
       ...approvalSteps(ctx, t)
     ].sort((a, b) => a.at.getTime() - b.at.getTime())
-    hub.db.transaction(() => {
-      for (const s of steps) s.run()
-    }).immediate()
+    let next = 0
+    while (next < steps.length) {
+      const started = performance.now()
+      hub.db.transaction(() => {
+        do steps[next++]!.run()
+        while (next < steps.length && performance.now() - started < HUB_SLICE_MS)
+      }).immediate()
+      await new Promise((resolve) => setImmediate(resolve))
+    }
   } finally {
     hub.close()
   }
@@ -161,9 +187,9 @@ function buildHub(ctx: DemoContext, palace: string, repos: RepoFacts): void {
  */
 export async function createDemoFleet(dir: string, opts: DemoOptions = {}): Promise<DemoFleet> {
   const root = resolve(dir)
-  prepareDir(root)
+  await prepareDir(root)
   const now = opts.now ?? new Date()
-  writeFileSync(join(root, DEMO_MARKER), JSON.stringify({ muster_demo: 1, created_at: now.toISOString() }) + '\n')
+  await fs.writeFile(join(root, DEMO_MARKER), JSON.stringify({ muster_demo: 1, created_at: now.toISOString() }) + '\n')
   const ctx: DemoContext = {
     clock: new DemoClock(now),
     root,
@@ -171,7 +197,7 @@ export async function createDemoFleet(dir: string, opts: DemoOptions = {}): Prom
   }
   const repos = await buildProjects(ctx)
   const hub = join(root, 'hub')
-  buildHub(ctx, hub, repos)
+  await buildHub(ctx, hub, repos)
   return {
     dir: root,
     projects: (['muse', 'dya', 'atlas'] as const).map((name) => ({ name, path: ctx.paths[name] })),

@@ -6,10 +6,11 @@
  * tasks, presence, inbox, overview, live tail) runs on it unchanged. Artifacts are not copied
  * (fetched from the server on demand). Writes wait for a lock without blocking the event loop.
  */
-import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs'
+import { chmodSync, existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import type { HubEvent } from '../../shared/contract/hub-types'
+import { makeDirSync } from '../make-dir'
 import { openDatabase, type Db } from '../sqlite'
 import { pyJsonDumps } from './ids'
 import { ATTEMPT_BUSY_MS, retryWhileLocked } from './lock-retry'
@@ -73,7 +74,7 @@ export class HubMirror {
   /** Creates the folder and the file with the hub schema (idempotent). */
   open(): Db {
     if (this.db) return this.db
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 })
+    makeDirSync(this.dir, { mode: 0o700 })
     chmodSync(this.dir, 0o700)
     const db = openDatabase(join(this.dir, HUB_FILENAME), { busyTimeoutMs: ATTEMPT_BUSY_MS })
     try {

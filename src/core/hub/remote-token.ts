@@ -3,9 +3,10 @@
  * 0700): `hubs add` copies the operator's token file there, the registry stores only the relative
  * path, and the token is read back when the hub is opened. No message here ever contains a token.
  */
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { ApiError } from '../../shared/api'
+import { makeDirSync } from '../make-dir'
 import { remoteKey } from './remote-url'
 
 /** The folder of token copies inside Muster's home. */
@@ -47,7 +48,7 @@ export function readTokenSource(file: string): string {
  */
 export function storeToken(home: string, url: string, token: string): string {
   const dir = join(home, TOKENS_DIR)
-  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  makeDirSync(dir, { mode: 0o700 })
   chmodSync(dir, 0o700)
   const rel = join(TOKENS_DIR, `${remoteKey(url)}.token`)
   const file = join(home, rel)

@@ -5,6 +5,7 @@
 //  - only src/main and src/preload touch electron, and the preload never exposes raw ipcRenderer;
 //  - handlers, CLI commands, the server and the main process reach MemPalace hubs only through the
 //    hub service (core/hub/hub-service): never the hub's SQLite modules, nor SQLite itself;
+//  - only the CLI reads hub token files (core/hub/token-file): never handlers, the server or main;
 //  - only the git module (src/core/git) and the editor launcher start processes: every git call
 //    goes through core/git (argument arrays, timeouts, clear errors);
 //  - folders are created only through core/make-dir (never a raw mkdir).
@@ -25,6 +26,9 @@ const hubStorageMessage = 'Reach MemPalace hubs through the hub service (core/hu
 const noHubStorage = { regex: `(^|/)hub/(${hubStorage.join('|')})$`, message: hubStorageMessage }
 const noSqlite = { regex: '(^|/)core/sqlite$|^\\.\\./sqlite$', message: hubStorageMessage }
 const noSqlitePackage = { name: 'better-sqlite3', message: hubStorageMessage }
+// Token files are read only by the CLI (the operator's shell): an API caller must never make Muster
+// read a file of its choosing and send it as a bearer token.
+const noTokenFile = { regex: '(^|/)hub/token-file$', message: 'Only the CLI reads token files: the API takes a pasted token, never a path.' }
 const processMessage = 'Run git through the core git module (src/core/git/run.ts); any other process needs an exception in eslint.config.js.'
 const noChildProcess = ['child_process', 'node:child_process'].map((name) => ({ name, message: processMessage }))
 
@@ -49,14 +53,19 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' }
   },
   {
-    files: ['src/core/handlers/**/*.ts', 'src/cli/**/*.ts', 'src/server/**/*.ts'],
+    files: ['src/cli/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noSqlitePackage, ...noChildProcess], patterns: [noHubStorage, noSqlite] }] }
   },
   {
+    files: ['src/core/handlers/**/*.ts', 'src/server/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noSqlitePackage, ...noChildProcess], patterns: [noHubStorage, noSqlite, noTokenFile] }] }
+  },
+  {
     files: ['src/main/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noSqlitePackage, ...noChildProcess], patterns: [noHubStorage] }] }
+    rules: { 'no-restricted-imports': ['error', { paths: [noSqlitePackage, ...noChildProcess], patterns: [noHubStorage, noTokenFile] }] }
   },
   {
     files: ['src/shared/**/*.ts'],

@@ -1,6 +1,6 @@
 /**
  * A remote hub: test/hub_server.py (the project's stand-in for `mempalace serve`, on a real
- * logstream file) started by the test, added in Settings with a token file, shown in Overview and
+ * logstream file) started by the test, added in Settings with its pasted token, shown in Overview and
  * Timeline; a row appended on the server's side appears within 1 s; the server stopped and
  * restarted: offline shown with the reason, then resumed with no gap and no duplicate; an ack from
  * the UI lands on the server's file and passes test/hub_check.py; a --read-only server disables
@@ -33,20 +33,22 @@ const note = (from: string, body: string, extra: Record<string, unknown> = {}) =
 const rows = (page: Page) => page.locator('[data-testid^="timeline-row-"]')
 const rowIds = (page: Page) => rows(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!.slice('timeline-row-'.length)))
 
-/** Adds the server in Settings (URL + token file) and waits for it to be listed online. */
-async function addInSettings(page: Page, served: Served, server: HubServer, workDir: string, name: string): Promise<void> {
-  const tokenFile = join(workDir, `${name}.token`)
-  writeFileSync(tokenFile, TOKEN + '\n')
+/** Adds the server in Settings (URL + pasted token) and waits for it to be listed online. */
+async function addInSettings(page: Page, served: Served, server: HubServer, name: string): Promise<void> {
   await page.goto(served.openUrl)
   await page.getByTestId('nav-settings').click()
   await page.getByRole('radiogroup', { name: 'Kind of hub' }).getByText('Hub server').click()
   await expect(page.getByTestId('add-hub-kind-remote')).toBeChecked()
+  // The API takes no token file path (an API caller could make Muster send any file as a token).
+  await expect(page.getByTestId('add-hub-token-file')).toHaveCount(0)
   await page.getByTestId('add-hub-url').fill(server.url)
   await page.getByTestId('add-hub-name').fill(name)
-  await page.getByTestId('add-hub-token-file').fill(tokenFile)
+  await page.getByLabel('Token (optional)').fill(TOKEN)
   await page.getByTestId('add-hub-submit').click()
   await expect(page.getByTestId(`hub-item-${name}`)).toContainText(server.url)
   await expect(page.getByTestId(`hub-offline-${name}`)).toHaveCount(0)
+  await expect(page.getByTestId('add-hub-token')).toHaveValue('') // never shown again
+  await expect(page.locator('body')).not.toContainText(TOKEN)
 }
 
 test('a remote hub: Overview and Timeline, live rows within 1 s, offline and back with no gap, an ack that hub_check accepts', async ({ page, served, workDir }) => {
@@ -58,7 +60,7 @@ test('a remote hub: Overview and Timeline, live rows within 1 s, offline and bac
   ])
   const server = await startHubServer({ palace, token: TOKEN })
   try {
-    await addInSettings(page, served, server, workDir, 'lab')
+    await addInSettings(page, served, server, 'lab')
     await page.screenshot({ path: 'e2e/artifacts/settings-remote-hub.png' })
 
     // Overview: the remote hub's card with its agents.
@@ -130,7 +132,7 @@ test('a --read-only hub server: write actions disabled with the reason', async (
   const [id] = serverSideAppend(palace, [note('mac-claude', 'read me')])
   const server = await startHubServer({ palace, token: TOKEN, readOnly: true })
   try {
-    await addInSettings(page, served, server, workDir, 'mirror')
+    await addInSettings(page, served, server, 'mirror')
     await expect(page.getByTestId('hub-read-only-mirror')).toBeVisible()
     await page.getByTestId('nav-timeline').click()
     await expect(page.getByTestId('hub-read-only')).toContainText('runs read-only')

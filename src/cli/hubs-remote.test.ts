@@ -62,5 +62,10 @@ describe('muster hubs with a hub server', () => {
     expect(refused.code).toBe(1)
     expect(JSON.parse(refused.out).error).toMatch(/refused the token \(HTTP 401\).*\(nothing registered\)/)
     expect(refused.out).not.toContain('nope-nope')
+    // The CLI reads the token file itself (the API takes no path): a bad file is refused before
+    // the service starts, and ~/ is the user's home.
+    expect(await run(home, 'hubs', 'add', '--url', server.url, '--token-file', 'missing')).toMatchObject({ code: 1, err: `muster: cannot read token file ${join(home, 'missing')}: ENOENT\n` })
+    writeFileSync(join(home, 'good'), TOKEN + '\n')
+    expect(await run(home, 'hubs', 'add', '--url', server.url, '--token-file', '~/good', '--name', 'lab')).toMatchObject({ code: 0, out: `added lab ${server.url}\n` })
   })
 })

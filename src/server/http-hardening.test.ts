@@ -1,4 +1,4 @@
-import { request, type ClientRequest, type IncomingMessage } from 'node:http'
+import { createServer, request, type ClientRequest, type IncomingMessage } from 'node:http'
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -118,6 +118,29 @@ describe('muster serve under hostile or broken requests', () => {
       expect(next?.statusCode).toBe(200)
     } finally {
       for (const req of open) req.destroy()
+    }
+  })
+
+  it('hubs.add takes no token file path: a dashboard caller cannot make Muster send a file of its choosing to a URL', async () => {
+    const outside = tmpDir()
+    writeFileSync(join(outside, 'secret.txt'), `${SECRET}\n`)
+    const seen: string[] = []
+    const spy = createServer((req, res) => {
+      seen.push(req.headers.authorization ?? '(none)')
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}')
+    })
+    await new Promise<void>((resolve) => spy.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(spy.address() as { port: number }).port}`
+      const r = await raw('/api/call/hubs.add', { method: 'POST', headers: json, body: JSON.stringify({ url, token_file: join(outside, 'secret.txt') }) })
+      expect(r.status).toBe(400)
+      expect(JSON.parse(r.body)).toMatchObject({ code: 'invalid_input', error: expect.stringContaining('token_file') })
+      expect(r.body).not.toContain(SECRET)
+      expect(seen).toEqual([])
+      const listed = await raw('/api/call/hubs.list', { method: 'POST', headers: json, body: '{}' })
+      expect(JSON.parse(listed.body).hubs).toEqual([])
+    } finally {
+      await new Promise((resolve) => spy.close(resolve))
     }
   })
 })

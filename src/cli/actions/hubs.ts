@@ -1,6 +1,7 @@
 /** `muster hubs list|add|remove` at work. */
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
+import { readTokenFile } from '../../core/hub/token-file'
 import { globals, withService } from '../context'
 import { CliError, printJson, table, type CliIo } from '../output'
 
@@ -20,12 +21,15 @@ export async function list(io: CliIo, _o: unknown, cmd: Command): Promise<void> 
   io.stdout(`default (${r.default.source}): ${r.default.palace}${r.default.exists ? '' : ' (no hub yet)'}\n`)
 }
 
-/** `hubs add PALACE` or `hubs add --url URL [--token-file F]`. */
+/**
+ * `hubs add PALACE` or `hubs add --url URL [--token-file F]`. The token file is read here, in the
+ * operator's shell, and its text passed to `hubs.add` (the API takes no file path).
+ */
 export async function add(io: CliIo, palace: string | undefined, o: { name?: string; create?: boolean; url?: string; tokenFile?: string }, cmd: Command): Promise<void> {
   if (!palace === !o.url) throw new CliError('give a palace folder or --url URL (not both)')
   if (o.tokenFile && !o.url) throw new CliError('--token-file goes with --url (a hub server)')
   const input = o.url
-    ? { url: o.url, name: o.name, create: o.create, token_file: o.tokenFile ? resolve(io.cwd, o.tokenFile) : undefined }
+    ? { url: o.url, name: o.name, create: o.create, token: o.tokenFile ? readTokenFile(o.tokenFile, io.cwd, io.env.HOME) : undefined }
     : { palace: resolve(io.cwd, palace!), name: o.name, create: o.create }
   const hub = await withService(cmd, io, (s) => s.call('hubs.add', input))
   if (globals(cmd).json) return printJson(io, hub)

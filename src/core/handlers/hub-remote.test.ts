@@ -1,10 +1,11 @@
 /**
  * Remote hubs through the whole service (contract validation, handlers, hub service, live pushes)
- * against test/hub_server.py: registering with a token file, the same reads and writes as a local
- * hub, offline and back, removing.
+ * against test/hub_server.py: registering with a token (never a token file path over the API), the
+ * same reads and writes as a local hub, offline and back, removing.
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { createServer as createHttpServer } from 'node:http'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -30,9 +31,7 @@ async function setup(watch = false) {
   const palace = join(tmpDir(), 'palace')
   const server = await startHubServer({ palace, token: TOKEN, pingSeconds: 1 })
   servers.push(server)
-  const tokenFile = join(tmpDir(), 'token.txt')
-  writeFileSync(tokenFile, `${TOKEN}\n`)
-  return { s, home, palace, server, tokenFile }
+  return { s, home, palace, server }
 }
 
 /** A TCP port nothing listens on. */
@@ -61,9 +60,9 @@ const until = async (cond: () => boolean | Promise<boolean>, ms = 8_000): Promis
 }
 
 describe('remote hubs through the service', () => {
-  it('hubs.add --url with a token file: the token is copied 0600 and never returned; list/remove handle remote hubs', async () => {
-    const { s, home, server, tokenFile } = await setup()
-    const added = await s.call('hubs.add', { url: `${server.url}/`, token_file: tokenFile, name: 'lab' })
+  it('hubs.add --url with a token: the token is copied 0600 and never returned; list/remove handle remote hubs', async () => {
+    const { s, home, server } = await setup()
+    const added = await s.call('hubs.add', { url: `${server.url}/`, token: TOKEN, name: 'lab' })
     expect(added).toMatchObject({ name: 'lab', kind: 'remote', palace: server.url, file: server.url, added: true, online: true, offline_reason: null, read_only: false })
     const tokens = readdirSync(join(home, 'hub-tokens'))
     expect(tokens).toHaveLength(1)
@@ -75,7 +74,7 @@ describe('remote hubs through the service', () => {
     expect(JSON.stringify([added, listed])).not.toContain(TOKEN)
     expect(readFileSync(join(home, 'muster.sqlite3')).includes(Buffer.from(TOKEN))).toBe(false) // only the file path is in the DB
 
-    expect(await s.call('hubs.add', { url: server.url, token_file: tokenFile })).toMatchObject({ name: 'lab', added: false })
+    expect(await s.call('hubs.add', { url: server.url, token: TOKEN })).toMatchObject({ name: 'lab', added: false })
     await s.call('hub.append', { hub: 'lab', type: 'note', stream: 's', room: 'r', body: 'x' })
     const mirrors = join(home, 'hub-mirrors')
     expect(readdirSync(mirrors)).toHaveLength(1)
@@ -86,26 +85,48 @@ describe('remote hubs through the service', () => {
   })
 
   it('refuses a wrong token, an unreachable URL and bad input, registering nothing', async () => {
-    const { s, home, server, tokenFile } = await setup()
-    const wrong = join(tmpDir(), 'wrong')
-    writeFileSync(wrong, 'not-the-token-42\n')
-    await expect(s.call('hubs.add', { url: server.url, token_file: wrong })).rejects.toMatchObject({ code: 'forbidden', message: expect.stringMatching(/refused the token \(HTTP 401\).*\(nothing registered\)/) })
+    const { s, home, server } = await setup()
+    await expect(s.call('hubs.add', { url: server.url, token: 'not-the-token-42' })).rejects.toMatchObject({ code: 'forbidden', message: expect.stringMatching(/refused the token \(HTTP 401\).*\(nothing registered\)/) })
     const closed = `http://127.0.0.1:${await freePort()}`
-    await expect(s.call('hubs.add', { url: closed, token_file: tokenFile })).rejects.toMatchObject({ code: 'conflict', message: `cannot reach hub server ${closed}: connection refused (nothing registered)` })
+    await expect(s.call('hubs.add', { url: closed, token: TOKEN })).rejects.toMatchObject({ code: 'conflict', message: `cannot reach hub server ${closed}: connection refused (nothing registered)` })
     await expect(s.call('hubs.add', { url: server.url, palace: '/tmp/x' })).rejects.toThrow('give either palace (a local hub) or url (a hub server)')
-    await expect(s.call('hubs.add', { palace: '/tmp/x', token_file: tokenFile })).rejects.toThrow('token and token_file are for a hub server (url)')
-    await expect(s.call('hubs.add', { url: 'ftp://h', token_file: tokenFile })).rejects.toThrow('only http and https')
-    await expect(s.call('hubs.add', { url: server.url, token_file: 'relative/token' })).rejects.toThrow('token_file must be an absolute path (or start with ~/)')
+    await expect(s.call('hubs.add', { palace: '/tmp/x', token: TOKEN })).rejects.toThrow('token is for a hub server (url)')
+    await expect(s.call('hubs.add', { url: 'ftp://h', token: TOKEN })).rejects.toThrow('only http and https')
+    await expect(s.call('hubs.add', { url: server.url, token: 'two words' })).rejects.toMatchObject({ code: 'invalid_input', message: 'the token does not hold a bearer token (one line of visible ASCII characters)' })
     expect((await s.call('hubs.list', {})).hubs).toEqual([])
     expect(existsSync(join(home, 'hub-tokens')) ? readdirSync(join(home, 'hub-tokens')) : []).toEqual([])
-    // A pasted token works like a file (Settings).
     expect(await s.call('hubs.add', { url: server.url, token: ` ${TOKEN} ` })).toMatchObject({ name: '127.0.0.1-' + server.port, online: true })
   })
 
+  it('never takes a token file path: an API caller cannot make Muster read a file and send it to a URL', async () => {
+    const { s, home } = await setup()
+    // A one-line file the caller must not be able to exfiltrate, and a "hub server" that records
+    // every Authorization header it is sent.
+    const secret = join(tmpDir(), 'secret')
+    writeFileSync(secret, 'ssh-private-looking-line-9f3a\n')
+    const seen: string[] = []
+    const spy = createHttpServer((req, res) => {
+      seen.push(req.headers.authorization ?? '(none)')
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}')
+    })
+    await new Promise<void>((resolve) => spy.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(spy.address() as { port: number }).port}`
+      for (const input of [{ url, token_file: secret }, { url, token_file: secret, token: 'x' }, { url, token_file: '~/secret' }]) {
+        await expect(s.call('hubs.add', input)).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringContaining('token_file') })
+      }
+      expect(seen).toEqual([])
+      expect((await s.call('hubs.list', {})).hubs).toEqual([])
+      expect(existsSync(join(home, 'hub-tokens'))).toBe(false)
+    } finally {
+      await new Promise((resolve) => spy.close(resolve))
+    }
+  })
+
   it('overview, timeline reads, acks, replies, tasks and inbox work on a remote hub as on a local one', async () => {
-    const { s, palace, server, tokenFile } = await setup()
+    const { s, palace, server } = await setup()
     await s.call('settings.update', { operatorId: 'desk-op' })
-    await s.call('hubs.add', { url: server.url, token_file: tokenFile, name: 'lab' })
+    await s.call('hubs.add', { url: server.url, token: TOKEN, name: 'lab' })
     const task = await s.call('hub.taskCreate', { hub: 'lab', project: 'muse', to_agent: 'win-codex', goal: 'Fix it', branch: 'main', base_commit: 'abcdef1', done: 'green' })
     expect(task.task).toMatchObject({ from_agent: 'desk-op', correlation_id: expect.stringMatching(/^task_fix_it_[0-9a-f]{8}$/) })
     const reply = await s.call('hub.append', { hub: 'lab', type: 'task.reply', stream: 'project/muse', room: 'delegation', to_agent: 'win-codex', correlation_id: task.task.correlation_id, body: 'more detail' })
@@ -126,10 +147,10 @@ describe('remote hubs through the service', () => {
   })
 
   it('pushes remote rows as hub.events, and hub.status when the server stops and comes back', async () => {
-    const { s, server, tokenFile } = await setup(true)
+    const { s, server } = await setup(true)
     const pushed: PushedEvent[] = []
     s.subscribe((e) => pushed.push(e))
-    await s.call('hubs.add', { url: server.url, token_file: tokenFile, name: 'lab' })
+    await s.call('hubs.add', { url: server.url, token: TOKEN, name: 'lab' })
     const statuses = () => pushed.flatMap((e) => (e.name === 'hub.status' && e.payload.hub === 'lab' ? [e.payload] : []))
     await until(() => statuses().at(-1)?.online === true)
     await s.call('hub.append', { palace: server.url, type: 'note', stream: 's', room: 'r', body: 'one' })

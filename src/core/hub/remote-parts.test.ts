@@ -1,11 +1,13 @@
 /** The pure parts of remote hubs: URLs, token files, tool arguments, HTTP error shapes. */
-import { statSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
 import { listArgs, rejectsArgument, toEnvelope } from './remote-args'
 import { httpError, RemoteCallError, retryAfterMs } from './remote-mcp'
-import { loadToken, readTokenSource, removeToken, storeToken } from './remote-token'
+import { loadToken, removeToken, storeToken } from './remote-token'
+import { readTokenFile } from './token-file'
 import { defaultRemoteName, isHubUrl, normalizeHubUrl, remoteKey } from './remote-url'
 
 describe('remote hub URLs', () => {
@@ -29,7 +31,7 @@ describe('remote hub tokens', () => {
     const home = tmpDir()
     const src = join(tmpDir(), 'token')
     writeFileSync(src, '  s3cr3t-token\n')
-    const rel = storeToken(home, 'http://h:1', readTokenSource(src))
+    const rel = storeToken(home, 'http://h:1', readTokenFile(src, '/'))
     expect(rel).toBe(`hub-tokens/${remoteKey('http://h:1')}.token`)
     expect(statSync(join(home, rel)).mode & 0o777).toBe(0o600)
     expect(statSync(join(home, 'hub-tokens')).mode & 0o777).toBe(0o700)
@@ -40,15 +42,30 @@ describe('remote hub tokens', () => {
     expect(() => loadToken(home, '../outside', 'h')).toThrow("outside Muster's home")
   })
 
-  it('refuses a missing, empty or non-token file with a message that never quotes its content', () => {
+  it('reads a token file from the CLI: relative to the working folder, ~/ from home', () => {
     const dir = tmpDir()
-    expect(() => readTokenSource(join(dir, 'nope'))).toThrow(/cannot read token file .*nope: ENOENT/)
+    writeFileSync(join(dir, 'tok'), 'abc-123\n')
+    expect(readTokenFile('tok', dir)).toBe('abc-123')
+    expect(readTokenFile('~/tok', '/', dir)).toBe('abc-123')
+    expect(readTokenFile(join(dir, 'tok'), '/elsewhere')).toBe('abc-123')
+  })
+
+  it('refuses a missing, empty, oversized, non-regular or non-token file with a message that never quotes its content', () => {
+    const dir = tmpDir()
+    expect(() => readTokenFile(join(dir, 'nope'), dir)).toThrow(/cannot read token file .*nope: ENOENT/)
     writeFileSync(join(dir, 'empty'), ' \n')
-    expect(() => readTokenSource(join(dir, 'empty'))).toThrow('is empty')
+    expect(() => readTokenFile('empty', dir)).toThrow('is empty')
+    writeFileSync(join(dir, 'big'), 'x'.repeat(16 * 1024 + 1))
+    expect(() => readTokenFile('big', dir)).toThrow(`token file ${join(dir, 'big')} is 16385 bytes: not a bearer token`)
+    mkdirSync(join(dir, 'folder'))
+    expect(() => readTokenFile('folder', dir)).toThrow(`token file ${join(dir, 'folder')} is not a regular file`)
+    // A FIFO would block the read forever: refused before opening it.
+    execFileSync('mkfifo', [join(dir, 'fifo')])
+    expect(() => readTokenFile('fifo', dir)).toThrow('is not a regular file')
     writeFileSync(join(dir, 'spaced'), 'secret part two\n')
     let message = ''
     try {
-      readTokenSource(join(dir, 'spaced'))
+      readTokenFile('spaced', dir)
     } catch (err) {
       message = (err as Error).message
     }

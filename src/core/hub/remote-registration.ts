@@ -1,26 +1,22 @@
 /**
  * Registering and forgetting hub servers (`muster hubs add --url URL --token-file F`, Settings):
- * the URL is normalised, the token read from the operator's file (or pasted) and checked against
- * the server before anything is stored; then the token is copied into Muster's home (0600) and
+ * the URL is normalised, the token (pasted, or read by the CLI from the operator's token file:
+ * never a path here, see token-file.ts) checked against the server before anything is stored; then the token is copied into Muster's home (0600) and
  * the record added. Forgetting a server deletes its token copy and its mirror.
  */
-import { homedir } from 'node:os'
-import { isAbsolute, join } from 'node:path'
 import { ApiError } from '../../shared/api'
 import type { HubRecord, HubRegistry } from './hub-registry'
 import type { OpenHubs } from './open-hubs'
 import { RemoteHub } from './remote-hub'
 import { HubMirror } from './remote-mirror'
-import { loadToken, readTokenSource, removeToken, storeToken, validToken } from './remote-token'
+import { loadToken, removeToken, storeToken, validToken } from './remote-token'
 import { defaultRemoteName, normalizeHubUrl, remoteKey } from './remote-url'
 
 /** What registering a server takes. */
 export interface RemoteAddInput {
   url: string
   name?: string
-  /** An absolute path (or `~/...`) to a file holding the bearer token. */
-  token_file?: string
-  /** The bearer token itself. */
+  /** The bearer token itself (absent: a server without a token, or keep the stored one). */
   token?: string
 }
 
@@ -40,9 +36,7 @@ export async function registerRemoteHub(ctx: RemoteRegistrationContext, input: R
   const { registry, home } = ctx
   if (!home) throw new ApiError("hub servers need Muster's home to keep their token and mirror", 'invalid_input')
   const url = normalizeHubUrl(input.url)
-  const tokenPath = input.token_file?.startsWith('~/') ? join(homedir(), input.token_file.slice(2)) : input.token_file
-  if (tokenPath && !isAbsolute(tokenPath)) throw new ApiError(`token_file must be an absolute path (or start with ~/), got '${tokenPath}'`, 'invalid_input')
-  const given = tokenPath ? readTokenSource(tokenPath) : input.token !== undefined ? validToken(input.token, 'the token') : null
+  const given = input.token !== undefined ? validToken(input.token, 'the token') : null
   const existing = registry.findByUrl(url)
   const name = existing?.name ?? (input.name?.trim() || defaultRemoteName(url))
   const taken = existing ? null : registry.find(name)

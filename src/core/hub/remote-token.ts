@@ -1,9 +1,10 @@
 /**
  * Bearer tokens of remote hubs, kept in Muster's home (`hub-tokens/<key>.token`, mode 0600, folder
- * 0700): `hubs add` copies the operator's token file there, the registry stores only the relative
- * path, and the token is read back when the hub is opened. No message here ever contains a token.
+ * 0700): `hubs add` stores the token it is given there (pasted in Settings, or read by the CLI from
+ * `--token-file`), the registry stores only the relative path, and the token is read back when the
+ * hub is opened. No message here ever contains a token.
  */
-import { chmodSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { ApiError } from '../../shared/api'
 import { makeDirSync } from '../make-dir'
@@ -11,8 +12,6 @@ import { remoteKey } from './remote-url'
 
 /** The folder of token copies inside Muster's home. */
 export const TOKENS_DIR = 'hub-tokens'
-/** A token file larger than this is not a token (bearer tokens are a few dozen characters). */
-const MAX_TOKEN_FILE_BYTES = 16 * 1024
 /** What a bearer token may contain: visible ASCII, no spaces (it travels in an HTTP header). */
 const TOKEN_RE = /^[\x21-\x7e]+$/
 
@@ -22,24 +21,6 @@ export function validToken(text: string, from: string): string {
   if (!token) throw new ApiError(`${from} is empty: expected the hub server's bearer token`, 'invalid_input')
   if (!TOKEN_RE.test(token)) throw new ApiError(`${from} does not hold a bearer token (one line of visible ASCII characters)`, 'invalid_input')
   return token
-}
-
-/** Reads and checks an operator's token file (a clear one-line error when it is missing or not a token). */
-export function readTokenSource(file: string): string {
-  let size: number
-  try {
-    size = statSync(file).size
-  } catch (err) {
-    throw new ApiError(`cannot read token file ${file}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`, 'invalid_input')
-  }
-  if (size > MAX_TOKEN_FILE_BYTES) throw new ApiError(`token file ${file} is ${size} bytes: not a bearer token`, 'invalid_input')
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (err) {
-    throw new ApiError(`cannot read token file ${file}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`, 'invalid_input')
-  }
-  return validToken(text, `token file ${file}`)
 }
 
 /**

@@ -55,6 +55,11 @@ export const hubMethods = {
   /**
    * Registers a palace folder (local) or a MemPalace hub server's URL (remote). Idempotent: the
    * same palace or URL again returns the existing record (a remote one takes a new token).
+   *
+   * A server's token travels as its text only, never as a file path: a caller of the dashboard
+   * API must not be able to make Muster read a file of its choosing and send it as a bearer token
+   * to a URL of its choosing. `muster hubs add --url --token-file F` reads F in the operator's
+   * shell (core/hub/token-file) and passes the text here; Settings pastes it.
    */
   'hubs.add': {
     input: z
@@ -63,18 +68,15 @@ export const hubMethods = {
         url: z.string().trim().min(1).max(2048).optional(),
         name: z.string().trim().min(1).max(64).optional(),
         create: z.boolean().optional(),
-        /** Remote: a file holding the server's bearer token (copied into Muster's home, mode 0600). */
-        token_file: z.string().trim().min(1).max(4096).optional(),
-        /** Remote: the token itself (pasted in Settings); stored like a token file, never returned. */
+        /** Remote: the bearer token itself; copied into Muster's home (mode 0600), never returned. */
         token: z.string().min(1).max(4096).optional()
       })
       .strict()
       .superRefine((v, ctx) => {
         const issue = (message: string): void => ctx.addIssue({ code: 'custom', message })
         if (!v.palace === !v.url) issue('give either palace (a local hub) or url (a hub server)')
-        if (v.palace && (v.token_file || v.token)) issue('token and token_file are for a hub server (url)')
+        if (v.palace && v.token) issue('token is for a hub server (url)')
         if (v.url && v.create) issue('create is for a local palace: a hub server creates its own hub')
-        if (v.token_file && v.token) issue('give token_file or token, not both')
       }),
     output: HubInfoSchema.extend({ added: z.boolean() })
   },

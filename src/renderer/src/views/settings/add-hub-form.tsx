@@ -1,7 +1,8 @@
 /**
  * The add form of the Settings hubs section: a palace folder on this machine, or a MemPalace hub
- * server (`mempalace serve`) by URL with its bearer token, from a file or pasted. The token goes
- * to Muster's core, which copies it into its home (mode 0600); nothing shows it again.
+ * server (`mempalace serve`) by URL with its bearer token, pasted. The token goes to Muster's
+ * core, which copies it into its home (mode 0600); nothing shows it again. There is no token file
+ * field: the API takes no file path (`muster hubs add --token-file` reads one in the shell).
  */
 import { useState, type FormEvent } from 'react'
 import { FolderOpen, Plus, Server } from 'lucide-react'
@@ -16,23 +17,21 @@ export function AddHubForm({ add, pending, error }: { add: (input: AddInput, don
   const [kind, setKind] = useState<Kind>('local')
   const [palace, setPalace] = useState('')
   const [url, setUrl] = useState('')
-  const [tokenFile, setTokenFile] = useState('')
   const [token, setToken] = useState('')
   const [name, setName] = useState('')
   const [create, setCreate] = useState(false)
 
-  const ready = kind === 'local' ? !!palace.trim() : !!url.trim() && !(tokenFile.trim() && token.trim())
+  const ready = kind === 'local' ? !!palace.trim() : !!url.trim()
   const submit = (e: FormEvent): void => {
     e.preventDefault()
     const named = name.trim() || undefined
     const input: AddInput =
       kind === 'local'
         ? { palace: palace.trim(), name: named, create }
-        : { url: url.trim(), name: named, ...(tokenFile.trim() ? { token_file: tokenFile.trim() } : {}), ...(token.trim() ? { token: token.trim() } : {}) }
+        : { url: url.trim(), name: named, ...(token.trim() ? { token: token.trim() } : {}) }
     add(input, () => {
       setPalace('')
       setUrl('')
-      setTokenFile('')
       setToken('')
       setName('')
     })
@@ -85,19 +84,15 @@ export function AddHubForm({ add, pending, error }: { add: (input: AddInput, don
         <>
           <div className="field-row">
             <div className="field field-grow">
-              <label htmlFor="add-hub-token-file">Token file</label>
-              <input id="add-hub-token-file" className="input mono" value={tokenFile} onChange={(e) => setTokenFile(e.target.value)} placeholder="/path/to/token" spellCheck={false} autoComplete="off" data-testid="add-hub-token-file" />
-            </div>
-            <div className="field field-grow">
               <label htmlFor="add-hub-token">
-                or paste the token <span className="muted">(optional)</span>
+                Token <span className="muted">(optional)</span>
               </label>
               <input id="add-hub-token" type="password" className="input mono" value={token} onChange={(e) => setToken(e.target.value)} spellCheck={false} autoComplete="off" data-testid="add-hub-token" />
             </div>
           </div>
           <p className="hint">
             The server's bearer token (<code>mempalace serve --token</code>). Muster checks it against the server, keeps a copy in its home readable only by you, and never
-            shows it again. Leave both empty for a server without a token.
+            shows it again. Leave it empty for a server without a token. From a file: <code>muster hubs add --url URL --token-file FILE</code>.
           </p>
         </>
       )}

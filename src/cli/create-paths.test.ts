@@ -25,15 +25,17 @@ function muster(...args: string[]): { code: number | null; err: string; hung: bo
 
 describe('every folder Muster creates fails fast with a clear error (Node recursive mkdir spins on /proc)', () => {
   it.each([
-    ['hubs add --create', (home: string) => ['hubs', 'add', '/proc/nope', '--create', '--home', home], '/proc/nope'],
-    ['hubs add --create, deeper', (home: string) => ['hubs', 'add', '/proc/self/fd/nope/palace', '--create', '--home', home], '/proc/self/fd/nope/palace'],
-    ['demo', (home: string) => ['demo', '/proc/self/nope', '--home', home], '/proc/self/nope'],
-    ['the state home', () => ['projects', 'list', '--home', '/proc/1/nope/home'], '/proc/1/nope/home']
-  ])('%s', (_name, args, path) => {
+    ['hubs add --create', (home: string) => ['hubs', 'add', '/proc/nope', '--create', '--home', home], '/proc/nope', 'folder /proc/nope'],
+    // /proc/1 refuses writing outright (EPERM even for root), so that is found before any mkdir.
+    ['hubs add --create, in a process folder', (home: string) => ['hubs', 'add', '/proc/1/nope', '--create', '--home', home], '/proc/1/nope', 'hub /proc/1/nope/logstream.sqlite3'],
+    ['hubs add --create, deeper', (home: string) => ['hubs', 'add', '/proc/self/fd/nope/palace', '--create', '--home', home], '/proc/self/fd/nope/palace', 'folder /proc/self/fd/nope/palace'],
+    ['demo', (home: string) => ['demo', '/proc/self/nope', '--home', home], '/proc/self/nope', 'folder /proc/self/nope'],
+    ['the state home', () => ['projects', 'list', '--home', '/proc/1/nope/home'], '/proc/1/nope/home', 'folder /proc/1/nope/home']
+  ])('%s', (_name, args, path, what) => {
     const r = muster(...args(tmpDir()))
     expect(r.hung).toBe(false)
     expect(r.code).toBe(1)
-    expect(r.err).toMatch(new RegExp(`^muster: cannot create folder ${path}: [^\\n]+\\n$`))
+    expect(r.err).toMatch(new RegExp(`^muster: cannot create ${what}: [^\\n]+\\n$`))
     expect(existsSync(path)).toBe(false)
   })
 })

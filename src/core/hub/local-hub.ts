@@ -64,7 +64,10 @@ export class LocalHub implements Hub {
     return { exists, online: offline === null, offline_reason: offline, read_only: readOnly !== null, read_only_reason: readOnly }
   }
 
+  /** Creates the hub file (and its folder); a place it cannot be written is refused, naming why. */
   async create(): Promise<void> {
+    const refusal = writeRefusal(this.conn.palace, this.conn.file)
+    if (refusal) throw new ApiError(`cannot create hub ${this.conn.file}: ${refusal}`, 'forbidden')
     await this.write(() => undefined, () => undefined)
   }
 

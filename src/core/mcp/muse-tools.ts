@@ -10,6 +10,7 @@ import { promises as fs } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
 import { ApiError } from '../../shared/api'
 import { assertInvocationsAllowed } from '../invoke/scan'
+import { makeDir } from '../make-dir'
 import { ymd, ymdhm } from '../muse/edits'
 import { parseL0 } from '../muse/l0'
 import { DAILY_LOG } from '../muse/memory-files'
@@ -114,7 +115,7 @@ export async function writeMemory(root: string, a: { content: string; section?: 
   if (a.section !== undefined && /[\r\n]/.test(a.section)) return fail('ERROR: The section must be one line')
   const day = ymd(now)
   const dir = join(root, 'memory')
-  await fs.mkdir(dir, { recursive: true })
+  await makeDir(dir)
   const entry = chomp(a.section ? `\n## ${a.section}\n\n${a.content}\n` : `\n${a.content}\n`) + '\n'
   await safeEdit(join(dir, `${day}.md`), appendOnce(entry), { within: root, create: true })
   return { text: `✅ Written to memory/${day}.md` }

@@ -12,6 +12,7 @@
 import { existsSync, promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import type { NotesSnapshot, SquadNote } from '../../shared/contract/notes-types'
+import { makeDir } from '../make-dir'
 import { safeEdit, type SafeWriteHooks } from '../muse/safe-write'
 import { appendEntries, decisionEntry, promotedIds } from './decisions'
 
@@ -115,7 +116,7 @@ export async function applyPromotion(root: string, plan: PromotionPlan, hooks?: 
   const result: PromotionResult = { appended: [], archived: [] }
   if (plan.entries.length) {
     const file = join(root, plan.decisionsFile)
-    await fs.mkdir(join(file, '..'), { recursive: true })
+    await makeDir(join(file, '..'))
     await safeEdit(
       file,
       (text) => {
@@ -129,7 +130,7 @@ export async function applyPromotion(root: string, plan: PromotionPlan, hooks?: 
   }
   for (const a of plan.archives) {
     const file = join(root, a.file)
-    await fs.mkdir(join(file, '..'), { recursive: true })
+    await makeDir(join(file, '..'))
     const r = await safeEdit(file, (text) => (text === '' ? a.text : null), { within: root, create: true, hooks })
     if (r.created) result.archived.push(a.noteId)
   }

@@ -10,6 +10,7 @@ import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ApiError } from '../../shared/api'
+import { makeDir } from '../make-dir'
 import { safeEdit, type SafeWriteHooks } from '../muse/safe-write'
 
 /** Agent identities as upstream validates them. */
@@ -100,7 +101,7 @@ export function installTarget(opts: { harness?: string; file?: string; home?: st
  */
 export async function installRules(agent: string, file: string, hooks?: SafeWriteHooks, home: string = homedir()): Promise<{ file: string; outcome: InstallOutcome }> {
   const block = await renderRules(agent)
-  await fs.mkdir(dirname(file), { recursive: true })
+  await makeDir(dirname(file))
   const rel = relative(resolve(home), resolve(file))
   const within = rel && !rel.startsWith('..') && !isAbsolute(rel) ? home : dirname(file)
   let outcome: InstallOutcome = 'unchanged'

@@ -8,7 +8,9 @@
 //  - only the CLI reads hub token files (core/hub/token-file): never handlers, the server or main;
 //  - only the git module (src/core/git) and the editor launcher start processes: every git call
 //    goes through core/git (argument arrays, timeouts, clear errors);
-//  - folders are created only through core/make-dir (never a raw mkdir).
+//  - folders are created only through core/make-dir (never a raw mkdir);
+//  - src/core never writes to stdout (`muster mcp` speaks JSON-RPC there): no console.log/info,
+//    no process.stdout.
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
@@ -66,6 +68,14 @@ export default tseslint.config(
     files: ['src/main/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noSqlitePackage, ...noChildProcess], patterns: [noHubStorage, noTokenFile] }] }
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+      'no-restricted-properties': ['error', { object: 'process', property: 'stdout', message: 'src/core never writes to stdout (muster mcp speaks JSON-RPC there): return the text, let the CLI print it.' }]
+    }
   },
   {
     files: ['src/shared/**/*.ts'],

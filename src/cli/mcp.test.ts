@@ -81,7 +81,9 @@ describe('muster mcp (own fixture)', () => {
       'mempalace_event_list', 'mempalace_event_wait', 'mempalace_event_append', 'mempalace_event_ack', 'mempalace_patch_submit'
     ])
     const get = (n: string) => normalise(tools.find((t) => t.name === n)!.inputSchema as Record<string, unknown>)
-    expect(get('muse_get_role')).toEqual({ type: 'object', properties: { role: { type: 'string', description: 'Role file name without extension (e.g., build, growth, qa, gm, strategy)' } }, required: ['role'] })
+    // MUSE's six exactly as MUSE's own server lists them (the own copy; the upstream suite compares upstream's file)
+    const museList = JSON.parse(readFileSync(join(REPO_ROOT, 'test/fixtures/muse-mcp/tools-list.json'), 'utf8')) as unknown
+    expect(tools.filter((t) => t.name.startsWith('muse_')).map((t) => ({ name: t.name, description: t.description, inputSchema: get(t.name) }))).toEqual(museList)
     expect(get('muse_search_memory').required).toEqual(['query'])
     expect((get('mempalace_event_append').required as string[]).sort()).toEqual(['from_agent', 'room', 'stream', 'type'])
     expect(Object.keys(get('mempalace_event_list').properties as object)).toContain('since_event_id')
@@ -131,10 +133,16 @@ describe('muster mcp (own fixture)', () => {
     const id = (req.json.event as unknown as { id: string }).id
     expect((await call('mempalace_event_list', { to_agent: 'win-codex' })).json).toMatchObject({ count: 1, events: [{ id }] })
     expect((await call('mempalace_event_wait', { since_event_id: id, timeout_ms: 200 })).json).toEqual({ timed_out: true, events: [], count: 0 })
+    // a wait in progress returns the event another agent appends meanwhile
+    const waiting = call('mempalace_event_wait', { since_event_id: id, to_agent: 'mac-claude', timeout_ms: 20_000 })
+    await new Promise((r) => setTimeout(r, 300))
+    const reply = await call('mempalace_event_append', { type: 'task.reply', stream: 'project/orbit', room: 'delegation', from_agent: 'win-codex', to_agent: 'mac-claude', correlation_id: 'task_s111_0a1b2c3d', status: 'open', body: 'On it' })
+    const woke = (await waiting).json as unknown as { timed_out: boolean; count: number; events: { id: string }[] }
+    expect(woke).toMatchObject({ timed_out: false, count: 1, events: [{ id: (reply.json.event as unknown as { id: string }).id }] })
     expect((await call('mempalace_event_ack', { event_id: id, from_agent: 'win-codex', status: 'claimed' })).json).toMatchObject({ success: true, event: { type: 'event.ack', to_agent: 'mac-claude', metadata: { ack_of: id } } })
     const patch = await call('mempalace_patch_submit', { content: 'diff --git a/x b/x\n', from_agent: 'win-codex', stream: 'project/orbit', correlation_id: 'task_s111_0a1b2c3d' })
     expect(patch.json).toMatchObject({ success: true, artifact: { kind: 'patch', size_bytes: 19 }, event: { type: 'patch.ready', status: 'ready', room: 'patches' } })
-    expect((await call('mempalace_event_list', { since_event_id: id })).json).toMatchObject({ count: 2, events: [{ type: 'event.ack' }, { type: 'patch.ready' }] })
+    expect((await call('mempalace_event_list', { since_event_id: id })).json).toMatchObject({ count: 3, events: [{ type: 'task.reply' }, { type: 'event.ack' }, { type: 'patch.ready' }] })
     expect(await call('mempalace_event_append', { type: 'Bad Type', stream: 's', room: 'r', from_agent: 'a' })).toMatchObject({ isError: true, json: { success: false } })
     expect(await call('mempalace_event_list', { since_event_id: 'evt_nope' })).toEqual({ isError: true, json: { error: "since_event_id 'evt_nope' not found" } })
     const py = spawnSync('python3', [fileURLToPath(new URL('../../test/hub_check.py', import.meta.url)), palace], { encoding: 'utf8' })

@@ -184,10 +184,15 @@ describe('muster mcp (own fixture)', () => {
 })
 
 describeUpstream('muster mcp against the upstream transcript (shared/fixtures/muse-mcp)', () => {
-  const transcript = readFileSync(upstreamPath('muse-mcp', 'muse-mcp-transcript.out.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { id: number; result?: { content?: { text: string }[]; isError?: boolean; tools?: Record<string, unknown>[] }; error?: { code: number; message: string } })
+  type Message = { id: number; result?: { content?: { text: string }[]; isError?: boolean; tools?: Record<string, unknown>[] }; error?: { code: number; message: string } }
+  // read when a test runs: the suite body is collected (and must not throw) even when ../shared is absent
+  let transcript: Message[] = []
+  beforeAll(() => {
+    transcript = readFileSync(upstreamPath('muse-mcp', 'muse-mcp-transcript.out.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Message)
+  })
   const out = (id: number) => transcript.find((t) => t.id === id)!
   const upstreamText = (id: number) => out(id).result!.content![0]!.text
   /** MUSE's real role files plus what the transcript shows of the rest of that project. */

@@ -28,7 +28,8 @@ test('chain findings from role files and hub events, and the check form (light a
   await form.getByTestId('chain-check-target').fill('chro')
   await form.getByRole('button', { name: 'Check' }).click()
   await expect(page.getByTestId('chain-check-verdict')).toContainText('Blocked: depth')
-  await expect(page.getByTestId('chain-check-verdict')).toContainText('[BLOCKED: cannot invoke chro — maximum depth 2')
+  // the answer to paste, as one block: the BLOCKED line, then the assumption line
+  await expect(page.getByTestId('chain-check-answer')).toHaveText(/^\[BLOCKED: cannot invoke chro — maximum depth 2: cro → cfo → coo → chro is a third hop\]\nState assumption used instead: /)
 
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme })

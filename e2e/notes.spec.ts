@@ -45,7 +45,7 @@ test('the Notes screen shows atlas’s notes in every shape with their findings 
     await page.emulateMedia({ colorScheme: scheme })
     await page.waitForTimeout(300) // let the theme's colour transitions finish before axe and the screenshot
     await noSeriousViolations(page)
-    await page.screenshot({ path: `e2e/artifacts/notes-${scheme}.png` })
+    await page.screenshot({ path: `e2e/artifacts/notes-atlas-${scheme}.png` })
   }
 
   // the initial import: a damaged body keeps its good note and shows the rest, a foreign namespace

@@ -10,6 +10,8 @@ for (const scheme of ['light', 'dark'] as const) {
     for (const id of SCREENS) {
       await page.getByTestId(`nav-${id}`).click()
       await expect(page.getByTestId(`screen-${id}`)).toBeVisible()
+      // the shot shows the screen's content, not its loading state
+      await expect(page.locator(`[data-testid="screen-${id}"] .state-loading`)).toHaveCount(0)
       await page.screenshot({ path: `e2e/artifacts/${id}-${scheme}.png` })
     }
   })

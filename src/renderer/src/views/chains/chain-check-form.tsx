@@ -84,10 +84,13 @@ export function ChainCheckForm() {
             <div className="cc-answer">
               <span className="muted">Answer with:</span>
               <div className="cc-answer-line">
-                <code>{r.blocked}</code>
+                <pre className="cc-answer-text" data-testid="chain-check-answer">
+                  {r.blocked}
+                  {'\n'}
+                  <span className="muted">{r.assumption}</span>
+                </pre>
                 <CopyButton text={`${r.blocked}\n${r.assumption}`} label="Copy the BLOCKED answer" />
               </div>
-              <code className="muted">{r.assumption}</code>
             </div>
           )}
           {r.warnings.map((w) => (

@@ -54,6 +54,7 @@ describe('muster rules install', () => {
     const block = await renderRules('mac-codex')
     const file = copy('without-block.md')
     expect((await installRules('mac-codex', file)).outcome).toBe('appended')
+    expect(read(file)).toBe(read(fixture('expected-without-block.md')))
     expect(read(file)).toBe(`${read(fixture('without-block.md'))}\n${block}\n`)
     expect((await installRules('mac-codex', file)).outcome).toBe('unchanged')
     const bare = copy('no-final-newline.md')

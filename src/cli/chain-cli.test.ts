@@ -52,7 +52,7 @@ describe('muster chain findings', () => {
     expect(r.out).toBe(
       '✗ board/.muse/gm.md:5  INVOKE:cfo blocked (isolation): board-meeting phase 2 allows no invocations [isolation]\n' +
         '    answer: [BLOCKED: cannot invoke cfo — board-meeting phase 2 allows no invocations]\n' +
-        '1 errors, 0 warnings in 1 role files and 0 tagged events\n'
+        '1 error, 0 warnings in 1 role file and 0 tagged events\n'
     )
   })
 })

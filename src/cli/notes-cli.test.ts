@@ -39,7 +39,7 @@ describe('muster notes', () => {
     expect(lines[2]).toMatch(/^ {4}\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ {2}Data {2}decision {2}Use JWT RS256 {2}\[promote\]$/)
     expect(lines[4]).toBe('  refs/notes/squad/worf  unparseable, 0 notes')
     expect(human.out).toContain(`✗ unparseable note text in refs/notes/squad/worf on ${main.slice(0, 12)}, line 1: oops { [unparseable]\n`)
-    expect(human.out).toMatch(/2 notes on 1 commits in 2 refs; 1 errors, 0 warnings\n$/)
+    expect(human.out).toMatch(/2 notes on 1 commit in 2 refs; 1 error, 0 warnings\n$/)
     const json = JSON.parse((await run(home, 'notes', 'list', '--project', 'app', '--ref', 'squad/data', '--json')).out)
     expect(json.refs).toEqual([{ ref: 'refs/notes/squad/data', namespace: 'data', shared: false, bodies: 1, notes: 2 }])
     expect(json.findings).toEqual([])

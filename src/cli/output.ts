@@ -106,3 +106,8 @@ export function age(iso: string | null, now = Date.now()): string {
   if (s < 86400) return `${Math.round(s / 3600)} h ago`
   return `${Math.round(s / 86400)} d ago`
 }
+
+/** `n` and the word, plural past one: `count(1, 'note')` is "1 note", `count(2, 'note')` "2 notes". */
+export function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`
+}

@@ -1,7 +1,7 @@
 /** `muster chain check|findings` at work. */
 import type { Command } from 'commander'
 import { globals, withService } from '../context'
-import { CliError, CliExit, printJson, type CliIo } from '../output'
+import { CliError, CliExit, count, printJson, type CliIo } from '../output'
 
 /** `chain check --chain C --target T [--phase N] [--caller A]`; exit 2 when blocked. */
 export async function check(io: CliIo, opts: { chain: string; target: string; phase?: string; caller?: string }, cmd: Command): Promise<void> {
@@ -28,5 +28,5 @@ export async function findings(io: CliIo, opts: { project?: string }, cmd: Comma
     io.stdout(`${f.level === 'error' ? '✗' : '!'} ${where}  ${f.message} [${f.rule}]\n`)
     if (f.blocked) io.stdout(`    answer: ${f.blocked}\n`)
   }
-  io.stdout(`${r.errors} errors, ${r.warnings} warnings in ${r.scanned.roleFiles} role files and ${r.scanned.events} tagged events\n`)
+  io.stdout(`${count(r.errors, 'error')}, ${count(r.warnings, 'warning')} in ${count(r.scanned.roleFiles, 'role file')} and ${count(r.scanned.events, 'tagged event')}\n`)
 }

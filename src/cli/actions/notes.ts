@@ -1,7 +1,7 @@
 /** `muster notes list|write|promote` at work. */
 import type { Command } from 'commander'
 import { globals, withService } from '../context'
-import { printJson, type CliIo } from '../output'
+import { count, printJson, type CliIo } from '../output'
 
 const short = (sha: string) => sha.slice(0, 12)
 
@@ -13,7 +13,7 @@ export async function list(io: CliIo, opts: { project: string; ref?: string }, c
   for (const c of r.commits) {
     io.stdout(`${short(c.sha)}  ${c.subject ?? '(commit not in this repository)'}${c.merged ? '' : '  [not merged]'}\n`)
     for (const b of c.bodies) {
-      io.stdout(`  ${b.ref}  ${b.shape}, ${b.notes.length} note${b.notes.length === 1 ? '' : 's'}\n`)
+      io.stdout(`  ${b.ref}  ${b.shape}, ${count(b.notes.length, 'note')}\n`)
       for (const n of b.notes) {
         const flags = [n.promote ? 'promote' : '', n.archive ? 'archive' : ''].filter(Boolean).join(',')
         io.stdout(`    ${n.timestamp ?? '?'}  ${n.agent ?? '?'}  ${n.type ?? '?'}  ${n.summary}${flags ? `  [${flags}]` : ''}\n`)
@@ -21,7 +21,7 @@ export async function list(io: CliIo, opts: { project: string; ref?: string }, c
     }
   }
   for (const f of r.findings) io.stdout(`${f.level === 'error' ? '✗' : '!'} ${f.message} [${f.code}]\n`)
-  io.stdout(`${r.counts.notes} notes on ${r.counts.commits} commits in ${r.refs.length} refs; ${r.counts.errors} errors, ${r.counts.warnings} warnings\n`)
+  io.stdout(`${count(r.counts.notes, 'note')} on ${count(r.counts.commits, 'commit')} in ${count(r.refs.length, 'ref')}; ${count(r.counts.errors, 'error')}, ${count(r.counts.warnings, 'warning')}\n`)
 }
 
 /** `notes write --project P --agent A --type T --content JSON [--commit C] [--ref R]`. */

@@ -61,6 +61,15 @@ test('the Notes screen shows atlas’s notes in every shape with their findings 
   // only commits with findings, by one click
   await page.getByTestId('notes-findings-toggle').click()
   await expect(page.getByTestId('notes-commits')).toHaveAttribute('data-count', '2')
+
+  // a repository without notes says how agents write them, with nothing to promote
+  await page.getByTestId('notes-project').selectOption('dya')
+  await expect(screen).toContainText('No squad notes in dya’s repository yet')
+  await expect(page.getByTestId('notes-promote')).toBeDisabled()
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await page.waitForTimeout(300)
+  await noSeriousViolations(page)
+  await page.screenshot({ path: 'e2e/artifacts/notes-empty-dark.png' })
 })
 
 test('a note an agent writes appears live; promotion shows its dry run, then writes decisions.md once', async ({ page, demo }) => {

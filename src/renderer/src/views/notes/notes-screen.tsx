@@ -49,7 +49,14 @@ export function NotesScreen() {
       <button type="button" className="btn-icon" onClick={() => void notes.refetch()} aria-label="Reload notes" title="Reload notes" disabled={!project}>
         <RefreshCw size={15} className={notes.isFetching ? 'spin' : undefined} />
       </button>
-      <button type="button" className="btn btn-primary" onClick={() => setPromoting(true)} disabled={!snap?.repo} data-testid="notes-promote">
+      <button
+        type="button"
+        className="btn btn-primary"
+        onClick={() => setPromoting(true)}
+        disabled={!snap?.repo || snap.counts.notes === 0}
+        title={snap?.repo && snap.counts.notes === 0 ? 'No notes to promote' : undefined}
+        data-testid="notes-promote"
+      >
         <ArrowUpFromLine size={14} aria-hidden /> Promote…
       </button>
     </>

@@ -120,7 +120,7 @@ export async function pickup(fleet: FleetView, req: PickupRequest): Promise<Pick
 /** A pickup error that says what happened to the files. */
 function failed(key: string, err: unknown, state: string): ApiError {
   const code = err instanceof ApiError ? err.code : 'internal'
-  const why = (err as Error).message.replace(/: (not changed|nothing written)$/, '')
+  const why = (err as Error).message.replace(/(; try again)?$/, '').replace(/[:;] (not changed|nothing written)(, try again in a few seconds)?$/, '')
   return new ApiError(`pickup of ${key} failed: ${why}; ${state}`, code)
 }
 

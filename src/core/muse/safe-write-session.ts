@@ -64,6 +64,8 @@ export class EditSession {
   private aside: Aside[] = []
   private owed: Owed[] = []
   private kept: string[] = []
+  /** The error already says what is on disk. */
+  private accounted = false
   /** The bytes we believe are at the path (last installed or settled read; null after a put-back). */
   private live: Buffer | null = null
   /** The bytes of Muster's last install. */
@@ -87,6 +89,17 @@ export class EditSession {
   }
 
   async run(): Promise<SafeEditResult> {
+    try {
+      return await this.loop()
+    } catch (err) {
+      if (this.accounted || (!this.changed && this.aside.length === 0 && this.kept.length === 0)) throw err
+      // something was written or moved: say exactly what is on disk now
+      const why = (err as Error).message.replace(/[:;] (nothing written|not changed)(, try again in a few seconds)?$/, '')
+      throw new ApiError(`${why}; ${await this.account()}; try again`, err instanceof ApiError ? err.code : 'internal')
+    }
+  }
+
+  private async loop(): Promise<SafeEditResult> {
     for (;;) {
       const now = performance.now()
       const window = quietWindow()
@@ -271,6 +284,7 @@ export class EditSession {
   private async finish(): Promise<SafeEditResult> {
     await this.release(this.aside)
     if (this.kept.length) {
+      this.accounted = true
       const edit = this.editPresent ? "Muster's edit is in the file" : "Muster's edit is not in the file"
       throw new ApiError(`${basename(this.path)} was rewritten by two writers at once; ${edit}; the other version is kept beside it as ${this.names(this.kept)}: merge it by hand`, 'conflict')
     }
@@ -288,10 +302,11 @@ export class EditSession {
   }
 
   /**
-   * Out of time: says exactly what is on disk. Aside copies still being written, or holding agent
-   * bytes the file lacks, are kept beside the file and named; the others are deleted.
+   * Before giving up: aside copies still being written, or holding agent bytes the file lacks, are
+   * kept beside the file; the others are deleted. Returns what is on disk, in words.
    */
-  private async giveUp(): Promise<never> {
+  private async account(): Promise<string> {
+    this.accounted = true
     const now = performance.now()
     const window = quietWindow()
     const current = await fs.readFile(this.path).catch(() => Buffer.alloc(0))
@@ -299,10 +314,14 @@ export class EditSession {
     const keep = owing ? this.aside : this.aside.filter((a) => now - a.changedAt < window)
     this.kept.push(...keep.map((a) => a.name))
     await this.release(this.aside.filter((a) => !keep.includes(a)))
+    const state = this.editPresent ? "Muster's edit is in the file" : this.changed ? "Muster's edit was written, but the file changed since and does not hold it now" : 'nothing written'
+    return this.kept.length ? `${state}; copies holding other writers' bytes are kept beside it as ${this.names(this.kept)}` : state
+  }
+
+  /** Out of time. */
+  private async giveUp(): Promise<never> {
     const secs = ((this.opts.timeoutMs ?? EDIT_TIMEOUT_MS) / 1000).toFixed(0)
-    const state = this.editPresent ? "Muster's edit is in the file" : this.changed ? "Muster's edit was written but is no longer in the file" : 'nothing written'
-    const kept = this.kept.length ? `; copies holding other writers' bytes are kept beside it as ${this.names(this.kept)}` : ''
-    throw new ApiError(`${basename(this.path)} kept changing while Muster was editing it (${secs} s): ${state}${kept}; try again`, 'conflict')
+    throw new ApiError(`${basename(this.path)} kept changing while Muster was editing it (${secs} s): ${await this.account()}; try again`, 'conflict')
   }
 }
 

@@ -297,3 +297,19 @@ describe('safeEdit: links and leftovers', () => {
     only(dir, 'a.md', `.a.md.muster-aside-${dead}-00000002`, `.a.md.muster-aside-${process.pid}-00000003`)
   })
 })
+
+describe('safeEdit: failing after writing says what is on disk', () => {
+  it('an agent empties the file after the edit landed and holds it: the error says the edit was written and is gone now', async () => {
+    const { dir, f, opts } = file('# L0\none\n')
+    let fd = -1
+    await expect(
+      safeEdit(f, addOnce('mine\n'), {
+        ...opts,
+        timeoutMs: 400,
+        hooks: { afterInstall: (p, a) => void (a === 1 && (fd = openSync(p, 'w'))) }
+      })
+    ).rejects.toThrow(/^a\.md is empty \(changed 0\.\d s ago\): an agent may be rewriting it; Muster's edit was written, but the file changed since and does not hold it now; try again$/)
+    closeSync(fd)
+    only(dir, 'a.md')
+  })
+})

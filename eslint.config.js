@@ -10,7 +10,9 @@
 //    goes through core/git (argument arrays, timeouts, clear errors);
 //  - folders are created only through core/make-dir (never a raw mkdir);
 //  - src/core never writes to stdout (`muster mcp` speaks JSON-RPC there): no console.log/info,
-//    no process.stdout.
+//    no process.stdout;
+//  - role files, memory logs and decisions files (src/core/muse, src/core/notes) are written only
+//    through safeEdit (src/core/muse/safe-write.ts): no direct file writes there.
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
@@ -33,6 +35,12 @@ const noSqlitePackage = { name: 'better-sqlite3', message: hubStorageMessage }
 const noTokenFile = { regex: '(^|/)hub/token-file$', message: 'Only the CLI reads token files: the API takes a pasted token, never a path.' }
 const processMessage = 'Run git through the core git module (src/core/git/run.ts); any other process needs an exception in eslint.config.js.'
 const noChildProcess = ['child_process', 'node:child_process'].map((name) => ({ name, message: processMessage }))
+// File-writing calls (fs and fs/promises, sync or not); mkdir and reads stay allowed.
+const noRawMkdir = ['callee.name', 'callee.property.name'].map((key) => ({
+  selector: `CallExpression[${key}=/^mkdir(Sync)?$/]`,
+  message: 'Create folders with makeDir/makeDirSync (src/core/make-dir.ts): bounded, with a clear error.'
+}))
+const fileWrites = '/^(writeFile|writeFileSync|appendFile|appendFileSync|rename|renameSync|truncate|truncateSync|copyFile|copyFileSync|createWriteStream|writev?|writevSync|writeSync)$/'
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'e2e/artifacts/**', 'test-results/**', 'playwright-report/**', '.electron-native/**'] },
@@ -120,13 +128,20 @@ export default tseslint.config(
     // Folders are created only by core/make-dir: Node's recursive mkdir spins forever on /proc.
     files: ['src/**/*.ts'],
     ignores: ['**/*.test.ts', 'src/core/make-dir.ts', 'src/preload/**', 'src/renderer/**'],
+    rules: { 'no-restricted-syntax': ['error', ...noRawMkdir] }
+  },
+  {
+    // A later no-restricted-syntax replaces the earlier one for the same files: keep the mkdir rule here too.
+    files: ['src/core/muse/**/*.ts', 'src/core/notes/**/*.ts'],
+    ignores: ['src/core/muse/safe-write*.ts', 'src/core/muse/write-leftovers.ts', '**/*.test.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
-        ...['callee.name', 'callee.property.name'].map((key) => ({
-          selector: `CallExpression[${key}=/^mkdir(Sync)?$/]`,
-          message: 'Create folders with makeDir/makeDirSync (src/core/make-dir.ts): bounded, with a clear error.'
-        }))
+        ...noRawMkdir,
+        {
+          selector: `CallExpression:matches([callee.name=${fileWrites}], [callee.property.name=${fileWrites}])`,
+          message: 'Write role files, memory logs and decisions files through safeEdit (src/core/muse/safe-write.ts): it never loses an agent\'s write.'
+        }
       ]
     }
   },

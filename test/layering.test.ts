@@ -64,6 +64,19 @@ describe('lint enforces the layering', () => {
     }
   })
 
+  it('role files, memory logs and decisions files are written only through safeEdit', async () => {
+    const writes = [
+      "import { promises as fs } from 'node:fs'\nexport const a = () => fs.writeFile('x.md', 'y')\n",
+      "import { appendFileSync } from 'node:fs'\nexport const a = () => appendFileSync('x.md', 'y')\n",
+      "import { rename } from 'node:fs/promises'\nexport const a = () => rename('a', 'x.md')\n"
+    ]
+    for (const file of ['src/core/muse/x.ts', 'src/core/notes/x.ts']) {
+      for (const code of writes) expect(await rulesFor(file, code), `${file}: ${code}`).toContain('no-restricted-syntax')
+    }
+    for (const file of ['src/core/muse/safe-write-swap.ts', 'src/core/muse/x.test.ts', 'src/core/fleet/x.ts']) expect(await rulesFor(file, writes[0]!), file).toEqual([])
+    expect(await rulesFor('src/core/muse/x.ts', "import { promises as fs } from 'node:fs'\nexport const a = () => fs.readFile('x.md')\n")).toEqual([])
+  })
+
   it('the preload may not expose raw ipcRenderer', async () => {
     const code = "import { contextBridge, ipcRenderer } from 'electron'\ncontextBridge.exposeInMainWorld('x', ipcRenderer)\n"
     expect(await rulesFor('src/preload/x.ts', code)).toContain('no-restricted-syntax')

@@ -121,7 +121,7 @@ export class EditSession {
    * so merging can never race with a fast appender forever).
    */
   private async step(): Promise<'clean' | 'written'> {
-    const base = await readSettled(this.path, { deadline: this.deadline, sizeHint: this.opts.sizeHint })
+    const base = await readSettled(this.path, { deadline: this.deadline, sizeHint: this.opts.sizeHint, absentOk: this.opts.create })
     if (!base && !this.opts.create) {
       const what = this.changed ? 'after Muster wrote its edit' : 'while Muster was editing it: nothing written'
       throw new ApiError(this.attempt || this.changed ? `${this.path} was deleted ${what}` : `${this.path} does not exist`, this.attempt ? 'conflict' : 'not_found')

@@ -92,9 +92,9 @@ export interface SettledRead {
 /**
  * Reads the whole file once it is a valid base: not empty unless empty for `EMPTY_SETTLE_MS`, not
  * shorter than last seen unless unchanged for `SHRINK_SETTLE_MS`, and not changing while read.
- * Returns null when the file is absent. Throws a `conflict` when it does not settle in time.
+ * Returns null when the file is absent (for `VANISH_GRACE_MS`, unless `absentOk`). Throws a `conflict` when it does not settle in time.
  */
-export async function readSettled(path: string, opts: { deadline: number; sizeHint?: number }): Promise<SettledRead | null> {
+export async function readSettled(path: string, opts: { deadline: number; sizeHint?: number; absentOk?: boolean }): Promise<SettledRead | null> {
   const started = performance.now()
   let stableSig = ''
   let stableSince = started
@@ -103,8 +103,9 @@ export async function readSettled(path: string, opts: { deadline: number; sizeHi
     const read = await readConsistent(path)
     const now = performance.now()
     if (!read) {
+      // creating: a file that is there after all is found by the swap, so no need to wait
       missingSince ??= now
-      if (now - missingSince >= VANISH_GRACE_MS) return null
+      if (opts.absentOk || now - missingSince >= VANISH_GRACE_MS) return null
       await pause()
       continue
     }

@@ -6,23 +6,17 @@ import { join } from 'node:path'
 import { createService } from '../src/core/service'
 import type { PushedEvent } from '../src/shared/api'
 import { writeFleet } from './fleet-data'
+import { fleetScanFigures } from './fleet-scan-bench'
 import { median, percentile, type Figure } from './report'
 
-/** 200 projects x 8 role files: full read + parse, then one file changed -> pushed -> re-parsed. */
-export async function fleetFigures(work: string): Promise<Figure[]> {
+/**
+ * 200 projects x 8 role files: full parse, warm start, `muster status` vs grep (fleet-scan-bench.ts),
+ * then one file changed -> pushed -> re-parsed. `bin` is `bin/muster.mjs`.
+ */
+export async function fleetFigures(work: string, bin: string): Promise<Figure[]> {
   const fleetDir = join(work, 'fleet')
   const roots = writeFleet(fleetDir, 200, 8, 300)
-  const cold = await createService({ home: join(work, 'home-fleet'), transport: 'http', watch: false })
-  await cold.call('projects.scan', { dir: fleetDir })
-  const times: number[] = []
-  let files = 0
-  for (let i = 0; i < 5; i++) {
-    const t = performance.now()
-    const status = await cold.call('fleet.status', {})
-    times.push(performance.now() - t)
-    files = status.reduce((n, p) => n + p.roles.length, 0)
-  }
-  await cold.close()
+  const scan = await fleetScanFigures(fleetDir, join(work, 'home-fleet'), bin)
 
   // Live service: the watcher pushes `fleet.changed`; the renderer then refetches that project.
   const live = await createService({ home: join(work, 'home-fleet'), transport: 'http', watch: true })
@@ -51,7 +45,7 @@ export async function fleetFigures(work: string): Promise<Figure[]> {
   }
   await live.close()
   return [
-    { name: `fleet status: read + parse 200 projects x 8 roles (${files} files)`, value: median(times), unit: 'ms', budget: 1000, note: 'median of 5' },
+    ...scan,
     { name: 'one role file changed -> pushed -> re-parsed (p95 of 20)', value: percentile(latencies, 95), unit: 'ms', budget: 50, note: `median ${median(latencies).toFixed(1)} ms` }
   ]
 }

@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   try {
     const baseline = machineBaselineMs()
     const events = Number(process.env.MUSTER_BENCH_EVENTS ?? 1_000_000)
-    const figures = [...cliStartFigures(BIN), ...(await fleetFigures(work)), ...(await memoryFigures(work)), ...(await serveFirstPaint(work))]
+    const figures = [...cliStartFigures(BIN), ...(await fleetFigures(work, BIN)), ...(await memoryFigures(work)), ...(await serveFirstPaint(work))]
     figures.push(...(await safeWriteFigures(work, ROOT)))
     const hubHome = join(work, 'home-hub')
     const hub = await hubQueryFigures(work, hubHome, events)

@@ -1,8 +1,9 @@
 /**
- * Shared plumbing for commands: global options, the service for this invocation, error output.
+ * Shared plumbing for command actions: global options, Muster's home, the service for this
+ * invocation. The service is imported only by `withService`, so an action that does not need it
+ * (`muster status`) never loads it.
  */
 import type { Command } from 'commander'
-import { createService } from '../core/service'
 import type { MusterService } from '../core/service-types'
 import { defaultCliHome, resolveHome } from '../core/fleet/home'
 import type { CliIo } from './output'
@@ -27,6 +28,7 @@ export function homeOf(cmd: Command, io: CliIo): string {
 
 /** Runs `fn` with a non-watching service and always closes it. */
 export async function withService<T>(cmd: Command, io: CliIo, fn: (service: MusterService) => Promise<T>): Promise<T> {
+  const { createService } = await import('../core/service')
   const service = await createService({ home: homeOf(cmd, io), transport: 'http', watch: false })
   try {
     return await fn(service)

@@ -6,6 +6,7 @@
 import type { z } from 'zod'
 import type { MethodName, MethodInput, MethodOutput, ProjectStatus, PushedEvent } from '../shared/api'
 import type { ProjectRegistry } from './fleet/registry'
+import type { RoleCache } from './muse/fleet-scan'
 import type { SettingsStore } from './fleet/settings'
 import type { HubService } from './hub/hub-service'
 import type { ServiceOptions } from './service-types'
@@ -19,6 +20,8 @@ export interface ServiceContext {
   settings: SettingsStore
   /** MemPalace hubs: registry, hubs, live tails; every hub operation goes through it. */
   hubs: HubService
+  /** Role-file digests through the parse cache (memory + state DB), shared by every view. */
+  roles: RoleCache
   /** Sends a pushed event to every subscriber. */
   emit(event: PushedEvent): void
   /** The parsed status of one project (cached while watching). */

@@ -91,6 +91,22 @@ describe('service', () => {
     expect(p!.findings[0]!.message).toMatch(/missing/)
   })
 
+  it('reports a project whose .muse became a file as missing, and one with an empty .muse as having no roles', async () => {
+    const s = await start()
+    const parent = tmpDir()
+    const a = makeProject(parent, 'atlas', { ops: '' })
+    const b = makeProject(parent, 'borealis', { ops: '' })
+    await s.call('projects.add', { path: a })
+    await s.call('projects.add', { path: b })
+    const { rmSync } = await import('node:fs')
+    rmSync(join(a, '.muse'), { recursive: true })
+    writeFileSync(join(a, '.muse'), 'not a folder')
+    rmSync(join(b, '.muse', 'ops.md'))
+    const [pa, pb] = await s.call('fleet.status', {})
+    expect(pa).toMatchObject({ name: 'atlas', exists: false, roles: [], findings: [{ code: 'missing' }] })
+    expect(pb).toMatchObject({ name: 'borealis', exists: true, roles: [], findings: [{ code: 'no-roles' }] })
+  })
+
   it('keeps settings in the state DB', async () => {
     const home = tmpDir()
     service = await createService({ home, transport: 'ipc', watch: false })

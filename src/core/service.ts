@@ -6,6 +6,7 @@
  */
 import { ApiError, parseInput, type MethodName, type MethodOutput, type ProjectStatus, type PushedEvent } from '../shared/api'
 import { readProjectStatus } from './fleet/project-status'
+import { RoleCache } from './muse/fleet-scan'
 import { ProjectRegistry } from './fleet/registry'
 import { SettingsStore } from './fleet/settings'
 import { openStateDb } from './fleet/state-db'
@@ -32,6 +33,9 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
   const fleetListeners: ((project: string, paths: string[]) => void)[] = []
   /** Parsed project cards, dropped when the watcher reports a change (only while watching). */
   const statusCache = new Map<string, Promise<ProjectStatus>>()
+  /** Role-file digests for every view, persisted in the state DB (parse cache). */
+  const roles = new RoleCache({ db })
+  closers.push(() => roles.flush())
   const watching = opts.watch ?? true
 
   const emit = (event: PushedEvent): void => {
@@ -68,12 +72,13 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
     settings,
     hubs,
     emit,
+    roles,
     projectStatus(name) {
       const project = registry.get(name)
-      if (!watching) return readProjectStatus(project)
+      if (!watching) return readProjectStatus(project, roles)
       let cached = statusCache.get(project.name)
       if (!cached) {
-        cached = readProjectStatus(project)
+        cached = readProjectStatus(project, roles)
         statusCache.set(project.name, cached)
         cached.catch(() => statusCache.delete(project.name))
       }

@@ -11,6 +11,7 @@ import { hubEvents, hubMethods } from './contract/hub'
 import { invokeMethods } from './contract/invoke'
 import { museEvents, museMethods } from './contract/muse'
 import { notesEvents, notesMethods } from './contract/notes'
+import { ApiError } from './api-error'
 
 export * from './contract/fleet-types'
 export * from './contract/fleet'
@@ -18,6 +19,7 @@ export * from './contract/muse'
 export * from './contract/hub'
 export * from './contract/notes'
 export * from './contract/invoke'
+export * from './api-error'
 
 /** Every request/response method: name -> input and output schemas. */
 export const methods = { ...fleetMethods, ...museMethods, ...hubMethods, ...notesMethods, ...invokeMethods } as const
@@ -47,26 +49,6 @@ export interface MusterClient {
 /** True when `name` is one of the contract's methods (for bindings receiving untrusted names). */
 export function isMethodName(name: unknown): name is MethodName {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(methods, name)
-}
-
-/** Error payload every transport returns for a failed call. */
-export interface ApiErrorBody {
-  error: string
-  code: ApiErrorCode
-}
-
-/** Coarse error categories, so the UI can tell bad input from a missing thing from a bug. */
-export type ApiErrorCode = 'invalid_input' | 'not_found' | 'conflict' | 'forbidden' | 'internal'
-
-/** An error with a code that crosses transports unchanged. */
-export class ApiError extends Error {
-  constructor(
-    message: string,
-    readonly code: ApiErrorCode = 'internal'
-  ) {
-    super(message)
-    this.name = 'ApiError'
-  }
 }
 
 /** Validates a method's input, throwing an `invalid_input` ApiError with a one-line message. */

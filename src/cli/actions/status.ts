@@ -1,12 +1,19 @@
-/** `muster status` at work: the overview's project cards as text or JSON. */
+/**
+ * `muster status` at work: the overview's project cards as text or JSON. The fast path of the
+ * CLI: agents' hooks run it on every tool call, so it calls the core's `fleetStatusAt` (the very
+ * function behind the service's `fleet.status`) without building the service, which would load
+ * the contract's zod schemas, the hub and the watcher. With the parse cache warm it reads one
+ * `stat` per role file and no file content.
+ */
 import type { Command } from 'commander'
 import type { ProjectStatus } from '../../shared/api'
-import { globals, withService } from '../context'
+import { fleetStatusAt } from '../../core/fleet/fleet-status'
+import { globals, homeOf } from '../context'
 import { age, printJson, table, truncate, type CliIo } from '../output'
 
 /** Prints every project's status (or `--project`'s). */
 export async function status(io: CliIo, opts: { project?: string }, cmd: Command): Promise<void> {
-  const projects = await withService(cmd, io, (s) => s.call('fleet.status', { project: opts.project }))
+  const projects = await fleetStatusAt(homeOf(cmd, io), opts.project)
   if (globals(cmd).json) return printJson(io, { projects, count: projects.length })
   if (projects.length === 0) return io.stdout('no projects registered (try: muster projects scan DIR, or muster demo)\n')
   io.stdout(projects.map(renderProject).join('\n'))

@@ -1,17 +1,20 @@
 /**
- * Builds a project's overview card data: every role file parsed, findings, last change.
+ * Builds a project's overview card data: every role file's counts (through the parse cache),
+ * findings, last change. File-system calls go through the cache's ScanFs.
  */
-import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import type { Project, ProjectStatus, RoleStatus } from '../../shared/api'
-import { listRoleFiles, museDir, readRoleStatus, LINE_ERROR, LINE_WARNING } from '../muse/role-files'
+import type { RoleCache } from '../muse/fleet-scan'
+import { entryPath, museDir, readRoleDir, roleStatusOf, throughSwaps, unreadableRoleStatus, LINE_ERROR, LINE_WARNING } from '../muse/role-files'
+import type { ScanFs } from '../muse/scan-fs'
 
 const DAILY_LOG = /^\d{4}-\d{2}-\d{2}\.md$/
 
-/** Reads the status of one registered project. Never throws for a missing folder. */
-export async function readProjectStatus(project: Project): Promise<ProjectStatus> {
-  const exists = await isDir(museDir(project.path))
-  if (!exists) {
+/** Reads the status of one registered project through `cache`. Never throws for a missing folder. */
+export async function readProjectStatus(project: Project, cache: RoleCache): Promise<ProjectStatus> {
+  const fs = cache.fs
+  const files = await readRoleDir(project.path, fs)
+  if (files === null) {
     return {
       ...project,
       exists: false,
@@ -23,10 +26,11 @@ export async function readProjectStatus(project: Project): Promise<ProjectStatus
       findings: [{ code: 'missing', level: 'error', role: null, message: `${join(project.path, '.muse')} is missing` }]
     }
   }
-  const files = await listRoleFiles(project.path)
+  const dir = museDir(project.path)
+  cache.retainIn(dir, files)
   const [roles, memory] = await Promise.all([
-    Promise.all(files.map((f) => readRoleStatus(project.path, f))),
-    readMemoryInfo(project.path)
+    Promise.all(files.map((f) => throughSwaps(() => cache.readCounts(entryPath(dir, f), f)).then((r) => roleStatusOf(f, r), (err: unknown) => unreadableRoleStatus(f, err)))),
+    readMemoryInfo(fs, project.path)
   ])
   let last = memory.lastChange
   for (const r of roles) if (!r.error && (!last || r.modifiedAt > last)) last = r.modifiedAt
@@ -49,25 +53,17 @@ export function findingsOf(roles: RoleStatus[]): ProjectStatus['findings'] {
   return out
 }
 
-async function isDir(path: string): Promise<boolean> {
-  try {
-    return (await fs.stat(path)).isDirectory()
-  } catch {
-    return false
-  }
-}
-
 /** Newest daily log name and newest mtime in `memory/`. */
-async function readMemoryInfo(projectPath: string): Promise<{ lastLog: string | null; lastChange: string | null }> {
+async function readMemoryInfo(fs: ScanFs, projectPath: string): Promise<{ lastLog: string | null; lastChange: string | null }> {
   const dir = join(projectPath, 'memory')
   let names: string[]
   try {
-    names = (await fs.readdir(dir)).filter((n) => n.endsWith('.md'))
+    names = (await fs.readdir(dir)).map((d) => d.name).filter((n) => n.endsWith('.md'))
   } catch {
     return { lastLog: null, lastChange: null }
   }
   const logs = names.filter((n) => DAILY_LOG.test(n)).sort()
-  const stats = await Promise.all(names.map((n) => fs.stat(join(dir, n)).catch(() => null)))
+  const stats = await Promise.all(names.map((n) => fs.stat(entryPath(dir, n)).catch(() => null)))
   let lastChange: string | null = null
   for (const st of stats) {
     const t = st?.mtime.toISOString()

@@ -3,7 +3,8 @@
  */
 import { promises as fs } from 'node:fs'
 import { basename, join } from 'node:path'
-import { ApiError, type Project } from '../../shared/api'
+import type { Project } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
 import type { Db } from '../sqlite'
 import { expandPath } from './home'
 

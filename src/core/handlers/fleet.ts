@@ -4,6 +4,7 @@
 import { join } from 'node:path'
 import { ApiError, type fleetMethods, type Project } from '../../shared/api'
 import { createDemoFleet } from '../fleet/demo'
+import { fleetStatus } from '../fleet/fleet-status'
 import type { HandlersFor, ServiceContext } from '../service-context'
 import { MUSTER_VERSION } from '../version'
 
@@ -38,10 +39,7 @@ export function fleetHandlers(ctx: ServiceContext): HandlersFor<typeof fleetMeth
       if (result.added.length > 0) ctx.projectsChanged()
       return result
     },
-    'fleet.status': async ({ project }) => {
-      const names = project ? [registry.get(project).name] : registry.list().map((p) => p.name)
-      return Promise.all(names.map((n) => ctx.projectStatus(n)))
-    },
+    'fleet.status': ({ project }) => fleetStatus(registry, ctx.roles, (p) => ctx.projectStatus(p.name), project),
     'demo.create': async ({ dir }) => {
       const target = dir ?? join(ctx.opts.home, 'demo')
       let demo

@@ -1,19 +1,19 @@
 /**
- * Handlers of the MUSE methods (directives, role files, memory, lint). Role files are parsed
- * through a per-service cache validated by mtime + size; the memory index is synced lazily and
- * incrementally (stat-based) before each search.
+ * Handlers of the MUSE methods (directives, role files, memory, lint). Role files are read
+ * through the service's RoleCache (the parse cache, in memory and in the state DB); the memory
+ * index is synced lazily and incrementally (stat-based) before each search.
  */
 import { promises as fs } from 'node:fs'
 import { ApiError, type museMethods, type Project, type RoleSummary } from '../../shared/api'
 import { queryDirectives, queryNotices } from '../../shared/directive-query'
 import { collectDirectives, normaliseTarget, resolveTarget, canonicalTarget, type FleetView } from '../muse/directive-index'
-import { RoleCache, scanProject, scanProjects } from '../muse/fleet-scan'
+import { scanProject, scanProjects } from '../muse/fleet-scan'
 import { detectHub, markedHub, setMarkedHub } from '../muse/hub-project'
 import { lintFleet } from '../muse/lint'
 import { appendMemory } from '../muse/memory-files'
 import { searchMemory, syncMemoryIndex } from '../muse/memory-index'
 import { editorCommand, launchEditor } from '../muse/open-in-editor'
-import { parseRole, type ParsedRole } from '../muse/parse-role'
+import { parseRole, type RoleDigest } from '../muse/parse-role'
 import { pickup } from '../muse/pickup'
 import { pendingAndTodos, sizeLevel, throughSwaps } from '../muse/role-files'
 import { roleFile } from '../muse/role-path'
@@ -22,10 +22,11 @@ import type { HandlersFor, ServiceContext } from '../service-context'
 
 /** The MUSE handlers bound to a service context. */
 export function museHandlers(ctx: ServiceContext): HandlersFor<typeof museMethods> {
-  const cache = new RoleCache()
+  const cache = ctx.roles
   const fleet = async (): Promise<FleetView> => {
     const projects = ctx.registry.list()
     const [scanned, hub] = await Promise.all([scanProjects(projects, cache), detectHub(projects, markedHub(ctx.db))])
+    cache.retainProjects(projects)
     return { projects: scanned, hub }
   }
   /** Projects whose memory index is known to match the files (kept only while watching). */
@@ -35,13 +36,14 @@ export function museHandlers(ctx: ServiceContext): HandlersFor<typeof museMethod
     memoryInSync.delete(project)
     ctx.emit({ name: 'muse.written', payload: { project, files, at: new Date().toISOString() } })
   }
-  const summary = (r: ParsedRole): RoleSummary => ({ role: r.role, file: r.file, l0: r.l0, lines: r.lineCount, sizeLevel: sizeLevel(r.lineCount), ...pendingAndTodos(r) })
+  const summary = (r: RoleDigest): RoleSummary => ({ role: r.role, file: r.file, l0: r.l0, lines: r.lineCount, sizeLevel: sizeLevel(r.lineCount), ...pendingAndTodos(r) })
 
   return {
     'muse.roles': async ({ project }) => {
       const p = ctx.registry.get(project)
       await assertExists(p)
       const sp = await scanProject(p, cache)
+      cache.flush()
       return { project: p.name, roles: sp.roles.map(summary) }
     },
     'muse.openRole': async ({ project, role, line }) => {

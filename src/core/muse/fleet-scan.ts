@@ -1,58 +1,122 @@
 /**
- * Reads and parses every role file of a set of projects, re-parsing a file only when its mtime or
- * size changed (a per-service cache), so the directive and lint views stay cheap on big fleets.
+ * Reads every role file of a set of projects into digests (role-digest.ts), through the parse
+ * cache (parse-cache.ts): a file whose stamp is unchanged is neither read nor parsed, in this
+ * process or, with the state DB, in the next one. The overview, the directive and lint views and
+ * `muster status` all read role files through one RoleCache per service.
  */
-import { promises as fs } from 'node:fs'
-import { join } from 'node:path'
 import type { Project } from '../../shared/api'
-import { parseRole, type ParsedRole } from './parse-role'
-import { listRoleFiles, museDir, throughSwaps } from './role-files'
+import type { Db } from '../sqlite'
+import { ParseCache, stampOf, type FileStamp } from './parse-cache'
+import type { RoleDigest } from './parse-role'
+import { digestRole } from './role-digest'
+import { countsOf, entryPath, listRoleFiles, museDir, throughSwaps, type RoleCounts } from './role-files'
 import { noteSize } from './safe-write-settle'
+import { asyncScanFs, type ScanFs } from './scan-fs'
+
+/** What `stat` says about a role file, as the views show it. */
+export interface FileFacts {
+  sizeBytes: number
+  modifiedAt: string
+}
+
+/** A role file's digest with what `stat` said about it. */
+export interface ScannedRole extends RoleDigest, FileFacts {}
 
 /** The parsed role files of one project; `unreadable` lists files that could not be read. */
 export interface ScannedProject {
   project: Project
-  roles: ParsedRole[]
+  roles: ScannedRole[]
   unreadable: { file: string; reason: string }[]
 }
 
-interface Entry {
-  mtimeMs: number
-  size: number
-  parsed: ParsedRole
+/** Options of a RoleCache. */
+export interface RoleCacheOptions {
+  /** The state DB holding the persistent cache; without it the cache lives in memory only. */
+  db?: Db | null
+  /** File-system calls (default: non-blocking). */
+  fs?: ScanFs
+  /** Clock for the cache's racy-timestamp rule (tests). */
+  now?: () => number
 }
 
-/** Parsed role files keyed by absolute path, validated by mtime + size. */
+/** Role-file digests and counts through the parse cache; counts what it parsed (tests and the bench). */
 export class RoleCache {
-  private readonly entries = new Map<string, Entry>()
+  private readonly cache: ParseCache
+  private readonly now: () => number
+  /** The file-system calls every read of this cache (and of the project status using it) makes. */
+  readonly fs: ScanFs
+  /** Files read and parsed, and files answered from the cache, since creation. */
+  readonly stats = { parsed: 0, cached: 0 }
 
-  /** Parses `path` (file name `file`), reusing the cached parse when the file is unchanged. */
-  async read(path: string, file: string): Promise<ParsedRole> {
-    const st = await fs.stat(path)
-    const hit = this.entries.get(path)
-    if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.parsed
-    const text = await fs.readFile(path, 'utf8')
+  constructor(opts: RoleCacheOptions = {}) {
+    this.cache = new ParseCache(opts.db ?? null)
+    this.fs = opts.fs ?? asyncScanFs
+    this.now = opts.now ?? Date.now
+  }
+
+  /** The digest of `path` (file name `file`), parsing it only when its stamp changed. */
+  async read(path: string, file: string): Promise<ScannedRole> {
+    const st = await this.fs.stat(path)
     noteSize(path, st.size) // a file much shorter at edit time is then a rewrite to wait out
-    const parsed = parseRole(file, text)
-    this.entries.set(path, { mtimeMs: st.mtimeMs, size: st.size, parsed })
-    return parsed
+    const stamp = stampOf(st)
+    let digest = this.cache.digest(path, stamp)
+    if (digest) this.stats.cached++
+    else digest = await this.parse(path, file, stamp)
+    return { ...digest, ...facts(st) }
   }
 
-  /** Forgets every cached parse. */
-  clear(): void {
-    this.entries.clear()
+  /** The overview's counts of `path` (file name `file`): from the cache's small column when unchanged, else parsed. */
+  async readCounts(path: string, file: string): Promise<RoleCounts & FileFacts> {
+    const st = await this.fs.stat(path)
+    noteSize(path, st.size)
+    const stamp = stampOf(st)
+    const counts = this.cache.counts(path, stamp)
+    if (counts) {
+      this.stats.cached++
+      return { ...counts, ...facts(st) }
+    }
+    return { ...countsOf(await this.parse(path, file, stamp)), ...facts(st) }
   }
+
+  /** Forgets cached files of `dir` not in `files` (its current listing). */
+  retainIn(dir: string, files: readonly string[]): void {
+    this.cache.retainIn(dir, files)
+  }
+
+  /** Forgets cached files outside the `.muse` folders of `projects` (after scanning all of them). */
+  retainProjects(projects: readonly Project[]): void {
+    this.cache.retainDirs(projects.map((p) => museDir(p.path)))
+  }
+
+  /** Writes new entries to the state DB (best-effort, see ParseCache.flush). */
+  flush(): void {
+    this.cache.flush()
+  }
+
+  private async parse(path: string, file: string, stamp: FileStamp): Promise<RoleDigest> {
+    const readAt = this.now()
+    const digest = digestRole(file, await this.fs.readFile(path))
+    this.stats.parsed++
+    this.cache.put(path, stamp, digest, readAt)
+    return digest
+  }
+}
+
+function facts(st: { size: number; mtime: Date }): FileFacts {
+  return { sizeBytes: st.size, modifiedAt: st.mtime.toISOString() }
 }
 
 /** Parses every role file of one project. */
 export async function scanProject(project: Project, cache: RoleCache): Promise<ScannedProject> {
-  const files = await listRoleFiles(project.path)
-  const roles: ParsedRole[] = []
+  const files = await listRoleFiles(project.path, cache.fs)
+  const dir = museDir(project.path)
+  cache.retainIn(dir, files)
+  const roles: ScannedRole[] = []
   const unreadable: ScannedProject['unreadable'] = []
   await Promise.all(
     files.map(async (file) => {
       try {
-        roles.push(await throughSwaps(() => cache.read(join(museDir(project.path), file), file)))
+        roles.push(await throughSwaps(() => cache.read(entryPath(dir, file), file)))
       } catch (err) {
         unreadable.push({ file, reason: (err as NodeJS.ErrnoException).code ?? String(err) })
       }
@@ -62,7 +126,9 @@ export async function scanProject(project: Project, cache: RoleCache): Promise<S
   return { project, roles, unreadable }
 }
 
-/** Parses every role file of every project given. */
-export function scanProjects(projects: Project[], cache: RoleCache): Promise<ScannedProject[]> {
-  return Promise.all(projects.map((p) => scanProject(p, cache)))
+/** Parses every role file of every project given (and saves new digests). */
+export async function scanProjects(projects: Project[], cache: RoleCache): Promise<ScannedProject[]> {
+  const scanned = await Promise.all(projects.map((p) => scanProject(p, cache)))
+  cache.flush()
+  return scanned
 }

@@ -63,6 +63,20 @@ async function readText(path: string): Promise<string | null> {
   }
 }
 
+/** True when `path` is a file that can be opened for reading (what reading it would need), without reading it. */
+async function isReadableFile(path: string): Promise<boolean> {
+  try {
+    const handle = await fs.open(path, 'r')
+    try {
+      return (await handle.stat()).isFile()
+    } finally {
+      await handle.close()
+    }
+  } catch {
+    return false
+  }
+}
+
 async function real(path: string): Promise<string> {
   try {
     return await fs.realpath(path)
@@ -84,21 +98,25 @@ export async function detectHub(projects: Project[], marked: string | null): Pro
     const p = projects.find((x) => x.name.toLowerCase() === marked.toLowerCase())
     if (p) return { project: p.name, source: 'operator' }
   }
-  for (const p of projects) {
-    const text = await readText(join(p.path, '.muse', 'paths.md'))
+  // every file is asked for at once (a large fleet would otherwise wait for hundreds of reads in
+  // turn); they are then weighed in the same order as before
+  const [pathsFiles, claudeFiles, strategies] = await Promise.all([
+    Promise.all(projects.map((p) => readText(join(p.path, '.muse', 'paths.md')))),
+    Promise.all(projects.map((p) => readText(join(p.path, 'CLAUDE.md')))),
+    Promise.all(projects.map((p) => isReadableFile(join(p.path, '.muse', 'strategy.md'))))
+  ])
+  for (const text of pathsFiles) {
     const path = text ? parsePathsConfig(text).entries.STRATEGY_PATH : undefined
     const owner = path ? await ownerOf(path, projects) : null
     if (owner) return { project: owner.name, source: 'paths.md' }
   }
-  for (const p of projects) {
-    const text = await readText(join(p.path, 'CLAUDE.md'))
+  for (const text of claudeFiles) {
     for (const path of text ? strategyPathsIn(text) : []) {
       const owner = await ownerOf(path, projects)
       if (owner) return { project: owner.name, source: 'CLAUDE.md' }
     }
   }
-  const holders: Project[] = []
-  for (const p of projects) if ((await readText(join(p.path, '.muse', 'strategy.md'))) !== null) holders.push(p)
+  const holders = projects.filter((_, i) => strategies[i])
   if (holders.length === 1) return { project: holders[0]!.name, source: 'strategy.md' }
   if (projects.length === 1) return { project: projects[0]!.name, source: 'only-project' }
   return { project: null, source: 'none' }

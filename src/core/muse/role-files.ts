@@ -2,10 +2,10 @@
  * Role-file discovery and per-file status (spec/muse-role-files.md sections 1, 2 and 6).
  * A role file is any `*.md` directly inside `.muse/`; `paths.md` is configuration, not a role.
  */
-import { promises as fs } from 'node:fs'
-import { join } from 'node:path'
-import type { RoleStatus, SizeLevel } from '../../shared/api'
-import { parseRole, type ParsedRole } from './parse-role'
+import { join, sep } from 'node:path'
+import type { L0, RoleStatus, SizeLevel } from '../../shared/api'
+import type { RoleDigest } from './parse-role'
+import { asyncScanFs, type ScanFs } from './scan-fs'
 import { parseLeftover, processAlive } from './write-leftovers'
 
 /** Files in `.muse/` that are configuration rather than roles. */
@@ -18,6 +18,11 @@ export const LINE_ERROR = 800
 /** The `.muse` folder of a project. */
 export function museDir(projectPath: string): string {
   return join(projectPath, '.muse')
+}
+
+/** `join(dir, name)` for a normalised folder and an entry name from `readdir` (no `/`, never `.`/`..`), without join's normalising pass: the fleet scan builds thousands. */
+export function entryPath(dir: string, name: string): string {
+  return dir + sep + name
 }
 
 /** Role name of a role file name (`build.md` -> `build`). */
@@ -49,15 +54,21 @@ export async function throughSwaps<T>(fn: () => Promise<T>): Promise<T> {
  * role file too (the link policy decides whether Muster may write it). A listing taken while a
  * swap had the file aside (its aside copy is there, the file is not) is taken again.
  */
-export async function listRoleFiles(projectPath: string): Promise<string[]> {
+export async function listRoleFiles(projectPath: string, fs: ScanFs = asyncScanFs): Promise<string[]> {
+  return (await readRoleDir(projectPath, fs)) ?? []
+}
+
+/** `listRoleFiles`, but null when there is no `.muse/` folder (one call: no separate stat to tell). */
+export async function readRoleDir(projectPath: string, fs: ScanFs = asyncScanFs): Promise<string[] | null> {
   const dir = museDir(projectPath)
   const until = performance.now() + SWAP_GAP_MS
   let entries
   for (;;) {
     try {
-      entries = await fs.readdir(dir, { withFileTypes: true })
-    } catch {
-      return []
+      entries = await fs.readdir(dir)
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code
+      return code === 'ENOENT' || code === 'ENOTDIR' ? null : []
     }
     const names = new Set(entries.map((e) => e.name))
     const mid = entries.some((e) => {
@@ -68,7 +79,7 @@ export async function listRoleFiles(projectPath: string): Promise<string[]> {
     await new Promise((r) => setTimeout(r, 1))
   }
   const candidates = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && /\.md$/i.test(e.name) && !CONFIG_FILES.has(e.name.toLowerCase()))
-  const files = await Promise.all(candidates.map(async (e) => (e.isFile() || (await fs.stat(join(dir, e.name)).then((st) => st.isFile(), () => false)) ? e.name : null)))
+  const files = await Promise.all(candidates.map(async (e) => (e.isFile() || (await fs.stat(entryPath(dir, e.name)).then((st) => st.isFile(), () => false)) ? e.name : null)))
   return files.filter((f): f is string => f !== null).sort()
 }
 
@@ -86,52 +97,60 @@ export function sizeLevel(lines: number): SizeLevel {
   return 'ok'
 }
 
-/** Status of one role file given its text and modification time. */
-export function roleStatusFromText(file: string, text: string, modified: Date, sizeBytes: number): RoleStatus {
-  const parsed = parseRole(file, text)
-  const lines = parsed.lineCount
+/** What the overview shows of a role file besides its size and time (derived from its digest; cached apart, see parse-cache.ts). */
+export interface RoleCounts {
+  l0: L0 | null
+  lineCount: number
+  pendingDirectives: number
+  openTodos: number
+  doneTodos: number
+}
+
+/** The overview's counts of a digest. */
+export function countsOf(d: RoleDigest): RoleCounts {
+  return { l0: d.l0, lineCount: d.lineCount, ...pendingAndTodos(d) }
+}
+
+/** Status of one role file from its counts (with size and modification time). */
+export function roleStatusOf(file: string, r: RoleCounts & { sizeBytes: number; modifiedAt: string }): RoleStatus {
   return {
     role: roleName(file),
     file,
-    l0: parsed.l0,
-    lines,
-    sizeBytes,
-    sizeLevel: sizeLevel(lines),
-    modifiedAt: modified.toISOString(),
+    l0: r.l0,
+    lines: r.lineCount,
+    sizeBytes: r.sizeBytes,
+    sizeLevel: sizeLevel(r.lineCount),
+    modifiedAt: r.modifiedAt,
     error: null,
-    ...pendingAndTodos(parsed)
+    pendingDirectives: r.pendingDirectives,
+    openTodos: r.openTodos,
+    doneTodos: r.doneTodos
   }
 }
 
 /** Overview counters of a parsed role file: 🟡 directives and notices, open and done TODO items. */
-export function pendingAndTodos(parsed: ParsedRole): { pendingDirectives: number; openTodos: number; doneTodos: number } {
+export function pendingAndTodos(parsed: RoleDigest): { pendingDirectives: number; openTodos: number; doneTodos: number } {
   let pending = 0
   for (const d of parsed.directives) if (d.mark === 'pending') pending++
   for (const n of parsed.notices) if (n.mark === 'pending') pending++
   return { pendingDirectives: pending, openTodos: parsed.todos.open, doneTodos: parsed.todos.done }
 }
 
-/** Reads and parses one role file; a read failure becomes a status with `error` set, not a throw. */
-export async function readRoleStatus(projectPath: string, file: string): Promise<RoleStatus> {
-  const path = join(museDir(projectPath), file)
-  try {
-    const [buf, st] = await throughSwaps(() => Promise.all([fs.readFile(path), fs.stat(path)]))
-    return roleStatusFromText(file, buf.toString('utf8'), st.mtime, buf.length)
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    const reason = code === 'EACCES' ? 'permission denied' : code === 'ENOENT' ? 'file vanished' : String(err)
-    return {
-      role: roleName(file),
-      file,
-      l0: null,
-      lines: 0,
-      sizeBytes: 0,
-      sizeLevel: 'ok',
-      modifiedAt: new Date(0).toISOString(),
-      error: `cannot read ${file}: ${reason}`,
-      pendingDirectives: 0,
-      openTodos: 0,
-      doneTodos: 0
-    }
+/** The status of a role file that could not be read: `error` says why (a status, not a throw). */
+export function unreadableRoleStatus(file: string, err: unknown): RoleStatus {
+  const code = (err as NodeJS.ErrnoException).code
+  const reason = code === 'EACCES' ? 'permission denied' : code === 'ENOENT' ? 'file vanished' : String(err)
+  return {
+    role: roleName(file),
+    file,
+    l0: null,
+    lines: 0,
+    sizeBytes: 0,
+    sizeLevel: 'ok',
+    modifiedAt: new Date(0).toISOString(),
+    error: `cannot read ${file}: ${reason}`,
+    pendingDirectives: 0,
+    openTodos: 0,
+    doneTodos: 0
   }
 }

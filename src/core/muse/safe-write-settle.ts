@@ -5,7 +5,7 @@
  */
 import { promises as fs, type BigIntStats } from 'node:fs'
 import { basename } from 'node:path'
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
 import { cpuWaitMs } from './cpu-wait'
 
 /** How often watched files are polled: 5 ms keeps a watch cheap (one stat per file) yet prompt. */

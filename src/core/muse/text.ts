@@ -65,6 +65,11 @@ export class FenceTracker {
   private char = ''
   private len = 0
 
+  /** True while inside a fenced block. */
+  get open(): boolean {
+    return this.char !== ''
+  }
+
   /** Feeds one line; returns true when the line is a fence line or inside a fence. */
   feed(line: string): boolean {
     let i = 0

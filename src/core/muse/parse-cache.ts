@@ -1,0 +1,247 @@
+/**
+ * The parse cache: what the fleet views read of each role file (its digest, and the few counts
+ * the overview shows), by path, valid while the file's stamp is unchanged; kept in memory and in
+ * the state DB (`role_parse_cache`, migration 5) so that a new process (`muster status`, a
+ * restarted app) shows an unchanged fleet after one `stat` per file, without reading or parsing
+ * anything. The overview loads only the counts columns; digests are loaded on first use.
+ *
+ * The stamp is the file's identity (dev + inode: a file replaced by a rename is another file even
+ * with the same size and mtime), its size, mtime and ctime (ctime also moves when a tool writes in
+ * place and puts the old mtime back, as `cp -p` or `touch -r` do). An entry is cached only when
+ * its stamp is at least RACY_MS old when the file is read: a file written again within the same
+ * timestamp tick (coarse on some file systems) keeping its size would otherwise keep a stale
+ * entry ("racy git"). Such a recent file is simply parsed again next time.
+ *
+ * Writes are batched (`flush`, one transaction) and best-effort: the cache never makes a read
+ * fail, and a DB busy with another Muster process's write is skipped, not waited for (a
+ * synchronous wait would block the event loop).
+ */
+import type { Stats } from 'node:fs'
+import { dirname } from 'node:path'
+import type { L0 } from '../../shared/api'
+import type { Db } from '../sqlite'
+import type { RoleDigest } from './parse-role'
+import { countsOf, type RoleCounts } from './role-files'
+
+/**
+ * Version of the digest format and of the parser's output. Bump it whenever the parser's results
+ * change: rows of another version are ignored and replaced. `parse-cache.test.ts` fails when the
+ * output changes on its sample while this stays the same.
+ */
+export const DIGEST_VERSION = 1
+
+/** An entry is cached only once its file's mtime and ctime are this old: 2 s covers the coarsest common timestamps (FAT, HFS+ have 1-2 s). */
+export const RACY_MS = 2000
+
+/** What identifies one version of a file. */
+export interface FileStamp {
+  dev: number
+  ino: number
+  size: number
+  mtimeMs: number
+  ctimeMs: number
+}
+
+/** The stamp of a `stat` result. */
+export function stampOf(st: Stats): FileStamp {
+  return { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs }
+}
+
+function sameStamp(a: FileStamp, b: FileStamp): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs
+}
+
+/** One cached file; `digest` is null until asked for when the entry came from the DB. */
+interface Entry {
+  stamp: FileStamp
+  counts: RoleCounts
+  digest: RoleDigest | null
+}
+
+interface Row {
+  path: string
+  dev: number
+  ino: number
+  size: number
+  mtime_ms: number
+  ctime_ms: number
+  parser: number
+  /** The L0 as JSON (null: no L0). */
+  l0: string | null
+  line_count: number
+  pending: number
+  open_todos: number
+  done_todos: number
+}
+
+const COLUMNS = 'path, dev, ino, size, mtime_ms, ctime_ms, parser, l0, line_count, pending, open_todos, done_todos'
+
+function countsOfRow(r: Row): RoleCounts {
+  return { l0: r.l0 === null ? null : (JSON.parse(r.l0) as L0), lineCount: r.line_count, pendingDirectives: r.pending, openTodos: r.open_todos, doneTodos: r.done_todos }
+}
+
+/** Role-file digests and counts by absolute path (memory, backed by the state DB when one is given). */
+export class ParseCache {
+  private entries: Map<string, Entry> | null = null
+  /** Paths of `entries` by folder, to forget a folder's vanished files without a full pass. */
+  private readonly byDir = new Map<string, Set<string>>()
+  /** Paths whose row in the DB is of this version (so a `forget` must delete it). */
+  private readonly stored = new Set<string>()
+  private readonly toWrite = new Set<string>()
+  private readonly toDelete = new Set<string>()
+  private digestRows: Map<string, Row & { digest: string }> | null = null
+
+  constructor(private readonly db: Db | null) {}
+
+  /** The cached counts of `path` if its stamp is still `stamp`, else null. */
+  counts(path: string, stamp: FileStamp): RoleCounts | null {
+    const e = this.load().get(path)
+    return e && sameStamp(e.stamp, stamp) ? e.counts : null
+  }
+
+  /** The cached digest of `path` if its stamp is still `stamp`, else null. */
+  digest(path: string, stamp: FileStamp): RoleDigest | null {
+    const e = this.load().get(path)
+    if (!e || !sameStamp(e.stamp, stamp)) return null
+    if (!e.digest) {
+      // the row may have been rewritten by another process since the counts were loaded
+      const row = this.digestsFromDb().get(path)
+      if (!row || !sameStamp(stampOfRow(row), e.stamp)) return null
+      e.digest = JSON.parse(row.digest) as RoleDigest
+    }
+    return e.digest
+  }
+
+  /**
+   * Remembers the digest of `path` read at `readAt` (ms since the epoch, taken before reading) with
+   * the stamp seen before reading. A stamp younger than RACY_MS at `readAt` is not cached.
+   */
+  put(path: string, stamp: FileStamp, digest: RoleDigest, readAt: number): void {
+    if (Math.max(stamp.mtimeMs, stamp.ctimeMs) > readAt - RACY_MS) {
+      this.forget(path)
+      return
+    }
+    this.set(path, { stamp, counts: countsOf(digest), digest })
+    this.toDelete.delete(path)
+    if (this.db) this.toWrite.add(path)
+  }
+
+  /** Drops `path` (a file that vanished or is too new to trust). */
+  forget(path: string): void {
+    const entries = this.load()
+    if (entries.delete(path)) this.byDir.get(dirname(path))?.delete(path)
+    this.toWrite.delete(path)
+    if (this.stored.has(path)) this.toDelete.add(path)
+  }
+
+  /** Drops every entry of a file directly in `dir` whose name is not in `files` (the folder's current listing). */
+  retainIn(dir: string, files: readonly string[]): void {
+    this.load()
+    const paths = this.byDir.get(dir)
+    if (!paths) return
+    const keep = new Set(files)
+    for (const path of [...paths]) if (!keep.has(path.slice(dir.length + 1))) this.forget(path)
+  }
+
+  /** Drops every entry of a file outside `dirs` (after a scan of the whole fleet: removed projects). */
+  retainDirs(dirs: readonly string[]): void {
+    this.load()
+    const keep = new Set(dirs)
+    for (const [dir, paths] of [...this.byDir]) if (!keep.has(dir)) for (const path of [...paths]) this.forget(path)
+  }
+
+  /** Writes pending changes to the state DB in one transaction; skipped (kept for later) when another process holds the write lock. */
+  flush(): void {
+    const db = this.db
+    if (!db || (this.toWrite.size === 0 && this.toDelete.size === 0)) return
+    const entries = this.load()
+    const writes = [...this.toWrite].map((path) => {
+      const { stamp: s, counts: c, digest } = entries.get(path)!
+      const row: Row & { digest: string } = {
+        path, dev: s.dev, ino: s.ino, size: s.size, mtime_ms: s.mtimeMs, ctime_ms: s.ctimeMs, parser: DIGEST_VERSION,
+        l0: c.l0 ? JSON.stringify(c.l0) : null, line_count: c.lineCount, pending: c.pendingDirectives, open_todos: c.openTodos, done_todos: c.doneTodos, digest: JSON.stringify(digest)
+      }
+      return row
+    })
+    const deletes = [...this.toDelete]
+    // REPLACE deletes the old row first, and with it (cascade) its digest
+    const upsert = db.prepare(
+      `INSERT OR REPLACE INTO role_parse_cache (${COLUMNS}) VALUES (@path, @dev, @ino, @size, @mtime_ms, @ctime_ms, @parser, @l0, @line_count, @pending, @open_todos, @done_todos)`
+    )
+    const upsertDigest = db.prepare('INSERT OR REPLACE INTO role_parse_digest (path, digest) VALUES (@path, @digest)')
+    const del = db.prepare('DELETE FROM role_parse_cache WHERE path = ?')
+    const delDigest = db.prepare('DELETE FROM role_parse_digest WHERE path = ?')
+    const previous = db.pragma('busy_timeout', { simple: true }) as number
+    try {
+      db.pragma('busy_timeout = 0')
+      db.transaction(() => {
+        for (const w of writes) {
+          upsert.run(w)
+          upsertDigest.run(w)
+        }
+        for (const path of deletes) {
+          delDigest.run(path)
+          del.run(path)
+        }
+      })()
+    } catch (err) {
+      if (isBusy(err)) return
+      throw err
+    } finally {
+      db.pragma(`busy_timeout = ${previous}`)
+    }
+    for (const w of writes) {
+      this.toWrite.delete(w.path)
+      this.stored.add(w.path)
+    }
+    for (const path of deletes) {
+      this.toDelete.delete(path)
+      this.stored.delete(path)
+    }
+  }
+
+  private set(path: string, e: Entry): void {
+    const entries = this.load()
+    entries.set(path, e)
+    const dir = dirname(path)
+    let paths = this.byDir.get(dir)
+    if (!paths) this.byDir.set(dir, (paths = new Set()))
+    paths.add(path)
+  }
+
+  /** The entries, with the DB's rows (stamps and counts; one SELECT) on first use. */
+  private load(): Map<string, Entry> {
+    if (this.entries) return this.entries
+    this.entries = new Map()
+    const rows = this.db ? (this.db.prepare(`SELECT ${COLUMNS} FROM role_parse_cache`).all() as Row[]) : []
+    for (const r of rows) {
+      // another parser's rows are useless: deleted at the next flush (unless replaced first)
+      if (r.parser !== DIGEST_VERSION) {
+        this.toDelete.add(r.path)
+        continue
+      }
+      this.stored.add(r.path)
+      this.set(r.path, { stamp: stampOfRow(r), counts: countsOfRow(r), digest: null })
+    }
+    return this.entries
+  }
+
+  /** The DB's digests by path with their stamps (one SELECT, on the first digest asked for). */
+  private digestsFromDb(): Map<string, Row & { digest: string }> {
+    if (!this.digestRows) {
+      const sql = `SELECT ${COLUMNS.replace(/\w+/g, 'c.$&')}, d.digest FROM role_parse_cache c JOIN role_parse_digest d ON d.path = c.path WHERE c.parser = ?`
+      const rows = this.db ? (this.db.prepare(sql).all(DIGEST_VERSION) as (Row & { digest: string })[]) : []
+      this.digestRows = new Map(rows.map((r) => [r.path, r]))
+    }
+    return this.digestRows
+  }
+}
+
+function stampOfRow(r: Row): FileStamp {
+  return { dev: r.dev, ino: r.ino, size: r.size, mtimeMs: r.mtime_ms, ctimeMs: r.ctime_ms }
+}
+
+function isBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_BUSY_SNAPSHOT'
+}

@@ -1,0 +1,300 @@
+/**
+ * The role-file parser's state machine: fed one line at a time (VS16 kept, `\r` and BOM already
+ * removed), it builds the section outline, TODO counts (and items), directive occurrences (SPEC,
+ * HEAD, LOOSE), notices with their status lines, and the closing footer. Fenced code is skipped.
+ *
+ * Two drivers share it, so they cannot disagree: `parseRole` feeds every line of a decoded text;
+ * `digestRole` (role-digest.ts) scans the raw bytes and feeds only the lines this machine would
+ * not provably ignore, reporting plain TODO items through `todo()`. The getters `settled`,
+ * `fenceOpen` and `inTodo` tell that driver which lines it may skip.
+ */
+import type { DirectiveOccurrence, Notice, RoleSection, SectionKind, TodoItem, TodoProgress } from '../../shared/api'
+import { classifyHeader, matchBareDirective, matchHeadDirective, matchNotice, matchStatusLine, matchTodo, type DirectiveLine } from './forms'
+import { FenceTracker, isRule, normalise, parseHeader, titleOf } from './text'
+
+/** TODO progress without the items (what the fleet views need). */
+export type TodoCounts = Omit<TodoProgress, 'items'>
+
+/** The closing footer (lint heuristic), see lint.ts. */
+export interface Footer {
+  ruleLine: number
+  line: number
+  closing: boolean
+}
+
+/** What the machine has read once every line was fed. */
+export interface MachineResult {
+  sections: RoleSection[]
+  todos: TodoCounts
+  /** Every TODO item with its text; empty unless the machine was created with `items`. */
+  items: TodoItem[]
+  directives: DirectiveOccurrence[]
+  notices: Notice[]
+  footer: Footer | null
+  statusAt: Map<number, number>
+}
+
+interface Open {
+  kind: 'directive' | 'notice'
+  index: number
+  /** SPEC/LOOSE: blockquote body only; HEAD/NOTICE: block until header, rule or blank run. */
+  quoteOnly: boolean
+  lines: string[]
+  blanks: number
+  last: number
+}
+
+/** Section kinds that do not end the file's body (they may follow a closing footer). */
+const TRAILING_KINDS: readonly SectionKind[] = ['directive', 'notice', 'received', 'outgoing', 'notices']
+
+/** The line-by-line role-file parser. */
+export class RoleLineMachine {
+  private readonly sections: RoleSection[] = []
+  private readonly stack: RoleSection[] = []
+  private readonly items: TodoItem[] = []
+  private readonly groups: TodoCounts['groups'] = []
+  private readonly groupIndex = new Map<string | null, TodoCounts['groups'][number]>()
+  private openTodos = 0
+  private doneTodos = 0
+  private readonly directives: DirectiveOccurrence[] = []
+  private readonly notices: Notice[] = []
+  private readonly statusAt = new Map<number, number>()
+  private readonly fence = new FenceTracker()
+  private todoLevel = 0
+  private group: string | null = null
+  private open: Open | null = null
+  private lastRule = 0
+  private afterRule = false
+  private footer: Footer | null = null
+
+  /** @param role role name (`build`), @param file file name (`build.md`), @param keepItems also record every TODO item. */
+  constructor(
+    private readonly role: string,
+    private readonly file: string,
+    private readonly keepItems: boolean
+  ) {}
+
+  /** True when no block is open and no footer is awaited: a line can only change fence, header, rule, 📡 or TODO state. */
+  get settled(): boolean {
+    return this.open === null && !this.afterRule
+  }
+
+  /** True inside a fenced code block. */
+  get fenceOpen(): boolean {
+    return this.fence.open
+  }
+
+  /** True under a TODO header (list items there are TODO items). */
+  get inTodo(): boolean {
+    return this.todoLevel > 0
+  }
+
+  /**
+   * A TODO item line the driver matched itself (same rule as `matchTodo`); only valid while
+   * `settled`, `inTodo` and not `fenceOpen`, and only without `keepItems` (no text is given).
+   */
+  todo(done: boolean): void {
+    this.count(done, this.group)
+  }
+
+  /** Feeds line `lineNo` (1-based; lines are fed in order, skipped ones must be ignorable). */
+  line(raw: string, lineNo: number): void {
+    if (this.afterRule && raw.trim() !== '') {
+      // only the first non-blank line after a rule can be a footer
+      this.afterRule = false
+      if (isFooterLine(raw)) this.footer = { ruleLine: this.lastRule, line: lineNo, closing: true }
+    }
+    const inFence = this.fence.feed(raw)
+    if (this.open?.quoteOnly && !raw.startsWith('>')) this.close()
+    if (inFence) {
+      if (this.open && !this.open.quoteOnly) push(this.open, raw)
+      return
+    }
+    const first = raw.charCodeAt(0)
+    if ((first === 35 /* # */ || (first === 32 && raw.trimStart().startsWith('#'))) && this.header(raw, lineNo)) return
+    if ((first === 45 || first === 42 || first === 95 || first === 32) && isRule(raw)) {
+      this.close()
+      this.lastRule = lineNo
+      this.afterRule = true
+      return
+    }
+    const open = this.open
+    if (open) {
+      if (open.quoteOnly) {
+        open.lines.push(raw.replace(/^>\s?/, ''))
+        return
+      }
+      push(open, raw)
+      if (open.blanks >= 2) this.close()
+    }
+    if (first === 0xd83d /* 📡 high surrogate */ && raw.startsWith('📡')) {
+      const d = matchBareDirective(raw.replace(/\uFE0F/g, ''))
+      if (d) {
+        this.close()
+        this.directives.push(this.occurrence(d, lineNo, this.container()))
+        if (d.statusAt >= 0) this.statusAt.set(lineNo, d.statusAt)
+        this.open = { kind: 'directive', index: this.directives.length - 1, quoteOnly: true, lines: [], blanks: 0, last: 0 }
+        return
+      }
+    }
+    if (this.todoLevel && raw.includes('[')) {
+      const t = matchTodo(raw)
+      if (t) {
+        if (this.keepItems) this.items.push({ text: t.text, done: t.done, line: lineNo, group: this.group })
+        this.count(t.done, this.group)
+      }
+    }
+  }
+
+  /** Closes what is open and returns the result; `total` is the number of lines fed or skipped. */
+  finish(total: number): MachineResult {
+    this.close()
+    finishSections(this.sections, total)
+    const f = this.footer
+    if (f) f.closing = !this.sections.some((s) => s.line > f.line && !TRAILING_KINDS.includes(s.kind))
+    return {
+      sections: this.sections,
+      todos: { open: this.openTodos, done: this.doneTodos, groups: this.groups },
+      items: this.items,
+      directives: this.directives,
+      notices: this.notices,
+      footer: f,
+      statusAt: this.statusAt
+    }
+  }
+
+  /** A header line: a new section (and maybe a HEAD directive or notice); false if not a header. */
+  private header(raw: string, lineNo: number): boolean {
+    const h = parseHeader(raw)
+    if (!h) return false
+    this.close()
+    const title = normalise(h.title)
+    const stripped = raw.replace(/\uFE0F/g, '')
+    const head = h.level >= 2 && h.level <= 4 ? matchHeadDirective(stripped) : null
+    const notice = !head && h.level >= 2 && h.level <= 4 ? matchNotice(stripped) : null
+    const kind: SectionKind = head ? 'directive' : notice ? 'notice' : classifyHeader(title)
+    if (this.todoLevel && h.level <= this.todoLevel) this.todoLevel = 0
+    if (kind === 'todo') {
+      this.todoLevel = h.level
+      this.group = null
+    } else if (this.todoLevel) this.group = title
+    const stack = this.stack
+    while (stack.length && stack[stack.length - 1]!.level >= h.level) stack.pop()
+    const parent = this.container()
+    // endLine is set by finishSections once the next header (or the end) is known
+    const section: RoleSection = { level: h.level, title, kind, line: lineNo, endLine: lineNo }
+    if (head) {
+      this.directives.push(this.occurrence(head, lineNo, parent))
+      if (head.statusAt >= 0) this.statusAt.set(lineNo, head.statusAt)
+      this.open = { kind: 'directive', index: this.directives.length - 1, quoteOnly: false, lines: [], blanks: 0, last: 0 }
+    } else if (notice) {
+      this.notices.push({ ...notice, title: '', body: '', line: lineNo, endLine: lineNo, role: this.role, file: this.file, section: parent?.title ?? null })
+      this.open = { kind: 'notice', index: this.notices.length - 1, quoteOnly: false, lines: [], blanks: 0, last: 0 }
+    }
+    this.sections.push(section)
+    stack.push(section)
+    return true
+  }
+
+  private count(done: boolean, group: string | null): void {
+    let g = this.groupIndex.get(group)
+    if (!g) {
+      g = { group, open: 0, done: 0 }
+      this.groups.push(g)
+      this.groupIndex.set(group, g)
+    }
+    if (done) {
+      this.doneTodos++
+      g.done++
+    } else {
+      this.openTodos++
+      g.open++
+    }
+  }
+
+  private container(): RoleSection | undefined {
+    const stack = this.stack
+    for (let i = stack.length - 1; i >= 0; i--) if (stack[i]!.kind !== 'directive' && stack[i]!.kind !== 'notice') return stack[i]
+    return undefined
+  }
+
+  private close(): void {
+    const open = this.open
+    if (!open) return
+    const body = trimBlank(open.lines)
+    if (open.kind === 'directive') {
+      const d = this.directives[open.index]!
+      d.body = body.join('\n')
+      d.endLine = d.line + (open.quoteOnly ? body.length : open.last)
+      if (!d.title) d.title = body.length ? titleOf(body.find((l) => l.trim() !== '') ?? '') : d.statusText
+    } else {
+      const n = this.notices[open.index]!
+      n.body = body.join('\n')
+      n.endLine = n.line + open.last
+      n.title = titleOf(body.find((l) => l.trim() !== '') ?? '')
+      if (n.mark === 'none') {
+        for (let i = body.length - 1; i >= 0; i--) {
+          const s = matchStatusLine(body[i]!)
+          if (s) {
+            n.mark = s.mark
+            n.statusText = s.text
+            break
+          }
+        }
+      }
+    }
+    this.open = null
+  }
+
+  private occurrence(d: DirectiveLine, line: number, parent: RoleSection | undefined): DirectiveOccurrence {
+    return {
+      form: d.form,
+      id: d.id,
+      target: d.target,
+      mark: d.mark,
+      statusText: d.statusText,
+      title: d.title,
+      body: '',
+      date: d.date,
+      line,
+      endLine: line,
+      role: this.role,
+      file: this.file,
+      section: parent?.title ?? null,
+      sectionKind: parent?.kind ?? 'other'
+    }
+  }
+}
+
+/** A line that closes a file: all-italic (`*MUSE QA v1.0*`) or a last-updated stamp. */
+export function isFooterLine(line: string): boolean {
+  const t = line.trim()
+  return /^\*[^*].*\*$/.test(t) || /^_[^_].*_$/.test(t) || /^>?\s*(?:最后更新|last[- ]updated|updated)\s*[:：]/i.test(t)
+}
+
+function push(open: Open, raw: string): void {
+  open.lines.push(raw)
+  if (raw.trim() === '') open.blanks++
+  else {
+    open.blanks = 0
+    open.last = open.lines.length
+  }
+}
+
+function trimBlank(lines: string[]): string[] {
+  let end = lines.length
+  while (end > 0 && lines[end - 1]!.trim() === '') end--
+  let start = 0
+  while (start < end && lines[start]!.trim() === '') start++
+  return lines.slice(start, end)
+}
+
+/** Each section ends where the next header of the same or a higher level starts. */
+function finishSections(sections: RoleSection[], total: number): void {
+  const stack: RoleSection[] = []
+  for (const s of sections) {
+    while (stack.length && stack[stack.length - 1]!.level >= s.level) stack.pop()!.endLine = s.line - 1
+    stack.push(s)
+  }
+  for (const s of stack) s.endLine = total
+}

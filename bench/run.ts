@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { chromium } from '@playwright/test'
 import { createService } from '../src/core/service'
+import { bigFileFigures } from './big-file-bench'
 import { cliStartFigures } from './cli-bench'
 import { hubLiveFigures, hubQueryFigures } from './hub-bench'
 import { hubLockFigures } from './hub-lock-bench'
@@ -78,7 +79,7 @@ async function main(): Promise<void> {
   try {
     const baseline = machineBaselineMs()
     const events = Number(process.env.MUSTER_BENCH_EVENTS ?? 1_000_000)
-    const figures = [...cliStartFigures(BIN), ...(await fleetFigures(work, BIN)), ...(await memoryFigures(work)), ...(await serveFirstPaint(work))]
+    const figures = [...cliStartFigures(BIN), ...bigFileFigures(), ...(await fleetFigures(work, BIN)), ...(await memoryFigures(work)), ...(await serveFirstPaint(work))]
     figures.push(...(await safeWriteFigures(work, ROOT)))
     const hubHome = join(work, 'home-hub')
     const hub = await hubQueryFigures(work, hubHome, events)

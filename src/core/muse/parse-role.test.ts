@@ -158,6 +158,26 @@ describe('parseRole edge cases (spec section 7)', () => {
     expect(mid.footer?.closing).toBe(false)
   })
 
+  it('a directive after a closing footer belongs to no section (not received); after a footer that is not closing, to its section', () => {
+    const text = '# BUILD\n## 📡 Received Directives\n### S001→MUSE/BUILD (3/1) — ✅ 已接收\n> ok\n\n---\n\n*MUSE BUILD v1.0*\n📡 **S002→MUSE/BUILD**: 🟡 **late**\n### S003→MUSE/BUILD (3/2) — 🟡 待处理\n> late too\n'
+    const p = parseRole('build.md', text)
+    expect(p.footer).toMatchObject({ line: 8, closing: true })
+    expect(p.directives.map((d) => `${d.id} ${d.mark} ${d.sectionKind} ${d.section}`)).toEqual(['S001 done received 📡 Received Directives', 'S002 pending other null', 'S003 pending other null'])
+    const mid = parseRole('build.md', '# BUILD\n## 📡 Received Directives\n---\n*note*\n📡 **S002→MUSE/BUILD**: 🟡 **x**\n## Later\n')
+    expect(mid.footer?.closing).toBe(false)
+    expect(mid.directives[0]).toMatchObject({ id: 'S002', sectionKind: 'received', section: '📡 Received Directives' })
+  })
+
+  it("the last section ends at the file's last line (wc -l with a final newline, the last line without)", () => {
+    for (const eol of ['\n', '\r\n']) {
+      const lines = ['# A', '## B', 'text', '## C', 'last']
+      const withNewline = parseRole('x.md', lines.join(eol) + eol)
+      expect(withNewline.lineCount).toBe(5)
+      expect(withNewline.sections.map((s) => `${s.title} ${s.line}-${s.endLine}`)).toEqual(['A 1-5', 'B 2-3', 'C 4-5'])
+      expect(parseRole('x.md', lines.join(eol)).sections.map((s) => s.endLine)).toEqual([5, 3, 5])
+    }
+  })
+
   it('no L0, empty file, 0/1 pipe L0', () => {
     expect(parseRole('x.md', '# none\n').l0).toBeNull()
     expect(parseRole('x.md', '')).toMatchObject({ l0: null, lineCount: 0, sections: [], directives: [] })
@@ -165,17 +185,14 @@ describe('parseRole edge cases (spec section 7)', () => {
     expect(parseRole('x.md', '<!-- L0: v1.0 | 一个 -->\n').l0).toMatchObject({ version: 'v1.0', topPriority: '一个' })
   })
 
-  it('parses a 250 KB file with 10 KB lines in well under 50 ms', () => {
+  it('parses a 250 KB file with 10 KB lines (its time is measured by npm run bench)', () => {
     const long = 'x'.repeat(10_000)
     const blocks: string[] = ['<!-- L0: v1 | ' + 'y, '.repeat(3000) + ' -->', '## 📡 已接收战略指令']
     for (let i = 0; i < 6; i++) blocks.push(`### S0${10 + i}→MUSE/BUILD (3/1) — ✅ 已接收 ${long}`, `> ${long}`, `📡 **S1${10 + i}→QA**: 🟡 **${long}**${'*'.repeat(2000)}`, `| ${'🟡 |'.repeat(2000)}`, `## ${'#'.repeat(50)} ${long} ##`, `- [ ] ${long}`)
     const text = blocks.join('\n') + '\n'
     expect(text.length).toBeGreaterThan(240_000)
-    parseRole('big.md', text)
-    const t = performance.now()
-    for (let i = 0; i < 10; i++) parseRole('big.md', text)
-    const ms = (performance.now() - t) / 10
-    expect(ms).toBeLessThan(25)
-    expect(parseRole('big.md', text).directives).toHaveLength(12)
+    const p = parseRole('big.md', text)
+    expect(p.directives).toHaveLength(12)
+    expect(p.directives.map((d) => d.form).sort().join()).toBe('head,head,head,head,head,head,spec,spec,spec,spec,spec,spec')
   })
 })

@@ -45,7 +45,8 @@ export function parseRole(file: string, text: string): ParsedRole {
   const lines = splitLines(text)
   const machine = new RoleLineMachine(role, file, true)
   for (let i = 0; i < lines.length; i++) machine.line(lines[i]!, i + 1)
-  const r = machine.finish(lines.length)
+  // a final newline ends the last line; the empty piece split() leaves after it is no line
+  const r = machine.finish(lines.length > 1 && text.endsWith('\n') ? lines.length - 1 : lines.length)
   const lineCount = text.length === 0 ? 0 : countNewlines(text)
   return {
     role,

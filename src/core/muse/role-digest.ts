@@ -145,7 +145,8 @@ export function digestRole(file: string, buf: Buffer): RoleDigest {
     if (nl < 0) break
     s = nl + 1
   }
-  const r = machine.finish(lineNo)
+  // a final newline ends the last line; the empty piece after it is no line (as in parseRole)
+  const r = machine.finish(lineNo > 1 && s === len ? lineNo - 1 : lineNo)
   return {
     role,
     file,

@@ -66,6 +66,10 @@ export class RoleLineMachine {
   private lastRule = 0
   private afterRule = false
   private footer: Footer | null = null
+  /** True from a footer line until the next header: what follows the footer is in no section. */
+  private pastFooter = false
+  /** Directives read past the footer with the section they would have had (if the footer is no closing one). */
+  private readonly afterFooter: { index: number; parent: RoleSection | undefined }[] = []
 
   /** @param role role name (`build`), @param file file name (`build.md`), @param keepItems also record every TODO item. */
   constructor(
@@ -102,7 +106,10 @@ export class RoleLineMachine {
     if (this.afterRule && raw.trim() !== '') {
       // only the first non-blank line after a rule can be a footer
       this.afterRule = false
-      if (isFooterLine(raw)) this.footer = { ruleLine: this.lastRule, line: lineNo, closing: true }
+      if (isFooterLine(raw)) {
+        this.footer = { ruleLine: this.lastRule, line: lineNo, closing: true }
+        this.pastFooter = true
+      }
     }
     const inFence = this.fence.feed(raw)
     if (this.open?.quoteOnly && !raw.startsWith('>')) this.close()
@@ -131,7 +138,9 @@ export class RoleLineMachine {
       const d = matchBareDirective(raw.replace(/\uFE0F/g, ''))
       if (d) {
         this.close()
-        this.directives.push(this.occurrence(d, lineNo, this.container()))
+        const parent = this.container()
+        if (this.pastFooter) this.afterFooter.push({ index: this.directives.length, parent })
+        this.directives.push(this.occurrence(d, lineNo, this.pastFooter ? undefined : parent))
         if (d.statusAt >= 0) this.statusAt.set(lineNo, d.statusAt)
         this.open = { kind: 'directive', index: this.directives.length - 1, quoteOnly: true, lines: [], blanks: 0, last: 0 }
         return
@@ -146,12 +155,17 @@ export class RoleLineMachine {
     }
   }
 
-  /** Closes what is open and returns the result; `total` is the number of lines fed or skipped. */
+  /**
+   * Closes what is open and returns the result; `total` is the number of the file's last line
+   * (the empty piece after a final newline is no line: a file of `wc -l` = 10 ends at line 10).
+   */
   finish(total: number): MachineResult {
     this.close()
     finishSections(this.sections, total)
     const f = this.footer
     if (f) f.closing = !this.sections.some((s) => s.line > f.line && !TRAILING_KINDS.includes(s.kind))
+    // past a closing footer a directive belongs to no section; past one that is not, to the one it is in
+    if (f && !f.closing) for (const { index, parent } of this.afterFooter) this.inSection(this.directives[index]!, parent)
     return {
       sections: this.sections,
       todos: { open: this.openTodos, done: this.doneTodos, groups: this.groups },
@@ -172,6 +186,8 @@ export class RoleLineMachine {
     const stripped = raw.replace(/\uFE0F/g, '')
     const head = h.level >= 2 && h.level <= 4 ? matchHeadDirective(stripped) : null
     const notice = !head && h.level >= 2 && h.level <= 4 ? matchNotice(stripped) : null
+    // a directive or notice block after the footer stays past it; any other header starts a section
+    if (!head && !notice) this.pastFooter = false
     const kind: SectionKind = head ? 'directive' : notice ? 'notice' : classifyHeader(title)
     if (this.todoLevel && h.level <= this.todoLevel) this.todoLevel = 0
     if (kind === 'todo') {
@@ -184,7 +200,8 @@ export class RoleLineMachine {
     // endLine is set by finishSections once the next header (or the end) is known
     const section: RoleSection = { level: h.level, title, kind, line: lineNo, endLine: lineNo }
     if (head) {
-      this.directives.push(this.occurrence(head, lineNo, parent))
+      if (this.pastFooter) this.afterFooter.push({ index: this.directives.length, parent })
+      this.directives.push(this.occurrence(head, lineNo, this.pastFooter ? undefined : parent))
       if (head.statusAt >= 0) this.statusAt.set(lineNo, head.statusAt)
       this.open = { kind: 'directive', index: this.directives.length - 1, quoteOnly: false, lines: [], blanks: 0, last: 0 }
     } else if (notice) {
@@ -244,6 +261,11 @@ export class RoleLineMachine {
       }
     }
     this.open = null
+  }
+
+  private inSection(o: DirectiveOccurrence, parent: RoleSection | undefined): void {
+    o.section = parent?.title ?? null
+    o.sectionKind = parent?.kind ?? 'other'
   }
 
   private occurrence(d: DirectiveLine, line: number, parent: RoleSection | undefined): DirectiveOccurrence {

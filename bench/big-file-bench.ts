@@ -1,0 +1,38 @@
+/**
+ * One big role file (250 KB, 10 KB lines): the L0 line and the full parse. These were timed unit
+ * tests that flaked under load; the bench reports them beside their budget instead (spec: role
+ * files up to 250 KB, 10 KB lines).
+ */
+import { parseL0 } from '../src/core/muse/l0'
+import { parseRole } from '../src/core/muse/parse-role'
+import { median, type Figure } from './report'
+
+/** A 250 KB role file with 10 KB lines in every form the parser reads (as the unit tests build it). */
+export function bigRoleText(): string {
+  const long = 'x'.repeat(10_000)
+  const blocks: string[] = ['<!-- L0: v1 | ' + 'y, '.repeat(3000) + ' -->', '## 📡 已接收战略指令']
+  for (let i = 0; i < 6; i++) blocks.push(`### S0${10 + i}→MUSE/BUILD (3/1) — ✅ 已接收 ${long}`, `> ${long}`, `📡 **S1${10 + i}→QA**: 🟡 **${long}**${'*'.repeat(2000)}`, `| ${'🟡 |'.repeat(2000)}`, `## ${'#'.repeat(50)} ${long} ##`, `- [ ] ${long}`)
+  return blocks.join('\n') + '\n'
+}
+
+/** Median over `runs` of `fn` in ms, after one warm-up call. */
+function timed(fn: () => void, runs: number): number {
+  fn()
+  const ms: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now()
+    fn()
+    ms.push(performance.now() - t)
+  }
+  return median(ms)
+}
+
+/** Full parse and L0 read of the 250 KB file. */
+export function bigFileFigures(): Figure[] {
+  const text = bigRoleText()
+  const l0Text = `<!-- L0: v1 | ${'x, '.repeat(3000)} -->\n` + 'line\n'.repeat(50_000)
+  return [
+    { name: `parseRole of a ${(text.length / 1000).toFixed(0)} KB role file with 10 KB lines`, value: timed(() => parseRole('big.md', text), 20), unit: 'ms', budget: 25, note: 'median of 20' },
+    { name: 'parseL0 of a 250 KB file with a 10 KB first line', value: timed(() => parseL0(l0Text), 100), unit: 'ms', budget: 5, note: 'median of 100' }
+  ]
+}

@@ -8,7 +8,7 @@
  */
 import { mkdirSync, promises as fs, statSync, type Stats } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { ApiError } from '../shared/api'
+import { ApiError } from '../shared/api-error'
 
 /** Options of `makeDir` / `makeDirSync`. */
 export interface MakeDirOptions {

@@ -4,6 +4,7 @@
  * JSON text (byte-identical to Python's `json.dumps(obj, ensure_ascii=False, sort_keys=True)`).
  */
 import { randomBytes } from 'node:crypto'
+import { pyDumps } from '../../shared/py-json'
 
 /** `evt_20260315T234600_0123456789ab` / `art_...`: readable UTC stamp + 12 random hex. */
 export const EVENT_ID_RE = /^evt_\d{8}T\d{6}_[0-9a-f]{12}$/
@@ -76,116 +77,16 @@ export function nextHlc(last: string | null, nowMs: number, replicaId: string): 
   return renderHlc(prev.ms + 1, 0, replicaId)
 }
 
-/**
- * A JS number that must be written as a Python float (`1.0`, not `1`). JS has one number type,
- * so integral numbers are written as Python ints unless wrapped with `pyFloat`.
- */
-export class PyFloat {
-  constructor(readonly value: number) {}
-}
-
-/** Marks a number as a Python float for `pyJsonDumps` (so `pyFloat(1)` is written `1.0`). */
-export function pyFloat(value: number): PyFloat {
-  return new PyFloat(value)
-}
-
-/** Thrown for values Python's `json.dumps` would refuse or that JSON cannot carry. */
-export class PyJsonError extends Error {}
+export { compareCodePoints, PyFloat, pyFloat, pyFloatRepr, PyJsonError } from '../../shared/py-json'
 
 /**
- * Serialises `value` exactly like Python `json.dumps(value, ensure_ascii=False, sort_keys=True)`:
- * separators `", "` and `": "`, object keys sorted by code point at every level, strings escaped
- * as Python does (`\"` `\\` `\n` `\r` `\t` `\b` `\f`, other chars below 0x20 as `\u00xx` with
- * lowercase hex, everything else - DEL, U+2028, non-ASCII, emoji - written as-is).
- *
- * Numbers (JS has no int/float split): an integral finite number is written as a Python int
- * (`1`, `-3`, `10000000000000000`; `-0` as `0`); a non-integral number as Python's float repr
- * (`0.5`, `1e-05`, `1.5e+16`); `pyFloat(n)` forces float repr (`1.0`); bigint as an int.
- * NaN and Infinity are rejected (Python would emit non-JSON tokens). Object properties whose
- * value is `undefined` are skipped (as `JSON.stringify` does); anything that is not null, a
- * boolean, number, bigint, string, array, plain object or PyFloat is rejected, as are strings
- * holding lone UTF-16 surrogates (they cannot be stored as UTF-8).
+ * Serialises `value` exactly like Python `json.dumps(value, ensure_ascii=False, sort_keys=True)`
+ * (see `shared/py-json.ts`): separators `", "` and `": "`, keys sorted by code point at every
+ * level, Python's string escapes; integral numbers as ints, others as Python's float repr,
+ * `pyFloat(n)` as a float (`1.0`), bigint as an int. Refused, as the hub file must stay JSON:
+ * NaN and Infinity, strings holding lone UTF-16 surrogates (not storable as UTF-8), anything
+ * that is not null, a boolean, number, bigint, string, array, plain object, `Map` or `PyFloat`.
  */
 export function pyJsonDumps(value: unknown): string {
-  return dump(value, 0)
-}
-
-function dump(value: unknown, depth: number): string {
-  if (depth > 200) throw new PyJsonError('nesting too deep')
-  if (value === null) return 'null'
-  if (value === true) return 'true'
-  if (value === false) return 'false'
-  if (typeof value === 'string') return pyStr(value)
-  if (typeof value === 'bigint') return value.toString()
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new PyJsonError(`Out of range float values are not JSON compliant: ${value}`)
-    return Number.isInteger(value) ? BigInt(value).toString() : pyFloatRepr(value)
-  }
-  if (value instanceof PyFloat) {
-    if (!Number.isFinite(value.value)) throw new PyJsonError(`Out of range float values are not JSON compliant: ${value.value}`)
-    return pyFloatRepr(value.value)
-  }
-  if (Array.isArray(value)) {
-    return '[' + value.map((v) => dump(v === undefined ? null : v, depth + 1)).join(', ') + ']'
-  }
-  if (typeof value === 'object') {
-    const proto = Object.getPrototypeOf(value)
-    if (proto !== Object.prototype && proto !== null) {
-      throw new PyJsonError(`Object of type ${value.constructor?.name ?? 'unknown'} is not JSON serializable`)
-    }
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined)
-    entries.sort(([a], [b]) => compareCodePoints(a, b))
-    return '{' + entries.map(([k, v]) => `${pyStr(k)}: ${dump(v, depth + 1)}`).join(', ') + '}'
-  }
-  throw new PyJsonError(`Object of type ${typeof value} is not JSON serializable`)
-}
-
-/** Compares strings by Unicode code point (Python's str order), not by UTF-16 unit. */
-export function compareCodePoints(a: string, b: string): number {
-  const ia = a[Symbol.iterator]()
-  const ib = b[Symbol.iterator]()
-  for (;;) {
-    const x = ia.next()
-    const y = ib.next()
-    if (x.done || y.done) return x.done && y.done ? 0 : x.done ? -1 : 1
-    const cx = x.value.codePointAt(0)!
-    const cy = y.value.codePointAt(0)!
-    if (cx !== cy) return cx < cy ? -1 : 1
-  }
-}
-
-const ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' }
-
-// Lone surrogates: a high not followed by a low, or a low not preceded by a high.
-const LONE_SURROGATE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
-
-function pyStr(s: string): string {
-  if (LONE_SURROGATE_RE.test(s)) throw new PyJsonError('string contains a lone surrogate')
-  // eslint-disable-next-line no-control-regex
-  return '"' + s.replace(/[\x00-\x1f"\\]/g, (ch) => ESCAPES[ch] ?? '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0')) + '"'
-}
-
-/**
- * Python's `repr(float)`: the shortest round-tripping digits (same as JS), positional notation
- * for decimal exponents -4..15 (always with a fractional part, `1.0`), otherwise scientific with
- * a signed two-digit-minimum exponent (`1e-05`, `1.5e+16`).
- */
-export function pyFloatRepr(n: number): string {
-  if (Object.is(n, -0)) return '-0.0'
-  if (n === 0) return '0.0'
-  const [mant, expText] = n.toExponential().split('e') as [string, string]
-  const exp = Number(expText)
-  const neg = mant.startsWith('-')
-  const digits = mant.replace('-', '').replace('.', '')
-  const sign = neg ? '-' : ''
-  if (exp >= -4 && exp < 16) {
-    let out: string
-    if (exp < 0) out = '0.' + '0'.repeat(-exp - 1) + digits
-    else if (digits.length > exp + 1) out = digits.slice(0, exp + 1) + '.' + digits.slice(exp + 1)
-    else out = digits + '0'.repeat(exp + 1 - digits.length) + '.0'
-    return sign + out
-  }
-  const m = digits.length > 1 ? digits[0] + '.' + digits.slice(1) : digits
-  const e = (exp < 0 ? '-' : '+') + String(Math.abs(exp)).padStart(2, '0')
-  return `${sign}${m}e${e}`
+  return pyDumps(value, { sortKeys: true, allowNan: false })
 }

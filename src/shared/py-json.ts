@@ -170,3 +170,16 @@ export function plainIsExact(v: PyJson): boolean {
   const jsOrder = Object.keys(Object.fromEntries(entries.map(([k]) => [k, 0])))
   return entries.every(([k, x], i) => jsOrder[i] === k && plainIsExact(x))
 }
+
+/**
+ * A parsed value as plain objects that `pyDumps` writes back to the same Python value: `Map`s
+ * become null-prototype objects (key order is lost, which `sort_keys` writing ignores); ints past
+ * 2^53 stay `bigint` and integral floats `PyFloat`, so metadata given as text is stored exactly.
+ */
+export function pyToObject(v: PyJson): PyJson {
+  if (Array.isArray(v)) return v.map(pyToObject)
+  if (!(v instanceof Map)) return v
+  const out = Object.create(null) as Record<string, PyJson>
+  for (const [k, x] of v) out[k] = pyToObject(x)
+  return out
+}

@@ -8,7 +8,7 @@ import type { Db } from '../sqlite'
 import type { ArtifactRecord, StoredArtifact } from './hub-port'
 import { formatCreatedAt, newId } from './ids'
 import { patchWarnings, validateArtifactContent, validateArtifactKind, validateMetadata, validateRouting, type ArtifactKind } from './validate'
-import { parseMetadata, stmt, validInstant } from './write-support'
+import { readMetadata, stmt, validInstant } from './write-support'
 
 export type { ArtifactRecord, StoredArtifact }
 
@@ -77,5 +77,5 @@ export function getArtifact(db: Db, id: string): StoredArtifact | null {
     | undefined
   if (!row) return null
   const { metadata_json, ...rest } = row
-  return { ...rest, origin_replica: rest.origin_replica ?? null, metadata: parseMetadata(metadata_json) }
+  return { ...rest, origin_replica: rest.origin_replica ?? null, ...readMetadata(metadata_json) }
 }

@@ -213,6 +213,8 @@ export interface ArtifactRecord {
 export interface StoredArtifact extends Omit<ArtifactRecord, 'warnings'> {
   content: string
   metadata: Record<string, unknown>
+  /** The stored metadata text when `metadata` cannot say it exactly (as on events). */
+  metadata_json?: string
 }
 
 /** `mempalace_patch_submit`'s arguments: the patch text plus the `patch.ready` routing. */

@@ -23,7 +23,8 @@ import { notAFolder } from './read-only'
 import { forgetRemoteHub, registerRemoteHub } from './remote-registration'
 import type { SyncOptions } from './remote-sync'
 import { isHubUrl, normalizeHubUrl } from './remote-url'
-import { patchWarnings, validateBaseCommit } from './validate'
+import { sanitizeListQuery } from './filter-values'
+import { HubValidationError, patchWarnings, validateBaseCommit } from './validate'
 import { runWatch, type WatchOutcome, type WatchRunOptions } from './watch'
 import { sha256Hex } from './writer'
 
@@ -67,6 +68,16 @@ export interface HubServiceOptions {
 function query<T extends HubSelection & { count?: boolean }>(input: T): Omit<T, 'hub' | 'palace' | 'count'> {
   const { hub: _h, palace: _p, count: _c, ...rest } = input
   return rest
+}
+
+/** Runs a validation, turning its rule violation into the API's `invalid_input`. */
+function valid<T>(check: () => T): T {
+  try {
+    return check()
+  } catch (err) {
+    if (err instanceof HubValidationError) throw new ApiError(err.message, 'invalid_input')
+    throw err
+  }
 }
 
 /** The hub service of one Muster process. */
@@ -213,8 +224,8 @@ export class HubService {
 
   /** A page of events, with the total on request. */
   async list(input: HubSelection & ListQuery & { count?: boolean }): Promise<MethodOutput<'hub.list'>> {
+    const q = valid(() => sanitizeListQuery(query(input)))
     const h = this.choose(input)
-    const q = query(input)
     const page = await h.hub.list(q)
     const total = input.count ? await h.hub.count(q) : undefined
     return { ...this.ref(h), events: page.events, count: page.events.length, has_more: page.has_more, ...(total !== undefined ? { total } : {}) }
@@ -240,7 +251,7 @@ export class HubService {
     if (!art) throw new ApiError(`artifact '${input.id}' not found`, 'not_found')
     return {
       ...this.ref(h), id: art.id, kind: art.kind, sha256: art.sha256, size_bytes: art.size_bytes, created_by: art.created_by,
-      created_at: art.created_at, metadata: art.metadata,
+      created_at: art.created_at, metadata: art.metadata, ...(art.metadata_json !== undefined ? { metadata_json: art.metadata_json } : {}),
       sha256_ok: sha256Hex(art.content) === art.sha256.toLowerCase(),
       size_ok: Buffer.byteLength(art.content, 'utf8') === art.size_bytes,
       warnings: patchWarnings(art.kind, art.content),
@@ -257,8 +268,10 @@ export class HubService {
 
   /** Long-polls for matching events. */
   async wait(input: HubSelection & WaitQuery): Promise<MethodOutput<'hub.wait'>> {
+    const q = valid(() => sanitizeListQuery(query(input)))
+    if (q.timeout_ms !== undefined && !(q.timeout_ms >= 0)) throw new ApiError('timeout_ms must be a non-negative number', 'invalid_input')
     const h = this.choose(input)
-    return { ...this.ref(h), ...(await h.hub.wait(query(input))) }
+    return { ...this.ref(h), ...(await h.hub.wait(q)) }
   }
 
   /** `mempalace logstream watch`: examines every event after the cursor until a match, idle or abort. */

@@ -10,11 +10,11 @@ import type { ListQuery } from './hub-port'
 import type { HubConnection, HubShape } from './hub-connection'
 import { pyRepr } from './validate'
 import { rowToEvent, type EventRow, type HubEvent } from './writer'
+import { DEFAULT_LIMIT, MAX_LIMIT } from './filter-values'
 
-/** `list` defaults: 50 events, at most 500. */
-export const DEFAULT_LIMIT = 50
-/** The largest page `list` returns. */
-export const MAX_LIMIT = 500
+/** `list` defaults: 50 events, at most 500 (defined with the query validation). */
+export { DEFAULT_LIMIT, MAX_LIMIT }
+
 /** Bodies longer than this many characters are cut when `preview` is on. */
 export const PREVIEW_CHARS = 200
 

@@ -13,6 +13,7 @@
  */
 import { z } from 'zod'
 import { ApiError, type ApiErrorCode } from '../../shared/api'
+import { pyDumps } from '../../shared/py-json'
 
 /** JSON-RPC codes upstream uses. */
 export const RpcCode = { invalidParams: -32602, unknownMethod: -32601, readOnly: -32003, internal: -32000 } as const
@@ -126,7 +127,8 @@ export class McpClient {
       res = await fetch(`${url}/mcp`, {
         method: 'POST',
         headers: authHeaders(this.endpoint, { 'Content-Type': 'application/json', Accept: 'application/json' }),
-        body: JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params }),
+        // pyDumps, not JSON.stringify: metadata given as text keeps ints past 2^53 and 1.0 exact.
+        body: pyDumps({ jsonrpc: '2.0', id: this.nextId++, method, params }, { allowNan: false, loneSurrogates: 'escape' }),
         signal: withTimeout(opts.signal, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS)
       })
     } catch (err) {

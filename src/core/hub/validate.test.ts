@@ -122,11 +122,12 @@ describe('artifacts', () => {
     expect(patchWarnings('patch', 'diff')).toEqual([PATCH_WARNING_NO_TRAILING_NEWLINE])
     expect(patchWarnings('patch', 'a\r\nb')).toEqual([PATCH_WARNING_NO_TRAILING_NEWLINE, PATCH_WARNING_CRLF])
     expect(patchWarnings('log', 'no newline')).toEqual([])
+    // Upstream's full sentences: logstream.py Logstream._patch_content_warnings (RFC 003 dogfood).
     expect(PATCH_WARNING_NO_TRAILING_NEWLINE).toBe(
-      'patch content does not end with a trailing newline; git apply will reject the final hunk as corrupt'
+      'patch content does not end with a trailing newline; git apply will reject the final hunk as corrupt — store the diff byte-exactly including its trailing newline'
     )
     expect(PATCH_WARNING_CRLF).toBe(
-      'patch content contains carriage returns (CRLF line endings); git apply often rejects CRLF diffs'
+      'patch content contains carriage returns (CRLF line endings); git apply often rejects CRLF diffs — generate the diff with LF endings'
     )
   })
 })

@@ -116,6 +116,29 @@ export function validateStatus(value: unknown): EventStatus | null {
   return value as EventStatus
 }
 
+const ISO_DATE_RE = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/
+const ISO_UTC_DATETIME_RE = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:Z|\+00:00)$/
+
+/** True for a real calendar day (Python's `date(y, m, d)`: year 1..9999, the month's length). */
+function calendarDay(y: number, m: number, d: number): boolean {
+  return y >= 1 && d <= new Date(Date.UTC(2000, m, 0)).getUTCDate() - (m === 2 && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)) ? 1 : 0)
+}
+
+/**
+ * Validates a temporal filter (upstream `config.sanitize_iso_temporal`): `YYYY-MM-DD` or a UTC
+ * `YYYY-MM-DDTHH:MM:SSZ` (`+00:00` becomes `Z`), trimmed, a real calendar date; null/'' -> null.
+ */
+export function validateIsoTemporal(value: unknown, field: string): string | null {
+  if (value === null || value === undefined || value === '') return null
+  if (typeof value !== 'string') return fail(`${field} must be a string`)
+  const text = pyStrip(value)
+  const m = ISO_DATE_RE.exec(text) ?? ISO_UTC_DATETIME_RE.exec(text)
+  if (!m || !calendarDay(Number(m[1]), Number(m[2]), Number(m[3]))) {
+    return fail(`${field}=${pyRepr(text)} is not a valid ISO-8601 date or UTC datetime (expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)`)
+  }
+  return text.endsWith('+00:00') ? text.slice(0, -6) + 'Z' : text
+}
+
 /** Validates verbatim text (an event body): a string, no NUL, at most `maxBytes` UTF-8 bytes. Never truncates. */
 export function validateBody(value: unknown, maxBytes = MAX_BODY_BYTES, field = 'body'): string {
   if (value === null || value === undefined) return ''
@@ -173,12 +196,16 @@ export function validateArtifactContent(value: unknown, maxBytes = MAX_ARTIFACT_
   return text
 }
 
-/** The two advisory warnings for patch content (stored unchanged either way). */
+/**
+ * The two advisory warnings for patch content (stored unchanged either way), upstream's full
+ * sentences (logstream.py `Logstream._patch_content_warnings`), the em dash included.
+ */
 export const PATCH_WARNING_NO_TRAILING_NEWLINE =
-  'patch content does not end with a trailing newline; git apply will reject the final hunk as corrupt'
-/** Warning for patch content containing `\r`. */
+  'patch content does not end with a trailing newline; git apply will reject the final hunk as corrupt — ' +
+  'store the diff byte-exactly including its trailing newline'
+/** Warning for patch content containing `\r` (upstream's full sentence). */
 export const PATCH_WARNING_CRLF =
-  'patch content contains carriage returns (CRLF line endings); git apply often rejects CRLF diffs'
+  'patch content contains carriage returns (CRLF line endings); git apply often rejects CRLF diffs — generate the diff with LF endings'
 
 /** Advisory warnings for an artifact: only `kind=patch` content is checked. */
 export function patchWarnings(kind: string, content: string): string[] {

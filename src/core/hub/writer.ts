@@ -25,7 +25,7 @@ import {
   validateStatus,
   type EventStatus
 } from './validate'
-import { parseMetadata, stmt, validInstant } from './write-support'
+import { readMetadata, stmt, validInstant } from './write-support'
 
 export type { HubEvent }
 
@@ -75,7 +75,7 @@ export function rowToEvent(row: EventRow, artifactIds: string[]): HubEvent {
     artifact_ids: artifactIds,
     body: row.body,
     created_at: row.created_at,
-    metadata: parseMetadata(row.metadata_json)
+    ...readMetadata(row.metadata_json)
   }
 }
 

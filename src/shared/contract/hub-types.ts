@@ -26,6 +26,12 @@ export const HubEventSchema = z.object({
   body: z.string(),
   created_at: z.string(),
   metadata: z.record(z.string(), z.unknown()),
+  /**
+   * Muster: the stored metadata text, present only when `metadata` cannot show it exactly (ints
+   * past 2^53, floats written `1.0`, integer-like keys out of JS order). Show or print from it
+   * (`shared/py-json`); the CLI's upstream envelopes print `metadata` from it and omit this key.
+   */
+  metadata_json: z.string().optional(),
   /** Preview only: the body was cut to 200 characters. */
   body_truncated: z.literal(true).optional(),
   /** Preview only: the full body's length in characters. */

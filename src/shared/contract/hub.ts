@@ -101,6 +101,8 @@ export const hubMethods = {
       created_by: z.string(),
       created_at: z.string(),
       metadata: z.record(z.string(), z.unknown()),
+      /** The stored metadata text when `metadata` cannot say it exactly (as on events). */
+      metadata_json: z.string().optional(),
       /** The sha256 recomputed from the stored bytes equals the stored one. */
       sha256_ok: z.boolean(),
       /** The stored size equals the UTF-8 byte length of the content. */

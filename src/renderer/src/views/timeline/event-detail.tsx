@@ -3,6 +3,7 @@
  * acks it received, and the operator's actions (ack, reply, open thread).
  */
 import { CheckCheck, GitBranch, Paperclip, Reply, Waypoints, X } from 'lucide-react'
+import { metadataText } from '../../../../shared/metadata-text'
 import { useAcksOf, useHubEvent, useWriteRefusal } from '../../api/hub-queries'
 import { CopyButton } from '../../components/copy-button'
 import { Keys } from '../../components/kbd'
@@ -90,7 +91,7 @@ export function EventDetail({ hub, id, preview }: { hub: string | null; id: stri
           <section className="tl-section">
             <h3>Metadata</h3>
             <pre className="tl-json" data-testid="event-metadata">
-              {JSON.stringify(event.metadata, null, 2)}
+              {metadataText(event)}
             </pre>
           </section>
         )}

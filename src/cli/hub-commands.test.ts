@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../../test/helpers/tmp'
-import { sanitizeAgentForFile } from '../core/hub/locate'
+import { watchStateBasename } from '../core/hub/watch-state'
 import { runCli } from './index'
 
 /** Runs the CLI in-process with HOME redirected. */
@@ -28,7 +28,7 @@ describe('muster events / thread / task (mempalace logstream compatible)', () =>
     const list = await run(env, '--palace', palace, 'events', 'list', '--json', '--to-agent', 'win-codex')
     expect(JSON.parse(list.out)).toEqual({ events: [a], count: 1 })
     const viaEnv = await run({ ...env, MEMPALACE_PALACE_PATH: palace }, 'events', 'list')
-    expect(viaEnv.out).toMatch(/chat\.message {2}mac-claude -> \* {2}hi/)
+    expect(viaEnv.out).toMatch(/^1 event\(s\):\n {2}evt_\w+ {2}\S+Z {2}chat\.message {2}project\/x\/rooms {2}mac-claude->\* :: hi\n$/)
     const ack = JSON.parse((await run(env, 'events', 'ack', a.id, '--from-agent', 'win-codex', '--status', 'claimed', '--palace', palace, '--json')).out)
     expect(ack).toMatchObject({ type: 'event.ack', to_agent: 'mac-claude', correlation_id: a.id, metadata: { ack_of: a.id } })
     const thread = JSON.parse((await run(env, 'thread', a.id, '--palace', palace, '--json')).out)
@@ -78,7 +78,7 @@ describe('muster events / thread / task (mempalace logstream compatible)', () =>
     const { env, palace } = setup()
     const bad = await append(env, palace, '--from-agent', 'a', '--metadata', '[1]')
     expect(bad).toMatchObject({ code: 1 })
-    expect(JSON.parse(bad.out)).toEqual({ error: 'metadata must be an object' })
+    expect(JSON.parse(bad.out)).toEqual({ error: '--metadata must be a JSON object' })
     const st = await run(env, 'events', 'append', '--palace', palace, '--type', 'x', '--stream', 's', '--room', 'r', '--from-agent', 'a', '--status', 'nope')
     expect(st.err).toBe("muster: status='nope' is not one of: applied, blocked, claimed, failed, open, ready, superseded\n")
     await append(env, palace, '--from-agent', 'a')
@@ -97,46 +97,47 @@ describe('muster events / thread / task (mempalace logstream compatible)', () =>
     const { env, palace } = setup()
     await append(env, palace, '--from-agent', 'old', '--to-agent', 'bot:my_agent')
     const agent = 'bot:my_agent'
-    const stateFile = join(env.HOME!, '.mempalace', 'watch', `${sanitizeAgentForFile(agent)}.json`)
+    const stateFile = join(env.HOME!, '.mempalace', 'watch', `${watchStateBasename(agent)}.json`)
     expect(stateFile.endsWith('bot_my__agent.json')).toBe(true)
-    const idle = await run(env, 'events', 'watch', '--palace', palace, '--agent', agent, '--idle-exit-ms', '150', '--poll-ms', '20', '--json')
+    const idle = await run(env, 'events', 'watch', '--palace', palace, '--agent', agent, '--idle-exit-ms', '150', '--poll-timeout-ms', '50', '--json')
     expect(idle.code).toBe(2)
-    expect(idle.err).toMatch(/starting at the tip evt_.*not replayed/)
+    // --json: no 'Watching ...' line (upstream prints it for humans only)
+    expect(idle.err).toMatch(/^Starting at the tip \(evt_\w+\); earlier events are not replayed\./)
     const state = JSON.parse(readFileSync(stateFile, 'utf8'))
     expect(state).toMatchObject({ agent, cursor: expect.stringMatching(/^evt_/), updated_at: expect.stringMatching(/Z$/) })
     expect(JSON.parse(idle.out)).toMatchObject({ events: [], count: 0, timed_out: true, cursor: state.cursor })
     // Own broadcast: matches to_agent='*' but the exclusion wins; the cursor moves past it anyway.
     const own = JSON.parse((await append(env, palace, '--from-agent', agent, '--to-agent', '*')).out)
-    const skipped = await run(env, 'events', 'watch', '--palace', palace, '--agent', agent, '--idle-exit-ms', '150', '--poll-ms', '20', '--json')
+    const skipped = await run(env, 'events', 'watch', '--palace', palace, '--agent', agent, '--idle-exit-ms', '150', '--poll-timeout-ms', '50', '--json')
     expect(skipped.code).toBe(2)
     expect(JSON.parse(readFileSync(stateFile, 'utf8')).cursor).toBe(own.id)
     const mine = JSON.parse((await append(env, palace, '--from-agent', 'win-codex', '--to-agent', agent)).out)
-    const hit = await run(env, 'events', 'watch', '--palace', palace, '--agent', agent, '--idle-exit-ms', '2000', '--poll-ms', '20', '--json')
+    const hit = await run(env, 'events', 'watch', '--palace', palace, '--agent', agent, '--idle-exit-ms', '2000', '--poll-timeout-ms', '50', '--json')
     expect(hit.code).toBe(0)
     expect(JSON.parse(hit.out)).toEqual({ events: [mine], count: 1, cursor: mine.id, timed_out: false })
-    expect(existsSync(`${stateFile}.${process.pid}.tmp`)).toBe(false)
+    expect(existsSync(`${stateFile}.tmp`)).toBe(false)
   })
 
-  it('watch: empty or corrupt state replays from the start; --follow prints one JSON per line; SIGINT exits 130', async () => {
+  it('watch: empty or corrupt state replays from the start; --follow --json prints one compact envelope per batch; SIGINT exits 130', async () => {
     const { env, palace } = setup()
     const first = JSON.parse((await append(env, palace, '--from-agent', 'a', '--to-agent', 'me')).out)
     const stateFile = join(env.HOME!, 'state.json')
     for (const content of ['', '{not json']) {
       writeFileSync(stateFile, content)
-      const r = await run(env, 'events', 'watch', '--palace', palace, '--to-agent', 'me', '--state-file', stateFile, '--idle-exit-ms', '500', '--poll-ms', '20', '--json')
+      const r = await run(env, 'events', 'watch', '--palace', palace, '--to-agent', 'me', '--state-file', stateFile, '--idle-exit-ms', '500', '--poll-timeout-ms', '50', '--json')
       expect(r.code).toBe(0)
-      expect(r.err).toMatch(/unusable .*replaying from the start/)
+      expect(r.err).toContain(`State file ${stateFile} is unreadable; replaying from the start`)
       expect(JSON.parse(r.out).events[0].id).toBe(first.id)
     }
     mkdirSync(join(env.HOME!, 'x'), { recursive: true })
     writeFileSync(stateFile, JSON.stringify({ cursor: null, updated_at: '', agent: null }))
-    const pending = run(env, 'events', 'watch', '--palace', palace, '--to-agent', 'me', '--state-file', stateFile, '--follow', '--poll-ms', '20')
+    const pending = run(env, 'events', 'watch', '--palace', palace, '--to-agent', 'me', '--state-file', stateFile, '--follow', '--poll-timeout-ms', '50', '--json')
     await new Promise((r) => setTimeout(r, 300))
     process.emit('SIGINT')
     const follow = await pending
     expect(follow.code).toBe(130)
     const lines = follow.out.trim().split('\n')
     expect(lines).toHaveLength(1)
-    expect(JSON.parse(lines[0]!).id).toBe(first.id)
+    expect(JSON.parse(lines[0]!)).toMatchObject({ events: [{ id: first.id }], count: 1, cursor: first.id, timed_out: false })
   })
 })

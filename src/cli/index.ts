@@ -34,7 +34,11 @@ import { registerServe } from './commands/serve'
 import { registerStatus } from './commands/status'
 import { registerTask } from './commands/task'
 import { registerThread } from './commands/thread'
-import { CliError, CliExit, processIo, type CliIo } from './output'
+import { CliError, CliExit, processIo, upstreamErrorJson, type CliIo } from './output'
+import { argparseMessage, isArgparseStyle, progOf, USAGE_EXIT, UsageError, usageLine } from './usage'
+
+/** The command that raised each commander error (its `exitOverride` records it). */
+const raisedBy = new WeakMap<CommanderError, Command>()
 
 /** Builds the command tree writing to `io`. */
 export function buildProgram(io: CliIo): Command {
@@ -63,8 +67,13 @@ export function buildProgram(io: CliIo): Command {
   registerChain(program, io)
   registerRules(program, io)
   registerMcp(program, io)
-  for (const cmd of allCommands(program)) {
-    cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => undefined })
+  for (const cmd of [program, ...allCommands(program)]) {
+    cmd
+      .exitOverride((err) => {
+        raisedBy.set(err, cmd)
+        throw err
+      })
+      .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => undefined })
   }
   return program
 }
@@ -77,6 +86,10 @@ function allCommands(cmd: Command): Command[] {
 export async function runCli(argv: string[], io: CliIo = processIo()): Promise<number> {
   const program = buildProgram(io)
   const json = argv.includes('--json')
+  let running: Command | null = null
+  program.hook('preAction', (_self, action) => {
+    running = action
+  })
   try {
     await program.parseAsync(argv, { from: 'user' })
     return 0
@@ -84,17 +97,32 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) return 0
       if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') return 0
+      const cmd = raisedBy.get(err)
+      if (cmd && isArgparseStyle(cmd)) return usageFail(io, cmd, argparseMessage(err, cmd, argv))
       return fail(io, json, err.message.replace(/^error:\s*/, ''), 1)
     }
+    if (err instanceof UsageError) return usageFail(io, err.command, err.message)
     if (err instanceof CliExit) return err.exitCode
-    if (err instanceof CliError) return fail(io, json, err.message, err.exitCode)
-    return fail(io, json, err instanceof Error ? err.message : String(err), 1)
+    const upstream = isArgparseStyle(running)
+    if (err instanceof CliError) return fail(io, json, err.message, err.exitCode, upstream)
+    return fail(io, json, err instanceof Error ? err.message : String(err), 1, upstream)
   }
 }
 
-function fail(io: CliIo, json: boolean, message: string, code: number): number {
+/**
+ * An error: one line on stderr, or `{"error": ...}` on stdout with --json (the commands twinning
+ * `mempalace` ones print it as Python's `json.dumps({"error": msg})` does).
+ */
+function fail(io: CliIo, json: boolean, message: string, code: number, upstream = false): number {
   const line = message.split('\n')[0]!.trim()
-  if (json) io.stdout(JSON.stringify({ error: line }) + '\n')
+  if (json) io.stdout(upstream ? upstreamErrorJson(line) : JSON.stringify({ error: line }) + '\n')
   else io.stderr(`muster: ${line}\n`)
   return code
 }
+
+/** A usage error of a `mempalace` twin, as argparse reports it: stderr only, exit 2. */
+function usageFail(io: CliIo, cmd: Command, message: string): number {
+  io.stderr(`${usageLine(cmd)}\n${progOf(cmd)}: error: ${message}\n`)
+  return USAGE_EXIT
+}
+

@@ -9,6 +9,8 @@ export interface CliIo {
   stderr: (text: string) => void
   env: NodeJS.ProcessEnv
   cwd: string
+  /** Everything on stdin, as bytes (`--body-file -`); default: the process's stdin. */
+  readStdin?: () => Promise<Uint8Array>
 }
 
 /** The process's own streams. */
@@ -17,8 +19,16 @@ export function processIo(): CliIo {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
     env: process.env,
-    cwd: process.cwd()
+    cwd: process.cwd(),
+    readStdin: readProcessStdin
   }
+}
+
+/** Reads the process's stdin to its end, as bytes. */
+export async function readProcessStdin(): Promise<Uint8Array> {
+  const chunks: Buffer[] = []
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks)
 }
 
 /** An error meant for the user: printed as one line, exit code 1 (or `exitCode`). */
@@ -43,6 +53,16 @@ export class CliExit extends Error {
 /** Prints a value as pretty JSON followed by a newline. */
 export function printJson(io: CliIo, value: unknown): void {
   io.stdout(JSON.stringify(value, null, 2) + '\n')
+}
+
+/**
+ * Upstream's error document, `json.dumps({"error": message})`: `": "` after the key and DEL and every
+ * non-ASCII UTF-16 unit as a lowercase `\uXXXX` (JSON.stringify already escapes controls and
+ * lone surrogates as Python does). Here, not in upstream-output, to keep the entry light.
+ */
+export function upstreamErrorJson(message: string): string {
+  const text = JSON.stringify(message).replace(/[\u007f-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'))
+  return `{"error": ${text}}\n`
 }
 
 /** Text that is one column per character (the common case, answered without a per-character loop). */

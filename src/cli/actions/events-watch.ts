@@ -1,73 +1,64 @@
 /**
- * `muster events watch`: upstream `mempalace logstream watch`. `--agent X` = `--to-agent X
- * --exclude-from-agent X`; the cursor lives in `--state-file` (default
- * `~/.mempalace/watch/<sanitised agent>.json`). No cursor and no state file: start at the tip
- * (said on stderr); an empty/corrupt state replays from the start. Exit 0 match, 2 idle
- * (`--idle-exit-ms`), 130 interrupted, 1 error.
+ * `muster events watch`: upstream `mempalace logstream watch` (cli/cmd_coord.py
+ * `_logstream_watch`; the work is in the core's `watch-run.ts`). Prints what upstream prints: per
+ * matching batch `{"events","count","cursor","timed_out": false}` (indented; one compact line per
+ * batch with `--follow`) or `N event(s):` and a line per event; on the idle deadline
+ * `{"events": [], ..., "timed_out": true}` or `Idle timeout; no matching events.`; notices on
+ * stderr. Exit 0 after a match (also a following watch that then went idle), 2 idle with no
+ * match, 130 interrupted (`Stopped.`), 1 on an error.
  */
 import type { Command } from 'commander'
-import type { HubSelection, HubService } from '../../core/hub/hub-service'
-import { defaultWatchStateFile } from '../../core/hub/locate'
-import { agentFilters, readWatchState, writeWatchState, type WatchFilters } from '../../core/hub/watch'
+import type { HubEvent } from '../../shared/api'
 import { globals } from '../context'
 import { CliExit, type CliIo } from '../output'
 import { filtersFrom } from '../commands/hub-flags'
-import { eventLine, withHub } from './hub-cli'
+import { printUpstreamEvents, upstreamJson } from '../upstream-output'
+import { withHub } from './hub-cli'
 
-/** The watch's starting cursor and why. */
-async function startCursor(hubs: HubService, sel: HubSelection, io: CliIo, since: string | undefined, stateFile: string | null): Promise<string | null> {
-  if (since) return since
-  const tip = async (): Promise<string | null> => {
-    const t = await hubs.tip(sel)
-    io.stderr(`no cursor${stateFile ? ` and no state file (${stateFile})` : ''}: starting at the tip ${t?.id ?? '(empty hub)'}; earlier events are not replayed\n`)
-    return t?.id ?? null
-  }
-  if (!stateFile) return tip()
-  const read = readWatchState(stateFile)
-  if (read.kind === 'missing') return tip()
-  if (read.kind === 'corrupt') {
-    io.stderr(`state file ${stateFile} is unusable (${read.reason}): replaying from the start\n`)
-    return null
-  }
-  return read.state.cursor
+/** The parsed flags of `watch`. */
+interface WatchFlags extends Record<string, unknown> {
+  agent?: string
+  excludeFromAgent?: string[]
+  sinceEventId?: string
+  stateFile?: string
+  fromStart?: boolean
+  follow?: boolean
+  idleExitMs: number
+  pollTimeoutMs: number
+  limit: number
 }
 
 /** `events watch` (flags defined in `commands/events.ts`). */
-export async function watch(io: CliIo, o: Record<string, unknown>, cmd: Command): Promise<void> {
-  const agent = o.agent as string | undefined
-  let filters: WatchFilters = { ...filtersFrom(o), exclude_from_agent: (o.excludeFromAgent as string[] | undefined) ?? [] }
-  if (agent) filters = agentFilters(agent, filters)
-  const stateFile = (o.stateFile as string | undefined) ?? (agent ? defaultWatchStateFile(agent, io.env) : null)
+export async function watch(io: CliIo, o: WatchFlags, cmd: Command): Promise<void> {
   const json = !!globals(cmd).json
   const follow = !!o.follow
   const ac = new AbortController()
   const onSig = (): void => ac.abort()
   process.once('SIGINT', onSig)
+  const envelope = (events: HubEvent[], cursor: string | null, timedOut: boolean): string =>
+    upstreamJson({ events, count: events.length, cursor, timed_out: timedOut }, follow)
   try {
-    const result = await withHub(cmd, io, async (hubs, sel) => {
-      const cursor = await startCursor(hubs, sel, io, o.sinceEventId as string | undefined, stateFile)
-      if (stateFile) writeWatchState(stateFile, cursor, agent ?? null)
-      return hubs.watch(sel, {
-        filters, cursor, follow, signal: ac.signal,
-        idleExitMs: o.idleExitMs as number | undefined, pollMs: o.pollMs as number | undefined,
-        onMatches: (events) => {
-          for (const e of events) io.stdout(json || follow ? JSON.stringify(e) + '\n' : eventLine(e))
+    const result = await withHub(cmd, io, (hubs, sel) =>
+      hubs.watch(sel, {
+        filters: { ...filtersFrom(o), ...(o.excludeFromAgent ? { exclude_from_agent: o.excludeFromAgent } : {}) },
+        agent: o.agent, stateFile: o.stateFile, sinceEventId: o.sinceEventId, fromStart: !!o.fromStart, follow,
+        idleExitMs: o.idleExitMs, pollTimeoutMs: o.pollTimeoutMs, limit: o.limit, signal: ac.signal,
+        onNotice: (n) => {
+          if (n.kind !== 'watching' || !json) io.stderr(n.text + '\n')
         },
-        onCursor: (c) => {
-          if (stateFile) writeWatchState(stateFile, c, agent ?? null)
+        onMatches: (events, cursor) => {
+          if (json) io.stdout(envelope(events, cursor, false))
+          else printUpstreamEvents(io, events)
         }
       })
-    })
-    if (result.outcome === 'match') {
-      if (json) io.stdout(JSON.stringify({ events: result.events, count: result.events.length, cursor: result.cursor, timed_out: false }, null, 2) + '\n')
-      else for (const e of result.events) io.stdout(eventLine(e))
-      return
-    }
+    )
+    if (result.outcome === 'match') return
     if (result.outcome === 'idle') {
-      if (json && !follow) io.stdout(JSON.stringify({ events: [], count: 0, cursor: result.cursor, timed_out: true }, null, 2) + '\n')
-      else io.stderr(`no matching event for ${o.idleExitMs as number} ms\n`)
+      io.stdout(json ? envelope([], result.cursor, true) : 'Idle timeout; no matching events.\n')
+      if (result.matchedAny) return
       throw new CliExit(2)
     }
+    if (!json) io.stderr('Stopped.\n')
     throw new CliExit(130)
   } finally {
     process.off('SIGINT', onSig)

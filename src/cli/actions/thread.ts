@@ -6,6 +6,7 @@ import { withHub } from './hub-cli'
 
 /** Prints one conversation. */
 export async function thread(io: CliIo, correlationId: string, o: { stuckAfterMs?: number }, cmd: Command): Promise<void> {
+  if (o.stuckAfterMs !== undefined && o.stuckAfterMs < 0) throw new Error('--stuck-after-ms must be zero or a positive number of milliseconds')
   const { hub: _h, palace: _p, events, ...fold } = await withHub(cmd, io, (hubs, sel) =>
     hubs.thread({ ...sel, correlation_id: correlationId, stuck_after_ms: o.stuckAfterMs })
   )

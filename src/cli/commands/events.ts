@@ -1,74 +1,85 @@
 /**
- * `muster events list|wait|watch|append|ack`: `mempalace logstream` compatible (same flags, same
- * `--json` envelopes, same exit codes: wait 2 on timeout; watch 0 match, 2 idle, 130 interrupted).
+ * `muster events list|wait|watch|append|ack`: a twin of `mempalace logstream` (upstream
+ * cli/parser.py and cli/cmd_coord.py): the same flags and defaults, the same `--json` documents
+ * and human lines, the same exit codes (validation errors 1, usage errors 2; wait 2 on timeout;
+ * watch 0 match, 2 idle, 130 interrupted). Muster adds `--hub NAME|URL` everywhere, and `--text`
+ * and `--preview` on list/wait.
  */
 import type { Command } from 'commander'
 import { lazyAction } from '../lazy'
 import type { CliIo } from '../output'
-import { addFilterFlags, collect, intFlag } from './hub-flags'
-
-function orderFlag(v: string): 'asc' | 'desc' {
-  if (v !== 'asc' && v !== 'desc') throw new Error(`--order must be asc or desc, got '${v}'`)
-  return v
-}
+import { argparseStyle, choiceFlag, pyIntFlag } from '../usage'
+import { addFilterFlags, addWatchFilterFlags, collect } from './hub-flags'
 
 /** Registers the `events` command group. */
 export function registerEvents(program: Command, io: CliIo): void {
   const actions = () => import('../actions/events')
-  const events = program.command('events').description('read and write the MemPalace hub event stream (logstream)')
+  const events = argparseStyle(program.command('events').description('read and write the MemPalace hub event stream (logstream)'))
 
-  const withList = (cmd: Command): Command =>
+  const withFilters = (cmd: Command): Command =>
     addFilterFlags(cmd)
-      .option('--hub <name>', 'a registered hub')
-      .option('--since-event-id <id>', 'only events after this one (exclusive cursor)')
-      .option('--before-event-id <id>', 'only events before this one (exclusive cursor)')
-      .option('--since-created-at <ts>', 'only events created at or after this UTC time (a filter, not a cursor)')
-      .option('--text <text>', 'only events whose body contains this text')
-      .option('--limit <n>', 'at most N events (default 50, max 500)', intFlag('--limit'))
-      .option('--order <order>', 'asc (default) or desc', orderFlag)
-      .option('--preview', 'cut bodies to 200 characters')
+      .option('--since-event-id <id>', 'only events strictly after this id')
+      .option('--since-created-at <ts>', 'only events at/after this time (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)')
+      .option('--hub <name>', 'a registered hub (Muster)')
+      .option('--text <text>', 'only events whose body contains this text (Muster)')
+      .option('--preview', 'cut bodies to 200 characters (Muster)')
 
-  withList(events.command('list').description('list events matching filters')).action(lazyAction(io, actions, 'list'))
+  withFilters(events.command('list').description('list events'))
+    .option('--before-event-id <id>', 'only events strictly before this id in append order')
+    .option('--order <order>', 'asc (oldest first, default) or desc (newest first)', choiceFlag('asc', 'desc'), 'asc')
+    .option('--limit <n>', 'max events (default 50, at most 500)', pyIntFlag, 50)
+    .action(lazyAction(io, actions, 'list'))
 
-  withList(events.command('wait').description('long-poll until a matching event arrives (exit 2 on timeout)'))
-    .option('--timeout-ms <ms>', 'give up after this long (default 60000, max 300000)', intFlag('--timeout-ms'))
+  withFilters(events.command('wait').description('block until a matching event exists (exit 2 on timeout)'))
+    .option('--timeout-ms <ms>', 'how long to wait in ms (default 60000, max 300000)', pyIntFlag, 60000)
+    .option('--limit <n>', 'max events to return on match (default 50)', pyIntFlag, 50)
     .action(lazyAction(io, actions, 'wait'))
 
-  addFilterFlags(events.command('watch').description('wait for matching events, keeping a cursor in a state file'))
-    .option('--agent <id>', 'watch for this agent: --to-agent ID --exclude-from-agent ID')
-    .option('--exclude-from-agent <id>', 'ignore events written by this agent (repeatable; beats every match)', collect)
-    .option('--state-file <file>', 'cursor file (default with --agent: ~/.mempalace/watch/<agent>.json)')
-    .option('--since-event-id <id>', 'start after this event (overrides the state file)')
-    .option('--idle-exit-ms <ms>', 'exit 2 after this long without a match', intFlag('--idle-exit-ms'))
-    .option('--poll-ms <ms>', 'poll interval (default 200)', intFlag('--poll-ms'))
-    .option('--follow', 'keep going: print one compact JSON envelope per line')
-    .option('--hub <name>', 'a registered hub')
+  addWatchFilterFlags(
+    events
+      .command('watch')
+      .description('background watcher: block until interesting events arrive, then wake (exit 2 on idle)')
+      .option('--agent <id>', 'your identity: --to-agent ID --exclude-from-agent ID (wake for what is addressed to you, never for your own events)')
+  )
+    .option('--exclude-from-agent <id>', 'never wake for events written by this agent (repeatable)', collect)
+    .option('--since-event-id <id>', 'start strictly after this event id (overrides --state-file)')
+    .option('--state-file <file>', "persist the cursor here (default with --agent: ~/.mempalace/watch/<agent>.json, '_' doubled, ':' '/' '\\' as '_'; '' for none)")
+    .option('--from-start', 'replay the log from the beginning when there is no cursor (default: start at the tip)')
+    .option('--follow', 'keep watching after a match instead of exiting on the first one')
+    .option('--idle-exit-ms <ms>', 'give up after this long with no match (0 = wait forever, the default)', pyIntFlag, 0)
+    .option('--poll-timeout-ms <ms>', 'long-poll length per iteration (default 300000, the server maximum)', pyIntFlag, 300000)
+    .option('--limit <n>', 'max events per poll (default 50)', pyIntFlag, 50)
+    .option('--hub <name>', 'a registered hub (Muster)')
     .action(lazyAction(io, () => import('../actions/events-watch'), 'watch'))
 
   events
     .command('append')
-    .description('append one event')
-    .requiredOption('--type <type>', 'event type (task.request, patch.ready, status, ...)')
-    .requiredOption('--stream <stream>', 'stream, e.g. project/<slug>')
-    .requiredOption('--room <room>', 'room: delegation, patches, reviews, status, rooms, approvals')
-    .requiredOption('--from-agent <agent>', 'your agent id')
-    .option('--topic <topic>').option('--to-agent <agent>').option('--correlation-id <id>').option('--branch <branch>')
-    .option('--base-commit <sha>').option('--status <status>')
-    .option('--body <text>', 'event body (verbatim)')
-    .option('--body-file <file>', 'read the body from a file (verbatim)')
-    .option('--metadata <json>', 'a JSON object')
-    .option('--artifact-id <id>', 'attach an existing artifact (repeatable)', collect)
-    .option('--hub <name>', 'a registered hub')
+    .description('append a coordination event')
+    .requiredOption('--type <type>', 'event type, e.g. task.request')
+    .requiredOption('--stream <stream>', 'stream, e.g. project/mempalace')
+    .requiredOption('--room <room>', 'room, e.g. delegation')
+    .option('--topic <topic>', 'topic name, e.g. auth-v2')
+    .requiredOption('--from-agent <agent>', 'writer agent identity')
+    .option('--to-agent <agent>', "target agent or '*'")
+    .option('--correlation-id <id>', 'task/conversation id')
+    .option('--branch <branch>', 'git branch')
+    .option('--base-commit <sha>', 'git commit work started from')
+    .option('--status <status>', 'open|claimed|ready|applied|blocked|failed|superseded')
+    .option('--body <text>', 'verbatim body text')
+    .option('--body-file <file>', "read body from file ('-' for stdin)")
+    .option('--metadata <json>', 'extra fields as a JSON object')
+    .option('--artifact-id <id>', 'reference an already-stored artifact (repeatable)', collect)
+    .option('--hub <name>', 'a registered hub (Muster)')
     .action(lazyAction(io, actions, 'append'))
 
   events
     .command('ack')
-    .description('acknowledge an event with a new event.ack (the target is never changed)')
-    .argument('<event_id>', 'the event to acknowledge')
-    .requiredOption('--from-agent <agent>', 'your agent id')
-    .option('--status <status>', 'claimed, applied, failed, blocked or superseded')
-    .option('--body <text>', 'evidence (verbatim)')
-    .option('--topic <topic>', "default: the target's topic")
-    .option('--hub <name>', 'a registered hub')
+    .description('acknowledge an event (appends event.ack, never mutates)')
+    .argument('<event_id>', 'event id to acknowledge')
+    .requiredOption('--from-agent <agent>', 'acknowledging agent identity')
+    .option('--status <status>', 'open|claimed|ready|applied|blocked|failed|superseded')
+    .option('--topic <topic>', "topic override (defaults to target event's topic)")
+    .option('--body <text>', 'verbatim ack notes')
+    .option('--hub <name>', 'a registered hub (Muster)')
     .action(lazyAction(io, actions, 'ack'))
 }

@@ -25,7 +25,7 @@ import type { SyncOptions } from './remote-sync'
 import { isHubUrl, normalizeHubUrl } from './remote-url'
 import { sanitizeListQuery } from './filter-values'
 import { HubValidationError, patchWarnings, validateBaseCommit } from './validate'
-import { runWatch, type WatchOutcome, type WatchRunOptions } from './watch'
+import { watchHub, type WatchOutcome, type WatchRequest } from './watch-run'
 import { sha256Hex } from './writer'
 
 /** Which hub a call addresses: a registered name, a palace folder, or neither (MemPalace's default). */
@@ -274,9 +274,9 @@ export class HubService {
     return { ...this.ref(h), ...(await h.hub.wait(q)) }
   }
 
-  /** `mempalace logstream watch`: examines every event after the cursor until a match, idle or abort. */
-  watch(sel: HubSelection, o: WatchRunOptions): Promise<WatchOutcome> {
-    return runWatch(this.choose(sel).hub, o)
+  /** `mempalace logstream watch`: validated, started and checkpointed as upstream does (see watch-run). */
+  watch(sel: HubSelection, request: WatchRequest): Promise<WatchOutcome> {
+    return watchHub(this.choose(sel).hub, { env: this.env, ...request })
   }
 
   /** One thread and its folded state; an unknown correlation id is not_found. */

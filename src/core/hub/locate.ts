@@ -61,13 +61,3 @@ export function resolvePalace(flag: string | null | undefined, env: PalaceEnv = 
   if (fromConfig) return pick(fromConfig, 'config')
   return pick(join(mempalaceDir(env), 'palace'), 'default')
 }
-
-/** Upstream's watch-state file name for an agent: `_` -> `__`, then `:`, `/`, `\` -> `_`. */
-export function sanitizeAgentForFile(agent: string): string {
-  return agent.replace(/_/g, '__').replace(/[:/\\]/g, '_')
-}
-
-/** `~/.mempalace/watch/<sanitised agent>.json`, the default `--state-file` of `watch --agent`. */
-export function defaultWatchStateFile(agent: string, env: PalaceEnv = process.env): string {
-  return join(mempalaceDir(env), 'watch', `${sanitizeAgentForFile(agent)}.json`)
-}

@@ -196,25 +196,8 @@ export function validateArtifactContent(value: unknown, maxBytes = MAX_ARTIFACT_
   return text
 }
 
-/**
- * The two advisory warnings for patch content (stored unchanged either way), upstream's full
- * sentences (logstream.py `Logstream._patch_content_warnings`), the em dash included.
- */
-export const PATCH_WARNING_NO_TRAILING_NEWLINE =
-  'patch content does not end with a trailing newline; git apply will reject the final hunk as corrupt — ' +
-  'store the diff byte-exactly including its trailing newline'
-/** Warning for patch content containing `\r` (upstream's full sentence). */
-export const PATCH_WARNING_CRLF =
-  'patch content contains carriage returns (CRLF line endings); git apply often rejects CRLF diffs — generate the diff with LF endings'
-
-/** Advisory warnings for an artifact: only `kind=patch` content is checked. */
-export function patchWarnings(kind: string, content: string): string[] {
-  if (kind !== 'patch') return []
-  const warnings: string[] = []
-  if (!content.endsWith('\n')) warnings.push(PATCH_WARNING_NO_TRAILING_NEWLINE)
-  if (content.includes('\r')) warnings.push(PATCH_WARNING_CRLF)
-  return warnings
-}
+/** The patch warnings live in the contract (one text for every hub and screen); re-exported for the hub's callers. */
+export { PATCH_WARNING_CRLF, PATCH_WARNING_NO_TRAILING_NEWLINE, patchWarnings } from '../../shared/patch-warnings'
 
 /** A required task text field (`task <label> must not be empty`); returns it trimmed. */
 export function requiredTaskText(value: unknown, label: string): string {

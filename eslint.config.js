@@ -6,8 +6,9 @@
 //  - handlers, CLI commands, the server and the main process reach MemPalace hubs only through the
 //    hub service (core/hub/hub-service): never the hub's SQLite modules, nor SQLite itself;
 //  - only the CLI reads hub token files (core/hub/token-file): never handlers, the server or main;
-//  - only the git module (src/core/git) and the editor launcher start processes: every git call
-//    goes through core/git (argument arrays, timeouts, clear errors);
+//  - only the git module (src/core/git), the editor launcher and the patch test runner (the
+//    operator's own test command) start processes: every git call goes through core/git
+//    (argument arrays, timeouts, clear errors);
 //  - folders are created only through core/make-dir (never a raw mkdir);
 //  - src/core never writes to stdout (`muster mcp` speaks JSON-RPC there): no console.log/info,
 //    no process.stdout;
@@ -55,7 +56,7 @@ export default tseslint.config(
     }
   },
   {
-    files: ['src/core/git/**/*.ts', 'src/core/muse/open-in-editor.ts', '**/*.test.ts', 'test/**', 'e2e/**', 'bench/**'],
+    files: ['src/core/git/**/*.ts', 'src/core/muse/open-in-editor.ts', 'src/core/patches/test-run.ts', '**/*.test.ts', 'test/**', 'e2e/**', 'bench/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] }
   },
   {

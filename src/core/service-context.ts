@@ -9,6 +9,7 @@ import type { ProjectRegistry } from './fleet/registry'
 import type { RoleCache } from './muse/fleet-scan'
 import type { SettingsStore } from './fleet/settings'
 import type { HubService } from './hub/hub-service'
+import type { PatchService } from './patches/patch-service'
 import type { ServiceOptions } from './service-types'
 import type { Db } from './sqlite'
 
@@ -22,6 +23,8 @@ export interface ServiceContext {
   hubs: HubService
   /** Role-file digests through the parse cache (memory + state DB), shared by every view. */
   roles: RoleCache
+  /** Patches: inbox, verification, apply runs, submit, audit. */
+  patches: PatchService
   /** Sends a pushed event to every subscriber. */
   emit(event: PushedEvent): void
   /** The parsed status of one project (cached while watching). */

@@ -17,6 +17,8 @@ import { HubService } from './hub/hub-service'
 import { museHandlers } from './handlers/muse'
 import { invokeHandlers } from './handlers/invoke'
 import { notesHandlers } from './handlers/notes'
+import { patchHandlers } from './handlers/patches'
+import { PatchService } from './patches/patch-service'
 import type { ServiceContext } from './service-context'
 import type { MusterService, ServiceOptions } from './service-types'
 
@@ -64,6 +66,8 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
     home: opts.home
   })
   closers.push(() => hubs.close())
+  const patches = new PatchService({ hubs, db, projects: registry, operator: () => settings.get().operatorId, emit })
+  closers.push(() => patches.close())
 
   const ctx: ServiceContext = {
     opts,
@@ -71,6 +75,7 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
     registry,
     settings,
     hubs,
+    patches,
     emit,
     roles,
     projectStatus(name) {
@@ -98,7 +103,7 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
     call: (method, input) => dispatch(method, input)
   }
 
-  const handlers: Record<string, AnyHandler> = { ...fleetHandlers(ctx), ...museHandlers(ctx), ...hubHandlers(ctx), ...notesHandlers(ctx), ...invokeHandlers(ctx) }
+  const handlers: Record<string, AnyHandler> = { ...fleetHandlers(ctx), ...museHandlers(ctx), ...hubHandlers(ctx), ...notesHandlers(ctx), ...invokeHandlers(ctx), ...patchHandlers(ctx) }
 
   async function dispatch<M extends MethodName>(method: M, input: unknown): Promise<MethodOutput<M>> {
     const handler = Object.prototype.hasOwnProperty.call(handlers, method) ? handlers[method] : undefined

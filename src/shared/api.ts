@@ -12,6 +12,7 @@ import { invokeMethods } from './contract/invoke'
 import { museEvents, museMethods } from './contract/muse'
 import { notesEvents, notesMethods } from './contract/notes'
 import { ApiError } from './api-error'
+import { patchEvents, patchMethods } from './contract/patches'
 
 export * from './contract/fleet-types'
 export * from './contract/fleet'
@@ -20,9 +21,10 @@ export * from './contract/hub'
 export * from './contract/notes'
 export * from './contract/invoke'
 export * from './api-error'
+export * from './contract/patches'
 
 /** Every request/response method: name -> input and output schemas. */
-export const methods = { ...fleetMethods, ...museMethods, ...hubMethods, ...notesMethods, ...invokeMethods } as const
+export const methods = { ...fleetMethods, ...museMethods, ...hubMethods, ...notesMethods, ...invokeMethods, ...patchMethods } as const
 
 /** Names of every request/response method. */
 export type MethodName = keyof typeof methods
@@ -32,7 +34,7 @@ export type MethodInput<M extends MethodName> = z.input<(typeof methods)[M]['inp
 export type MethodOutput<M extends MethodName> = z.infer<(typeof methods)[M]['output']>
 
 /** Every pushed event: name -> payload schema. */
-export const events = { ...fleetEvents, ...museEvents, ...hubEvents, ...notesEvents } as const
+export const events = { ...fleetEvents, ...museEvents, ...hubEvents, ...notesEvents, ...patchEvents } as const
 
 /** Names of every pushed event. */
 export type EventName = keyof typeof events

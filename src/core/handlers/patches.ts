@@ -1,0 +1,27 @@
+/**
+ * Handlers of the patch methods: they map the contract onto the patch service (`ctx.patches`),
+ * acting as the operator. Verification, preconditions, runs and the audit live in core/patches.
+ */
+import type { patchMethods } from '../../shared/api'
+import type { HandlersFor, ServiceContext } from '../service-context'
+
+/** The patch handlers bound to a service context. */
+export function patchHandlers(ctx: ServiceContext): HandlersFor<typeof patchMethods> {
+  const p = ctx.patches
+  const sel = (i: { hub?: string; palace?: string }) => ({ hub: i.hub, palace: i.palace })
+  return {
+    'patch.list': (i) => p.list(sel(i), i.limit),
+    'patch.get': (i) => p.get(sel(i), i.id, i.project),
+    'patch.verify': (i) => p.verify(sel(i), i.id, i.project),
+    'patch.preflight': (i) => p.preflight(sel(i), i.id, i.project, i.allow_dirty),
+    'patch.apply': async (i) => (await p.start(sel(i), { ...i })).run,
+    'patch.run': ({ id }) => p.run(id),
+    'patch.cancel': ({ id }) => p.cancel(id),
+    'patch.revert': ({ id }) => p.revert(id),
+    'patch.submit': (i) => p.submit(sel(i), { ...i }),
+    'patch.worktreeDiff': ({ project }) => p.worktreeDiff(project),
+    'patch.audit': (i) => p.audit(sel(i), i),
+    'patch.settings': ({ project }) => p.settings(project),
+    'patch.setSettings': (i) => p.setSettings(i.project, i.test_command, i.test_timeout_ms)
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * A patch's state in the inbox, folded from the hub: the newest `applied` / `failed` /
+ * `superseded` ack of the `patch.ready` decides; else a newer `patch.ready` in the same thread
+ * supersedes it; else a refused verification makes it `refused`; else it is `waiting`.
+ */
+import { ACK_OF, PATCH_CLOSING_STATUSES, type EventStatus, type HubEventEnvelope, type PatchState } from '../../shared/api'
+
+/** The state of one patch and what set it. */
+export interface FoldedState {
+  state: PatchState
+  reason: string
+  event_id: string | null
+  by: string | null
+  at: string | null
+}
+
+/** The events a fold looks at: acks (any) and `patch.ready` events of the same threads. */
+export interface StateInputs {
+  acks: readonly HubEventEnvelope[]
+  patches: readonly HubEventEnvelope[]
+}
+
+/** Folds the state of `patch` given the acks and patches around it and its verification verdict. */
+export function foldPatchState(patch: HubEventEnvelope, around: StateInputs, refusedBecause: string | null): FoldedState {
+  const closing = around.acks
+    .filter((a) => a.metadata[ACK_OF] === patch.id && (PATCH_CLOSING_STATUSES as readonly (string | null)[]).includes(a.status))
+    .sort((a, b) => b.seq - a.seq)[0]
+  if (closing) {
+    const line = closing.body.split('\n').find((l) => l.trim()) ?? ''
+    return { state: closing.status as EventStatus & PatchState, reason: `${closing.status} by ${closing.from_agent}${line ? `: ${line.trim()}` : ''}`, event_id: closing.id, by: closing.from_agent, at: closing.created_at }
+  }
+  const newer = patch.correlation_id
+    ? around.patches.filter((p) => p.correlation_id === patch.correlation_id && p.seq > patch.seq).sort((a, b) => a.seq - b.seq)[0]
+    : undefined
+  if (newer) return { state: 'superseded', reason: `superseded by a newer patch from ${newer.from_agent} (${newer.id})`, event_id: newer.id, by: newer.from_agent, at: newer.created_at }
+  if (refusedBecause) return { state: 'refused', reason: refusedBecause, event_id: null, by: null, at: null }
+  return { state: 'waiting', reason: 'waiting for the operator: verify, then apply', event_id: null, by: null, at: null }
+}

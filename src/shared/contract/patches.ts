@@ -1,0 +1,113 @@
+/**
+ * The patch part of the contract (spec/hub-logstream.md section 5): the inbox of `patch.ready`
+ * events, verification, the preconditions and run of an explicit Apply (check, apply, tests, ack),
+ * revert, submitting a patch to an agent, per-project test commands, and the audit. Hub selection
+ * is the hub methods' (`hub` name or `palace` folder); writes are made as the operator.
+ */
+import { z } from 'zod'
+import { ProjectName } from './fleet'
+import { HubEventSchema } from './hub-types'
+import { HubSelector } from './hub'
+import {
+  ApplyRunSchema, AuditEntrySchema, PatchCountsSchema, PatchFileSchema, PatchSummarySchema, PreflightSchema, VerificationSchema
+} from './patch-types'
+
+export * from './patch-types'
+
+const Id = z.string().trim().min(1).max(200)
+const HubRef = { hub: z.string(), palace: z.string() }
+/** A shell command line (the project's test command). */
+const Command = z.string().trim().min(1, 'the test command is empty').max(4096)
+/** Test timeouts: a second to six hours. */
+const TestTimeout = z.number().int().min(1000).max(6 * 3600 * 1000)
+
+/** Methods on patches. */
+export const patchMethods = {
+  /** The newest `patch.ready` events (at most 500) with their state and verdict. */
+  'patch.list': {
+    input: HubSelector.extend({ limit: z.number().int().min(1).max(500).optional() }).strict(),
+    output: z.object({ ...HubRef, patches: z.array(PatchSummarySchema), counts: PatchCountsSchema, truncated: z.boolean() })
+  },
+  /** One patch: summary, verification, exact content, the audit and the apply runs. */
+  'patch.get': {
+    input: HubSelector.extend({ id: Id, project: ProjectName.optional() }).strict(),
+    output: z.object({
+      ...HubRef, summary: PatchSummarySchema, verification: VerificationSchema, content: z.string().nullable(),
+      audit: z.array(AuditEntrySchema), runs: z.array(ApplyRunSchema)
+    })
+  },
+  /** Verifies a patch again and records the decision. */
+  'patch.verify': {
+    input: HubSelector.extend({ id: Id, project: ProjectName.optional() }).strict(),
+    output: z.object({ ...HubRef, verification: VerificationSchema })
+  },
+  /** The project an apply would use and every precondition, checked now. */
+  'patch.preflight': {
+    input: HubSelector.extend({ id: Id, project: ProjectName.optional(), allow_dirty: z.boolean().optional() }).strict(),
+    output: PreflightSchema.extend(HubRef)
+  },
+  /** Starts an apply (check, apply, optional tests, ack); progress comes as `patch.run` / `patch.output` pushes. */
+  'patch.apply': {
+    input: HubSelector.extend({
+      id: Id, project: ProjectName, test_command: Command.nullable().optional(), test_timeout_ms: TestTimeout.optional(),
+      three_way: z.boolean().optional(), allow_dirty: z.boolean().optional()
+    }).strict(),
+    output: ApplyRunSchema
+  },
+  /** An apply run as it stands (with the tail of its test output). */
+  'patch.run': { input: z.object({ id: Id }).strict(), output: ApplyRunSchema },
+  /** Stops a running test command (the run then acks `failed`). */
+  'patch.cancel': { input: z.object({ id: Id }).strict(), output: ApplyRunSchema },
+  /** Puts the worktree back as it was before the apply. */
+  'patch.revert': {
+    input: z.object({ id: Id }).strict(),
+    output: z.object({ run: ApplyRunSchema, restored: z.array(z.string()), untouched: z.array(z.string()) })
+  },
+  /**
+   * Sends a patch to an agent, stored byte-exactly: `content`, or with `from_worktree` the
+   * working-tree diff of `project` (whose stream, branch and HEAD are then the defaults).
+   */
+  'patch.submit': {
+    input: HubSelector.extend({
+      project: ProjectName.optional(), from_worktree: z.boolean().optional(), content: z.string().max(8 * 1024 * 1024).optional(),
+      to_agent: z.string().trim().min(1).max(256),
+      correlation_id: z.string().max(256).optional(), stream: z.string().max(256).optional(), topic: z.string().max(256).optional(),
+      branch: z.string().max(256).optional(), base_commit: z.string().max(256).optional(), body: z.string().max(256 * 1024).optional()
+    }).strict(),
+    output: z.object({
+      ...HubRef,
+      artifact: z.object({ id: z.string(), sha256: z.string(), size_bytes: z.number().int(), warnings: z.array(z.string()) }),
+      event: HubEventSchema
+    })
+  },
+  /** A project's working-tree diff against HEAD (what `patch.submit` with `project` sends). */
+  'patch.worktreeDiff': {
+    input: z.object({ project: ProjectName }).strict(),
+    output: z.object({
+      project: z.string(), repo: z.string(), head: z.string().nullable(), branch: z.string().nullable(), content: z.string(),
+      size_bytes: z.number().int(), files: z.array(PatchFileSchema), warnings: z.array(z.string()), problem: z.string().nullable()
+    })
+  },
+  /** Audited decisions for one patch (`event_id`) or one thread (`correlation_id`). */
+  'patch.audit': {
+    input: HubSelector.extend({ event_id: Id.optional(), correlation_id: Id.optional() }).strict(),
+    output: z.object({ ...HubRef, entries: z.array(AuditEntrySchema) })
+  },
+  /** A project's test command and timeout. */
+  'patch.settings': {
+    input: z.object({ project: ProjectName }).strict(),
+    output: z.object({ project: z.string(), test_command: z.string().nullable(), test_timeout_ms: z.number().int() })
+  },
+  'patch.setSettings': {
+    input: z.object({ project: ProjectName, test_command: Command.nullable(), test_timeout_ms: TestTimeout.optional() }).strict(),
+    output: z.object({ project: z.string(), test_command: z.string().nullable(), test_timeout_ms: z.number().int() })
+  }
+} as const
+
+/** Events pushed while a patch is applied. */
+export const patchEvents = {
+  /** An apply run changed phase or finished. */
+  'patch.run': ApplyRunSchema,
+  /** Test output as it is printed (stdout and stderr interleaved). */
+  'patch.output': z.object({ id: z.string(), text: z.string() })
+} as const

@@ -25,6 +25,7 @@ import { registerLint } from './commands/lint'
 import { registerMcp } from './commands/mcp'
 import { registerMemory } from './commands/memory'
 import { registerNotes } from './commands/notes'
+import { registerPatch } from './commands/patch'
 import { registerEvents } from './commands/events'
 import { registerHubs } from './commands/hubs'
 import { registerProjects } from './commands/projects'
@@ -64,6 +65,7 @@ export function buildProgram(io: CliIo): Command {
   registerTask(program, io)
   registerHubs(program, io)
   registerNotes(program, io)
+  registerPatch(program, io)
   registerChain(program, io)
   registerRules(program, io)
   registerMcp(program, io)

@@ -93,6 +93,19 @@ export const patchMethods = {
     input: HubSelector.extend({ event_id: Id.optional(), correlation_id: Id.optional() }).strict(),
     output: z.object({ ...HubRef, entries: z.array(AuditEntrySchema) })
   },
+  /** Stores an artifact's exact content as the operator (`muster artifact put`); patch warnings reported. */
+  'artifact.put': {
+    input: HubSelector.extend({
+      kind: z.string().trim().min(1).max(64), content: z.string().max(8 * 1024 * 1024), metadata: z.record(z.string(), z.unknown()).nullable().optional()
+    }).strict(),
+    output: z.object({
+      ...HubRef,
+      artifact: z.object({
+        id: z.string(), kind: z.string(), sha256: z.string(), size_bytes: z.number().int(), created_by: z.string(), created_at: z.string(),
+        warnings: z.array(z.string())
+      })
+    })
+  },
   /** A project's test command and timeout. */
   'patch.settings': {
     input: z.object({ project: ProjectName }).strict(),

@@ -1,0 +1,172 @@
+/** `muster artifact get|put` and `muster patch list|verify|apply|submit` at work, through the service. */
+import { readFileSync } from 'node:fs'
+import { writeFile } from 'node:fs/promises'
+import type { Command } from 'commander'
+import type { ApplyRun, PushedEvent, Verification } from '../../shared/api'
+import { globals, withService } from '../context'
+import { age, CliError, CliExit, count, printJson, table, truncate, type CliIo } from '../output'
+import { cliSelection } from './hub-cli'
+
+/** Reads a file (or stdin for `-`) as text, refusing bytes that are not UTF-8 (they could not be stored exactly). */
+function readExact(file: string): string {
+  const bytes = readFileSync(file === '-' ? 0 : file)
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
+  } catch {
+    throw new CliError(`${file === '-' ? 'stdin' : file} is not UTF-8 text; artifacts hold text only`)
+  }
+}
+
+/** `artifact get ID [--out FILE]`: the exact content. */
+export async function artifactGet(io: CliIo, id: string, opts: { out?: string }, cmd: Command): Promise<void> {
+  const sel = cliSelection(cmd, io)
+  const r = await withService(cmd, io, (s) => s.call('hub.artifact', { ...sel, id, content: true }))
+  if (globals(cmd).json) printJson(io, r)
+  else if (opts.out) await writeFile(opts.out, r.content ?? '', 'utf8')
+  else io.stdout(r.content ?? '')
+  if (!r.sha256_ok || !r.size_ok) {
+    if (!globals(cmd).json) io.stderr(`muster: artifact ${id} does not match its stored ${!r.sha256_ok ? 'sha256' : 'size'}: its content was changed after it was stored\n`)
+    throw new CliExit(1)
+  }
+}
+
+/** `artifact put FILE [--kind K] [--metadata JSON]`. */
+export async function artifactPut(io: CliIo, file: string, opts: { kind: string; metadata?: string }, cmd: Command): Promise<void> {
+  const content = readExact(file)
+  let metadata: Record<string, unknown> | null = null
+  if (opts.metadata !== undefined) {
+    try {
+      metadata = JSON.parse(opts.metadata) as Record<string, unknown>
+    } catch {
+      throw new CliError('--metadata is not valid JSON')
+    }
+  }
+  const sel = cliSelection(cmd, io)
+  const r = await withService(cmd, io, (s) => s.call('artifact.put', { ...sel, kind: opts.kind, content, metadata }))
+  if (globals(cmd).json) return printJson(io, r)
+  io.stdout(`${r.artifact.id}  ${r.artifact.kind}  ${r.artifact.size_bytes} bytes  sha256 ${r.artifact.sha256}\n`)
+  for (const w of r.artifact.warnings) io.stdout(`! ${w}\n`)
+}
+
+/** `patch list [--limit N]`. */
+export async function list(io: CliIo, opts: { limit: number }, cmd: Command): Promise<void> {
+  const sel = cliSelection(cmd, io)
+  const r = await withService(cmd, io, (s) => s.call('patch.list', { ...sel, limit: opts.limit }))
+  if (globals(cmd).json) return printJson(io, r)
+  if (!r.patches.length) return io.stdout(`no patches in ${r.hub}\n`)
+  const rows = [['ID', 'STATE', 'VERDICT', 'FROM', 'TO', 'PROJECT', 'SIZE', 'AGE']]
+  for (const p of r.patches) {
+    rows.push([
+      p.event.id, p.state, p.verdict, truncate(p.event.from_agent, 16), truncate(p.event.to_agent ?? '*', 16), p.project ?? '-',
+      p.size_bytes === null ? '-' : `${p.size_bytes} B`, age(p.event.created_at)
+    ])
+  }
+  io.stdout(table(rows))
+  const c = r.counts
+  const states = (['waiting', 'applied', 'failed', 'superseded', 'refused'] as const).map((k) => `${c[k]} ${k}`).join(', ')
+  io.stdout(`${c.total === 1 ? '1 patch' : `${c.total} patches`}: ${states}${r.truncated ? ' (older ones not shown)' : ''}\n`)
+}
+
+function printVerification(io: CliIo, v: Verification): void {
+  io.stdout(`${v.event_id}: ${v.verdict === 'refused' ? 'REFUSED' : v.verdict === 'warnings' ? 'verified, with warnings' : 'verified'}\n`)
+  io.stdout(`  sha256  stored ${v.sha256.stored ?? '-'}\n          computed ${v.sha256.computed ?? '-'}  ${v.sha256.ok ? 'match' : 'MISMATCH'}\n`)
+  io.stdout(`  size    stored ${v.size.stored ?? '-'}, actual ${v.size.actual ?? '-'}  ${v.size.ok ? 'match' : 'MISMATCH'}\n`)
+  for (const q of v.quoted) io.stdout(`  quoted  ${q.sha256} (${q.where} ${q.at})  ${q.ok ? 'match' : 'MISMATCH'}\n`)
+  for (const r of v.refused) io.stdout(`✗ ${r}\n`)
+  for (const w of v.warnings) io.stdout(`! ${w}\n`)
+  for (const f of v.findings) io.stdout(`${f.level === 'error' ? '✗' : '!'} ${f.message}\n`)
+  io.stdout(`${count(v.files.length, 'file')}\n`)
+}
+
+/** `patch verify ID [--project P]`: exit 1 when Apply would be refused. */
+export async function verify(io: CliIo, id: string, opts: { project?: string }, cmd: Command): Promise<void> {
+  const sel = cliSelection(cmd, io)
+  const r = await withService(cmd, io, (s) => s.call('patch.verify', { ...sel, id, project: opts.project }))
+  if (globals(cmd).json) printJson(io, r)
+  else printVerification(io, r.verification)
+  if (r.verification.verdict === 'refused') throw new CliExit(1)
+}
+
+/** Waits for a run to end, printing its test output live unless `quiet`. */
+async function waitForRun(s: { call: (m: 'patch.run', i: unknown) => Promise<ApplyRun>; subscribe: (l: (e: PushedEvent) => void) => () => void }, first: ApplyRun, buffered: { id: string; text: string }[], print: ((t: string) => void) | null): Promise<ApplyRun> {
+  let resolveDone: (r: ApplyRun) => void = () => undefined
+  const finished = new Promise<ApplyRun>((res) => (resolveDone = res))
+  for (const o of buffered) if (o.id === first.id) print?.(o.text)
+  const off = s.subscribe((e) => {
+    if (e.name === 'patch.output' && (e.payload as { id: string }).id === first.id) print?.((e.payload as { text: string }).text)
+    if (e.name === 'patch.run' && (e.payload as ApplyRun).id === first.id && (e.payload as ApplyRun).phase === 'done') resolveDone(e.payload as ApplyRun)
+  })
+  // A poll as well: an end pushed before the subscription is still seen (every 250 ms, cheap).
+  const poll = setInterval(() => {
+    void s.call('patch.run', { id: first.id }).then((r) => r.phase === 'done' && resolveDone(r), () => undefined)
+  }, 250)
+  try {
+    return first.phase === 'done' ? first : await finished
+  } finally {
+    off()
+    clearInterval(poll)
+  }
+}
+
+/** `patch apply ID [--project P] [--test CMD] [--timeout S] [--3way] [--allow-dirty]`: exit 0 only when applied. */
+export async function apply(
+  io: CliIo, id: string, opts: { project?: string; test?: string; timeout?: number; '3way'?: boolean; allowDirty?: boolean }, cmd: Command
+): Promise<void> {
+  const sel = cliSelection(cmd, io)
+  const json = globals(cmd).json
+  const end = await withService(cmd, io, async (s) => {
+    let project = opts.project
+    if (!project) {
+      const pre = await s.call('patch.preflight', { ...sel, id, allow_dirty: opts.allowDirty })
+      if (!pre.project) throw new CliError(`no project to apply ${id} to: ${pre.project_reason}; pass --project`)
+      project = pre.project
+      if (!json) io.stdout(`project ${project} (${pre.project_reason})\n`)
+    }
+    const early: { id: string; text: string }[] = []
+    const off = s.subscribe((e) => e.name === 'patch.output' && early.push(e.payload as { id: string; text: string }))
+    try {
+      const run = await s.call('patch.apply', {
+        ...sel, id, project, test_command: opts.test, test_timeout_ms: opts.timeout === undefined ? undefined : opts.timeout * 1000,
+        three_way: opts['3way'], allow_dirty: opts.allowDirty
+      })
+      return await waitForRun(s, run, early, json ? null : (t) => io.stdout(t))
+    } finally {
+      off()
+    }
+  })
+  if (json) printJson(io, end)
+  else {
+    if (end.check && !end.check.ok) io.stdout(`${end.check.command}:\n${end.check.output}`)
+    io.stdout(`${end.outcome}${end.reason ? `: ${end.reason}` : ''}\n`)
+    if (end.ack_event_id) io.stdout(`acked ${end.outcome === 'applied' ? 'applied' : 'failed'} as ${end.ack_event_id}\n`)
+    if (end.ack_error) io.stdout(`! the ack could not be written: ${end.ack_error}\n`)
+    if (end.revertable) io.stdout(`the worktree can be put back as it was: muster patch revert ${end.id}\n`)
+  }
+  if (end.outcome !== 'applied') throw new CliExit(1)
+}
+
+/** `patch submit FILE|--from-worktree P --to-agent A [--correlation-id C] [--body TEXT]`. */
+export async function submit(
+  io: CliIo, file: string | undefined, opts: { toAgent: string; fromWorktree?: string; correlationId?: string; body?: string }, cmd: Command
+): Promise<void> {
+  if (!file === !opts.fromWorktree) throw new CliError('pass a patch file (or -) or --from-worktree PROJECT, not both')
+  const content = file ? readExact(file) : undefined
+  const sel = cliSelection(cmd, io)
+  const r = await withService(cmd, io, (s) =>
+    s.call('patch.submit', {
+      ...sel, to_agent: opts.toAgent, correlation_id: opts.correlationId, body: opts.body,
+      ...(content !== undefined ? { content } : { project: opts.fromWorktree, from_worktree: true })
+    })
+  )
+  if (globals(cmd).json) return printJson(io, r)
+  io.stdout(`${r.event.id}  patch.ready to ${opts.toAgent}  ${r.artifact.id}  ${r.artifact.size_bytes} bytes  sha256 ${r.artifact.sha256}\n`)
+  for (const w of r.artifact.warnings) io.stdout(`! ${w}\n`)
+}
+
+/** `patch revert RUN`: puts the worktree back as it was before a run whose tests failed. */
+export async function revert(io: CliIo, runId: string, _opts: unknown, cmd: Command): Promise<void> {
+  const r = await withService(cmd, io, (s) => s.call('patch.revert', { id: runId }))
+  if (globals(cmd).json) return printJson(io, r)
+  io.stdout(`reverted ${runId}: ${count(r.restored.length, 'path')} restored${r.restored.length ? ` (${r.restored.join(', ')})` : ''}\n`)
+  if (r.untouched.length) io.stdout(`left alone (not the patch's): ${r.untouched.join(', ')}\n`)
+}

@@ -1,0 +1,61 @@
+/** `muster artifact get|put` and `muster patch list|verify|apply|submit`: hub artifacts and patches. */
+import type { Command } from 'commander'
+import { lazyAction } from '../lazy'
+import type { CliIo } from '../output'
+import { intFlag } from './hub-flags'
+
+/** Registers the `artifact` and `patch` command groups. */
+export function registerPatch(program: Command, io: CliIo): void {
+  const actions = () => import('../actions/patch')
+  const artifact = program.command('artifact').description("a hub's artifacts: exact bytes in and out")
+  artifact
+    .command('get <id>')
+    .description("an artifact's exact content (a stored sha256 that does not match is reported on stderr, exit 1)")
+    .option('--out <file>', 'write the bytes to this file instead of stdout')
+    .option('--hub <name>', 'a registered hub')
+    .action(lazyAction(io, actions, 'artifactGet'))
+  artifact
+    .command('put <file>')
+    .description('store a file (or - for stdin) byte-exactly as an artifact; patch warnings are reported')
+    .option('--kind <kind>', 'artifact kind', 'patch')
+    .option('--metadata <json>', 'a JSON object stored with it')
+    .option('--hub <name>', 'a registered hub')
+    .action(lazyAction(io, actions, 'artifactPut'))
+
+  const patch = program.command('patch').description('patches sent through the hub: inbox, verification, explicit apply, submit')
+  patch
+    .command('list')
+    .description('the newest patch.ready events with their state (waiting/applied/failed/superseded/refused) and verdict')
+    .option('--limit <n>', 'at most this many (1-500)', intFlag('--limit'), 200)
+    .option('--hub <name>', 'a registered hub')
+    .action(lazyAction(io, actions, 'list'))
+  patch
+    .command('verify <id>')
+    .description('recompute sha256 over the exact bytes, compare with the stored sha, size and quoted shas; warnings and findings (exit 1 when refused)')
+    .option('--project <name>', 'check base-commit files in this project (default: the matching one)')
+    .option('--hub <name>', 'a registered hub')
+    .action(lazyAction(io, actions, 'verify'))
+  patch
+    .command('apply <id>')
+    .description('check the preconditions, git apply --check, apply, run the tests, then ack applied or failed with the evidence')
+    .option('--project <name>', 'project to apply to (default: the one whose stream or branch matches)')
+    .option('--test <cmd>', "test command (default: the project's configured one)")
+    .option('--timeout <seconds>', 'test timeout in seconds', intFlag('--timeout'))
+    .option('--3way', 'fall back to a three-way merge (git apply --3way)')
+    .option('--allow-dirty', 'apply on a worktree with uncommitted changes')
+    .option('--hub <name>', 'a registered hub')
+    .action(lazyAction(io, actions, 'apply'))
+  patch
+    .command('revert <run>')
+    .description('after failing tests: put the worktree back exactly as it was before that apply run (never over later edits)')
+    .action(lazyAction(io, actions, 'revert'))
+  patch
+    .command('submit [file]')
+    .description("send a patch to an agent, stored byte-exactly (a file, - for stdin, or --from-worktree P's working-tree diff)")
+    .requiredOption('--to-agent <id>', 'the agent to send it to')
+    .option('--from-worktree <project>', "the project's working-tree diff against HEAD")
+    .option('--correlation-id <id>', 'thread to post in')
+    .option('--body <text>', 'message body')
+    .option('--hub <name>', 'a registered hub')
+    .action(lazyAction(io, actions, 'submit'))
+}

@@ -1,0 +1,131 @@
+/**
+ * `muster artifact get|put` and `muster patch list|verify|apply|submit` in-process, on a real hub
+ * and a real git repository registered as a project in the same Muster home.
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { makePatch, patchWorld, type PatchWorld } from '../../test/helpers/patch-setup'
+import { tmpDir } from '../../test/helpers/tmp'
+import { PATCH_WARNING_CRLF, PATCH_WARNING_NO_TRAILING_NEWLINE } from '../core/hub/validate'
+import { runCli } from './index'
+
+let w: PatchWorld | undefined
+afterEach(async () => {
+  await w?.close()
+  w = undefined
+})
+
+async function run(home: string, palace: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = ''
+  let err = ''
+  const code = await runCli([...args, '--home', home, '--palace', palace], { stdout: (t) => (out += t), stderr: (t) => (err += t), env: {}, cwd: process.cwd() })
+  return { code, out, err }
+}
+
+describe('muster artifact', () => {
+  it('put stores the exact bytes and reports upstream warnings; get gives them back exactly', async () => {
+    w = await patchWorld()
+    const file = join(tmpDir(), 'crlf.patch')
+    const bytes = 'diff --git a/x b/x\r\n--- a/x\r\n+++ b/x\r\n@@ -1 +1 @@\r\n-a\r\n+b é'
+    writeFileSync(file, bytes)
+    const put = await run(w.home, w.palace, 'artifact', 'put', file)
+    expect(put.code).toBe(0)
+    expect(put.out).toContain(`! ${PATCH_WARNING_NO_TRAILING_NEWLINE}\n! ${PATCH_WARNING_CRLF}\n`)
+    const id = put.out.split(/\s+/)[0]!
+    const out = join(tmpDir(), 'back.patch')
+    expect((await run(w.home, w.palace, 'artifact', 'get', id, '--out', out)).code).toBe(0)
+    expect(readFileSync(out).equals(Buffer.from(bytes))).toBe(true)
+    expect((await run(w.home, w.palace, 'artifact', 'get', id)).out).toBe(bytes)
+    const j = JSON.parse((await run(w.home, w.palace, 'artifact', 'get', id, '--json')).out)
+    expect(j).toMatchObject({ id, sha256_ok: true, size_ok: true, content: bytes })
+
+    w.tamper(id, bytes + 'x')
+    const bad = await run(w.home, w.palace, 'artifact', 'get', id)
+    expect(bad.code).toBe(1)
+    expect(bad.err).toContain('does not match its stored sha256')
+  })
+
+  it('put refuses a file that is not UTF-8 and writes nothing', async () => {
+    w = await patchWorld()
+    const file = join(tmpDir(), 'bin.patch')
+    writeFileSync(file, Buffer.from([0x66, 0xff, 0x0a]))
+    const r = await run(w.home, w.palace, 'artifact', 'put', file)
+    expect(r.code).toBe(1)
+    expect(r.err).toMatch(/is not UTF-8 text/)
+  })
+})
+
+describe('muster patch', () => {
+  it('list, verify, apply with live test output and the ack, then a second apply is refused', async () => {
+    w = await patchWorld()
+    const id = await w.submit(await makePatch(w.repo, { 'src/app.txt': 'alpha\nBETA\ngamma\ndelta\n' }))
+    const list = await run(w.home, w.palace, 'patch', 'list')
+    expect(list.code).toBe(0)
+    expect(list.out).toMatch(new RegExp(`${id}\\s+waiting\\s+ok\\s+win-codex`))
+    expect(list.out).toContain('1 patch: 1 waiting, 0 applied')
+
+    const v = await run(w.home, w.palace, 'patch', 'verify', id)
+    expect(v).toMatchObject({ code: 0, err: '' })
+    expect(v.out).toContain(`${id}: verified\n`)
+    expect(v.out).toMatch(/computed [0-9a-f]{64} {2}match/)
+
+    const a = await run(w.home, w.palace, 'patch', 'apply', id, '--test', 'sh test.sh')
+    expect(a.err).toBe('')
+    expect(a.code).toBe(0)
+    expect(a.out).toMatch(/^project demo \(matches stream project\/demo, branch main, base commit [0-9a-f]{12}\)\n/)
+    expect(a.out).toContain('checking src/app.txt\nok 1 - beta is loud\n')
+    expect(a.out).toMatch(/applied\nacked applied as \S+\n/)
+    expect(readFileSync(join(w.repo.dir, 'src/app.txt'), 'utf8')).toBe('alpha\nBETA\ngamma\ndelta\n')
+    const [ack] = await w.acksOf(id)
+    expect(ack).toMatchObject({ status: 'applied' })
+
+    const again = await run(w.home, w.palace, 'patch', 'apply', id, '--project', 'demo', '--json')
+    expect(again.code).toBe(1)
+    expect(JSON.parse(again.out).error).toMatch(/already applied/)
+    expect(JSON.parse((await run(w.home, w.palace, 'patch', 'list', '--json')).out).patches[0]).toMatchObject({ state: 'applied' })
+  })
+
+  it('failing tests exit 1 with the ack failed and a revert offer', async () => {
+    w = await patchWorld()
+    const id = await w.submit(await makePatch(w.repo, { 'src/app.txt': 'alpha\nquiet\ngamma\ndelta\n' }))
+    const a = await run(w.home, w.palace, 'patch', 'apply', id, '--project', 'demo', '--test', 'sh test.sh')
+    expect(a.code).toBe(1)
+    expect(a.out).toContain('not ok 1 - beta is quiet')
+    expect(a.out).toMatch(/failed: tests failed \(exit 1\)\nacked failed as \S+\nthe worktree can be put back as it was: muster patch revert \S+\n$/)
+    const runId = /muster patch revert (\S+)/.exec(a.out)![1]!
+    const r = await run(w.home, w.palace, 'patch', 'revert', runId)
+    expect(r).toMatchObject({ code: 0, out: `reverted ${runId}: 1 path restored (src/app.txt)\n` })
+    expect(await w.status()).toBe('')
+    expect((await run(w.home, w.palace, 'patch', 'revert', runId)).err).toMatch(/already reverted/)
+  })
+
+  it('a tampered artifact: verify exits 1 and says why; apply is refused and nothing changes', async () => {
+    w = await patchWorld()
+    const patch = await makePatch(w.repo, { 'src/app.txt': 'alpha\nBETA\ngamma\ndelta\n' })
+    const id = await w.submit(patch)
+    w.tamper((await w.hubs.get({ palace: w.palace, id })).event.artifact_ids[0]!, patch.replace('+BETA', '+BETA!'))
+    const v = await run(w.home, w.palace, 'patch', 'verify', id)
+    expect(v.code).toBe(1)
+    expect(v.out).toContain(`${id}: REFUSED`)
+    expect(v.out).toContain('MISMATCH')
+    const a = await run(w.home, w.palace, 'patch', 'apply', id, '--project', 'demo')
+    expect(a.code).toBe(1)
+    expect(a.err).toMatch(/apply refused: verification refused/)
+    expect(await w.status()).toBe('')
+  })
+
+  it('submit sends a file or the working-tree diff byte-exactly', async () => {
+    w = await patchWorld()
+    writeFileSync(join(w.repo.dir, 'src/app.txt'), 'alpha\nbeta\r\ngamma\ndelta\n')
+    const r = await run(w.home, w.palace, 'patch', 'submit', '--from-worktree', 'demo', '--to-agent', 'win-codex', '--correlation-id', 'task_1', '--json')
+    expect(r.code).toBe(0)
+    const j = JSON.parse(r.out)
+    expect(j.artifact.warnings).toEqual([PATCH_WARNING_CRLF])
+    expect(j.event).toMatchObject({ type: 'patch.ready', to_agent: 'win-codex', correlation_id: 'task_1', stream: 'project/demo' })
+    const got = await run(w.home, w.palace, 'artifact', 'get', j.artifact.id)
+    expect(got.out).toContain('+beta\r\n')
+    const both = await run(w.home, w.palace, 'patch', 'submit', 'x.patch', '--from-worktree', 'demo', '--to-agent', 'a')
+    expect(both).toMatchObject({ code: 1, err: expect.stringContaining('not both') })
+  })
+})

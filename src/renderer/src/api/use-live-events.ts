@@ -46,6 +46,18 @@ export function useLiveEvents(): void {
         case 'notes.changed':
           void qc.invalidateQueries({ queryKey: ['notes.list', { project: event.payload.project }] })
           break
+        case 'patch.run':
+          // a run changed phase: the run itself is pushed whole; the inbox and the thread change when it ends
+          qc.setQueryData(queryKey('patch.run', { id: event.payload.id }), event.payload)
+          if (event.payload.phase === 'done') {
+            void qc.invalidateQueries({ queryKey: ['patch.list'] })
+            void qc.invalidateQueries({ queryKey: ['patch.get'] })
+            void qc.invalidateQueries({ queryKey: ['hub.list'] })
+          }
+          break
+        case 'patch.output':
+          // live test output is appended by the screen showing the run (usePatchOutput)
+          break
         default: {
           const never: never = event
           void never

@@ -18,6 +18,7 @@ import { UpcomingScreen } from './views/upcoming/upcoming-screen'
 // timeline stay out of the bundle the dashboard needs for its first paint.
 const MuseArea = lazy(() => import('./views/directives/muse-area').then((m) => ({ default: m.MuseArea })))
 const TimelineScreen = lazy(() => import('./views/timeline/timeline-screen').then((m) => ({ default: m.TimelineScreen })))
+const PatchesScreen = lazy(() => import('./views/patches/patches-screen').then((m) => ({ default: m.PatchesScreen })))
 const NotesScreen = lazy(() => import('./views/notes/notes-screen').then((m) => ({ default: m.NotesScreen })))
 
 function Screen({ id }: { id: ScreenId }) {
@@ -28,6 +29,8 @@ function Screen({ id }: { id: ScreenId }) {
       return <MuseArea />
     case 'timeline':
       return <TimelineScreen />
+    case 'patches':
+      return <PatchesScreen />
     case 'notes':
       return <NotesScreen />
     case 'settings':

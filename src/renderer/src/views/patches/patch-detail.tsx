@@ -1,0 +1,74 @@
+/**
+ * One patch: who sent it where (project, branch, base commit), its verification, the Apply panel,
+ * the exact patch text (raw until the diff view lands) and the audit of every decision.
+ */
+import { GitBranch, GitCommitHorizontal } from 'lucide-react'
+import { usePatch } from '../../api/patch-queries'
+import { Chip } from '../../components/chip'
+import { RelativeTime } from '../../components/relative-time'
+import { ErrorState, LoadingState } from '../../components/state-views'
+import { formatBytes } from '../../lib/format'
+import { ApplyPanel } from './apply-panel'
+import { PatchStateBadge } from './patch-state-badge'
+import { VerificationPanel } from './verification-panel'
+
+/** The detail pane. */
+export function PatchDetail({ hub, id }: { hub: string | null; id: string }) {
+  const q = usePatch(hub, id)
+  if (q.isError) return <ErrorState title="Could not read this patch" error={q.error} onRetry={() => void q.refetch()} />
+  if (!q.data) return <LoadingState label="Verifying…" />
+  const { summary: s, verification: v, content, audit, runs } = q.data
+  const e = s.event
+  const refusedReason = v.verdict === 'refused' ? v.refused.join('; ') || 'verification refused' : null
+  return (
+    <article className="patch-detail" aria-label={`Patch ${e.id}`} data-testid="patch-detail">
+      <header className="patch-detail-head">
+        <div className="patch-detail-title">
+          <h2>{e.body.split('\n')[0] || e.id}</h2>
+          <PatchStateBadge state={s.state} verdict={s.verdict} />
+        </div>
+        <div className="patch-detail-meta muted">
+          <span>
+            <strong>{e.from_agent}</strong> → {e.to_agent ?? '*'}
+          </span>
+          <span>{s.project ?? e.stream}</span>
+          {e.branch && (
+            <Chip tone="mono">
+              <GitBranch size={11} aria-hidden /> {e.branch}
+            </Chip>
+          )}
+          {e.base_commit && (
+            <Chip tone="mono" title={e.base_commit}>
+              <GitCommitHorizontal size={11} aria-hidden /> {e.base_commit.slice(0, 12)}
+            </Chip>
+          )}
+          {s.size_bytes !== null && <span>{formatBytes(s.size_bytes)}</span>}
+          <RelativeTime iso={e.created_at} />
+          <span className="mono">{e.id}</span>
+        </div>
+        {s.state !== 'waiting' && <p className="patch-state-reason muted">{s.state_reason}</p>}
+      </header>
+      <VerificationPanel v={v} />
+      <ApplyPanel hub={hub} id={e.id} refusedReason={refusedReason} lastRun={runs.at(-1) ?? null} />
+      <section className="patch-content" aria-label="Patch text">
+        <h3>
+          Patch <span className="muted">· {v.files.length} file{v.files.length === 1 ? '' : 's'}, exact bytes</span>
+        </h3>
+        {content === null ? <p className="muted">The artifact is missing from the hub.</p> : <pre className="patch-raw" tabIndex={0} data-testid="patch-raw">{content}</pre>}
+      </section>
+      {audit.length > 0 && (
+        <section className="patch-audit" aria-label="Audit">
+          <h3>Audit</h3>
+          <ol data-testid="patch-audit">
+            {audit.map((a) => (
+              <li key={a.id}>
+                <span className="mono">{a.action}</span> <Chip tone={a.outcome === 'ok' || a.outcome === 'applied' || a.outcome === 'passed' ? 'ok' : a.outcome === 'refused' || a.outcome === 'failed' ? 'error' : 'neutral'}>{a.outcome}</Chip>{' '}
+                <span>{a.summary}</span> <span className="muted">· {a.actor} · <RelativeTime iso={a.at} /></span>
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+    </article>
+  )
+}

@@ -37,7 +37,6 @@ export function usePatchOutput(run: ApplyRun | undefined): string {
   const id = run?.id ?? null
   useEffect(() => {
     if (!id) return
-    setLive({ id, text: '' })
     return client.subscribe((e) => {
       if (e.name === 'patch.output' && e.payload.id === id) setLive((l) => ({ id, text: (l?.id === id ? l.text : '') + e.payload.text }))
     })

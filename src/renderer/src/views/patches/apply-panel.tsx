@@ -3,7 +3,7 @@
  * the test command, one Apply button (disabled with the reason), then the run as it goes: phase,
  * live test output, Cancel, the result and the ack, and after failing tests the offer to revert.
  */
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { CircleAlert, CircleCheck, Play, RotateCcw, Square, TriangleAlert } from 'lucide-react'
 import type { ApplyRun, Preflight } from '../../../../shared/api'
 import { useApplyPatch, useApplyRun, useCancelRun, usePatchOutput, usePreflight, useRevertRun } from '../../api/patch-queries'
@@ -88,8 +88,9 @@ export function ApplyPanel({ hub, id, refusedReason, lastRun }: { hub: string | 
   const [allowDirty, setAllowDirty] = useState(false)
   const [threeWay, setThreeWay] = useState(false)
   const [testCommand, setTestCommand] = useState<string | null>(null)
-  const [runId, setRunId] = useState<string | null>(lastRun?.id ?? null)
-  useEffect(() => setRunId(lastRun?.id ?? null), [id, lastRun?.id])
+  // the run started here, else the patch's latest run (the pane is remounted per patch)
+  const [started, setRunId] = useState<string | null>(null)
+  const runId = started ?? lastRun?.id ?? null
   const pre = usePreflight(hub, id, project, allowDirty)
   const run = useApplyRun(runId)
   const apply = useApplyPatch()

@@ -193,9 +193,19 @@ def check(path):
             chk.fail(where, "content is not non-empty text without NUL")
             continue
         raw = content.encode("utf-8")
-        if hashlib.sha256(raw).hexdigest() != art["sha256"]:
+        # Muster's demo keeps one artifact changed after storing on purpose (its patch must be
+        # refused); its metadata says so. It is counted, not accepted silently.
+        try:
+            tampered_on_purpose = json.loads(art["metadata_json"] or "{}").get("demo_tampered") is True
+        except (ValueError, AttributeError):
+            tampered_on_purpose = False
+        if tampered_on_purpose:
+            summary["demo_tampered"] = summary.get("demo_tampered", 0) + 1
+        elif hashlib.sha256(raw).hexdigest() != art["sha256"]:
             chk.fail(where, "sha256 does not match content")
-        if len(raw) != art["size_bytes"] or len(raw) > MAX_ARTIFACT:
+        if tampered_on_purpose:
+            pass
+        elif len(raw) != art["size_bytes"] or len(raw) > MAX_ARTIFACT:
             chk.fail(where, "size_bytes does not match content (or exceeds 4 MiB)")
         canonical(art["metadata_json"], where, chk)
 

@@ -168,11 +168,13 @@ describe('createDemoFleet', () => {
       JOIN event_artifacts ea ON ea.event_id = e.id JOIN artifacts a ON a.id = ea.artifact_id WHERE e.type = 'patch.ready'`).all() as {
       stream: string; body: string; metadata_json: string; content: string; sha256: string; size_bytes: number
     }[]
-    expect(rows.length).toBeGreaterThanOrEqual(3)
-    for (const r of rows) {
-      expect(createHash('sha256').update(r.content, 'utf8').digest('hex')).toBe(r.sha256)
-      expect(Buffer.byteLength(r.content)).toBe(r.size_bytes)
-    }
+    expect(rows.length).toBeGreaterThanOrEqual(5)
+    const intact = (r: (typeof rows)[number]) => createHash('sha256').update(r.content, 'utf8').digest('hex') === r.sha256 && Buffer.byteLength(r.content) === r.size_bytes
+    // exactly one artifact was changed after its sha256 was stored, and its metadata says so
+    const tampered = rows.filter((r) => !intact(r))
+    expect(tampered).toHaveLength(1)
+    expect(JSON.parse(tampered[0]!.metadata_json)).toMatchObject({ demo_tampered: true })
+    expect(rows.filter((r) => JSON.parse(r.metadata_json).demo_tampered)).toHaveLength(1)
     const forged = rows.filter((r) => {
       const quoted = JSON.parse(r.metadata_json).sha256 as string | undefined
       const inBody = /sha256: ([0-9a-f]{64})/.exec(r.body)?.[1]
@@ -184,6 +186,10 @@ describe('createDemoFleet', () => {
       return spawnSync('git', ['apply', '--check', '-'], { cwd: project, input: r.content }).status === 0
     })
     expect(applies.length).toBeGreaterThanOrEqual(2) // the ready one and the forged one (its bytes are fine)
+    const stale = rows.find((r) => r.body.startsWith('patch ready: label() shows the expiry date'))!
+    const check = spawnSync('git', ['apply', '--check', '-'], { cwd: join(demo.dir, 'dya'), input: stale.content, encoding: 'utf8' })
+    expect(check.status).not.toBe(0)
+    expect(check.stderr).toContain('patch does not apply')
   })
 
   it('passes test/hub_check.py (MemPalace rules, checked by Python)', () => {

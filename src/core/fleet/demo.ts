@@ -102,6 +102,9 @@ async function buildMuse(ctx: DemoContext): Promise<RepoFacts['muse']> {
   return { head: await muse.commit('docs: S048 hub section in README', c.at(1, 18, 20), agent('mac-claude')) }
 }
 
+/** The test command of the demo's dya project (its clean patch passes it). */
+export const DEMO_DYA_TEST = 'sh tests/expiry.sh'
+
 /** dya: released, with the certificate fix a task's patch carries. */
 async function buildDya(ctx: DemoContext): Promise<RepoFacts['dya']> {
   const dyaRest = Object.fromEntries(Object.entries(dyaFiles(ctx)).filter(([k]) => !(k in dyaSource())))
@@ -109,7 +112,12 @@ async function buildDya(ctx: DemoContext): Promise<RepoFacts['dya']> {
   const fixPatch = await dya.diff('src/health/certificate.ts', (s) =>
     replaceOnce(s, 'return cert.signature.length > 0\n', 'return cert.signature.length > 0 && now < cert.expiresAt\n')
   )
-  return { head: await dya.head(), fixPatch }
+  // written against an older certificate.ts (label() said 'valid'): git apply --check refuses it
+  const labelPatch = await dya.diff('src/health/certificate.ts', (s) =>
+    replaceOnce(s, "  return isValid(cert) ? '有效' : '已过期'\n", "  return isValid(cert) ? `有效 (至 ${new Date(cert.expiresAt).toISOString().slice(0, 10)})` : '已过期'\n")
+  )
+  const stalePatch = replaceOnce(labelPatch, "-  return isValid(cert) ? '有效' : '已过期'\n", "-  return isValid(cert) ? 'valid' : 'expired'\n")
+  return { head: await dya.head(), fixPatch, stalePatch }
 }
 
 /** atlas: released, with squad notes on its head and the streaming fix a task's patch carries. */

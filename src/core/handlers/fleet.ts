@@ -3,7 +3,7 @@
  */
 import { join } from 'node:path'
 import { ApiError, type fleetMethods, type Project } from '../../shared/api'
-import { createDemoFleet } from '../fleet/demo'
+import { createDemoFleet, DEMO_DYA_TEST } from '../fleet/demo'
 import { fleetStatus } from '../fleet/fleet-status'
 import type { HandlersFor, ServiceContext } from '../service-context'
 import { MUSTER_VERSION } from '../version'
@@ -55,6 +55,9 @@ export function fleetHandlers(ctx: ServiceContext): HandlersFor<typeof fleetMeth
         const existing = known.find((k) => k.path === p.path || k.name === p.name)
         projects.push(existing ?? (await registry.add(p.path, p.name)))
       }
+      // the demo's clean patch is tested on Apply: dya's test command, unless the operator set one
+      const dya = projects.find((p) => p.path === demo.projects.find((d) => d.name === 'dya')?.path)
+      if (dya && ctx.patches.settings(dya.name).test_command === null) ctx.patches.setSettings(dya.name, DEMO_DYA_TEST)
       await ctx.call('hubs.add', { palace: demo.hub, name: 'demo' })
       ctx.projectsChanged()
       return { dir: demo.dir, projects, hub: demo.hub }

@@ -201,6 +201,16 @@ export function label(cert: Certificate): string {
   return isValid(cert) ? '有效' : '已过期'
 }
 `,
+    'tests/expiry.sh': `#!/bin/sh
+# #212: an expired certificate must not show green (run: sh tests/expiry.sh)
+f=src/health/certificate.ts
+echo "tests/expiry.sh: $f"
+pass=0
+check() { if grep -q -- "$2" "$f"; then pass=$((pass + 1)); echo "ok $1 - $3"; else echo "not ok $1 - $3"; exit 1; fi; }
+check 1 'cert.signature.length > 0' 'isValid() checks the signature'
+check 2 'now < cert.expiresAt' 'isValid() is false after expiresAt'
+echo "$pass passed"
+`,
     'src/offline/cache.ts': `const TTL_MS = 24 * 60 * 60 * 1000
 
 export function isFresh(storedAt: number, now: number = Date.now()): boolean {

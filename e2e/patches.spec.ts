@@ -1,0 +1,109 @@
+/**
+ * The Patches screen against the demo fleet: the clean patch verified, applied with one click, its
+ * test output live and its ack in the Timeline, the file changed in dya's worktree; the tampered
+ * patch's Apply disabled with the reason; an apply in progress cancelled and reverted. Every state
+ * is checked with axe and saved as screenshots, light and dark.
+ */
+import AxeBuilder from '@axe-core/playwright'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { APIRequestContext, Page } from '@playwright/test'
+import { expect, test, type Served } from './fixtures'
+
+async function noSeriousViolations(page: Page, testId: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).include(`[data-testid="${testId}"]`).analyze()
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+}
+
+async function shoot(page: Page, name: string, testId = 'screen-patches'): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    await page.waitForTimeout(300) // the theme's colour transitions
+    await noSeriousViolations(page, testId)
+    await page.screenshot({ path: `e2e/artifacts/patches-${name}-${scheme}.png` })
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+}
+
+async function call<T>(request: APIRequestContext, served: Served, method: string, input: unknown): Promise<T> {
+  const token = new URL(served.openUrl).searchParams.get('token') ?? ''
+  const res = await request.post(`${served.baseUrl.replace(/\/$/, '')}/api/call/${method}`, { headers: { Authorization: `Bearer ${token}` }, data: input })
+  const body = (await res.json()) as T & { error?: string }
+  if (!res.ok()) throw new Error(`${method}: ${body.error}`)
+  return body
+}
+
+async function pick(page: Page, text: string): Promise<void> {
+  await page.getByTestId('patch-row').filter({ hasText: text }).click()
+  await expect(page.getByTestId('patch-detail').locator('h2')).toContainText(text)
+}
+
+test('the clean demo patch: verified, applied with one click, test output and the ack in the Timeline, file changed', async ({ page, demo, workDir }) => {
+  await page.goto(`${demo.openUrl}#/patches`)
+  await expect(page.getByTestId('screen-patches')).toBeVisible()
+  await expect(page.getByTestId('patch-row').first()).toBeVisible()
+  await shoot(page, 'inbox')
+
+  await pick(page, 'isValid() checks expiresAt')
+  await expect(page.getByTestId('verification-verdict')).toHaveText('Verified')
+  await expect(page.getByTestId('apply-test-command')).toHaveValue('sh tests/expiry.sh')
+  await expect(page.getByTestId('apply-button')).toBeEnabled()
+  await expect(page.getByTestId('patch-raw')).toContainText('+  return cert.signature.length > 0 && now < cert.expiresAt')
+  await shoot(page, 'verified')
+
+  await page.getByTestId('apply-button').click()
+  await expect(page.getByTestId('apply-run-status')).toContainText('Applied', { timeout: 15_000 })
+  await expect(page.getByTestId('apply-output')).toContainText('ok 2 - isValid() is false after expiresAt')
+  await expect(page.getByTestId('apply-output')).toContainText('2 passed')
+  const ack = page.getByTestId('apply-ack')
+  await expect(ack).toContainText('Acked applied as')
+  const ackId = (await ack.locator('.mono').first().textContent())!.trim()
+  await shoot(page, 'applied')
+  expect(readFileSync(join(workDir, 'fleet', 'dya', 'src/health/certificate.ts'), 'utf8')).toContain('return cert.signature.length > 0 && now < cert.expiresAt\n')
+
+  // the ack in the Timeline (the demo hub, newest first)
+  await page.goto(`${demo.openUrl}#/timeline`)
+  const row = page.getByTestId(`timeline-row-${ackId}`)
+  await expect(row).toBeVisible({ timeout: 10_000 })
+  await expect(row).toContainText('applied')
+})
+
+test("the tampered patch's Apply is disabled with the reason; so is the forged quoted sha", async ({ page, demo }) => {
+  await page.goto(`${demo.openUrl}#/patches`)
+  await pick(page, 'batch size logged at start-up')
+  await expect(page.getByTestId('verification-verdict')).toContainText('Refused')
+  await expect(page.getByTestId('verification-refusals')).toContainText('sha256')
+  await expect(page.getByTestId('apply-button')).toBeDisabled()
+  await expect(page.getByTestId('apply-disabled-reason')).toContainText(/Apply is disabled: .*sha256/)
+  await shoot(page, 'refused')
+
+  await pick(page, 'S050 fix')
+  await expect(page.getByTestId('apply-button')).toBeDisabled()
+  await expect(page.getByTestId('apply-disabled-reason')).toContainText('quoted sha256')
+
+  // keyboard: the list moves with j / k
+  await page.getByTestId('patch-list').focus()
+  const before = await page.getByTestId('patch-detail').locator('h2').textContent()
+  await page.keyboard.press('j')
+  await expect(page.getByTestId('patch-detail').locator('h2')).not.toHaveText(before!)
+})
+
+test('an apply in progress: live output, cancel, then the revert puts the worktree back', async ({ page, demo, request, workDir }) => {
+  await call(request, demo, 'patch.setSettings', { project: 'dya', test_command: 'sh tests/expiry.sh && echo "slow suite…" && sleep 30' })
+  const file = join(workDir, 'fleet', 'dya', 'src/health/certificate.ts')
+  const before = readFileSync(file, 'utf8')
+  await page.goto(`${demo.openUrl}#/patches`)
+  await pick(page, 'isValid() checks expiresAt')
+  await page.getByTestId('apply-button').click()
+  await expect(page.getByTestId('apply-output')).toContainText('slow suite…', { timeout: 15_000 })
+  await expect(page.getByTestId('apply-run-status')).toContainText('Running the tests')
+  await shoot(page, 'running')
+
+  await page.getByTestId('apply-cancel').click()
+  await expect(page.getByTestId('apply-run-status')).toContainText('Failed', { timeout: 15_000 })
+  await expect(page.getByTestId('apply-ack')).toContainText('Acked failed as')
+  await page.getByTestId('apply-revert').click()
+  await expect(page.getByTestId('apply-ack')).toContainText('Reverted')
+  expect(readFileSync(file, 'utf8')).toBe(before)
+})

@@ -46,7 +46,7 @@ export function PatchDetail({ hub, id }: { hub: string | null; id: string }) {
           <RelativeTime iso={e.created_at} />
           <span className="mono">{e.id}</span>
         </div>
-        {s.state !== 'waiting' && <p className="patch-state-reason muted">{s.state_reason}</p>}
+        {s.state !== 'waiting' && v.verdict !== 'refused' && <p className="patch-state-reason muted">{s.state_reason}</p>}
       </header>
       <VerificationPanel v={v} />
       <ApplyPanel hub={hub} id={e.id} refusedReason={refusedReason} lastRun={runs.at(-1) ?? null} />

@@ -15,6 +15,7 @@ import { hubLiveFigures, hubQueryFigures } from './hub-bench'
 import { hubLockFigures } from './hub-lock-bench'
 import { fleetFigures, memoryFigures } from './muse-bench'
 import { machineBaselineMs, median, printReport, type Figure } from './report'
+import { patchFigures } from './patch-bench'
 import { safeWriteFigures } from './write-bench'
 
 /** The repository root: the nearest folder above this file holding package.json (works bundled too). */
@@ -81,6 +82,7 @@ async function main(): Promise<void> {
     const events = Number(process.env.MUSTER_BENCH_EVENTS ?? 1_000_000)
     const figures = [...cliStartFigures(BIN), ...bigFileFigures(), ...(await fleetFigures(work, BIN)), ...(await memoryFigures(work)), ...(await serveFirstPaint(work))]
     figures.push(...(await safeWriteFigures(work, ROOT)))
+    figures.push(...(await patchFigures(work, BIN)))
     const hubHome = join(work, 'home-hub')
     const hub = await hubQueryFigures(work, hubHome, events)
     figures.push(...hub.figures, ...(await hubLiveFigures(ROOT, hubHome, hub.palace)))

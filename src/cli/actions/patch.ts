@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import type { Command } from 'commander'
 import type { ApplyRun, PushedEvent, Verification } from '../../shared/api'
-import { globals, withService } from '../context'
+import { openPatchService } from '../../core/patches/standalone'
+import { globals, homeOf, withService } from '../context'
 import { age, CliError, CliExit, count, printJson, table, truncate, type CliIo } from '../output'
 import { cliSelection } from './hub-cli'
 
@@ -81,7 +82,14 @@ function printVerification(io: CliIo, v: Verification): void {
 /** `patch verify ID [--project P]`: exit 1 when Apply would be refused. */
 export async function verify(io: CliIo, id: string, opts: { project?: string }, cmd: Command): Promise<void> {
   const sel = cliSelection(cmd, io)
-  const r = await withService(cmd, io, (s) => s.call('patch.verify', { ...sel, id, project: opts.project }))
+  // the patch service alone (no watchers, no other handlers): hooks and scripts call this often
+  const service = openPatchService(homeOf(cmd, io), io.env)
+  let r
+  try {
+    r = await service.patches.verify(sel, id, opts.project)
+  } finally {
+    await service.close()
+  }
   if (globals(cmd).json) printJson(io, r)
   else printVerification(io, r.verification)
   if (r.verification.verdict === 'refused') throw new CliExit(1)

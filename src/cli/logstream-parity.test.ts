@@ -1,0 +1,232 @@
+/**
+ * The CLI as a twin of `mempalace logstream|task` (issue 8, section 2): one test per point, each
+ * asserting upstream's exit code and its stdout document or stderr line (upstream
+ * cli/cmd_coord.py, cli/parser.py). Upstream: validation errors exit 1 with
+ * `json.dumps({"error": msg})` under --json; usage errors (argparse) exit 2 with nothing on
+ * stdout; wait 2 on timeout; watch 0 after a match, 2 idle, 130 interrupted.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { tmpDir } from '../../test/helpers/tmp'
+import { runCli } from './index'
+
+type Env = Record<string, string>
+interface Run {
+  code: number
+  out: string
+  err: string
+}
+
+/** Runs the CLI in-process with HOME redirected (and `stdin` as the bytes `-` reads). */
+async function run(env: Env, args: string[], stdin?: Uint8Array): Promise<Run> {
+  let out = ''
+  let err = ''
+  const code = await runCli([...args, '--home', env.MUSTER_HOME!], {
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+    env,
+    cwd: env.HOME!,
+    ...(stdin ? { readStdin: async () => stdin } : {})
+  })
+  return { code, out, err }
+}
+
+function setup(): { env: Env; palace: string; ls: (...args: string[]) => Promise<Run> } {
+  const home = tmpDir()
+  const env = { HOME: home, MUSTER_HOME: join(home, '.muster') }
+  const palace = join(home, 'palace')
+  return { env, palace, ls: (...args) => run(env, ['--palace', palace, ...args]) }
+}
+
+/** `events append` with the required routing, returning the stored event. */
+async function post(ls: (...a: string[]) => Promise<Run>, fromAgent: string, toAgent: string, ...extra: string[]): Promise<{ id: string }> {
+  const r = await ls('events', 'append', '--type', 'chat.message', '--stream', 'project/x', '--room', 'rooms', '--from-agent', fromAgent, '--to-agent', toAgent, '--json', ...extra)
+  expect(r.code, r.out + r.err).toBe(0)
+  return JSON.parse(r.out) as { id: string }
+}
+
+/** Upstream's `--json` error document (`json.dumps({"error": msg})`) and exit 1. */
+function expectJsonError(r: Run, message: string): void {
+  expect(r).toMatchObject({ code: 1, out: `${JSON.stringify({ error: message }).replace('":', '": ')}\n` })
+}
+
+const WATCH = ['events', 'watch', '--poll-timeout-ms', '50'] as const
+const TYPE_ERROR = "type='Task.Request' is not a valid event type (lowercase letters, digits, '.', '_', '-'; max 64 chars)"
+const STATUS_ERROR = "status='bogus' is not one of: applied, blocked, claimed, failed, open, ready, superseded"
+
+describe('muster events|task: a twin of mempalace logstream (issue 8 section 2)', () => {
+  it('1. a bad --since-event-id is refused with nothing written; a vanished stored cursor replays from the start', async () => {
+    const { env, ls } = setup()
+    const first = await post(ls, 'a', 'me')
+    const state = join(env.HOME!, 'me.json')
+    const bad = await ls(...WATCH, '--to-agent', 'me', '--state-file', state, '--since-event-id', 'evt_typo', '--idle-exit-ms', '100', '--json')
+    expectJsonError(bad, "since_event_id 'evt_typo' not found. Nothing was written to the state file.")
+    expect(existsSync(state)).toBe(false)
+    // The next run without the flag is a first run (tip start), not a crash on a stored typo.
+    const next = await ls(...WATCH, '--to-agent', 'me', '--state-file', state, '--idle-exit-ms', '100', '--json')
+    expect(next.code).toBe(2)
+    expect(JSON.parse(readFileSync(state, 'utf8')).cursor).toBe(first.id)
+    // A stored cursor whose event has gone: a notice, then a replay from the start (exit 0 on the match).
+    writeFileSync(state, JSON.stringify({ cursor: 'evt_gone', updated_at: '2026-01-01T00:00:00Z', agent: null }))
+    const vanished = await ls(...WATCH, '--to-agent', 'me', '--state-file', state, '--idle-exit-ms', '2000', '--json')
+    expect(vanished.code).toBe(0)
+    expect(vanished.err).toBe('Stored cursor evt_gone no longer exists in this log; replaying from the start rather than refusing to run.\n')
+    expect(JSON.parse(vanished.out)).toMatchObject({ events: [{ id: first.id }], count: 1, cursor: first.id, timed_out: false })
+    // Human output: the error on stderr, still exit 1 and nothing written.
+    const human = await ls(...WATCH, '--to-agent', 'me', '--state-file', join(env.HOME!, 'other.json'), '--since-event-id', 'evt_typo')
+    expect(human).toMatchObject({ code: 1, out: '', err: "muster: since_event_id 'evt_typo' not found. Nothing was written to the state file.\n" })
+    expect(existsSync(join(env.HOME!, 'other.json'))).toBe(false)
+  })
+
+  it('2. invalid filter values exit 1 with the error (watch, single or repeated, and list), before any state is written', async () => {
+    const { env, ls } = setup()
+    await post(ls, 'a', 'me')
+    const state = join(env.HOME!, 'w.json')
+    expectJsonError(await ls(...WATCH, '--type', 'Task.Request', '--state-file', state, '--json'), TYPE_ERROR)
+    expectJsonError(await ls(...WATCH, '--type', 'patch.ready', '--type', 'Task.Request', '--state-file', state, '--json'), TYPE_ERROR)
+    expectJsonError(await ls(...WATCH, '--status', 'bogus', '--state-file', state, '--json'), STATUS_ERROR)
+    expect(existsSync(state)).toBe(false)
+    expectJsonError(await ls('events', 'list', '--type', 'Task.Request', '--json'), TYPE_ERROR)
+    expectJsonError(await ls('events', 'wait', '--status', 'bogus', '--timeout-ms', '10', '--json'), STATUS_ERROR)
+    expect(await ls('events', 'list', '--status', 'bogus')).toMatchObject({ code: 1, out: '', err: `muster: ${STATUS_ERROR}\n` })
+  })
+
+  it('3. watch --follow: one envelope per batch and a final timed_out envelope, exit 0 after matches; human lines without --json', async () => {
+    const { env, ls } = setup()
+    const a = await post(ls, 'x', 'me')
+    const b = await post(ls, 'x', 'me')
+    const json = await ls(...WATCH, '--to-agent', 'me', '--from-start', '--follow', '--idle-exit-ms', '300', '--limit', '1', '--state-file', join(env.HOME!, 's1.json'), '--json')
+    expect(json.code).toBe(0)
+    const lines = json.out.split('\n')
+    expect(lines.pop()).toBe('')
+    expect(lines).toHaveLength(3)
+    // Compact documents as json.dumps(..., ensure_ascii=False) writes them (", " and ": ").
+    expect(lines[0]).toMatch(new RegExp(`^\\{"events": \\[\\{"id": "${a.id}", .*\\}\\], "count": 1, "cursor": "${a.id}", "timed_out": false\\}$`))
+    expect(JSON.parse(lines[0]!).events.map((e: { id: string }) => e.id)).toEqual([a.id])
+    expect(JSON.parse(lines[1]!)).toMatchObject({ events: [{ id: b.id }], count: 1, cursor: b.id, timed_out: false })
+    expect(lines[2]).toBe(`{"events": [], "count": 0, "cursor": "${b.id}", "timed_out": true}`)
+    // Without --json: upstream's human lines, never JSON; the watching notice on stderr.
+    const human = await ls(...WATCH, '--to-agent', 'me', '--from-start', '--follow', '--idle-exit-ms', '300', '--state-file', join(env.HOME!, 's2.json'))
+    expect(human.code).toBe(0)
+    expect(human.out).toMatch(new RegExp(`^2 event\\(s\\):\\n {2}${a.id} {2}\\S+Z {2}chat\\.message {2}project/x/rooms {2}x->me\\n {2}${b.id} .*\\nIdle timeout; no matching events\\.\\n$`))
+    expect(human.err).toBe('Watching me from now; Ctrl-C to stop.\n')
+    // Idle with no match at all: the timed_out envelope (indented, single-shot) and exit 2.
+    const idle = await ls(...WATCH, '--to-agent', 'nobody', '--idle-exit-ms', '150', '--state-file', join(env.HOME!, 's3.json'), '--json')
+    expect(idle.code).toBe(2)
+    expect(idle.out).toBe(`{\n  "events": [],\n  "count": 0,\n  "cursor": "${b.id}",\n  "timed_out": true\n}\n`)
+  })
+
+  it('4. --idle-exit-ms 0 (the default) waits forever; a negative one exits 1', async () => {
+    const { env, ls } = setup()
+    await post(ls, 'x', 'me')
+    for (const extra of [['--idle-exit-ms', '0'], []]) {
+      const pending = ls(...WATCH, '--to-agent', 'me', '--state-file', join(env.HOME!, `f${extra.length}.json`), '--json', ...extra)
+      let settled = false
+      void pending.then(() => (settled = true))
+      await new Promise((r) => setTimeout(r, 600))
+      expect(settled).toBe(false)
+      process.emit('SIGINT')
+      expect(await pending).toMatchObject({ code: 130, out: '' })
+    }
+    expectJsonError(
+      await ls(...WATCH, '--to-agent', 'me', '--idle-exit-ms', '-1', '--json'),
+      '--idle-exit-ms must be zero (wait forever) or a positive number of milliseconds'
+    )
+  })
+
+  it('5. watch --from-start, --poll-timeout-ms and --limit exist and are validated like upstream', async () => {
+    const { env, ls } = setup()
+    const a = await post(ls, 'x', 'me')
+    await post(ls, 'x', 'me')
+    // No state, no cursor: the tip (nothing replayed, exit 2) unless --from-start.
+    const tip = await ls(...WATCH, '--to-agent', 'me', '--idle-exit-ms', '150', '--state-file', join(env.HOME!, 't.json'), '--json')
+    expect(tip.code).toBe(2)
+    expect(tip.err).toMatch(/^Starting at the tip \(evt_\w+\); earlier events are not replayed\./)
+    const start = await ls(...WATCH, '--to-agent', 'me', '--from-start', '--limit', '1', '--idle-exit-ms', '2000', '--state-file', join(env.HOME!, 'u.json'), '--json')
+    expect(start.code).toBe(0)
+    expect(JSON.parse(start.out)).toMatchObject({ events: [{ id: a.id }], count: 1, cursor: a.id, timed_out: false })
+    expectJsonError(await ls('events', 'watch', '--to-agent', 'me', '--poll-timeout-ms', '0', '--json'), '--poll-timeout-ms must be a positive number of milliseconds')
+    expectJsonError(await ls(...WATCH, '--to-agent', 'me', '--limit', '0', '--json'), '--limit must be a positive integer')
+    const help = await ls('events', 'watch', '--help')
+    for (const flag of ['--from-start', '--poll-timeout-ms <ms>', '--limit <n>', '--idle-exit-ms <ms>']) expect(help.out).toContain(flag)
+  })
+
+  it("6. '-' reads stdin for --body-file, --goal-file and --done-file, byte for byte", async () => {
+    const { env, palace } = setup()
+    const body = 'line one\r\nline two ✓\n'
+    const r = await run(env, ['events', 'append', '--palace', palace, '--type', 'chat.message', '--stream', 's', '--room', 'rooms', '--from-agent', 'a', '--body-file', '-', '--json'], Buffer.from(body))
+    expect(r.code, r.err).toBe(0)
+    expect(JSON.parse(r.out).body).toBe(body)
+    const task = (extra: string[], stdin: string) =>
+      run(env, ['task', 'create', '--palace', palace, '--project', 'muse', '--from-agent', 'a', '--to-agent', 'b', '--branch', 'main', '--base-commit', 'abc1234', '--json', ...extra], Buffer.from(stdin))
+    const goal = await task(['--goal-file', '-', '--done', 'tests pass'], 'Fix the timeout ✓')
+    expect(goal.code, goal.err).toBe(0)
+    expect(JSON.parse(goal.out).task.body).toMatch(/^Goal:\nFix the timeout ✓\n\nDefinition of done:\ntests pass\n/)
+    const done = await task(['--goal', 'Fix it', '--done-file', '-'], 'all green')
+    expect(JSON.parse(done.out).task.body).toMatch(/^Goal:\nFix it\n\nDefinition of done:\nall green\n/)
+    // A missing file: Python's OSError text, exit 1.
+    expectJsonError(await run(env, ['task', 'create', '--palace', palace, '--project', 'p', '--from-agent', 'a', '--to-agent', 'b', '--branch', 'main', '--base-commit', 'abc1234', '--goal-file', 'nope.txt', '--done', 'd', '--json']),
+      `[Errno 2] No such file or directory: 'nope.txt'`)
+  })
+
+  it('8. usage errors exit 2 the argparse way: stderr only (even with --json), stdout empty', async () => {
+    const { ls } = setup()
+    const usage = (r: Run, prog: string, message: string): void => {
+      expect(r.code).toBe(2)
+      expect(r.out).toBe('')
+      expect(r.err).toMatch(new RegExp(`^usage: ${prog} .*\\n${prog}: error: ${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n$`))
+    }
+    usage(await ls('events', 'append', '--type', 'x', '--json'), 'muster events append', 'the following arguments are required: --stream, --room, --from-agent')
+    usage(await ls('events', 'list', '--order', 'sideways', '--json'), 'muster events list', "argument --order: invalid choice: 'sideways' (choose from 'asc', 'desc')")
+    usage(await ls('events', 'list', '--bogus'), 'muster events list', 'unrecognized arguments: --bogus')
+    usage(await ls('events', 'list', '--limit', 'ten'), 'muster events list', "argument --limit: invalid int value: 'ten'")
+    usage(await ls('events', 'ack', '--from-agent', 'a'), 'muster events ack', 'the following arguments are required: event_id')
+    const task = ['task', 'create', '--project', 'p', '--from-agent', 'a', '--to-agent', 'b', '--branch', 'main', '--base-commit', 'abc1234']
+    usage(await ls(...task, '--goal', 'g', '--goal-file', 'f', '--done', 'd', '--json'), 'muster task create', 'argument --goal-file: not allowed with argument --goal')
+    usage(await ls(...task, '--done', 'd'), 'muster task create', 'one of the arguments --goal --goal-file is required')
+  })
+
+  it("9. filter values trimmed; bad --since-created-at and --limit 0 are errors; a repeated list filter keeps the last (OR only on watch, as --help says)", async () => {
+    const { ls } = setup()
+    await post(ls, 'mac-codex', 'me')
+    await post(ls, 'mac-codex', 'me')
+    const other = await post(ls, 'win-codex', 'me')
+    const padded = await ls('events', 'list', '--from-agent', ' mac-codex ', '--json')
+    expect(padded.code).toBe(0)
+    expect(JSON.parse(padded.out).count).toBe(2)
+    expectJsonError(await ls('events', 'list', '--since-created-at', 'yesterday', '--json'),
+      "since_created_at='yesterday' is not a valid ISO-8601 date or UTC datetime (expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)")
+    expectJsonError(await ls('events', 'list', '--limit', '0', '--json'), 'limit must be a positive integer')
+    expectJsonError(await ls('events', 'wait', '--limit', '0', '--timeout-ms', '10', '--json'), 'limit must be a positive integer')
+    const last = await ls('events', 'list', '--from-agent', 'mac-codex', '--from-agent', 'win-codex', '--json')
+    expect(JSON.parse(last.out)).toMatchObject({ count: 1, events: [{ id: other.id }] })
+    expect((await ls('events', 'list', '--help')).out).toMatch(/--from-agent <value>\s+writer agent \(one value; a repeated flag keeps the\s+last\)/)
+    expect((await ls('events', 'watch', '--help')).out).toMatch(/--from-agent <value>\s+writer agent \(repeatable; matches any\)/)
+  })
+
+  it('10. invalid UTF-8 in a body file is an error (Python\'s message), nothing stored; --metadata null is refused', async () => {
+    const { env, ls } = setup()
+    const kept = await post(ls, 'a', 'b')
+    const file = join(env.HOME!, 'body.bin')
+    writeFileSync(file, Buffer.from([0x6f, 0x6b, 0xff, 0x0a]))
+    const append = ['events', 'append', '--type', 'chat.message', '--stream', 's', '--room', 'rooms', '--from-agent', 'a', '--json']
+    expectJsonError(await ls(...append, '--body-file', file), "'utf-8' codec can't decode byte 0xff in position 2: invalid start byte")
+    expectJsonError(await ls(...append, '--metadata', 'null'), '--metadata must be a JSON object')
+    expectJsonError(await ls(...append, '--metadata', '{"a": }'), '--metadata is not valid JSON: Expecting value: line 1 column 7 (char 6)')
+    expect(JSON.parse((await ls('events', 'list', '--json')).out)).toMatchObject({ events: [{ id: kept.id }], count: 1 })
+  })
+
+  it('11. metadata round-trips verbatim: ints past 2^53 and 1.0 come back as given, sorted as Python stores them', async () => {
+    const { ls } = setup()
+    const r = await ls('events', 'append', '--type', 'chat.message', '--stream', 's', '--room', 'rooms', '--from-agent', 'a', '--json',
+      '--metadata', '{"f": 1.0, "big": 12345678901234567890, "n": [9007199254740993, -0.0, 1e16]}')
+    expect(r.code, r.err).toBe(0)
+    const meta = '"metadata": {\n    "big": 12345678901234567890,\n    "f": 1.0,\n    "n": [\n      9007199254740993,\n      -0.0,\n      1e+16\n    ]\n  }'
+    expect(r.out).toContain(meta)
+    const listed = await ls('events', 'list', '--json')
+    expect(listed.out).toContain(meta.replace(/\n/g, '\n    '))
+    const follow = await ls(...WATCH, '--from-start', '--follow', '--idle-exit-ms', '200', '--state-file', '', '--json')
+    expect(follow.out.split('\n')[0]).toContain('"metadata": {"big": 12345678901234567890, "f": 1.0, "n": [9007199254740993, -0.0, 1e+16]}')
+  })
+})

@@ -4,11 +4,10 @@
  * result plus `count`, the stored event for append/ack; human lines otherwise.
  */
 import type { Command } from 'commander'
-import { pyToObject } from '../../shared/py-json'
-import { PyJsonDecodeError, pyLoads } from '../../shared/py-json-parse'
 import { globals } from '../context'
 import { CliExit, type CliIo } from '../output'
 import { filtersFrom } from '../commands/hub-flags'
+import { metadataArg } from '../metadata-arg'
 import { readTextArg } from '../read-text'
 import { printUpstreamEvents, printUpstreamJson, upstreamEventLine } from '../upstream-output'
 import { withHub } from './hub-cli'
@@ -60,20 +59,6 @@ export async function wait(io: CliIo, o: ListFlags, cmd: Command): Promise<void>
   } finally {
     process.off('SIGINT', onSig)
   }
-}
-
-/** `--metadata`: a JSON object read as Python reads it (ints past 2^53 and 1.0 kept exactly). */
-function metadataArg(raw: string | undefined): Record<string, unknown> | null {
-  if (raw === undefined) return null
-  let value
-  try {
-    value = pyLoads(raw)
-  } catch (err) {
-    if (err instanceof PyJsonDecodeError) throw new Error(`--metadata is not valid JSON: ${err.message}`)
-    throw err
-  }
-  if (!(value instanceof Map)) throw new Error('--metadata must be a JSON object')
-  return pyToObject(value) as Record<string, unknown>
 }
 
 /** `events append`. */

@@ -14,7 +14,7 @@ import type { Db } from '../sqlite'
 import { assertCommitExists } from './commit-check'
 import { HubLive } from './hub-live'
 import type {
-  AckInput, AnnounceInput, AppendInput, ArtifactPutInput, EventPosition, Hub, ListQuery, PatchSubmitInput, TaskCreateInput, TasksQuery, WaitQuery
+  AckInput, AnnounceInput, AppendInput, ArtifactPutInput, EventPosition, Hub, ListQuery, PatchSubmitInput, StoredArtifact, TaskCreateInput, TasksQuery, WaitQuery
 } from './hub-port'
 import { HubRegistry, locationOf, type HubRecord } from './hub-registry'
 import { resolvePalace, type PalaceEnv, type PalaceSource } from './locate'
@@ -259,11 +259,11 @@ export class HubService {
     }
   }
 
-  /** An artifact's exact content (CLI `artifact get`). */
-  async artifactContent(input: HubSelection & { id: string }): Promise<string> {
+  /** An artifact as stored, exact content included (CLI `artifact get`, upstream `get_artifact`). */
+  async storedArtifact(input: HubSelection & { id: string }): Promise<StoredArtifact> {
     const art = await this.choose(input).hub.getArtifact(input.id)
     if (!art) throw new ApiError(`artifact '${input.id}' not found`, 'not_found')
-    return art.content
+    return art
   }
 
   /** Long-polls for matching events. */

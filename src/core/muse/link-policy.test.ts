@@ -1,8 +1,9 @@
-import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs'
+import { lstatSync, mkdirSync, promises as fsp, readdirSync, readFileSync, realpathSync, renameSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { tmpDir, writeTree } from '../../../test/helpers/tmp'
 import { createService } from '../service'
+import { writableTarget } from './link-policy'
 
 const ROLE = (name: string) => `<!-- L0: v1.0 | ${name} | ok -->\n# ${name}\n\n## 📡 战略指令队列\n\n📡 **S001→QA**: 🟡 **hello**\n`
 
@@ -89,5 +90,38 @@ describe('one symlink policy: links are read, written only when they stay inside
     ])
     expect((await service.call('muse.roles', { project: 'p' })).roles.map((r) => r.role)).toEqual(['build'])
     await service.close()
+  })
+})
+
+describe('writableTarget while another writer swaps the file', () => {
+  afterEach(() => vi.restoreAllMocks())
+
+  it('a plain file missing for a moment (back by the time it is looked at) is the file itself, not a link to nothing', async () => {
+    const p = join(tmpDir(), 'p')
+    writeTree(p, { '.muse/build.md': ROLE('build') })
+    const file = join(p, '.muse/build.md')
+    // the stress race saw this: realpath ran in the gap of a swap, lstat after it
+    const real = fsp.realpath.bind(fsp)
+    vi.spyOn(fsp, 'realpath').mockImplementation(async (q, o) => {
+      if (q === file) throw Object.assign(new Error(`ENOENT: ${q}`), { code: 'ENOENT' })
+      return real(q, o)
+    })
+    expect(await writableTarget(file, p)).toBe(join(realpathSync(p), '.muse/build.md'))
+  })
+
+  it("a link inside the project whose target is renamed away and back within the grace is written through", async () => {
+    const p = join(tmpDir(), 'p')
+    writeTree(p, { 'docs/qa.md': ROLE('qa'), '.muse/.keep': '' })
+    symlinkSync(join(p, 'docs/qa.md'), join(p, '.muse/qa.md'))
+    renameSync(join(p, 'docs/qa.md'), join(p, 'docs/qa.md.aside'))
+    setTimeout(() => renameSync(join(p, 'docs/qa.md.aside'), join(p, 'docs/qa.md')), 10)
+    expect(await writableTarget(join(p, '.muse/qa.md'), p)).toBe(join(realpathSync(p), 'docs/qa.md'))
+  })
+
+  it('a link whose target stays missing is refused', async () => {
+    const p = join(tmpDir(), 'p')
+    writeTree(p, { '.muse/.keep': '' })
+    symlinkSync(join(p, 'docs/gone.md'), join(p, '.muse/qa.md'))
+    await expect(writableTarget(join(p, '.muse/qa.md'), p)).rejects.toMatchObject({ code: 'not_found', message: '.muse/qa.md is a link to a missing file: not written' })
   })
 })

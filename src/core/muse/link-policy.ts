@@ -8,6 +8,7 @@
 import { promises as fs } from 'node:fs'
 import { basename, dirname, join, relative, sep } from 'node:path'
 import { ApiError } from '../../shared/api'
+import { pause, VANISH_GRACE_MS } from './safe-write-settle'
 
 /** True when `path` is `root` or lies under it (both real paths). */
 function inside(path: string, root: string): boolean {
@@ -29,17 +30,28 @@ export async function writableTarget(path: string, root: string): Promise<string
   const realRoot = await fs.realpath(root).catch(() => {
     throw new ApiError(`project folder ${root} is missing`, 'not_found')
   })
-  let real: string
-  try {
-    real = await fs.realpath(path)
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-    const link = await fs.lstat(path).catch(() => null)
-    if (link) throw new ApiError(`${shown(root, path)} is a link to a missing file: not written`, 'not_found')
-    const dir = await fs.realpath(dirname(path)).catch(() => {
-      throw new ApiError(`cannot write ${shown(root, path)}: its folder is missing`, 'not_found')
-    })
-    real = join(dir, basename(path))
+  let real: string | null = null
+  const deadline = performance.now() + VANISH_GRACE_MS
+  while (real === null) {
+    try {
+      real = await fs.realpath(path)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+      const link = await fs.lstat(path).catch(() => null)
+      if (link?.isSymbolicLink()) {
+        // its target may be between the two steps of a writer's swap (missing for microseconds)
+        if (performance.now() < deadline) {
+          await pause()
+          continue
+        }
+        throw new ApiError(`${shown(root, path)} is a link to a missing file: not written`, 'not_found')
+      }
+      // missing, or back already after another writer's swap: either way the path itself, no link
+      const dir = await fs.realpath(dirname(path)).catch(() => {
+        throw new ApiError(`cannot write ${shown(root, path)}: its folder is missing`, 'not_found')
+      })
+      real = join(dir, basename(path))
+    }
   }
   if (!inside(real, realRoot)) {
     throw new ApiError(`${shown(root, path)} resolves to ${real}, outside the project: Muster reads it but never writes through a link that leaves the project`, 'forbidden')

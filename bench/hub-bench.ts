@@ -1,5 +1,5 @@
 /**
- * Hub figures on a generated 1,000,000-event hub: first timeline page, a filtered page, the fold
+ * Hub figures on a generated hub (1,000,000 events unless MUSTER_BENCH_EVENTS says otherwise): first timeline page, a filtered page, the fold
  * of a 1,000-event thread, new-row-to-renderer latency through `muster serve` + SSE in Chromium,
  * and the server process's memory.
  */
@@ -11,7 +11,7 @@ import { createService } from '../src/core/service'
 import { generateBenchHub } from '../src/core/hub/bench-data'
 import { foldThread } from '../src/core/hub/thread'
 import type { HubEvent } from '../src/core/hub/writer'
-import { median, percentile, type Figure } from './report'
+import { eventCount, median, percentile, type Figure } from './report'
 
 /** Times `fn` `n` times; returns every duration in ms. */
 async function timeIt(n: number, fn: () => Promise<unknown>): Promise<number[]> {
@@ -72,7 +72,7 @@ function rssMb(pid: number): number {
 }
 
 /** Latency from another process's COMMIT to the event arriving in the dashboard page, and RSS. */
-export async function hubLiveFigures(root: string, home: string, palace: string): Promise<Figure[]> {
+export async function hubLiveFigures(root: string, home: string, palace: string, count: number): Promise<Figure[]> {
   const server = await serve(join(root, 'bin', 'muster.mjs'), home)
   const browser = await chromium.launch({
     executablePath: process.env.MUSTER_CHROMIUM ?? '/usr/bin/chromium',
@@ -109,10 +109,11 @@ export async function hubLiveFigures(root: string, home: string, palace: string)
     const rss = rssMb(server.pid)
     return [
       { name: 'new row (another process) -> dashboard page via SSE, p95 of 40', value: percentile(latencies, 95), unit: 'ms', budget: 250, note: `median ${median(latencies).toFixed(0)} ms` },
-      { name: 'server process memory (RSS) with the 1M-event hub open', value: rss, unit: 'MB', budget: 300 }
+      { name: `server process memory (RSS) with the ${eventCount(count)}-event hub open`, value: rss, unit: 'MB', budget: 300 }
     ]
   } finally {
     await browser.close()
     server.stop()
   }
 }
+

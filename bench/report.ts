@@ -58,3 +58,10 @@ export function printReport(figures: Figure[], baselineMs: number): boolean {
   console.log('')
   return figures.every((f) => f.value <= f.budget)
 }
+
+/** How a hub's event count reads in a figure's name: `1M`, `200k`, `5,000`. */
+export function eventCount(n: number): string {
+  if (n >= 1_000_000 && n % 1_000_000 === 0) return `${n / 1_000_000}M`
+  if (n >= 10_000 && n % 1000 === 0) return `${n / 1000}k`
+  return n.toLocaleString('en')
+}

@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     figures.push(...(await patchFigures(work, BIN)))
     const hubHome = join(work, 'home-hub')
     const hub = await hubQueryFigures(work, hubHome, events)
-    figures.push(...hub.figures, ...(await hubLiveFigures(ROOT, hubHome, hub.palace)))
+    figures.push(...hub.figures, ...(await hubLiveFigures(ROOT, hubHome, hub.palace, events)))
     figures.push(...(await hubLockFigures(ROOT, hubHome, 'big', hub.palace)))
     printReport(figures, baseline)
   } finally {

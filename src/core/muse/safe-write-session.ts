@@ -21,6 +21,10 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf])
 const REDO_APPENDED = 3
 
 const locks = new Map<string, Promise<void>>()
+/** Per file, what this process last installed or read settled there (see `EditSession.live`). */
+const liveByPath = new Map<string, Buffer | null>()
+/** Edits in progress per file (the shared knowledge is dropped when none is left). */
+const active = new Map<string, number>()
 
 /** Runs `fn` while holding this process's lock on `path` (edits in one process take turns swapping). */
 async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
@@ -66,8 +70,19 @@ export class EditSession {
   private kept: string[] = []
   /** The error already says what is on disk. */
   private accounted = false
-  /** The bytes we believe are at the path (last installed or settled read; null after a put-back). */
-  private live: Buffer | null = null
+  /**
+   * The bytes this process believes are at the path (last installed or settled read; null after a
+   * put-back). Shared by the edits of one file in this process: a sibling's install is not an
+   * agent's rewrite, and taking it for one put an agent's copy back over it, or kept it aside as a
+   * conflict with the agent's line in it (the stress race of 6 sends at a time lost lines so).
+   */
+  private get live(): Buffer | null {
+    return liveByPath.get(this.path) ?? null
+  }
+
+  private set live(bytes: Buffer | null) {
+    liveByPath.set(this.path, bytes)
+  }
   /** The bytes of Muster's last install. */
   private installed: Buffer | null = null
   private lastInstall = -Infinity
@@ -89,6 +104,7 @@ export class EditSession {
   }
 
   async run(): Promise<SafeEditResult> {
+    active.set(this.path, (active.get(this.path) ?? 0) + 1)
     try {
       return await this.loop()
     } catch (err) {
@@ -96,6 +112,13 @@ export class EditSession {
       // something was written or moved: say exactly what is on disk now
       const why = (err as Error).message.replace(/[:;] (nothing written|not changed)(, try again in a few seconds)?$/, '')
       throw new ApiError(`${why}; ${await this.account()}; try again`, err instanceof ApiError ? err.code : 'internal')
+    } finally {
+      const left = active.get(this.path)! - 1
+      if (left) active.set(this.path, left)
+      else {
+        active.delete(this.path)
+        liveByPath.delete(this.path)
+      }
     }
   }
 

@@ -43,6 +43,10 @@ describe('apply', () => {
     expect(ack!.body).toContain(`resulting HEAD: ${w.base.slice(0, 12)}`)
     expect(ack!.body).toContain(`sha256 ${sha256Bytes(Buffer.from(patch))} verified`)
 
+    // each pushed copy of the run is a newer revision than the one before (the screen keeps the newest)
+    const revisions = w.pushed.filter((e) => e.name === 'patch.run').map((e) => (e.payload as { revision: number }).revision)
+    expect(revisions.length).toBeGreaterThan(3)
+    expect(revisions.every((r, i) => i === 0 || r > revisions[i - 1]!)).toBe(true)
     const output = w.pushed.filter((e) => e.name === 'patch.output').map((e) => (e.payload as { text: string }).text).join('')
     expect(output).toContain('checking src/app.txt\nok 1 - beta is loud\n')
     const audit = w.patches.audit({ palace: w.palace }, { event_id: id }).entries

@@ -52,7 +52,7 @@ export function initialRun(id: string, job: ApplyJob): ApplyRun {
   return {
     id, hub: job.hubLocation, event_id: job.event.id, artifact_id: job.verified.artifact?.id ?? null, project: job.project, repo: job.root,
     started_at: new Date().toISOString(), finished_at: null, phase: 'checking', outcome: 'running', reason: null, check: null, applied: false,
-    test: null, head_before: job.headBefore, head_after: null, ack_event_id: null, ack_error: null, evidence: null, revertable: false, reverted_at: null
+    test: null, head_before: job.headBefore, head_after: null, ack_event_id: null, ack_error: null, evidence: null, revertable: false, reverted_at: null, revision: 0
   }
 }
 
@@ -67,7 +67,7 @@ export async function executeRun(start: ApplyRun, job: ApplyJob, hooks: ApplyHoo
   const audit = (action: 'apply' | 'test' | 'ack', outcome: string, summary: string, detail: Record<string, unknown> = {}): void =>
     void hooks.store.audit({ hub: job.hubLocation, event_id: job.event.id, correlation_id: job.event.correlation_id, action, outcome, actor: job.actor, project: job.project, summary, apply_id: run.id, detail })
   const update = (patch: Partial<ApplyRun>, pid: number | null = process.pid): void => {
-    run = { ...run, ...patch }
+    run = { ...run, ...patch, revision: run.revision + 1 }
     hooks.store.saveRun(run, pid)
     hooks.onRun(run)
   }

@@ -104,7 +104,7 @@ export class PatchStore {
           if (r.run.outcome === 'applied' && !r.run.reverted_at) return r.run
           if (r.run.outcome === 'running') {
             if (r.pid !== null && alive(r.run, r.pid)) return r.run
-            const dead: ApplyRun = { ...r.run, outcome: 'failed', phase: 'done', reason: 'the process running this apply ended before it finished', finished_at: new Date().toISOString() }
+            const dead: ApplyRun = { ...r.run, outcome: 'failed', phase: 'done', reason: 'the process running this apply ended before it finished', finished_at: new Date().toISOString(), revision: r.run.revision + 1 }
             this.saveRun(dead, null)
           }
         }

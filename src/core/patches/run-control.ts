@@ -135,7 +135,7 @@ export class RunControl {
     const restored = await restoreSnapshot(run.repo, files)
     const index = this.store.indexBefore(id)
     if (index !== null) await restoreIndex(run.repo, files.map((f) => f.path), index)
-    const next: ApplyRun = { ...run, revertable: false, reverted_at: new Date().toISOString() }
+    const next: ApplyRun = { ...run, revertable: false, reverted_at: new Date().toISOString(), revision: run.revision + 1 }
     this.store.saveRun(next, null)
     this.store.dropSnapshot(id)
     audit('reverted', `reverted run ${id}: ${restored.length} path${restored.length === 1 ? '' : 's'} restored as before the apply`)

@@ -165,7 +165,12 @@ export const ApplyRunSchema = z.object({
   evidence: z.string().nullable(),
   /** A revert can put the worktree back as it was before the apply. */
   revertable: z.boolean(),
-  reverted_at: z.string().nullable()
+  reverted_at: z.string().nullable(),
+  /**
+   * How many times the record changed (0 when it starts). Pushes and call results can arrive out
+   * of order: a copy with a lower revision is older and never replaces a newer one.
+   */
+  revision: z.number().int().nonnegative()
 })
 export type ApplyRun = z.infer<typeof ApplyRunSchema>
 

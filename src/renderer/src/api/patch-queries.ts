@@ -8,6 +8,7 @@ import type { ApplyRun, MethodInput, MethodOutput } from '../../../shared/api'
 import { client } from './client'
 import { hubSel } from './hub-queries'
 import { queryKey, useMethodQuery } from './queries'
+import { newerRun } from './run-order'
 
 /** The patch inbox of a hub (null = MemPalace's default). */
 export const usePatches = (hub: string | null) => useMethodQuery('patch.list', { ...hubSel(hub), limit: 500 })
@@ -53,7 +54,7 @@ function usePatchWrite<M extends 'patch.apply' | 'patch.cancel' | 'patch.revert'
     mutationFn: (input) => client.call(method, input),
     onSuccess: (out) => {
       const run = (out as { run?: ApplyRun }).run ?? (method === 'patch.verify' ? null : (out as ApplyRun))
-      if (run) qc.setQueryData(queryKey('patch.run', { id: run.id }), run)
+      if (run) qc.setQueryData<ApplyRun>(queryKey('patch.run', { id: run.id }), (old) => newerRun(old, run))
       for (const m of ['patch.list', 'patch.get', 'patch.preflight', 'hub.list', 'hub.thread']) void qc.invalidateQueries({ queryKey: [m] })
     }
   })

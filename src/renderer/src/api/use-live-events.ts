@@ -4,9 +4,11 @@
  */
 import { useEffect } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
+import type { ApplyRun } from '../../../shared/api'
 import { client, onConnected } from './client'
 import { hubEventHandler } from './hub-live'
 import { invalidateMuse, invalidateProjects, queryKey } from './queries'
+import { newerRun } from './run-order'
 
 /** Subscribes to pushed events for the lifetime of the app shell. */
 export function useLiveEvents(): void {
@@ -48,7 +50,7 @@ export function useLiveEvents(): void {
           break
         case 'patch.run':
           // a run changed phase: the run itself is pushed whole; the inbox and the thread change when it ends
-          qc.setQueryData(queryKey('patch.run', { id: event.payload.id }), event.payload)
+          qc.setQueryData<ApplyRun>(queryKey('patch.run', { id: event.payload.id }), (old) => newerRun(old, event.payload))
           if (event.payload.phase === 'done') {
             void qc.invalidateQueries({ queryKey: ['patch.list'] })
             void qc.invalidateQueries({ queryKey: ['patch.get'] })

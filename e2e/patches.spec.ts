@@ -59,6 +59,9 @@ test('the clean demo patch: verified, applied with one click, test output and th
   const ack = page.getByTestId('apply-ack')
   await expect(ack).toContainText('Acked applied as')
   const ackId = (await ack.locator('.mono').first().textContent())!.trim()
+  // the preconditions follow the outcome: applied once, never again
+  await expect(page.getByTestId('preconditions')).toContainText('Already applied')
+  await expect(page.getByTestId('apply-disabled-reason')).toContainText('Already applied')
   await shoot(page, 'applied')
   expect(readFileSync(join(workDir, 'fleet', 'dya', 'src/health/certificate.ts'), 'utf8')).toContain('return cert.signature.length > 0 && now < cert.expiresAt\n')
 

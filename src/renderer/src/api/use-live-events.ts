@@ -54,6 +54,8 @@ export function useLiveEvents(): void {
           if (event.payload.phase === 'done') {
             void qc.invalidateQueries({ queryKey: ['patch.list'] })
             void qc.invalidateQueries({ queryKey: ['patch.get'] })
+            // the preconditions ("not applied yet", a clean worktree) change with the outcome
+            void qc.invalidateQueries({ queryKey: ['patch.preflight'] })
             void qc.invalidateQueries({ queryKey: ['hub.list'] })
           }
           break

@@ -1,6 +1,8 @@
 /**
  * Patches: sha256 of a 4 MiB artifact as verification computes it (UTF-8 bytes of the stored text,
- * then the digest) against `sha256sum` on the same bytes, as a ratio of medians (budget 2x); and
+ * then the digest) against `sha256sum` on the same bytes, as a ratio of medians (budget 2x; the
+ * time sha256sum takes on an empty file is taken off its figure, so the ratio compares hashing, not
+ * the start of a process); and
  * `muster patch verify` as a whole process on a real hub and repository (budget 300 ms).
  */
 import { spawnSync } from 'node:child_process'
@@ -27,8 +29,11 @@ export async function patchFigures(work: string, bin: string): Promise<Figure[]>
   const content = bigPatch()
   const file = join(work, 'big.patch')
   writeFileSync(file, content)
+  const empty = join(work, 'empty.patch')
+  writeFileSync(empty, '')
   const ours: number[] = []
   const theirs: number[] = []
+  const startup: number[] = []
   let expected = ''
   for (let i = 0; i < 11; i++) {
     let t = performance.now()
@@ -39,9 +44,13 @@ export async function patchFigures(work: string, bin: string): Promise<Figure[]>
     theirs.push(performance.now() - t)
     if (r.status !== 0) throw new Error(`sha256sum failed: ${r.stderr}`)
     expected = r.stdout.split(' ')[0]!
+    t = performance.now()
+    spawnSync('sha256sum', [empty])
+    startup.push(performance.now() - t)
     if (digest !== expected) throw new Error(`sha256 differs from sha256sum: ${digest} vs ${expected}`)
   }
-  const [o, s] = [median(ours), median(theirs)]
+  const [o, whole, start] = [median(ours), median(theirs), median(startup)]
+  const s = Math.max(whole - start, 0.1)
 
   // a real hub with the patch, a home that knows the repository
   const home = join(work, 'home-patch')
@@ -60,7 +69,7 @@ export async function patchFigures(work: string, bin: string): Promise<Figure[]>
     if (r.status !== 0) throw new Error(`muster patch verify exited with ${r.status}: ${r.stderr}`)
   }
   return [
-    { name: 'sha256 of a 4 MiB artifact vs sha256sum', value: o / s, unit: 'x', budget: 2, note: `medians of 11: ${o.toFixed(1)} ms in process vs ${s.toFixed(1)} ms sha256sum (whole process)` },
+    { name: 'sha256 of a 4 MiB artifact vs sha256sum', value: o / s, unit: 'x', budget: 2, note: `medians of 11: ${o.toFixed(1)} ms in process vs ${s.toFixed(1)} ms sha256sum (${whole.toFixed(1)} ms whole process, less ${start.toFixed(1)} ms on an empty file)` },
     { name: 'muster patch verify (whole process)', value: median(runs), unit: 'ms', budget: 300, note: 'median of 11 runs on the demo hub' }
   ]
 }

@@ -10,6 +10,10 @@ import { join } from 'node:path'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { expect, test, type Served } from './fixtures'
 
+// Each test scans and shoots several states in both themes (axe takes seconds a scan on a loaded
+// machine) besides an apply with its tests: 30 s is too little for that much work.
+test.describe.configure({ timeout: 90_000 })
+
 async function noSeriousViolations(page: Page, testId: string): Promise<void> {
   const result = await new AxeBuilder({ page }).include(`[data-testid="${testId}"]`).analyze()
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -18,6 +18,7 @@
  */
 import { Command, CommanderError } from 'commander'
 import { MUSTER_VERSION } from '../core/version'
+import { registerArtifact } from './commands/artifact'
 import { registerChain } from './commands/chain'
 import { registerDemo } from './commands/demo'
 import { registerDirectives } from './commands/directives'
@@ -65,6 +66,7 @@ export function buildProgram(io: CliIo): Command {
   registerTask(program, io)
   registerHubs(program, io)
   registerNotes(program, io)
+  registerArtifact(program, io)
   registerPatch(program, io)
   registerChain(program, io)
   registerRules(program, io)

@@ -1,14 +1,16 @@
 /**
- * The CLI as a twin of `mempalace logstream|task` (issue 8, section 2): one test per point, each
+ * The CLI as a twin of `mempalace logstream|task|artifact` (issue 8, section 2): one test per point, each
  * asserting upstream's exit code and its stdout document or stderr line (upstream
  * cli/cmd_coord.py, cli/parser.py). Upstream: validation errors exit 1 with
  * `json.dumps({"error": msg})` under --json; usage errors (argparse) exit 2 with nothing on
  * stdout; wait 2 on timeout; watch 0 after a match, 2 idle, 130 interrupted.
  */
+import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../../test/helpers/tmp'
+import { PATCH_WARNING_CRLF, PATCH_WARNING_NO_TRAILING_NEWLINE } from '../shared/patch-warnings'
 import { runCli } from './index'
 
 type Env = Record<string, string>
@@ -170,6 +172,52 @@ describe('muster events|task: a twin of mempalace logstream (issue 8 section 2)'
       `[Errno 2] No such file or directory: 'nope.txt'`)
   })
 
+  it('7. artifact put|get: exact bytes, upstream flags, documents and exit codes; patch submit stores a patch and its patch.ready', async () => {
+    const { env, ls } = setup()
+    const bytes = 'diff --git a/x b/x\r\n--- a/x\r\n+++ b/x\r\n@@ -1 +1 @@\r\n-a\r\n+b é'
+    const sha = createHash('sha256').update(bytes, 'utf8').digest('hex')
+    const size = Buffer.byteLength(bytes)
+    // No --content or --file: stdin, byte for byte (CRLF kept); the record as --json, warnings on stderr.
+    const put = await run(env, ['--palace', join(env.HOME!, 'palace'), 'artifact', 'put', '--kind', 'patch', '--created-by', 'mac-codex', '--metadata', '{"n": 1.0}', '--json'], Buffer.from(bytes))
+    expect(put.code, put.err).toBe(0)
+    const rec = JSON.parse(put.out)
+    expect(Object.keys(rec)).toEqual(['id', 'kind', 'sha256', 'size_bytes', 'created_by', 'created_at', 'origin_replica', 'warnings'])
+    expect(rec).toMatchObject({ kind: 'patch', sha256: sha, size_bytes: size, created_by: 'mac-codex', warnings: [PATCH_WARNING_NO_TRAILING_NEWLINE, PATCH_WARNING_CRLF] })
+    expect(put.err).toBe(`Warning: ${PATCH_WARNING_NO_TRAILING_NEWLINE}\nWarning: ${PATCH_WARNING_CRLF}\n`)
+    // get: the exact bytes on stdout; --out writes them and says so; --json is upstream's record.
+    expect(await ls('artifact', 'get', rec.id)).toEqual({ code: 0, out: bytes, err: '' })
+    const file = join(env.HOME!, 'back.patch')
+    expect(await ls('artifact', 'get', rec.id, '--out', file)).toEqual({ code: 0, out: `Wrote ${size} bytes to ${file}\n  sha256=${sha}\n`, err: '' })
+    expect(readFileSync(file).equals(Buffer.from(bytes))).toBe(true)
+    const got = await ls('artifact', 'get', rec.id, '--json')
+    expect(Object.keys(JSON.parse(got.out))).toEqual(['id', 'kind', 'sha256', 'size_bytes', 'content', 'created_by', 'created_at', 'origin_replica', 'metadata'])
+    expect(got.out).toContain(`"content": ${JSON.stringify(bytes)},`)
+    expect(got.out).toContain('"metadata": {\n    "n": 1.0\n  }')
+    const written = JSON.parse((await ls('artifact', 'get', rec.id, '--out', file, '--json')).out)
+    expect(written).toMatchObject({ id: rec.id, content_written_to: file })
+    expect(written).not.toHaveProperty('content')
+    // Human put from a file: upstream's three lines, no warnings for a clean patch.
+    const clean = join(env.HOME!, 'clean.patch')
+    writeFileSync(clean, 'diff --git a/x b/x\n')
+    const human = await ls('artifact', 'put', '--kind', 'patch', '--created-by', 'a', '--file', clean)
+    expect(human).toMatchObject({ code: 0, err: '' })
+    expect(human.out).toMatch(/^Stored art_\w+ {2}kind=patch\n {2}sha256=[0-9a-f]{64}\n {2}size=19 bytes\n$/)
+    // Errors: validation exit 1 with {"error"}, usage exit 2.
+    expectJsonError(await ls('artifact', 'get', 'art_missing', '--json'), "artifact 'art_missing' not found")
+    expectJsonError(await ls('artifact', 'put', '--kind', 'patch', '--created-by', 'a', '--content', 'x', '--file', clean, '--json'), 'pass inline text or a file, not both')
+    expectJsonError(await ls('artifact', 'put', '--kind', 'blob', '--created-by', 'a', '--content', 'x', '--json'), "kind='blob' is not one of: file, json, log, note, patch")
+    const usage = await ls('artifact', 'put', '--kind', 'patch', '--content', 'x', '--json')
+    expect(usage).toMatchObject({ code: 2, out: '' })
+    expect(usage.err).toMatch(/\nmuster artifact put: error: the following arguments are required: --created-by\n$/)
+    // patch submit (upstream has it as the mempalace_patch_submit tool): the artifact and its patch.ready.
+    const sub = await ls('patch', 'submit', clean, '--to-agent', 'win-codex', '--stream', 'project/x', '--correlation-id', 'task_1', '--json')
+    expect(sub.code, sub.err).toBe(0)
+    const s = JSON.parse(sub.out)
+    expect(s.event).toMatchObject({ type: 'patch.ready', status: 'ready', stream: 'project/x', room: 'patches', to_agent: 'win-codex', correlation_id: 'task_1', artifact_ids: [s.artifact.id] })
+    expect(s.artifact).toMatchObject({ kind: 'patch', size_bytes: 19 })
+    expect((await ls('artifact', 'get', s.artifact.id)).out).toBe('diff --git a/x b/x\n')
+  })
+
   it('8. usage errors exit 2 the argparse way: stderr only (even with --json), stdout empty', async () => {
     const { ls } = setup()
     const usage = (r: Run, prog: string, message: string): void => {
@@ -228,5 +276,19 @@ describe('muster events|task: a twin of mempalace logstream (issue 8 section 2)'
     expect(listed.out).toContain(meta.replace(/\n/g, '\n    '))
     const follow = await ls(...WATCH, '--from-start', '--follow', '--idle-exit-ms', '200', '--state-file', '', '--json')
     expect(follow.out.split('\n')[0]).toContain('"metadata": {"big": 12345678901234567890, "f": 1.0, "n": [9007199254740993, -0.0, 1e+16]}')
+  })
+
+  it("12. patch warnings are upstream's full sentences, in artifact put (stderr) and patch submit (the record)", async () => {
+    const { env, ls } = setup()
+    expect(PATCH_WARNING_NO_TRAILING_NEWLINE).toBe('patch content does not end with a trailing newline; git apply will reject the final hunk as corrupt — store the diff byte-exactly including its trailing newline')
+    expect(PATCH_WARNING_CRLF).toBe('patch content contains carriage returns (CRLF line endings); git apply often rejects CRLF diffs — generate the diff with LF endings')
+    const put = await ls('artifact', 'put', '--kind', 'patch', '--created-by', 'a', '--content', 'x\r\n')
+    expect(put.code).toBe(0)
+    expect(put.err).toBe(`Warning: ${PATCH_WARNING_CRLF}\n`)
+    const file = join(env.HOME!, 'p.patch')
+    writeFileSync(file, 'diff')
+    const sub = await ls('patch', 'submit', file, '--to-agent', 'b', '--stream', 'project/x', '--json')
+    expect(sub.code, sub.err).toBe(0)
+    expect(JSON.parse(sub.out).artifact.warnings).toEqual([PATCH_WARNING_NO_TRAILING_NEWLINE])
   })
 })

@@ -29,16 +29,16 @@ describe('muster artifact', () => {
     const file = join(tmpDir(), 'crlf.patch')
     const bytes = 'diff --git a/x b/x\r\n--- a/x\r\n+++ b/x\r\n@@ -1 +1 @@\r\n-a\r\n+b é'
     writeFileSync(file, bytes)
-    const put = await run(w.home, w.palace, 'artifact', 'put', file)
+    const put = await run(w.home, w.palace, 'artifact', 'put', '--kind', 'patch', '--created-by', 'mac-codex', '--file', file)
     expect(put.code).toBe(0)
-    expect(put.out).toContain(`! ${PATCH_WARNING_NO_TRAILING_NEWLINE}\n! ${PATCH_WARNING_CRLF}\n`)
-    const id = put.out.split(/\s+/)[0]!
+    expect(put.err).toBe(`Warning: ${PATCH_WARNING_NO_TRAILING_NEWLINE}\nWarning: ${PATCH_WARNING_CRLF}\n`)
+    const id = /^Stored (art_\w+) /.exec(put.out)![1]!
     const out = join(tmpDir(), 'back.patch')
     expect((await run(w.home, w.palace, 'artifact', 'get', id, '--out', out)).code).toBe(0)
     expect(readFileSync(out).equals(Buffer.from(bytes))).toBe(true)
     expect((await run(w.home, w.palace, 'artifact', 'get', id)).out).toBe(bytes)
     const j = JSON.parse((await run(w.home, w.palace, 'artifact', 'get', id, '--json')).out)
-    expect(j).toMatchObject({ id, sha256_ok: true, size_ok: true, content: bytes })
+    expect(j).toMatchObject({ id, kind: 'patch', created_by: 'mac-codex', content: bytes })
 
     w.tamper(id, bytes + 'x')
     const bad = await run(w.home, w.palace, 'artifact', 'get', id)
@@ -50,9 +50,9 @@ describe('muster artifact', () => {
     w = await patchWorld()
     const file = join(tmpDir(), 'bin.patch')
     writeFileSync(file, Buffer.from([0x66, 0xff, 0x0a]))
-    const r = await run(w.home, w.palace, 'artifact', 'put', file)
-    expect(r.code).toBe(1)
-    expect(r.err).toMatch(/is not UTF-8 text/)
+    const r = await run(w.home, w.palace, 'artifact', 'put', '--kind', 'patch', '--created-by', 'a', '--file', file)
+    expect(r).toMatchObject({ code: 1, out: '' })
+    expect(r.err).toBe("muster: 'utf-8' codec can't decode byte 0xff in position 1: invalid start byte\n")
   })
 })
 

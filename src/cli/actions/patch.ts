@@ -1,6 +1,5 @@
-/** `muster artifact get|put` and `muster patch list|verify|apply|submit` at work, through the service. */
+/** `muster patch list|verify|apply|revert|submit` at work, through the service. */
 import { readFileSync } from 'node:fs'
-import { writeFile } from 'node:fs/promises'
 import type { Command } from 'commander'
 import type { ApplyRun, PushedEvent, Verification } from '../../shared/api'
 import { openPatchService } from '../../core/patches/standalone'
@@ -16,37 +15,6 @@ function readExact(file: string): string {
   } catch {
     throw new CliError(`${file === '-' ? 'stdin' : file} is not UTF-8 text; artifacts hold text only`)
   }
-}
-
-/** `artifact get ID [--out FILE]`: the exact content. */
-export async function artifactGet(io: CliIo, id: string, opts: { out?: string }, cmd: Command): Promise<void> {
-  const sel = cliSelection(cmd, io)
-  const r = await withService(cmd, io, (s) => s.call('hub.artifact', { ...sel, id, content: true }))
-  if (globals(cmd).json) printJson(io, r)
-  else if (opts.out) await writeFile(opts.out, r.content ?? '', 'utf8')
-  else io.stdout(r.content ?? '')
-  if (!r.sha256_ok || !r.size_ok) {
-    if (!globals(cmd).json) io.stderr(`muster: artifact ${id} does not match its stored ${!r.sha256_ok ? 'sha256' : 'size'}: its content was changed after it was stored\n`)
-    throw new CliExit(1)
-  }
-}
-
-/** `artifact put FILE [--kind K] [--metadata JSON]`. */
-export async function artifactPut(io: CliIo, file: string, opts: { kind: string; metadata?: string }, cmd: Command): Promise<void> {
-  const content = readExact(file)
-  let metadata: Record<string, unknown> | null = null
-  if (opts.metadata !== undefined) {
-    try {
-      metadata = JSON.parse(opts.metadata) as Record<string, unknown>
-    } catch {
-      throw new CliError('--metadata is not valid JSON')
-    }
-  }
-  const sel = cliSelection(cmd, io)
-  const r = await withService(cmd, io, (s) => s.call('artifact.put', { ...sel, kind: opts.kind, content, metadata }))
-  if (globals(cmd).json) return printJson(io, r)
-  io.stdout(`${r.artifact.id}  ${r.artifact.kind}  ${r.artifact.size_bytes} bytes  sha256 ${r.artifact.sha256}\n`)
-  for (const w of r.artifact.warnings) io.stdout(`! ${w}\n`)
 }
 
 /** `patch list [--limit N]`. */
@@ -153,17 +121,29 @@ export async function apply(
   if (end.outcome !== 'applied') throw new CliExit(1)
 }
 
-/** `patch submit FILE|--from-worktree P --to-agent A [--correlation-id C] [--body TEXT]`. */
-export async function submit(
-  io: CliIo, file: string | undefined, opts: { toAgent: string; fromWorktree?: string; correlationId?: string; body?: string }, cmd: Command
-): Promise<void> {
+/** Flags of `patch submit`. */
+interface SubmitFlags {
+  toAgent: string
+  fromWorktree?: string
+  project?: string
+  stream?: string
+  correlationId?: string
+  branch?: string
+  baseCommit?: string
+  body?: string
+}
+
+/** `patch submit FILE|--from-worktree P --to-agent A [--project P | --stream S] [--correlation-id C] [--branch B] [--base-commit C] [--body TEXT]`. */
+export async function submit(io: CliIo, file: string | undefined, opts: SubmitFlags, cmd: Command): Promise<void> {
   if (!file === !opts.fromWorktree) throw new CliError('pass a patch file (or -) or --from-worktree PROJECT, not both')
   const content = file ? readExact(file) : undefined
   const sel = cliSelection(cmd, io)
+  const project = opts.fromWorktree ?? opts.project
   const r = await withService(cmd, io, (s) =>
     s.call('patch.submit', {
-      ...sel, to_agent: opts.toAgent, correlation_id: opts.correlationId, body: opts.body,
-      ...(content !== undefined ? { content } : { project: opts.fromWorktree, from_worktree: true })
+      ...sel, to_agent: opts.toAgent, correlation_id: opts.correlationId, body: opts.body, stream: opts.stream, branch: opts.branch,
+      base_commit: opts.baseCommit, ...(project !== undefined ? { project } : {}),
+      ...(content !== undefined ? { content } : { from_worktree: true })
     })
   )
   if (globals(cmd).json) return printJson(io, r)

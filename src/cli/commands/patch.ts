@@ -1,27 +1,12 @@
-/** `muster artifact get|put` and `muster patch list|verify|apply|submit`: hub artifacts and patches. */
+/** `muster patch list|verify|apply|revert|submit`: patches sent through the hub (`muster artifact` is in `artifact.ts`). */
 import type { Command } from 'commander'
 import { lazyAction } from '../lazy'
 import type { CliIo } from '../output'
 import { intFlag } from './hub-flags'
 
-/** Registers the `artifact` and `patch` command groups. */
+/** Registers the `patch` command group. */
 export function registerPatch(program: Command, io: CliIo): void {
   const actions = () => import('../actions/patch')
-  const artifact = program.command('artifact').description("a hub's artifacts: exact bytes in and out")
-  artifact
-    .command('get <id>')
-    .description("an artifact's exact content (a stored sha256 that does not match is reported on stderr, exit 1)")
-    .option('--out <file>', 'write the bytes to this file instead of stdout')
-    .option('--hub <name>', 'a registered hub')
-    .action(lazyAction(io, actions, 'artifactGet'))
-  artifact
-    .command('put <file>')
-    .description('store a file (or - for stdin) byte-exactly as an artifact; patch warnings are reported')
-    .option('--kind <kind>', 'artifact kind', 'patch')
-    .option('--metadata <json>', 'a JSON object stored with it')
-    .option('--hub <name>', 'a registered hub')
-    .action(lazyAction(io, actions, 'artifactPut'))
-
   const patch = program.command('patch').description('patches sent through the hub: inbox, verification, explicit apply, submit')
   patch
     .command('list')
@@ -54,7 +39,11 @@ export function registerPatch(program: Command, io: CliIo): void {
     .description("send a patch to an agent, stored byte-exactly (a file, - for stdin, or --from-worktree P's working-tree diff)")
     .requiredOption('--to-agent <id>', 'the agent to send it to')
     .option('--from-worktree <project>', "the project's working-tree diff against HEAD")
+    .option('--project <name>', 'a registered project: the patch.ready goes to its stream project/<slug> (implied by --from-worktree)')
+    .option('--stream <stream>', 'the stream of the patch.ready (default: the project\'s)')
     .option('--correlation-id <id>', 'thread to post in')
+    .option('--branch <branch>', 'git branch of the work (--from-worktree: the checked-out one)')
+    .option('--base-commit <sha>', 'commit the diff is against (--from-worktree: HEAD)')
     .option('--body <text>', 'message body')
     .option('--hub <name>', 'a registered hub')
     .action(lazyAction(io, actions, 'submit'))

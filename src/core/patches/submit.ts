@@ -101,5 +101,5 @@ export async function submitPatch(hubs: HubService, sel: HubSelection, project: 
     topic: input.topic ?? null, branch: branch ?? null, base_commit: base ?? null,
     body: input.body ?? defaultBody(input.from_agent, parsePatch(content).files, sha)
   })
-  return { hub: done.hub, palace: done.palace, artifact: { id: done.artifact.id, sha256: done.artifact.sha256, size_bytes: done.artifact.size_bytes, warnings: done.artifact.warnings ?? [] }, event: done.event as HubEvent }
+  return { hub: done.hub, palace: done.palace, artifact: { ...done.artifact, warnings: done.artifact.warnings ?? [] }, event: done.event as HubEvent }
 }

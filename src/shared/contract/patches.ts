@@ -76,7 +76,11 @@ export const patchMethods = {
     }).strict(),
     output: z.object({
       ...HubRef,
-      artifact: z.object({ id: z.string(), sha256: z.string(), size_bytes: z.number().int(), warnings: z.array(z.string()) }),
+      // the artifact record as mempalace_patch_submit returns it (warnings always present here)
+      artifact: z.object({
+        id: z.string(), kind: z.string(), sha256: z.string(), size_bytes: z.number().int(), created_by: z.string(), created_at: z.string(),
+        origin_replica: z.string().nullable(), warnings: z.array(z.string())
+      }),
       event: HubEventSchema
     })
   },

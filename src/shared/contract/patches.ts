@@ -97,7 +97,7 @@ export const patchMethods = {
     input: HubSelector.extend({ event_id: Id.optional(), correlation_id: Id.optional() }).strict(),
     output: z.object({ ...HubRef, entries: z.array(AuditEntrySchema) })
   },
-  /** Stores an artifact's exact content as the operator (`muster artifact put`); patch warnings reported. */
+  /** Stores an artifact's exact content as the operator; patch warnings reported (`muster artifact put` names its writer with --created-by and calls the hub service). */
   'artifact.put': {
     input: HubSelector.extend({
       kind: z.string().trim().min(1).max(64), content: z.string().max(8 * 1024 * 1024), metadata: z.record(z.string(), z.unknown()).nullable().optional()

@@ -5,7 +5,7 @@
  * is checked with axe and saved as screenshots, light and dark.
  */
 import AxeBuilder from '@axe-core/playwright'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { expect, test, type Served } from './fixtures'
@@ -113,4 +113,29 @@ test('an apply in progress: live output, cancel, then the revert puts the worktr
   await page.getByTestId('apply-revert').click()
   await expect(page.getByTestId('apply-ack')).toContainText('Reverted')
   expect(readFileSync(file, 'utf8')).toBe(before)
+})
+
+test("the operator sends a project's working-tree diff to an agent; it arrives in the inbox byte-exactly", async ({ page, demo, request, workDir }) => {
+  const file = join(workDir, 'fleet', 'dya', 'src/health/certificate.ts')
+  writeFileSync(file, readFileSync(file, 'utf8') + '// checked by the operator\r\n')
+  await page.goto(`${demo.openUrl}#/patches`)
+  await page.getByTestId('patches-send').click()
+  const dialog = page.getByTestId('submit-dialog')
+  await expect(dialog).toBeVisible()
+  await page.getByTestId('submit-project').selectOption('dya')
+  await expect(page.getByTestId('submit-preview')).toContainText('1 file')
+  await expect(page.getByTestId('submit-preview')).toContainText('carriage returns')
+  await expect(page.getByTestId('submit-send')).toBeDisabled()
+  await page.getByTestId('submit-agent').fill('win-codex')
+  await expect(page.getByTestId('submit-send')).toBeEnabled()
+  await shoot(page, 'submit', 'submit-dialog')
+  await page.getByTestId('submit-send').click()
+  await expect(dialog).toBeHidden()
+  const row = page.getByTestId('patch-row').filter({ hasText: '→ win-codex' })
+  await expect(row).toBeVisible({ timeout: 10_000 })
+  const list = await call<{ patches: { event: { id: string; to_agent: string | null }; state: string }[] }>(request, demo, 'patch.list', { hub: 'demo' })
+  const sent = list.patches.find((p) => p.event.to_agent === 'win-codex')!
+  const got = await call<{ verification: { verdict: string; warnings: string[] }; content: string | null }>(request, demo, 'patch.get', { hub: 'demo', id: sent.event.id })
+  expect(got.content).toContain('+// checked by the operator\r\n')
+  expect(got.verification.verdict).not.toBe('refused')
 })

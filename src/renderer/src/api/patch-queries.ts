@@ -60,6 +60,24 @@ function usePatchWrite<M extends 'patch.apply' | 'patch.cancel' | 'patch.revert'
   })
 }
 
+/** A project's working-tree diff against HEAD (what a submit from the worktree sends). */
+export function useWorktreeDiff(project: string) {
+  return useQuery<MethodOutput<'patch.worktreeDiff'>, Error>({
+    queryKey: queryKey('patch.worktreeDiff', { project }), queryFn: () => client.call('patch.worktreeDiff', { project }), enabled: !!project
+  })
+}
+
+/** Sends a patch to an agent (stored byte-exactly); the inbox and the timeline change. */
+export function useSubmitPatch() {
+  const qc = useQueryClient()
+  return useMutation<MethodOutput<'patch.submit'>, Error, MethodInput<'patch.submit'>>({
+    mutationFn: (input) => client.call('patch.submit', input),
+    onSuccess: () => {
+      for (const m of ['patch.list', 'hub.list', 'hub.overview']) void qc.invalidateQueries({ queryKey: [m] })
+    }
+  })
+}
+
 /** Starts an apply (check, apply, tests, ack). */
 export const useApplyPatch = () => usePatchWrite('patch.apply')
 /** Stops a run's test command. */

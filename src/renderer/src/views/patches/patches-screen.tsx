@@ -4,7 +4,7 @@
  * explicit click, tested with live output, acked, and revertable after failing tests.
  */
 import { useMemo, useState } from 'react'
-import { FileDiff, RefreshCw } from 'lucide-react'
+import { FileDiff, RefreshCw, Send } from 'lucide-react'
 import { PATCH_STATES, type PatchState } from '../../../../shared/api'
 import { usePatches } from '../../api/patch-queries'
 import { useHubs } from '../../api/hub-queries'
@@ -14,6 +14,7 @@ import { ScreenHeader } from '../../components/screen-header'
 import { EmptyState, ErrorState, LoadingState } from '../../components/state-views'
 import { PatchDetail } from './patch-detail'
 import { PatchList } from './patch-list'
+import { SubmitDialog } from './submit-dialog'
 
 /** The screen. */
 export function PatchesScreen() {
@@ -26,6 +27,7 @@ export function PatchesScreen() {
   const [state, setState] = useState<PatchState | ''>('')
   const [text, setText] = useState('')
   const [selected, setSelected] = useState<string | null>(null)
+  const [sending, setSending] = useState(false)
   const q = usePatches(hub)
   const shown = useMemo(() => {
     const t = text.trim().toLowerCase()
@@ -50,6 +52,9 @@ export function PatchesScreen() {
           ))}
         </select>
       )}
+      <button type="button" className="btn" onClick={() => setSending(true)} data-testid="patches-send">
+        <Send size={14} aria-hidden /> Send worktree diff
+      </button>
       <button type="button" className="btn-icon" onClick={() => void q.refetch()} aria-label="Reload patches" title="Reload patches">
         <RefreshCw size={15} className={q.isFetching ? 'spin' : undefined} />
       </button>
@@ -95,6 +100,7 @@ export function PatchesScreen() {
         actions={actions}
       />
       {body}
+      <SubmitDialog hub={hub} open={sending} onClose={() => setSending(false)} />
     </section>
   )
 }

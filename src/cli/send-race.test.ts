@@ -4,7 +4,7 @@
  * appends line by line.
  */
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tmpDir, writeTree } from '../../test/helpers/tmp'
@@ -47,6 +47,32 @@ describe('muster directive send beside a writing agent', () => {
     const text = readFileSync(file, 'utf8')
     expect(text).toBe(original.replace('## 📡 战略指令队列\n', '## 📡 战略指令队列\n\n📡 **S001→P/QA**: 🟡 **Whole file**\n'))
     expect(text.split('\n').length - 1).toBe(524)
+  })
+
+  it('the fleet read the file empty, so it offers S001, which the file already holds: the send takes S002 and says so', { timeout: 20_000 }, async () => {
+    const { home, file, original } = await project()
+    const first = original.replace('## 📡 战略指令队列\n', '## 📡 战略指令队列\n\n📡 **S001→P/QA**: 🟡 **First**\n')
+    writeFileSync(file, first)
+    const agent = python("import sys,time;F=sys.argv[1];d=open(F,'rb').read();f=open(F,'wb');time.sleep(2);f.write(d)", file)
+    for (let t = 0; readFileSync(file, 'utf8') !== '' && t < 500; t++) await new Promise((r) => setTimeout(r, 10))
+    expect(readFileSync(file, 'utf8')).toBe('')
+    const r = await run(home, 'directive', 'send', '--project', 'p', '--from', 'build', '--to', 'QA', '--title', 'Second')
+    expect(await agent).toBe(0)
+    expect(r).toMatchObject({ code: 0, err: '', out: 'sent S002→P/QA: p/.muse/build.md:8\n' })
+    expect(readFileSync(file, 'utf8')).toBe(first.replace('**First**\n', '**First**\n\n📡 **S002→P/QA**: 🟡 **Second**\n'))
+  })
+
+  it('an explicit id that the settled file holds for another directive is refused, nothing written', { timeout: 20_000 }, async () => {
+    const { home, file, original } = await project()
+    const first = original.replace('## 📡 战略指令队列\n', '## 📡 战略指令队列\n\n📡 **S001→P/QA**: 🟡 **First**\n')
+    writeFileSync(file, first)
+    const agent = python("import sys,time;F=sys.argv[1];d=open(F,'rb').read();f=open(F,'wb');time.sleep(2);f.write(d)", file)
+    for (let t = 0; readFileSync(file, 'utf8') !== '' && t < 500; t++) await new Promise((r) => setTimeout(r, 10))
+    const r = await run(home, 'directive', 'send', '--project', 'p', '--from', 'build', '--to', 'QA', '--title', 'Second', '--id', 'S001')
+    expect(await agent).toBe(0)
+    expect(r.code).not.toBe(0)
+    expect(r.err).toContain('S001→P/QA already exists: pick another id')
+    expect(readFileSync(file, 'utf8')).toBe(first)
   })
 
   it('an agent appending line by line while directives are sent: every line and every directive once', { timeout: 60_000 }, async () => {

@@ -4,7 +4,7 @@
  * the end, before a closing footer). The id is the next free number over the project and the hub
  * project; the target must resolve; INVOKE/CHAIN tags in the body must obey the invocation rules.
  */
-import { ApiError, type Project } from '../../shared/api'
+import { ApiError, type DirectiveOccurrence, type Project } from '../../shared/api'
 import { checkText } from '../invoke/scan'
 import { canonicalTarget, idNumber, normaliseTarget, resolveTarget, type FleetView } from './directive-index'
 import { appendPoint, insertBlockAfter, quote } from './edits'
@@ -64,12 +64,29 @@ export async function send(fleet: FleetView, req: SendRequest): Promise<SendOutc
   // an automatic id skips numbers this target already received from elsewhere
   while (!req.id && taken(id)) id = `S${String(Number(id.slice(1)) + 1).padStart(3, '0')}`
 
-  const block = [`📡 **${id}→${target}**: 🟡 **${title}**`, ...quote(req.body)]
+  const first = id
   const result = await safeEdit(
     sender.path,
     (text) => {
       const parsed = parseRole(sender.file, text)
-      if (parsed.directives.some((d) => d.id === id && d.target === target)) return null
+      // the file may hold what the fleet view lacked (an agent's directive, or the content of a
+      // file that was read empty): the id is settled against the text being edited, every time
+      const same = (d: DirectiveOccurrence) => d.target === target && d.title === title
+      if (req.id) {
+        const there = parsed.directives.find((d) => d.id === id && d.target === target)
+        if (there && !same(there)) throw new ApiError(`${id}→${target} already exists: pick another id`, 'conflict')
+        if (there) return null
+      } else {
+        // ours, from an earlier run of this edit: any id from the first candidate up
+        const ours = parsed.directives.find((d) => same(d) && idNumber(d.id) >= idNumber(first))
+        if (ours) {
+          id = ours.id
+          return null
+        }
+        const max = Math.max(idNumber(first) - 1, ...parsed.directives.map((d) => idNumber(d.id)))
+        id = `S${String(max + 1).padStart(3, '0')}`
+      }
+      const block = [`📡 **${id}→${target}**: 🟡 **${title}**`, ...quote(req.body)]
       const lines = splitLines(text)
       const section = parsed.sections.find((s) => s.kind === 'outgoing' || (normalise(s.title).includes('📡') && s.title.includes('指令队列')))
       const after = appendPoint(parsed, lines, section)

@@ -13,7 +13,7 @@ import { setSqliteNativeBinding } from '../core/sqlite'
 import { isAppUrl, resolveRendererTarget } from './app-url'
 import { resolveHome } from './home'
 import { bindService, createTrustedSenderCheck, forwardEvents } from './ipc-binding'
-import { notifyInbox } from './inbox-notifier'
+import { notifyAttention } from './inbox-notifier'
 import { closeOnQuit } from './lifecycle'
 import { resolveNativeBinding } from './native-binding'
 import { installSecurity } from './security'
@@ -102,7 +102,7 @@ function start(): void {
       })
       forwardEvents(svc, () => [...windows].map((w) => w.webContents))
       if (Notification.isSupported()) {
-        notifyInbox(svc, ({ title, body }) => {
+        notifyAttention(svc, ({ title, body, target }) => {
           const note = new Notification({ title, body, silent: false })
           note.on('click', () => {
             const win = [...windows][0]
@@ -110,6 +110,7 @@ function start(): void {
             if (win.isMinimized()) win.restore()
             win.show()
             win.focus()
+            if (target === 'approvals') void win.webContents.executeJavaScript("location.hash = '#/approvals'").catch(() => undefined)
           })
           note.show()
         })

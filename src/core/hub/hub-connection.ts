@@ -7,7 +7,7 @@
  */
 import { existsSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
 import type { Db } from '../sqlite'
 import { createHub, HUB_BUSY_TIMEOUT_MS, HUB_FILENAME, type Hub } from './schema'
 import { ATTEMPT_BUSY_MS, isLockError, retryWhileLocked } from './lock-retry'

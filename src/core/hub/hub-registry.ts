@@ -5,7 +5,8 @@
  * Muster's home holding its token; the token itself never enters the DB).
  */
 import { basename, resolve } from 'node:path'
-import { ApiError, type InboxCursor } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
+import type { InboxCursor } from '../../shared/api'
 import type { Db } from '../sqlite'
 import { formatCreatedAt } from './ids'
 

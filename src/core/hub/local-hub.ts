@@ -4,7 +4,7 @@
  * module above the SQL helpers (reader, writer, tasks, ...): everything else reaches a local hub
  * through this class. Reads and writes wait for locks without blocking the event loop.
  */
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
 import type { HubEvent } from '../../shared/contract/hub-types'
 import { EventType, Room } from '../../shared/contract/hub-vocabulary'
 import { announcement } from './compose'

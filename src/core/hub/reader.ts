@@ -2,7 +2,7 @@
  * Reading the hub (spec/hub-logstream.md section 6): `list` with every upstream filter, cursors
  * by rowid, preview, and the event envelope in upstream key order. Reads never write the file.
  */
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
 import type { Db } from '../sqlite'
 import { buildWhere, queryPage, selectList, type EventFilters, type PagePlan } from './event-query'

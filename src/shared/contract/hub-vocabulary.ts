@@ -73,3 +73,24 @@ export const BROADCAST = '*'
 export const PRESENCE_STREAM = 'presence'
 /** Metadata key of an ack's target (`{"ack_of": <event id>}`). */
 export const ACK_OF = 'ack_of'
+
+/** An approval's outcome (`approval.decision` metadata `decision`, section 9). */
+export const Decision = { allow: 'allow', deny: 'deny', timeout: 'timeout' } as const
+/** One of the approval outcomes. */
+export type ApprovalDecision = (typeof Decision)[keyof typeof Decision]
+/** Every approval outcome. */
+export const DECISIONS = ['allow', 'deny', 'timeout'] as const satisfies readonly ApprovalDecision[]
+/** What an operator may decide (a timeout is recorded only by the hook that stopped waiting). */
+export const OPERATOR_DECISIONS = ['allow', 'deny'] as const satisfies readonly ApprovalDecision[]
+/** `decided_by` of a timeout decision. */
+export const DECIDED_BY_TIMEOUT = 'timeout'
+/** `decided_by` of an allowlist rule's decision is `allowlist:<rule>`. */
+export const ALLOWLIST_DECIDER_PREFIX = 'allowlist:'
+/** Approval correlation ids: `appr_<8+ lowercase hex>`. */
+export const APPROVAL_ID_RE = /^appr_[0-9a-f]{8,}$/
+/** Harnesses whose hooks route tool calls to the operator (`approval.request` metadata `harness`). */
+export const Harness = { claudeCode: 'claude-code', codex: 'codex' } as const
+/** Hook events `muster approve-hook` answers. */
+export const HookEvent = { preToolUse: 'PreToolUse', permissionRequest: 'PermissionRequest' } as const
+/** One of the hook events `muster approve-hook` answers. */
+export type HookEventName = (typeof HookEvent)[keyof typeof HookEvent]

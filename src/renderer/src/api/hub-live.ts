@@ -6,7 +6,7 @@
  */
 import type { QueryClient } from '@tanstack/react-query'
 import type { PushedEvent } from '../../../shared/api'
-import { notifyInbox } from '../lib/inbox-notify'
+import { attentionNotifier } from '../lib/inbox-notify'
 import { transportKind } from './client'
 import { invalidateHubReads } from './hub-queries'
 import { queryKey } from './queries'
@@ -20,13 +20,12 @@ const REFETCH_EVERY_MS = 500
 export function hubEventHandler(qc: QueryClient): { handle: (event: HubPushed) => void; dispose: () => void } {
   let timer: ReturnType<typeof setTimeout> | undefined
   let last = 0
+  const operator = (): string => (qc.getQueryData(queryKey('settings.get', {})) as { operatorId?: string } | undefined)?.operatorId ?? ''
+  // In the desktop app the main process raises the notification itself (even when hidden).
+  const notifier = transportKind === 'http' ? attentionNotifier(operator) : null
   return {
     handle: (event) => {
-      // In the desktop app the main process raises the notification itself (even when hidden).
-      if (event.name === 'hub.inbox' && transportKind === 'http' && event.payload.unread > 0) {
-        const operator = (qc.getQueryData(queryKey('settings.get', {})) as { operatorId?: string } | undefined)?.operatorId ?? ''
-        notifyInbox(event.payload, operator)
-      }
+      notifier?.push(event)
       if (timer === undefined) {
         timer = setTimeout(
           () => {
@@ -40,6 +39,7 @@ export function hubEventHandler(qc: QueryClient): { handle: (event: HubPushed) =
       }
     },
     dispose: () => {
+      notifier?.dispose()
       clearTimeout(timer)
     }
   }

@@ -1,15 +1,12 @@
 /**
- * Desktop notifications for the operator's hub inbox, through the Web Notification API (Electron
- * implements it too). Permission is only asked from a user gesture (the bell button); bursts of
- * `hub.inbox` events are coalesced into one notification.
+ * Desktop notifications in a browser on `muster serve`, through the Web Notification API: a thin
+ * binding of the shared attention logic (`shared/notify/attention.ts`: which events count, the
+ * coalescing window, the wording; the desktop app's main process uses the same). Permission is
+ * only asked from a user gesture (the bell button).
  */
 import type { PushedEvent } from '../../../shared/api'
+import { NoticeCoalescer, type Notice } from '../../../shared/notify/attention'
 import { timelineHref } from '../stores/timeline-store'
-
-type InboxPayload = Extract<PushedEvent, { name: 'hub.inbox' }>['payload']
-
-/** Events within this window are folded into one notification. */
-const COALESCE_MS = 1500
 
 /** Whether this runtime has Web Notifications at all. */
 export const notificationsSupported = typeof window !== 'undefined' && 'Notification' in window
@@ -25,30 +22,25 @@ export async function requestNotificationPermission(): Promise<NotificationPermi
   return Notification.requestPermission()
 }
 
-let queued: InboxPayload[] = []
-let timer: ReturnType<typeof setTimeout> | undefined
-
-function flush(operator: string): void {
-  timer = undefined
-  const batch = queued
-  queued = []
-  if (!batch.length || notificationPermission() !== 'granted') return
-  const last = batch[batch.length - 1]!
-  const unread = batch.reduce((n, p) => Math.max(n, p.unread), 0)
-  const latest = last.latest
-  const title = unread === 1 ? 'New hub event for you' : `${unread} unread hub events for you`
-  const body = latest ? `${latest.from_agent} · ${latest.type}${latest.status ? ` (${latest.status})` : ''}\n${latest.body.slice(0, 140)}` : `on ${last.hub || last.palace}`
-  const n = new Notification(title, { body, tag: 'muster-inbox' })
+/** Shows a notice; a click opens the Approvals screen or the operator's inbox in the timeline. */
+function show(notice: Notice, operator: () => string): void {
+  if (notificationPermission() !== 'granted') return
+  const n = new Notification(notice.title, { body: notice.body, tag: `muster-${notice.target}` })
   n.onclick = () => {
     window.focus()
-    window.location.hash = timelineHref({ filters: operator ? { to_agent: operator } : {}, hub: last.hub || null })
+    const me = operator()
+    window.location.hash = notice.target === 'approvals' ? '#/approvals' : timelineHref({ filters: me ? { to_agent: me } : {}, hub: notice.hub || null })
     n.close()
   }
 }
 
-/** Queues one `hub.inbox` event; a notification follows after the burst settles. */
-export function notifyInbox(payload: InboxPayload, operator: string): void {
-  if (!notificationsSupported) return
-  queued.push(payload)
-  if (!timer) timer = setTimeout(() => flush(operator), COALESCE_MS)
+/** Feeds pushed events to one coalescer; returns the feed and its cleanup. */
+export function attentionNotifier(operator: () => string): { push: (event: PushedEvent) => void; dispose: () => void } {
+  const coalescer = new NoticeCoalescer((notice) => show(notice, operator))
+  return {
+    push: (event) => {
+      if (notificationsSupported) coalescer.push(event)
+    },
+    dispose: () => coalescer.dispose()
+  }
 }

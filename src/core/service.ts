@@ -11,6 +11,7 @@ import { ProjectRegistry } from './fleet/registry'
 import { SettingsStore } from './fleet/settings'
 import { openStateDb } from './fleet/state-db'
 import { FleetWatcher } from './fleet/watcher'
+import { approvalHandlers } from './handlers/approvals'
 import { fleetHandlers } from './handlers/fleet'
 import { hubHandlers } from './handlers/hub'
 import { HubService } from './hub/hub-service'
@@ -103,7 +104,15 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
     call: (method, input) => dispatch(method, input)
   }
 
-  const handlers: Record<string, AnyHandler> = { ...fleetHandlers(ctx), ...museHandlers(ctx), ...hubHandlers(ctx), ...notesHandlers(ctx), ...invokeHandlers(ctx), ...patchHandlers(ctx) }
+  const handlers: Record<string, AnyHandler> = {
+    ...fleetHandlers(ctx),
+    ...museHandlers(ctx),
+    ...hubHandlers(ctx),
+    ...notesHandlers(ctx),
+    ...invokeHandlers(ctx),
+    ...patchHandlers(ctx),
+    ...approvalHandlers(ctx)
+  }
 
   async function dispatch<M extends MethodName>(method: M, input: unknown): Promise<MethodOutput<M>> {
     const handler = Object.prototype.hasOwnProperty.call(handlers, method) ? handlers[method] : undefined

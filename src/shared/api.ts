@@ -6,6 +6,7 @@
  * are declared the same way. Nothing here may import Node or Electron: the renderer uses it too.
  */
 import type { z } from 'zod'
+import { approvalEvents, approvalMethods } from './contract/approvals'
 import { fleetEvents, fleetMethods } from './contract/fleet'
 import { hubEvents, hubMethods } from './contract/hub'
 import { invokeMethods } from './contract/invoke'
@@ -22,9 +23,10 @@ export * from './contract/notes'
 export * from './contract/invoke'
 export * from './api-error'
 export * from './contract/patches'
+export * from './contract/approvals'
 
 /** Every request/response method: name -> input and output schemas. */
-export const methods = { ...fleetMethods, ...museMethods, ...hubMethods, ...notesMethods, ...invokeMethods, ...patchMethods } as const
+export const methods = { ...fleetMethods, ...museMethods, ...hubMethods, ...notesMethods, ...invokeMethods, ...patchMethods, ...approvalMethods } as const
 
 /** Names of every request/response method. */
 export type MethodName = keyof typeof methods
@@ -34,7 +36,7 @@ export type MethodInput<M extends MethodName> = z.input<(typeof methods)[M]['inp
 export type MethodOutput<M extends MethodName> = z.infer<(typeof methods)[M]['output']>
 
 /** Every pushed event: name -> payload schema. */
-export const events = { ...fleetEvents, ...museEvents, ...hubEvents, ...notesEvents, ...patchEvents } as const
+export const events = { ...fleetEvents, ...museEvents, ...hubEvents, ...notesEvents, ...patchEvents, ...approvalEvents } as const
 
 /** Names of every pushed event. */
 export type EventName = keyof typeof events

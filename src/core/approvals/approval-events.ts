@@ -1,0 +1,143 @@
+/**
+ * Approval events (spec/hub-logstream.md section 9) as hub appends, and their fold. A request is
+ * `approval.request` in room `approvals` with correlation id `appr_<hex>`; every decision is an
+ * `approval.decision` in the same thread. The first decision (by seq, the hub's arrival order)
+ * wins; later ones are conflicts, shown and never applied. No zod: the hook process loads this.
+ */
+import { randomBytes } from 'node:crypto'
+import { readToolCall, summarizeToolCall, type ToolInput } from '../../shared/approvals/tool-call'
+import type { ApprovalDecisionInfo, ApprovalItem, ApprovalState } from '../../shared/contract/approvals-types'
+import type { HubEventEnvelope } from '../../shared/contract/hub-types'
+import { ACK_OF, DECISIONS, EventType, Room, Status, type ApprovalDecision } from '../../shared/contract/hub-vocabulary'
+import { callSignature } from '../../shared/approvals/tool-call'
+import type { AppendInput } from '../hub/hub-port'
+import { taskSlug } from '../hub/validate'
+
+/** A request's metadata is kept under this size (the hub's limit is 64 KiB). */
+export const MAX_REQUEST_METADATA_BYTES = 60 * 1024
+/** A request whose hook stopped waiting this long ago without a recorded decision is shown as expired. */
+export const EXPIRY_GRACE_MS = 30_000
+/** A request without a known timeout counts as expired after a day. */
+export const UNKNOWN_TIMEOUT_EXPIRY_MS = 24 * 3600 * 1000
+
+/** A fresh approval correlation id: `appr_` + 12 hex. */
+export function newApprovalId(): string {
+  return `appr_${randomBytes(6).toString('hex')}`
+}
+
+/** What a hook asks for. */
+export interface ApprovalAsk {
+  agent: string
+  project: string
+  /** The operator's id, or `'*'`. */
+  to_agent: string
+  harness: string
+  hook_event_name: string
+  session_id: string | null
+  cwd: string | null
+  tool_use_id: string | null
+  tool_name: string
+  tool_input: ToolInput
+  timeout_ms: number
+}
+
+/** The stream of a project: `project/<slug>` (the task slug rule). */
+export function projectStream(project: string): string {
+  return `project/${taskSlug(project, 'project')}`
+}
+
+/** Cuts long strings in a tool input until its JSON fits `maxBytes` (the full input goes to an artifact). */
+export function fitToolInput(input: ToolInput, maxBytes: number): { input: ToolInput; truncated: boolean } {
+  const size = (v: unknown): number => Buffer.byteLength(JSON.stringify(v), 'utf8')
+  if (size(input) <= maxBytes) return { input, truncated: false }
+  for (let cap = 16_384; cap >= 64; cap = Math.floor(cap / 2)) {
+    const cut = JSON.parse(JSON.stringify(input), (_k, v: unknown) =>
+      typeof v === 'string' && v.length > cap ? `${v.slice(0, cap)}… [${v.length - cap} more characters]` : v
+    ) as ToolInput
+    if (size(cut) <= maxBytes) return { input: cut, truncated: true }
+  }
+  return { input: { note: 'tool input too large to preview' }, truncated: true }
+}
+
+/** The `approval.request` append for an ask (the caller adds artifact ids for a truncated input). */
+export function requestAppend(ask: ApprovalAsk, correlationId: string): { append: AppendInput; truncated: boolean } {
+  const { input, truncated } = fitToolInput(ask.tool_input, MAX_REQUEST_METADATA_BYTES - 2048)
+  return {
+    truncated,
+    append: {
+      type: EventType.approvalRequest, stream: projectStream(ask.project), room: Room.approvals, from_agent: ask.agent, to_agent: ask.to_agent,
+      correlation_id: correlationId, status: Status.open, body: summarizeToolCall(readToolCall(ask.tool_name, ask.tool_input)),
+      metadata: {
+        tool_name: ask.tool_name, tool_input: input, harness: ask.harness, session_id: ask.session_id, cwd: ask.cwd, timeout_ms: ask.timeout_ms,
+        hook_event_name: ask.hook_event_name, ...(ask.tool_use_id ? { tool_use_id: ask.tool_use_id } : {}), ...(truncated ? { tool_input_truncated: true } : {})
+      }
+    }
+  }
+}
+
+/** The `approval.decision` append answering a request. */
+export function decisionAppend(
+  request: Pick<HubEventEnvelope, 'id' | 'stream' | 'room' | 'from_agent' | 'correlation_id'>,
+  d: { decision: ApprovalDecision; reason: string; decided_by: string; from_agent: string }
+): AppendInput {
+  const reason = d.reason.trim()
+  return {
+    type: EventType.approvalDecision, stream: request.stream, room: request.room, from_agent: d.from_agent, to_agent: request.from_agent,
+    correlation_id: request.correlation_id ?? null, body: reason ? `${d.decision}: ${reason}` : d.decision,
+    metadata: { [ACK_OF]: request.id, decision: d.decision, reason, decided_by: d.decided_by }
+  }
+}
+
+/** A decision event read back, or null when the event is not a well-formed decision. */
+export function readDecision(e: HubEventEnvelope): ApprovalDecisionInfo | null {
+  if (e.type !== EventType.approvalDecision) return null
+  const decision = e.metadata.decision
+  if (typeof decision !== 'string' || !(DECISIONS as readonly string[]).includes(decision)) return null
+  return {
+    id: e.id, seq: e.seq, decision: decision as ApprovalDecision,
+    reason: typeof e.metadata.reason === 'string' ? e.metadata.reason : '',
+    decided_by: typeof e.metadata.decided_by === 'string' ? e.metadata.decided_by : e.from_agent,
+    from_agent: e.from_agent, created_at: e.created_at
+  }
+}
+
+/** True when `e` is a well-formed decision of this request (same thread; `ack_of` absent or naming it). */
+export function decidesRequest(e: HubEventEnvelope, request: Pick<HubEventEnvelope, 'id' | 'correlation_id'>): boolean {
+  return e.correlation_id === request.correlation_id && (e.metadata[ACK_OF] === undefined || e.metadata[ACK_OF] === request.id) && readDecision(e) !== null
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.floor(v) : null)
+const text = (v: unknown): string | null => (typeof v === 'string' ? v : null)
+
+/** When a request's hook stops waiting, or null without a known timeout. */
+export function expiresAt(request: HubEventEnvelope): Date | null {
+  const t = num(request.metadata.timeout_ms)
+  return t === null ? null : new Date(Date.parse(request.created_at) + t)
+}
+
+/**
+ * Folds a request with its thread's decisions (any order; sorted by seq here): the first decision
+ * wins, the rest are conflicts; with none, the request is pending until its timeout has passed
+ * (plus a grace for the hook's own timeout record), then expired.
+ */
+export function foldApproval(request: HubEventEnvelope, decisionEvents: readonly HubEventEnvelope[], where: { hub: string; palace: string }, now = Date.now()): ApprovalItem {
+  const decisions = decisionEvents
+    .filter((e) => decidesRequest(e, request))
+    .map(readDecision)
+    .filter((d): d is ApprovalDecisionInfo => d !== null)
+    .sort((a, b) => a.seq - b.seq)
+  const [first, ...conflicts] = decisions
+  const expires = expiresAt(request)
+  const deadline = expires ? expires.getTime() + EXPIRY_GRACE_MS : Date.parse(request.created_at) + UNKNOWN_TIMEOUT_EXPIRY_MS
+  const state: ApprovalState = first ? first.decision : now > deadline ? 'expired' : 'pending'
+  const toolName = text(request.metadata.tool_name) ?? 'unknown'
+  const toolInput = request.metadata.tool_input && typeof request.metadata.tool_input === 'object' && !Array.isArray(request.metadata.tool_input) ? (request.metadata.tool_input as ToolInput) : {}
+  return {
+    hub: where.hub, palace: where.palace, id: request.id, seq: request.seq, correlation_id: request.correlation_id ?? request.id,
+    agent: request.from_agent, to_agent: request.to_agent, stream: request.stream, project: request.stream.replace(/^project\//, ''),
+    harness: text(request.metadata.harness), session_id: text(request.metadata.session_id), cwd: text(request.metadata.cwd),
+    tool_name: toolName, tool_input: toolInput, summary: request.body, created_at: request.created_at,
+    timeout_ms: num(request.metadata.timeout_ms), expires_at: expires ? expires.toISOString().replace(/\.\d{3}Z$/, 'Z') : null,
+    state, decision: first ?? null, conflicts, signature: callSignature(toolName, toolInput), identical: 1
+  }
+}

@@ -1,0 +1,130 @@
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { tmpDir } from '../../../test/helpers/tmp'
+import { createService } from '../service'
+import type { MusterService } from '../service-types'
+import { createHub } from '../hub/schema'
+import { appendEvent } from '../hub/writer'
+import type { Hub as HubFile } from '../hub/schema'
+
+const open: { close(): unknown }[] = []
+afterEach(async () => {
+  while (open.length) await open.pop()!.close()
+})
+
+async function service(home = join(tmpDir(), 'home'), operatorId = 'desk-muster'): Promise<MusterService> {
+  const s = await createService({ home, transport: 'http', watch: false })
+  open.push(s)
+  await s.call('settings.update', { operatorId })
+  return s
+}
+
+let n = 0
+/** An approval request as a hook writes it, `minutesAgo` old. */
+function request(hub: HubFile, agent: string, command: string, o: { minutesAgo?: number; project?: string; timeoutMs?: number; tool?: string; input?: Record<string, unknown> } = {}) {
+  const at = new Date(Date.now() - (o.minutesAgo ?? 1) * 60_000)
+  const corr = `appr_${(++n).toString(16).padStart(12, '0')}`
+  return appendEvent(hub.db, hub.replicaId, {
+    type: 'approval.request', stream: `project/${o.project ?? 'muse'}`, room: 'approvals', fromAgent: agent, toAgent: '*', correlationId: corr, status: 'open',
+    body: `Bash: ${command}`, at,
+    metadata: { tool_name: o.tool ?? 'Bash', tool_input: o.input ?? { command }, harness: 'claude-code', session_id: 's', cwd: '/w', timeout_ms: o.timeoutMs ?? 540_000 }
+  })
+}
+
+function hubWith(): { palace: string; file: HubFile } {
+  const palace = join(tmpDir(), 'palace')
+  const file = createHub(palace)
+  open.push(file)
+  return { palace, file }
+}
+
+describe('approvals inbox (service)', () => {
+  it('lists pending requests oldest first across hubs, counts identical ones, and keeps expired ones out', async () => {
+    const a = hubWith()
+    const b = hubWith()
+    request(a.file, 'mac-claude', 'git push origin main', { minutesAgo: 3 })
+    request(b.file, 'win-codex', 'npm publish', { minutesAgo: 5, project: 'dya' })
+    request(a.file, 'linux-gemini', 'npm publish', { minutesAgo: 1 })
+    request(a.file, 'home-bot', 'reboot', { minutesAgo: 30, timeoutMs: 60_000 }) // its hook is long gone
+    const svc = await service()
+    await svc.call('hubs.add', { palace: a.palace, name: 'a' })
+    await svc.call('hubs.add', { palace: b.palace, name: 'b' })
+    const out = await svc.call('approvals.list', {})
+    expect(out.pending.map((p) => [p.hub, p.agent, p.project, p.summary, p.identical])).toEqual([
+      ['b', 'win-codex', 'dya', 'Bash: npm publish', 2],
+      ['a', 'mac-claude', 'muse', 'Bash: git push origin main', 1],
+      ['a', 'linux-gemini', 'muse', 'Bash: npm publish', 2]
+    ])
+    expect(out.history.map((h) => [h.agent, h.state, h.decision])).toEqual([['home-bot', 'expired', null]])
+    expect(out.hubs.map((h) => [h.hub, h.ok])).toEqual([['a', true], ['b', true]])
+    expect((await svc.call('approvals.list', { hub: 'b' })).pending).toHaveLength(1)
+  })
+
+  it('decides as the operator; a second decision is kept and reported as a conflict', async () => {
+    const a = hubWith()
+    const req = request(a.file, 'mac-claude', 'git push --tags')
+    const svc = await service()
+    await svc.call('hubs.add', { palace: a.palace, name: 'a' })
+    const first = await svc.call('approvals.decide', { hub: 'a', id: req.id, decision: 'deny', reason: 'not on Friday' })
+    expect(first.outcome).toBe('decided')
+    expect(first.event).toMatchObject({ type: 'approval.decision', from_agent: 'desk-muster', to_agent: 'mac-claude', correlation_id: req.correlation_id, metadata: { ack_of: req.id, decision: 'deny', reason: 'not on Friday', decided_by: 'desk-muster' } })
+    const second = await svc.call('approvals.decide', { hub: 'a', id: req.correlation_id!, decision: 'allow' })
+    expect(second.outcome).toBe('conflict')
+    expect(second.item).toMatchObject({ state: 'deny', decision: { decision: 'deny' }, conflicts: [{ decision: 'allow', decided_by: 'desk-muster' }] })
+    const list = await svc.call('approvals.list', {})
+    expect(list.pending).toEqual([])
+    expect(list.history[0]).toMatchObject({ state: 'deny', conflicts: [{ decision: 'allow' }] })
+  })
+
+  it('two Muster instances deciding the same request at once: the first wins, the second is a conflict, both are kept', async () => {
+    const a = hubWith()
+    const req = request(a.file, 'win-codex', 'git push --force-with-lease')
+    const one = await service(join(tmpDir(), 'home1'), 'desk-one')
+    const two = await service(join(tmpDir(), 'home2'), 'desk-two')
+    const [r1, r2] = await Promise.all([
+      one.call('approvals.decide', { palace: a.palace, id: req.id, decision: 'allow', reason: 'fine' }),
+      two.call('approvals.decide', { palace: a.palace, id: req.id, decision: 'deny', reason: 'wait for CI' })
+    ])
+    expect([r1.outcome, r2.outcome].sort()).toEqual(['conflict', 'decided'])
+    const winner = r1.outcome === 'decided' ? r1 : r2
+    // both instances agree on the winner, and nothing was lost
+    for (const s of [one, two]) {
+      const [item] = (await s.call('approvals.list', { palace: a.palace })).history
+      expect(item!.decision!.id).toBe(winner.event.id)
+      expect(item!.conflicts).toHaveLength(1)
+    }
+  })
+
+  it('refuses what is not a request, and unknown ids', async () => {
+    const a = hubWith()
+    const other = appendEvent(a.file.db, a.file.replicaId, { type: 'task.reply', stream: 'project/muse', room: 'delegation', fromAgent: 'x', body: 'hi' })
+    const svc = await service()
+    await expect(svc.call('approvals.decide', { palace: a.palace, id: other.id, decision: 'allow' })).rejects.toThrow(/is a task.reply, not an approval.request/)
+    await expect(svc.call('approvals.decide', { palace: a.palace, id: 'appr_0123456789ab', decision: 'allow' })).rejects.toThrow(/no approval request with correlation id/)
+    await expect(svc.call('approvals.decide', { palace: a.palace, id: other.id, decision: 'timeout' as never })).rejects.toThrow(/invalid input for approvals.decide: decision/)
+  })
+
+  it('keeps allowlist rules with their hit counts; refuses duplicates and allow-everything rules', async () => {
+    const svc = await service()
+    const rule = await svc.call('approvals.ruleSave', { agent_pattern: '*', tool_name: 'Bash', input_pattern: 'npm test*', note: 'tests are safe' })
+    expect(rule).toMatchObject({ id: 1, label: 'Bash(npm test*)', hits: 0, last_hit_at: null, note: 'tests are safe' })
+    await expect(svc.call('approvals.ruleSave', { agent_pattern: '*', tool_name: 'Bash', input_pattern: 'npm test*' })).rejects.toThrow(/rule #1 already has these patterns/)
+    await expect(svc.call('approvals.ruleSave', { agent_pattern: '*', tool_name: '*', input_pattern: '*' })).rejects.toThrow(/approve everything/)
+    const changed = await svc.call('approvals.ruleSave', { id: 1, agent_pattern: 'mac-*', tool_name: 'Bash', input_pattern: 'npm test*' })
+    expect(changed.label).toBe('Bash(npm test*) for mac-*')
+    expect((await svc.call('approvals.rules', {})).rules).toHaveLength(1)
+    await svc.call('approvals.ruleDelete', { id: 1 })
+    await expect(svc.call('approvals.ruleDelete', { id: 1 })).rejects.toThrow(/no allowlist rule #1/)
+  })
+
+  it('bulk-approves identical requests, each with its own outcome', async () => {
+    const a = hubWith()
+    const r1 = request(a.file, 'mac-claude', 'npm ci')
+    const r2 = request(a.file, 'win-codex', 'npm ci')
+    const svc = await service()
+    await svc.call('hubs.add', { palace: a.palace, name: 'a' })
+    const out = await svc.call('approvals.decideMany', { items: [{ hub: 'a', id: r1.id }, { hub: 'a', id: r2.id }, { hub: 'a', id: 'evt_20260101T000000_000000000000' }], decision: 'allow', reason: 'bulk' })
+    expect(out.results.map((r) => ('error' in r ? r.error : r.outcome))).toEqual(['decided', 'decided', "event 'evt_20260101T000000_000000000000' not found"])
+    expect((await svc.call('approvals.list', {})).pending).toEqual([])
+  })
+})

@@ -1,0 +1,108 @@
+/**
+ * The operator's side of approvals: one inbox across every known hub (registered ones and
+ * MemPalace's default when it exists), decisions written as the operator through the hub
+ * service, and the allowlist. A decision is always appended (nothing is lost); if another
+ * decision was first, the answer says so and the inbox shows this one as a conflict.
+ */
+import { ApiError } from '../../shared/api-error'
+import type { ApprovalItem } from '../../shared/contract/approvals-types'
+import type { HubEventEnvelope } from '../../shared/contract/hub-types'
+import { APPROVAL_ID_RE, EventType, type ApprovalDecision } from '../../shared/contract/hub-vocabulary'
+import type { HubSelection, HubService } from '../hub/hub-service'
+import { decisionAppend, foldApproval } from './approval-events'
+import { listHubApprovals } from './approval-list'
+import type { AllowlistStore } from './allowlist-store'
+
+/** Default number of decided requests in the history. */
+export const DEFAULT_HISTORY = 200
+
+/** What the approvals service needs. */
+export interface ApprovalsServiceOptions {
+  hubs: HubService
+  rules: AllowlistStore
+  /** The operator's agent id now. */
+  operator(): string
+}
+
+/** The result of one decision. */
+export interface DecideResult {
+  item: ApprovalItem
+  outcome: 'decided' | 'conflict'
+  event: HubEventEnvelope
+}
+
+/** Pending requests counted per signature, so each item knows how many identical ones wait. */
+function markIdentical(pending: ApprovalItem[]): ApprovalItem[] {
+  const counts = new Map<string, number>()
+  for (const p of pending) counts.set(p.signature, (counts.get(p.signature) ?? 0) + 1)
+  return pending.map((p) => ({ ...p, identical: counts.get(p.signature) ?? 1 }))
+}
+
+/** The approvals inbox and its allowlist. */
+export class ApprovalsService {
+  constructor(private readonly opts: ApprovalsServiceOptions) {}
+
+  get rules(): AllowlistStore {
+    return this.opts.rules
+  }
+
+  /** The hubs to read: the selected one, or every registered hub plus the default if its file exists. */
+  private async targets(sel: HubSelection): Promise<HubSelection[]> {
+    if (sel.hub || sel.palace) return [sel]
+    const { hubs, default: def } = await this.opts.hubs.listHubs()
+    const out: HubSelection[] = hubs.map((h) => ({ hub: h.name }))
+    if (!def.registered && def.exists) out.push({ palace: def.palace })
+    return out
+  }
+
+  /** Pending (oldest first) and decided (newest first, at most `historyLimit`) requests. */
+  async list(sel: HubSelection & { history_limit?: number }) {
+    const now = Date.now()
+    const results = await Promise.all(
+      (await this.targets(sel)).map(async (t) => {
+        let ref = { hub: t.hub ?? t.palace ?? '', palace: t.palace ?? '' }
+        try {
+          const chosen = this.opts.hubs.choose(t)
+          ref = { hub: chosen.name, palace: chosen.location }
+          return { ref, ok: true, error: null, ...(await listHubApprovals(chosen.hub, ref, now)) }
+        } catch (err) {
+          return { ref, ok: false, error: (err as Error).message, pending: [], decided: [] }
+        }
+      })
+    )
+    const pending = markIdentical(results.flatMap((r) => r.pending).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.seq - b.seq))
+    const history = results
+      .flatMap((r) => r.decided)
+      .sort((a, b) => (b.decision?.created_at ?? b.created_at).localeCompare(a.decision?.created_at ?? a.created_at) || b.seq - a.seq)
+      .slice(0, sel.history_limit ?? DEFAULT_HISTORY)
+    return { operator: this.opts.operator(), pending, history, hubs: results.map((r) => ({ ...r.ref, ok: r.ok, error: r.error })) }
+  }
+
+  /** The request an id names in a hub: its event id, or its `appr_` correlation id. */
+  private async request(sel: HubSelection, id: string): Promise<HubEventEnvelope> {
+    const { hub } = this.opts.hubs.choose(sel)
+    if (APPROVAL_ID_RE.test(id)) {
+      const page = await hub.list({ correlation_id: id, type: EventType.approvalRequest, order: 'asc', limit: 1 })
+      if (page.events[0]) return page.events[0]
+      throw new ApiError(`no approval request with correlation id '${id}'`, 'not_found')
+    }
+    const event = await hub.get(id)
+    if (!event) throw new ApiError(`event '${id}' not found`, 'not_found')
+    if (event.type !== EventType.approvalRequest) throw new ApiError(`event '${id}' is a ${event.type}, not an ${EventType.approvalRequest}`, 'invalid_input')
+    return event
+  }
+
+  /** Allows or denies a request as the operator; reports whether this decision was the first. */
+  async decide(sel: HubSelection & { id: string; decision: ApprovalDecision; reason?: string }): Promise<DecideResult> {
+    const request = await this.request(sel, sel.id)
+    const me = this.opts.operator()
+    const { hub: hubName, palace, event } = await this.opts.hubs.append({
+      ...(sel.hub ? { hub: sel.hub } : sel.palace ? { palace: sel.palace } : {}),
+      ...decisionAppend(request, { decision: sel.decision, reason: sel.reason ?? '', decided_by: me, from_agent: me })
+    })
+    const { hub } = this.opts.hubs.choose(sel)
+    const thread = await hub.list({ correlation_id: request.correlation_id ?? request.id, type: EventType.approvalDecision, order: 'asc', limit: 500 })
+    const item = foldApproval(request, thread.events, { hub: hubName, palace })
+    return { item, outcome: item.decision?.id === event.id ? 'decided' : 'conflict', event }
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * `muster approve-hook`: one tool call of one agent, routed to the operator.
+ * 1. Read the hook JSON (bad input: a clear error, exit 1, nothing appended).
+ * 2. Allowlist first: a matching rule allows at once; the rule's hit is counted and the call is
+ *    recorded in the hub as a request plus a decision by `allowlist:<rule>`.
+ * 3. Otherwise append an `approval.request` and wait for the first `approval.decision` of its
+ *    thread on a live tail that starts at the request (no busy loop).
+ * 4. At the timeout (or when the harness stops the hook) record a `timeout` decision and deny,
+ *    unless a human decision landed first: the first decision always wins.
+ * A hub that cannot be reached (missing, locked, read-only, unreachable) answers `ask`, so the
+ * harness shows its own prompt, and says why on stderr: never a silent allow or deny.
+ * Everything arrives through `HookContext`, built by `hook-env.ts`, so tests drive any `Hub`.
+ */
+import { ruleLabel } from '../../shared/approvals/allow-rules'
+import { ALLOWLIST_DECIDER_PREFIX, DECIDED_BY_TIMEOUT, EventType, type ApprovalDecision } from '../../shared/contract/hub-vocabulary'
+import type { HubEventEnvelope } from '../../shared/contract/hub-types'
+import type { Hub, HubSubscription } from '../hub/hub-port'
+import type { AllowlistStore } from './allowlist-store'
+import { decidesRequest, decisionAppend, foldApproval, newApprovalId, requestAppend, type ApprovalAsk } from './approval-events'
+import { hookAnswer, type HookVerdict } from './hook-answer'
+import { HookInputError, parseHookInput, type HookInput } from './hook-input'
+
+/** Default wait: 9 minutes, below Claude Code's own 600 s hook timeout. */
+export const DEFAULT_HOOK_TIMEOUT_MS = 540_000
+/** Longest wait accepted (the inbox examines a day of requests). */
+export const MAX_HOOK_TIMEOUT_MS = 24 * 3600 * 1000
+
+/** What the hook runs against. */
+export interface HookContext {
+  /** The hub to ask, or why it cannot be reached. */
+  hub: Hub | { unreachable: string }
+  /** The allowlist, or null when Muster's state DB has none. */
+  rules: AllowlistStore | null
+  /** Who requests are addressed to: the operator's id, or `'*'`. */
+  operator: string
+  /** A registered project holding `cwd`, if any. */
+  projectFor(cwd: string | null): string | null
+  /** One line on stderr. */
+  warn(line: string): void
+}
+
+/** The command's options. */
+export interface HookOptions {
+  agent: string
+  project?: string
+  harness?: string
+  timeoutMs?: number
+  /** Aborted when the harness stops the hook (SIGTERM): recorded as a timeout. */
+  signal?: AbortSignal
+}
+
+/** What the hook printed and how it ended. */
+export interface HookRun {
+  stdout: string
+  exitCode: number
+  verdict: HookVerdict | null
+  /** The request's correlation id when one was appended. */
+  correlation_id: string | null
+}
+
+const isHub = (h: HookContext['hub']): h is Hub => !('unreachable' in h)
+
+/** Waits for the first decision after the request on a live tail; null on timeout or abort. */
+function waitForDecision(hub: Hub, request: HubEventEnvelope, timeoutMs: number, signal?: AbortSignal): Promise<HubEventEnvelope | null> {
+  return new Promise((resolve) => {
+    let sub: HubSubscription | null = null
+    let done = false
+    const finish = (e: HubEventEnvelope | null): void => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
+      sub?.close()
+      resolve(e)
+    }
+    const onAbort = (): void => finish(null)
+    const timer = setTimeout(() => finish(null), timeoutMs)
+    signal?.addEventListener('abort', onAbort, { once: true })
+    if (signal?.aborted) return finish(null)
+    const s = hub.subscribe(
+      { after_id: request.id },
+      {
+        events: (events) => {
+          const d = events.find((e) => decidesRequest(e, request))
+          if (d) finish(d)
+        }
+      }
+    )
+    // the tail may deliver synchronously, before `subscribe` returned
+    if (done) s.close()
+    else sub = s
+  })
+}
+
+/** The reason a harness shows for a decision. */
+function reasonFor(d: { decision: ApprovalDecision; reason: string; decided_by: string }, timeoutMs: number): string {
+  const why = d.reason.trim()
+  if (d.decision === 'timeout') return `Muster approvals: no decision within ${Math.round(timeoutMs / 1000)} s (timed out)${why ? `: ${why}` : ''}`
+  if (d.decision === 'allow') return `approved by ${d.decided_by} in Muster${why ? `: ${why}` : ''}`
+  return `denied by ${d.decided_by} in Muster: ${why || 'no reason given'}`
+}
+
+/** Runs the hook on its stdin text. */
+export async function runApproveHook(stdin: string, opts: HookOptions, ctx: HookContext): Promise<HookRun> {
+  let input: HookInput
+  try {
+    input = parseHookInput(stdin)
+  } catch (err) {
+    if (!(err instanceof HookInputError)) throw err
+    ctx.warn(`muster approve-hook: ${err.message}; nothing was recorded`)
+    return { stdout: '', exitCode: 1, verdict: null, correlation_id: null }
+  }
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS
+  const answer = (verdict: HookVerdict, reason: string, correlation_id: string | null = null): HookRun => ({
+    stdout: hookAnswer(input.hook_event_name, verdict, reason), exitCode: 0, verdict, correlation_id
+  })
+  const ask: ApprovalAsk = {
+    agent: opts.agent, project: opts.project ?? ctx.projectFor(input.cwd) ?? lastSegment(input.cwd) ?? 'unknown', to_agent: ctx.operator,
+    harness: opts.harness ?? input.harness_hint ?? 'unknown', hook_event_name: input.hook_event_name, session_id: input.session_id, cwd: input.cwd,
+    tool_use_id: input.tool_use_id, tool_name: input.tool_name, tool_input: input.tool_input, timeout_ms: timeoutMs
+  }
+  const hub = ctx.hub
+
+  const rule = ctx.rules?.firstMatch({ agent: ask.agent, tool_name: ask.tool_name, tool_input: ask.tool_input }) ?? null
+  if (rule) {
+    const label = ruleLabel(rule)
+    try {
+      ctx.rules!.recordHit(rule.id)
+    } catch (err) {
+      ctx.warn(`muster approve-hook: allowlist rule #${rule.id} matched, but its hit was not counted: ${(err as Error).message}`)
+    }
+    let correlationId: string | null = null
+    try {
+      if (!isHub(hub)) throw new Error(hub.unreachable)
+      const request = await appendRequest(hub, ask)
+      correlationId = request.correlation_id
+      await hub.append(decisionAppend(request, { decision: 'allow', reason: `matched allowlist rule ${label}`, decided_by: `${ALLOWLIST_DECIDER_PREFIX}${label}`, from_agent: ask.agent }))
+    } catch (err) {
+      ctx.warn(`muster approve-hook: allowed by allowlist rule ${label}, but not recorded in the hub: ${(err as Error).message}`)
+    }
+    return answer('allow', `allowed by Muster allowlist rule ${label}`, correlationId)
+  }
+
+  const unreachable = (why: string): HookRun => {
+    ctx.warn(`muster approve-hook: cannot ask the operator (${why}); the harness asks instead`)
+    return answer('ask', `Muster could not reach the hub: ${why}`)
+  }
+  if (!isHub(hub)) return unreachable(hub.unreachable)
+  let request: HubEventEnvelope
+  try {
+    const status = await hub.status()
+    if (!status.exists) return unreachable(status.offline_reason ?? `no hub at ${hub.label}`)
+    if (status.read_only) return unreachable(`hub ${hub.label} is read-only (${status.read_only_reason})`)
+    request = await appendRequest(hub, ask)
+  } catch (err) {
+    return unreachable((err as Error).message)
+  }
+
+  const first = await waitForDecision(hub, request, timeoutMs, opts.signal)
+  let decisions: HubEventEnvelope[] = first ? [first] : []
+  if (!first) {
+    const stopped = opts.signal?.aborted ? 'the harness stopped the hook before a decision' : ''
+    try {
+      const mine = await hub.append(decisionAppend(request, { decision: 'timeout', reason: stopped || `no decision within ${Math.round(timeoutMs / 1000)} s`, decided_by: DECIDED_BY_TIMEOUT, from_agent: ask.agent }))
+      // a human decision may have landed just before ours: the first one wins
+      const thread = await hub.list({ correlation_id: request.correlation_id!, type: EventType.approvalDecision, order: 'asc', limit: 50 })
+      decisions = thread.events.length ? thread.events : [mine]
+    } catch (err) {
+      ctx.warn(`muster approve-hook: timed out, and the timeout could not be recorded: ${(err as Error).message}`)
+      return answer('deny', reasonFor({ decision: 'timeout', reason: stopped, decided_by: DECIDED_BY_TIMEOUT }, timeoutMs), request.correlation_id)
+    }
+  }
+  const folded = foldApproval(request, decisions, { hub: hub.location, palace: hub.location })
+  const d = folded.decision!
+  return answer(d.decision === 'allow' ? 'allow' : 'deny', reasonFor(d, timeoutMs), request.correlation_id)
+}
+
+/** Appends the request with a fresh correlation id; a too-large input is kept whole in an artifact. */
+async function appendRequest(hub: Hub, ask: ApprovalAsk): Promise<HubEventEnvelope> {
+  const { append, truncated } = requestAppend(ask, newApprovalId())
+  if (truncated) {
+    const full = JSON.stringify(ask.tool_input)
+    if (Buffer.byteLength(full, 'utf8') <= 4 * 1024 * 1024) {
+      const art = await hub.putArtifact({ kind: 'json', content: full, created_by: ask.agent, metadata: { tool_name: ask.tool_name } })
+      append.artifact_ids = [art.id]
+    }
+  }
+  return hub.append(append)
+}
+
+function lastSegment(cwd: string | null): string | null {
+  const seg = cwd?.split(/[\\/]/).filter(Boolean).pop()
+  return seg ?? null
+}

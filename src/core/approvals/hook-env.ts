@@ -1,0 +1,112 @@
+/**
+ * Builds what `muster approve-hook` runs against, with as little as possible: Muster's state DB
+ * opened directly (no migrations, never created here) for the allowlist, the operator's id, the
+ * registered projects and hub names; and one `Hub` for the selected palace or registered hub.
+ * A missing or older state DB simply means no allowlist and requests addressed to `'*'`.
+ */
+import { existsSync } from 'node:fs'
+import { join, resolve, sep } from 'node:path'
+import { BROADCAST } from '../../shared/contract/hub-vocabulary'
+import { STATE_DB_FILE } from '../fleet/state-db'
+import { HubRegistry } from '../hub/hub-registry'
+import type { Hub } from '../hub/hub-port'
+import { resolvePalace, type PalaceEnv } from '../hub/locate'
+import { isHubUrl, openHub } from '../hub/open-hub'
+import { openDatabase, type Db } from '../sqlite'
+import { AllowlistStore } from './allowlist-store'
+import type { HookContext } from './approve-hook'
+
+/** How long the hook waits for a locked hub before it answers `ask` (a locked hub for longer is not normal). */
+export const HOOK_LOCK_TIMEOUT_MS = 5_000
+/** How long it waits for Muster's state DB (the app may be writing it). */
+const STATE_BUSY_MS = 2_000
+
+/** Where the hook looks. */
+export interface HookEnvOptions {
+  /** Muster's home (state DB). */
+  home: string
+  /** `--palace P`. */
+  palace?: string
+  /** `--hub NAME_OR_URL`. */
+  hub?: string
+  env: PalaceEnv
+  cwd: string
+  lockTimeoutMs?: number
+  warn(line: string): void
+}
+
+/** The operator's id from the state DB settings, or null. */
+function operatorOf(db: Db): string | null {
+  const row = db.prepare("SELECT value_json FROM settings WHERE key = 'operatorId'").get() as { value_json: string } | undefined
+  try {
+    const id: unknown = row ? JSON.parse(row.value_json) : null
+    return typeof id === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(id) ? id : null
+  } catch {
+    return null
+  }
+}
+
+/** The registered project whose folder holds `cwd` (the deepest one), or null. */
+function projectOf(db: Db | null, cwd: string | null): string | null {
+  if (!db || !cwd) return null
+  const dir = resolve(cwd)
+  const rows = db.prepare('SELECT name, path FROM projects').all() as { name: string; path: string }[]
+  const hits = rows.filter((p) => dir === p.path || dir.startsWith(p.path.endsWith(sep) ? p.path : p.path + sep))
+  return hits.sort((a, b) => b.path.length - a.path.length)[0]?.name ?? null
+}
+
+/** Opens the state DB if it exists (read and hit counts only; never created or migrated here). */
+function openState(home: string, warn: (line: string) => void): Db | null {
+  const file = join(home, STATE_DB_FILE)
+  if (!existsSync(file)) return null
+  try {
+    return openDatabase(file, { mustExist: true, busyTimeoutMs: STATE_BUSY_MS })
+  } catch (err) {
+    warn(`muster approve-hook: cannot read Muster's state DB ${file} (${(err as Error).message}); no allowlist`)
+    return null
+  }
+}
+
+/** Opens the hook's context; `close` releases the hub and the DB. */
+export function openHookContext(o: HookEnvOptions): { ctx: HookContext; close(): Promise<void> } {
+  const db = openState(o.home, o.warn)
+  let rules: AllowlistStore | null = null
+  let operator: string | null = null
+  let hub: Hub | { unreachable: string }
+  try {
+    if (db && AllowlistStore.available(db)) rules = new AllowlistStore(db)
+    operator = db ? operatorOf(db) : null
+  } catch (err) {
+    o.warn(`muster approve-hook: cannot read Muster's state DB (${(err as Error).message}); no allowlist`)
+  }
+  try {
+    let location: string
+    if (o.hub && !isHubUrl(o.hub)) {
+      const rec = db ? new HubRegistry(db).find(o.hub) : null
+      if (!rec) throw new Error(`unknown hub '${o.hub}' (see: muster hubs list)`)
+      location = rec.palace ?? rec.url!
+    } else {
+      location = o.hub ?? resolvePalace(o.palace, o.env, o.cwd).palace
+    }
+    hub = openHub(location, { lockTimeoutMs: o.lockTimeoutMs ?? HOOK_LOCK_TIMEOUT_MS })
+  } catch (err) {
+    hub = { unreachable: (err as Error).message }
+  }
+  const ctx: HookContext = {
+    hub, rules, operator: operator ?? BROADCAST, projectFor: (cwd) => {
+      try {
+        return projectOf(db, cwd)
+      } catch {
+        return null
+      }
+    },
+    warn: o.warn
+  }
+  return {
+    ctx,
+    async close() {
+      if ('close' in hub) await hub.close()
+      db?.close()
+    }
+  }
+}

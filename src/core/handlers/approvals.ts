@@ -1,0 +1,35 @@
+/**
+ * Handlers of the approvals methods: they map the contract onto the approvals service (inbox
+ * across hubs, decisions as the operator through the hub service) and the allowlist store.
+ */
+import type { approvalMethods } from '../../shared/api'
+import { AllowlistStore } from '../approvals/allowlist-store'
+import { ApprovalsService } from '../approvals/approvals-service'
+import type { HandlersFor, ServiceContext } from '../service-context'
+
+/** The approvals handlers bound to a service context. */
+export function approvalHandlers(ctx: ServiceContext): HandlersFor<typeof approvalMethods> {
+  const approvals = new ApprovalsService({ hubs: ctx.hubs, rules: new AllowlistStore(ctx.db), operator: () => ctx.settings.get().operatorId })
+  return {
+    'approvals.list': (input) => approvals.list(input),
+    'approvals.decide': (input) => approvals.decide(input),
+    'approvals.decideMany': async ({ items, decision, reason }) => {
+      const results = []
+      // One after another: each decision is its own append, and a failure stays with its item.
+      for (const { id, ...sel } of items) {
+        try {
+          results.push({ id, ...(await approvals.decide({ ...sel, id, decision, reason })) })
+        } catch (err) {
+          results.push({ id, error: (err as Error).message })
+        }
+      }
+      return { results }
+    },
+    'approvals.rules': () => ({ rules: approvals.rules.list() }),
+    'approvals.ruleSave': (input) => approvals.rules.save(input),
+    'approvals.ruleDelete': ({ id }) => {
+      approvals.rules.delete(id)
+      return { deleted: id }
+    }
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * Data types of the approvals part of the contract (spec/hub-logstream.md section 9): a request
+ * with its folded state and decisions (first wins, later ones are conflicts), allowlist rules.
+ */
+import { z } from 'zod'
+import { DECISIONS } from './hub-vocabulary'
+
+/** One `approval.decision` as the inbox shows it. */
+export const ApprovalDecisionSchema = z.object({
+  /** The decision event's id and seq. */
+  id: z.string(),
+  seq: z.number().int(),
+  decision: z.enum(DECISIONS),
+  reason: z.string(),
+  /** Operator id, `allowlist:<rule>` or `timeout`. */
+  decided_by: z.string(),
+  /** Who wrote the event (the operator, or the hook for allowlist and timeout decisions). */
+  from_agent: z.string(),
+  created_at: z.string()
+})
+/** A decision. */
+export type ApprovalDecisionInfo = z.infer<typeof ApprovalDecisionSchema>
+
+/** Where a request stands: waiting, decided, or expired (past its timeout, the hook gone without a record). */
+export const ApprovalStateSchema = z.enum(['pending', 'allow', 'deny', 'timeout', 'expired'])
+/** A request's state. */
+export type ApprovalState = z.infer<typeof ApprovalStateSchema>
+
+/** One `approval.request` folded with its decisions. */
+export const ApprovalItemSchema = z.object({
+  /** The hub's registered name (else its location) and location. */
+  hub: z.string(),
+  palace: z.string(),
+  /** The request event. */
+  id: z.string(),
+  seq: z.number().int(),
+  correlation_id: z.string(),
+  /** The requesting agent (`from_agent`). */
+  agent: z.string(),
+  to_agent: z.string().nullable(),
+  stream: z.string(),
+  /** The stream without its `project/` prefix. */
+  project: z.string(),
+  harness: z.string().nullable(),
+  session_id: z.string().nullable(),
+  cwd: z.string().nullable(),
+  tool_name: z.string(),
+  tool_input: z.record(z.string(), z.unknown()),
+  /** The request's one-line summary (its body). */
+  summary: z.string(),
+  created_at: z.string(),
+  timeout_ms: z.number().int().nullable(),
+  /** When the hook stops waiting (created_at + timeout_ms), if known. */
+  expires_at: z.string().nullable(),
+  state: ApprovalStateSchema,
+  /** The first decision (it wins), or null. */
+  decision: ApprovalDecisionSchema.nullable(),
+  /** Decisions after the first: shown as conflicts, never applied. */
+  conflicts: z.array(ApprovalDecisionSchema),
+  /** Tool + input key: requests with the same one are identical. */
+  signature: z.string(),
+  /** Pending requests (this one included) with the same signature. */
+  identical: z.number().int()
+})
+/** A request as the inbox shows it. */
+export type ApprovalItem = z.infer<typeof ApprovalItemSchema>
+
+/** One hub's part of the inbox: read, or why not. */
+export const ApprovalHubSchema = z.object({ hub: z.string(), palace: z.string(), ok: z.boolean(), error: z.string().nullable() })
+
+/** An allowlist rule with how often it fired. */
+export const AllowRuleSchema = z.object({
+  id: z.number().int(),
+  agent_pattern: z.string(),
+  tool_name: z.string(),
+  input_pattern: z.string(),
+  /** `Bash(npm test*)` (as `decided_by` records it, after `allowlist:`). */
+  label: z.string(),
+  note: z.string().nullable(),
+  created_at: z.string(),
+  hits: z.number().int(),
+  last_hit_at: z.string().nullable()
+})
+/** An allowlist rule. */
+export type AllowRule = z.infer<typeof AllowRuleSchema>

@@ -136,7 +136,7 @@ export function foldApproval(request: HubEventEnvelope, decisionEvents: readonly
     hub: where.hub, palace: where.palace, id: request.id, seq: request.seq, correlation_id: request.correlation_id ?? request.id,
     agent: request.from_agent, to_agent: request.to_agent, stream: request.stream, project: request.stream.replace(/^project\//, ''),
     harness: text(request.metadata.harness), session_id: text(request.metadata.session_id), cwd: text(request.metadata.cwd),
-    tool_name: toolName, tool_input: toolInput, summary: request.body, created_at: request.created_at,
+    tool_name: toolName, tool_input: toolInput, tool_input_truncated: request.metadata.tool_input_truncated === true, summary: request.body, created_at: request.created_at,
     timeout_ms: num(request.metadata.timeout_ms), expires_at: expires ? expires.toISOString().replace(/\.\d{3}Z$/, 'Z') : null,
     state, decision: first ?? null, conflicts, signature: callSignature(toolName, toolInput), identical: 1
   }

@@ -11,7 +11,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { applyEdits, findNodeAtLocation, modify, parseTree, type FormattingOptions, type Node } from 'jsonc-parser'
+import { applyEdits, findNodeAtLocation, modify, parseTree, type FormattingOptions, type Node, type ParseError } from 'jsonc-parser'
 import { ApiError } from '../../shared/api-error'
 import { HookEvent, type HookEventName } from '../../shared/contract/hub-vocabulary'
 
@@ -84,7 +84,7 @@ function readSettings(file: string): { text: string; root: Node | undefined } {
   if (!existsSync(file)) return { text: '', root: undefined }
   const text = readFileSync(file, 'utf8')
   if (text.trim() === '') return { text, root: undefined }
-  const errors: { error: number; offset: number }[] = []
+  const errors: ParseError[] = []
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false })
   if (errors.length || !root) throw new ApiError(`cannot edit ${file}: it is not valid JSON (error at offset ${errors[0]?.offset ?? 0}); nothing was changed`, 'invalid_input')
   if (root.type !== 'object') throw new ApiError(`cannot edit ${file}: its top level is not a JSON object; nothing was changed`, 'invalid_input')

@@ -161,6 +161,17 @@ describe('createDemoFleet', () => {
     expect(open.n).toBeGreaterThanOrEqual(1)
     const decisions = (db.prepare("SELECT metadata_json FROM events WHERE type = 'approval.decision'").all() as { metadata_json: string }[]).map((r) => JSON.parse(r.metadata_json).decision)
     expect(new Set(decisions)).toEqual(new Set(['allow', 'deny', 'timeout']))
+    // pending right now: several agents on both hook harnesses, an MCP call, identical requests
+    const pending = db.prepare(`SELECT from_agent, metadata_json FROM events r WHERE r.type = 'approval.request' AND NOT EXISTS
+      (SELECT 1 FROM events d WHERE d.type = 'approval.decision' AND d.correlation_id = r.correlation_id) AND r.created_at > ?`).all(new Date(now.getTime() - 3600_000).toISOString()) as { from_agent: string; metadata_json: string }[]
+    const meta = pending.map((p) => JSON.parse(p.metadata_json) as { harness: string; tool_name: string; tool_input: unknown })
+    expect(new Set(pending.map((p) => p.from_agent)).size).toBeGreaterThanOrEqual(3)
+    expect(new Set(meta.map((m) => m.harness))).toEqual(new Set(['claude-code', 'codex']))
+    expect(meta.some((m) => m.tool_name.startsWith('mcp__'))).toBe(true)
+    expect(new Set(meta.map((m) => JSON.stringify(m.tool_input))).size).toBeLessThan(meta.length)
+    // a request two operators decided: both decisions kept
+    const twice = db.prepare("SELECT correlation_id FROM events WHERE type = 'approval.decision' GROUP BY correlation_id HAVING count(*) > 1").all()
+    expect(twice).toHaveLength(1)
   })
 
   it('stores patches whose sha256 matches, one quoting a wrong sha, and a ready one that applies', () => {

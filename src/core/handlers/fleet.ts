@@ -3,7 +3,9 @@
  */
 import { join } from 'node:path'
 import { ApiError, type fleetMethods, type Project } from '../../shared/api'
+import { AllowlistStore } from '../approvals/allowlist-store'
 import { createDemoFleet, DEMO_DYA_TEST } from '../fleet/demo'
+import { addDemoRule } from '../fleet/demo-content/hub-approvals'
 import { fleetStatus } from '../fleet/fleet-status'
 import type { HandlersFor, ServiceContext } from '../service-context'
 import { MUSTER_VERSION } from '../version'
@@ -59,6 +61,7 @@ export function fleetHandlers(ctx: ServiceContext): HandlersFor<typeof fleetMeth
       const dya = projects.find((p) => p.path === demo.projects.find((d) => d.name === 'dya')?.path)
       if (dya && ctx.patches.settings(dya.name).test_command === null) ctx.patches.setSettings(dya.name, DEMO_DYA_TEST)
       await ctx.call('hubs.add', { palace: demo.hub, name: 'demo' })
+      addDemoRule(new AllowlistStore(ctx.db))
       ctx.projectsChanged()
       return { dir: demo.dir, projects, hub: demo.hub }
     },

@@ -1,5 +1,6 @@
 /** The app shell: sidebar, the current screen, palette, dialogs and toasts. */
 import { lazy, Suspense, useEffect, useRef } from 'react'
+import { usePendingCount } from './api/approval-queries'
 import { useLiveEvents } from './api/use-live-events'
 import { CommandPalette } from './components/command-palette'
 import { ProjectDialog } from './components/project-dialog'
@@ -20,6 +21,7 @@ const MuseArea = lazy(() => import('./views/directives/muse-area').then((m) => (
 const TimelineScreen = lazy(() => import('./views/timeline/timeline-screen').then((m) => ({ default: m.TimelineScreen })))
 const PatchesScreen = lazy(() => import('./views/patches/patches-screen').then((m) => ({ default: m.PatchesScreen })))
 const NotesScreen = lazy(() => import('./views/notes/notes-screen').then((m) => ({ default: m.NotesScreen })))
+const ApprovalsScreen = lazy(() => import('./views/approvals/approvals-screen').then((m) => ({ default: m.ApprovalsScreen })))
 
 function Screen({ id }: { id: ScreenId }) {
   switch (id) {
@@ -33,6 +35,8 @@ function Screen({ id }: { id: ScreenId }) {
       return <PatchesScreen />
     case 'notes':
       return <NotesScreen />
+    case 'approvals':
+      return <ApprovalsScreen />
     case 'settings':
       return <SettingsScreen />
     default:
@@ -46,13 +50,17 @@ export function App() {
   useKeyboardShortcuts()
   useLiveEvents()
   const screen = useUiStore((s) => s.screen)
+  const pending = usePendingCount()
   const mainRef = useRef<HTMLElement>(null)
 
   useEffect(() => {
-    const label = SCREENS.find((s) => s.id === screen)?.label ?? 'Muster'
-    document.title = `${label} · Muster`
     mainRef.current?.scrollTo({ top: 0 })
   }, [screen])
+  // The window title carries the approvals waiting, so a glance at the taskbar tells.
+  useEffect(() => {
+    const label = SCREENS.find((s) => s.id === screen)?.label ?? 'Muster'
+    document.title = `${pending ? `(${pending}) ` : ''}${label} · Muster`
+  }, [screen, pending])
 
   return (
     <div className="shell">

@@ -23,6 +23,7 @@ import './styles/role.css'
 import './styles/memory.css'
 import './styles/notes.css'
 import './styles/chains.css'
+import './styles/approvals.css'
 import './styles/palette.css'
 
 // Apply the last known theme before React renders, so a dark-mode operator never sees a white flash.

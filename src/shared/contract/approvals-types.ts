@@ -46,6 +46,8 @@ export const ApprovalItemSchema = z.object({
   cwd: z.string().nullable(),
   tool_name: z.string(),
   tool_input: z.record(z.string(), z.unknown()),
+  /** The input was too large for the request: `tool_input` is cut, the whole input is an attached artifact. */
+  tool_input_truncated: z.boolean(),
   /** The request's one-line summary (its body). */
   summary: z.string(),
   created_at: z.string(),

@@ -2,14 +2,13 @@
  * The demo hub's coordination stories: tasks at every lifecycle stage (open, claimed, ready,
  * applied, failed by the requester, failed/blocked by a `task.reply`, superseded, stuck), a
  * patch.ready that quotes a WRONG sha256 while its stored artifact is correct, one whose artifact
- * was changed after its sha256 was stored, one that conflicts with the repository, and approvals
- * (spec section 9) waiting, allowed, denied, auto-allowed by the allowlist, and timed out.
+ * was changed after its sha256 was stored, and one that conflicts with the repository. Approvals
+ * are in `hub-approvals.ts`.
  */
-import { randomBytes } from 'node:crypto'
 import type { HubEvent } from '../../hub/writer'
 import { ackEvent, appendEvent, createTaskRequest, sha256Hex, submitPatch } from '../../hub/writer'
 import type { DemoClock, DemoContext } from './clock'
-import { DEMO_OPERATOR, type HubTarget, type Step } from './hub-chatter'
+import type { HubTarget, Step } from './hub-chatter'
 
 /** What the stories need from the demo repositories. */
 export interface RepoFacts {
@@ -170,60 +169,5 @@ export function taskSteps(ctx: DemoContext, t: HubTarget, repos: RepoFacts): Ste
       body: `superseded by ${open.request!.correlation_id} (TTL configurable instead of fixed 24 h)`
     })
   })
-  return steps
-}
-
-interface Approval {
-  minutesAgo: number
-  agent: string
-  harness: string
-  project: 'muse' | 'dya' | 'atlas'
-  summary: string
-  tool: string
-  input: Record<string, unknown>
-  timeoutMs: number
-  decision?: { afterSeconds: number; decision: 'allow' | 'deny' | 'timeout'; reason: string; decidedBy: string }
-}
-
-/** Approval requests and decisions (Muster's extension, stored as ordinary events). */
-export function approvalSteps(ctx: DemoContext, t: HubTarget): Step[] {
-  const cmd = (command: string, description: string) => ({ command, description })
-  const list: Approval[] = [
-    { minutesAgo: 3 * DAY + 200, agent: 'mac-claude', harness: 'claude-code', project: 'muse', summary: 'Bash: git push origin main --tags', tool: 'Bash', input: cmd('git push origin main --tags', 'Push v2.22.0'), timeoutMs: 900_000, decision: { afterSeconds: 95, decision: 'allow', reason: 'release v2.22.0', decidedBy: DEMO_OPERATOR } },
-    { minutesAgo: 2 * DAY + 100, agent: 'win-codex', harness: 'codex', project: 'dya', summary: 'Bash: rm -rf node_modules ~/.npm/_cacache', tool: 'Bash', input: cmd('rm -rf node_modules ~/.npm/_cacache', 'Clean install'), timeoutMs: 900_000, decision: { afterSeconds: 140, decision: 'deny', reason: '不要清全局缓存，只删 node_modules', decidedBy: DEMO_OPERATOR } },
-    { minutesAgo: DAY + 700, agent: 'linux-gemini', harness: 'gemini-cli', project: 'muse', summary: 'Bash: npm test', tool: 'Bash', input: cmd('npm test', 'Run the test suite'), timeoutMs: 900_000, decision: { afterSeconds: 1, decision: 'allow', reason: 'matched allowlist rule Bash(npm test*)', decidedBy: 'allowlist:Bash(npm test*)' } },
-    { minutesAgo: DAY + 300, agent: 'home-bot', harness: 'hermes', project: 'atlas', summary: 'Bash: sudo systemctl restart atlas-indexer', tool: 'Bash', input: cmd('sudo systemctl restart atlas-indexer', 'Restart the indexer after OOM'), timeoutMs: 600_000, decision: { afterSeconds: 600, decision: 'timeout', reason: 'no decision within 600 s', decidedBy: 'timeout' } },
-    { minutesAgo: 4, agent: 'win-codex', harness: 'codex', project: 'dya', summary: 'Bash: git push --force-with-lease origin release/1.3', tool: 'Bash', input: cmd('git push --force-with-lease origin release/1.3', 'Push the rebased release branch'), timeoutMs: 1_800_000 },
-    { minutesAgo: 1.5, agent: 'mac-claude', harness: 'claude-code', project: 'muse', summary: 'Edit: .env.production (HUB_URL)', tool: 'Edit', input: { file_path: `${ctx.paths.muse}/.env.production`, old_string: 'HUB_URL=http://127.0.0.1:8765', new_string: 'HUB_URL=https://hub.internal:8765' }, timeoutMs: 900_000 }
-  ]
-  const steps: Step[] = []
-  for (const a of list) {
-    const when = ctx.clock.ago(a.minutesAgo)
-    const correlationId = `appr_${randomBytes(6).toString('hex')}`
-    const state: { request?: HubEvent } = {}
-    steps.push({
-      at: when,
-      run: () => {
-        state.request = appendEvent(t.db, t.replicaId, {
-          type: 'approval.request', stream: `project/${a.project}`, room: 'approvals', fromAgent: a.agent, toAgent: '*',
-          correlationId, status: 'open', body: a.summary, at: when,
-          metadata: { tool_name: a.tool, tool_input: a.input, harness: a.harness, session_id: randomBytes(8).toString('hex'), cwd: ctx.paths[a.project], timeout_ms: a.timeoutMs }
-        })
-      }
-    })
-    const d = a.decision
-    if (!d) continue
-    const decidedAt = new Date(when.getTime() + d.afterSeconds * 1000)
-    steps.push({
-      at: decidedAt,
-      run: () => {
-        appendEvent(t.db, t.replicaId, {
-          type: 'approval.decision', stream: `project/${a.project}`, room: 'approvals', fromAgent: DEMO_OPERATOR, toAgent: a.agent,
-          correlationId, body: `${d.decision}: ${d.reason}`, at: decidedAt,
-          metadata: { ack_of: state.request!.id, decision: d.decision, reason: d.reason, decided_by: d.decidedBy }
-        })
-      }
-    })
-  }
   return steps
 }

@@ -26,7 +26,7 @@ export const SEQ_CURSORS: boolean = (() => {
 })()
 
 /** Read methods that change when a hub gets a new row (`hub.list` here = ack chains; timeline pages live outside react-query). */
-const HUB_READS = ['hub.overview', 'hub.thread', 'hub.tasks', 'hub.presence', 'hub.inbox', 'hub.get', 'hub.list'] as const
+const HUB_READS = ['hub.overview', 'hub.thread', 'hub.tasks', 'hub.presence', 'hub.inbox', 'hub.get', 'hub.list', 'approvals.list'] as const
 
 /** Refetches every hub read (one frame's worth of pushed rows, or after a write). */
 export function invalidateHubReads(qc: QueryClient): Promise<void> {

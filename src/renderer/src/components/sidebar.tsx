@@ -1,5 +1,6 @@
 /** Left navigation: brand, one link per screen, palette hint and the connection indicator. */
 import { Command } from 'lucide-react'
+import { usePendingCount } from '../api/approval-queries'
 import { SCREENS } from '../lib/screens'
 import { useUiStore } from '../stores/ui-store'
 import { ConnectionStatus } from './connection-status'
@@ -9,6 +10,7 @@ import { Keys, MOD_KEY } from './kbd'
 export function Sidebar() {
   const screen = useUiStore((s) => s.screen)
   const setPaletteOpen = useUiStore((s) => s.setPaletteOpen)
+  const pending = usePendingCount()
   return (
     <nav className="sidebar" aria-label="Screens">
       <div className="brand">
@@ -33,6 +35,11 @@ export function Sidebar() {
                 <Icon size={16} aria-hidden />
                 <span className="nav-label">{s.label}</span>
                 {!s.ready && <span className="nav-soon">soon</span>}
+                {s.id === 'approvals' && pending > 0 && (
+                  <span className="nav-badge" data-testid="approvals-badge" aria-label={`${pending} waiting`}>
+                    {pending}
+                  </span>
+                )}
                 <span className="nav-digit" aria-hidden>
                   {s.digit}
                 </span>

@@ -32,7 +32,7 @@ export const SCREENS: readonly ScreenDef[] = [
   { id: 'directives', label: 'Directives', icon: Send, chord: 'd', digit: 2, ready: true },
   { id: 'timeline', label: 'Timeline', icon: Activity, chord: 't', digit: 3, ready: true },
   { id: 'patches', label: 'Patches', icon: FileDiff, chord: 'p', digit: 4, ready: true },
-  { id: 'approvals', label: 'Approvals', icon: ShieldCheck, chord: 'a', digit: 5, ready: false },
+  { id: 'approvals', label: 'Approvals', icon: ShieldCheck, chord: 'a', digit: 5, ready: true },
   { id: 'notes', label: 'Notes', icon: StickyNote, chord: 'n', digit: 6, ready: true },
   { id: 'settings', label: 'Settings', icon: Settings, chord: 's', digit: 7, ready: true }
 ]

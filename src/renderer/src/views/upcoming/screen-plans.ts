@@ -51,21 +51,5 @@ export const SCREEN_PLANS: Partial<Record<ScreenId, ScreenPlan>> = {
     ],
     source: { protocol: 'MemPalace hub: patch.ready events + artifacts', where: 'logstream.sqlite3 (events, artifacts, event_artifacts)' },
     cli: ['muster patch verify | apply | submit', 'muster artifact get']
-  },
-  approvals: {
-    title: 'Approvals',
-    summary: 'One inbox for every agent’s pending tool call, so permission prompts stop hiding in a dozen terminals.',
-    lists: [
-      'Pending approval.request events from every agent, oldest first, with how long each has waited',
-      'The tool, its input and the project and agent asking',
-      'Recorded decisions, including auto-allows by rule and timeouts'
-    ],
-    actions: [
-      'Approve or deny from the keyboard; a desktop notification when something needs you',
-      'Allowlist rules that auto-allow matching calls (every auto-allow is recorded)',
-      'Unanswered requests are denied after a timeout and recorded as a timeout'
-    ],
-    source: { protocol: 'Hub approvals room (approval.request / approval.decision)', where: 'logstream.sqlite3, room “approvals”' },
-    cli: ['muster approve-hook (Claude Code PreToolUse / PermissionRequest hook)', 'muster approvals list | decide']
   }
 }

@@ -1,0 +1,113 @@
+/**
+ * Decided requests, newest first: what was asked, the outcome, who decided (the operator, an
+ * allowlist rule, the timeout), why, how long it waited, and any conflicting later decisions
+ * (recorded, never applied).
+ */
+import { useMemo, useState } from 'react'
+import { History } from 'lucide-react'
+import type { ApprovalItem } from '../../../../shared/api'
+import { ALLOWLIST_DECIDER_PREFIX } from '../../../../shared/api'
+import { Chip, type ChipTone } from '../../components/chip'
+import { RelativeTime } from '../../components/relative-time'
+import { EmptyState } from '../../components/state-views'
+import { deciderLabel, formatWait, STATE_LABEL, waitedMs } from './approval-format'
+
+const TONE: Record<ApprovalItem['state'], ChipTone> = { pending: 'neutral', allow: 'ok', deny: 'error', timeout: 'warning', expired: 'warning' }
+
+/** Which decisions the history shows. */
+type Who = 'all' | 'people' | 'rules' | 'nobody'
+
+function byWho(item: ApprovalItem, who: Who): boolean {
+  if (who === 'all') return true
+  const d = item.decision
+  const rule = !!d && d.decided_by.startsWith(ALLOWLIST_DECIDER_PREFIX)
+  if (who === 'rules') return rule
+  if (who === 'nobody') return item.state === 'timeout' || item.state === 'expired'
+  return !!d && !rule && d.decision !== 'timeout'
+}
+
+function Conflicts({ item }: { item: ApprovalItem }) {
+  if (!item.conflicts.length) return null
+  const first = item.decision!
+  return (
+    <ul className="appr-conflicts" data-testid="approval-conflicts">
+      {item.conflicts.map((c) => (
+        <li key={c.id}>
+          <Chip tone="warning">conflict</Chip> {deciderLabel(c)} also decided <strong>{c.decision}</strong> {formatWait(Date.parse(c.created_at) - Date.parse(first.created_at))} later
+          {c.reason ? `: ${c.reason}` : ''} <span className="muted">(not applied: the first decision wins)</span>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/** The history table with a filter on who decided. */
+export function HistoryList({ items }: { items: readonly ApprovalItem[] }) {
+  const [who, setWho] = useState<Who>('all')
+  const shown = useMemo(() => items.filter((i) => byWho(i, who)), [items, who])
+  if (!items.length) {
+    return (
+      <EmptyState icon={<History size={18} />} title="No decisions yet">
+        Decided requests appear here with who decided, when and why.
+      </EmptyState>
+    )
+  }
+  return (
+    <div className="appr-history">
+      <div className="appr-history-bar">
+        <label className="appr-inline-label">
+          Decided by{' '}
+          <select className="input select" value={who} onChange={(e) => setWho(e.target.value as Who)} data-testid="history-filter">
+            <option value="all">Anyone</option>
+            <option value="people">Operators</option>
+            <option value="rules">Allowlist rules</option>
+            <option value="nobody">Nobody (timed out, expired)</option>
+          </select>
+        </label>
+        <span className="muted">
+          {shown.length} of {items.length}
+        </span>
+      </div>
+      <div className="appr-history-scroll">
+        <table className="appr-history-table" data-testid="approval-history">
+          <thead>
+            <tr>
+              <th scope="col">Decided</th>
+              <th scope="col">Agent</th>
+              <th scope="col">Project</th>
+              <th scope="col">Request</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">By</th>
+              <th scope="col">Waited</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((i) => (
+              <tr key={i.id} data-testid={`history-row-${i.correlation_id}`} data-state={i.state}>
+                <td>
+                  <RelativeTime iso={i.decision?.created_at ?? i.expires_at ?? i.created_at} />
+                </td>
+                <td className="mono">{i.agent}</td>
+                <td>{i.project}</td>
+                <td className="appr-history-request">
+                  <span className="mono ellipsis" title={i.summary}>
+                    {i.summary}
+                  </span>
+                  {i.decision?.reason && i.decision.decision !== 'timeout' && <span className="appr-reason">“{i.decision.reason}”</span>}
+                  <Conflicts item={i} />
+                </td>
+                <td>
+                  <Chip tone={TONE[i.state]}>{STATE_LABEL[i.state]}</Chip>
+                </td>
+                <td className="ellipsis" title={i.decision?.decided_by ?? 'no decision was recorded: the hook stopped waiting without one'}>
+                  {i.decision ? deciderLabel(i.decision) : <span className="muted">nobody</span>}
+                </td>
+                <td className="num">{i.decision ? formatWait(waitedMs(i, 0)) : '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,101 @@
+/**
+ * The pending requests, oldest first: one dense, virtualised row each (200 requests render as
+ * the ~20 rows on screen), with the waiting time ticking every second.
+ */
+import { useEffect, useRef, type CSSProperties } from 'react'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import type { ApprovalItem } from '../../../../shared/api'
+import { Chip } from '../../components/chip'
+import { formatWait, secondsLeft } from './approval-format'
+import { useSecondClock } from './use-clock'
+
+/** Row height in px (single-line rows, so the virtualiser can use a fixed size). */
+const ROW_H = 36
+/** A request waiting longer than this is shown in the warning colour. */
+const LONG_WAIT_MS = 120_000
+
+/** The ticking waiting time of a request (and a hint when its hook is about to give up). */
+export function WaitingTime({ item }: { item: ApprovalItem }) {
+  const now = useSecondClock()
+  const waited = now - Date.parse(item.created_at)
+  const left = secondsLeft(item, now)
+  return (
+    <span
+      className={`appr-wait${waited > LONG_WAIT_MS ? ' long' : ''}`}
+      title={left !== null ? `waiting since ${item.created_at}; the hook gives up in ${formatWait(Math.max(0, left) * 1000)}` : `waiting since ${item.created_at}`}
+    >
+      <time dateTime={item.created_at}>{formatWait(waited)}</time>
+    </span>
+  )
+}
+
+function Row({ item, selected, style, onSelect }: { item: ApprovalItem; selected: boolean; style: CSSProperties; onSelect: () => void }) {
+  return (
+    <div
+      role="row"
+      aria-selected={selected}
+      className={`appr-row${selected ? ' selected' : ''}`}
+      data-testid={`approval-row-${item.correlation_id}`}
+      style={style}
+      onClick={onSelect}
+    >
+      <span role="gridcell" className="ac-wait">
+        <WaitingTime item={item} />
+      </span>
+      <span role="gridcell" className="ac-agent ellipsis" title={item.harness ? `${item.agent} (${item.harness})` : item.agent}>
+        {item.agent}
+      </span>
+      <span role="gridcell" className="ac-project ellipsis" title={item.hub === item.palace ? item.project : `${item.project} on hub ${item.hub}`}>
+        {item.project}
+      </span>
+      <span role="gridcell" className="ac-tool">
+        <Chip tone="mono" title={item.tool_name}>
+          {item.tool_name.replace(/^mcp__/, '')}
+        </Chip>
+      </span>
+      <span role="gridcell" className="ac-summary ellipsis mono" title={item.summary}>
+        {item.summary.replace(/^[^:]+: /, '')}
+      </span>
+      <span role="gridcell" className="ac-same">
+        {item.identical > 1 && (
+          <Chip tone="accent" title={`${item.identical} pending requests are identical (same tool and input)`}>
+            ×{item.identical}
+          </Chip>
+        )}
+      </span>
+    </div>
+  )
+}
+
+/** The list; the selected row is kept in view. */
+export function PendingList({ items, selectedIndex, onSelect }: { items: readonly ApprovalItem[]; selectedIndex: number; onSelect: (index: number) => void }) {
+  const scrollRef = useRef<HTMLDivElement>(null)
+  // The virtualiser's functions are not memoisable; this component is small and re-renders cheaply.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({ count: items.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_H, overscan: 8 })
+  useEffect(() => {
+    if (selectedIndex >= 0 && selectedIndex < items.length) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' })
+  }, [selectedIndex, items.length, virtualizer])
+  return (
+    <div className="appr-table" role="grid" aria-label="Pending approval requests, oldest first" aria-rowcount={items.length} data-testid="approval-list">
+      <div role="row" className="appr-row appr-head">
+        <span role="columnheader">Waiting</span>
+        <span role="columnheader">Agent</span>
+        <span role="columnheader">Project</span>
+        <span role="columnheader">Tool</span>
+        <span role="columnheader">Request</span>
+        <span role="columnheader">
+          <span className="sr-only">Identical</span>
+        </span>
+      </div>
+      <div ref={scrollRef} className="appr-scroll">
+        <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const item = items[v.index]!
+            return <Row key={item.id} item={item} selected={v.index === selectedIndex} style={{ transform: `translateY(${v.start}px)`, height: ROW_H }} onSelect={() => onSelect(v.index)} />
+          })}
+        </div>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,132 @@
+/**
+ * The selected request: who asks for what, where, for how long already, a readable preview of the
+ * call, and the decision: approve or deny with an optional reason, approve every identical
+ * request, or approve and always allow (the proposed rule is shown before it is saved).
+ */
+import type { RefObject } from 'react'
+import { Check, ChevronRight, CopyCheck, ShieldPlus, X } from 'lucide-react'
+import type { RuleSpec } from '../../../../shared/approvals/allow-rules'
+import type { ApprovalItem } from '../../../../shared/api'
+import { Chip } from '../../components/chip'
+import { Keys } from '../../components/kbd'
+import { InlineError } from '../../components/state-views'
+import { plural } from '../../lib/format'
+import { formatWait, secondsLeft } from './approval-format'
+import { useApprovalsUi } from './approvals-store'
+import { WaitingTime } from './pending-list'
+import { RuleProposal } from './rule-proposal'
+import { ToolPreview } from './tool-preview'
+import { useSecondClock } from './use-clock'
+
+/** What the detail pane can do. */
+export interface DetailActions {
+  decide: (decision: 'allow' | 'deny') => void
+  approveIdentical: () => void
+  next: () => void
+  saveRuleAndApprove: (rule: RuleSpec) => void
+  busy: boolean
+  error: unknown
+}
+
+function GivesUp({ item }: { item: ApprovalItem }) {
+  const now = useSecondClock()
+  const left = secondsLeft(item, now)
+  if (left === null) return <span className="muted">unknown</span>
+  return <span className={left < 60 ? 'text-error' : undefined}>{left > 0 ? `in ${formatWait(left * 1000)}` : 'now'}</span>
+}
+
+/** The detail pane of one pending request. */
+export function RequestDetail({ item, identicalAgents, actions, reasonRef }: { item: ApprovalItem; identicalAgents: string[]; actions: DetailActions; reasonRef: RefObject<HTMLInputElement | null> }) {
+  const reason = useApprovalsUi((s) => s.reason)
+  const setReason = useApprovalsUi((s) => s.setReason)
+  const proposing = useApprovalsUi((s) => s.proposing === item.id)
+  const setProposing = useApprovalsUi((s) => s.setProposing)
+  return (
+    <aside className="appr-detail" aria-label="Selected request" data-testid="approval-detail">
+      <header className="appr-detail-head">
+        <Chip tone="mono">{item.tool_name}</Chip>
+        <h2 className="appr-title">
+          <span className="mono">{item.agent}</span> wants to run this in <strong>{item.project}</strong>
+        </h2>
+      </header>
+      <dl className="appr-meta">
+        <dt>Waiting</dt>
+        <dd>
+          <WaitingTime item={item} />
+        </dd>
+        <dt>Hook gives up</dt>
+        <dd>
+          <GivesUp item={item} />
+        </dd>
+        <dt>Harness</dt>
+        <dd>{item.harness ?? 'unknown'}</dd>
+        <dt>Hub</dt>
+        <dd className="ellipsis" title={item.palace}>
+          {item.hub}
+        </dd>
+        {item.cwd && (
+          <>
+            <dt>Folder</dt>
+            <dd className="mono ellipsis" title={item.cwd}>
+              {item.cwd}
+            </dd>
+          </>
+        )}
+      </dl>
+      <ToolPreview tool={item.tool_name} input={item.tool_input} truncated={item.tool_input_truncated} />
+      {item.identical > 1 && (
+        <p className="appr-identical" data-testid="identical-note">
+          <CopyCheck size={14} aria-hidden /> {plural(item.identical, 'identical request')} waiting ({identicalAgents.join(', ')}).{' '}
+          <button type="button" className="link-btn" onClick={actions.approveIdentical} disabled={actions.busy} data-testid="approve-identical">
+            Approve all {item.identical}
+          </button>
+        </p>
+      )}
+      {proposing ? (
+        <RuleProposal item={item} busy={actions.busy} error={actions.error} onSave={actions.saveRuleAndApprove} onCancel={() => setProposing(null)} />
+      ) : (
+        <div className="appr-decide">
+          <div className="field">
+            <label htmlFor="appr-reason">Reason (optional, sent to the agent)</label>
+            <input
+              id="appr-reason"
+              ref={reasonRef}
+              className="input"
+              value={reason}
+              maxLength={2000}
+              placeholder="e.g. only delete node_modules, not the global cache"
+              onChange={(e) => setReason(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') {
+                  e.preventDefault()
+                  actions.decide(e.metaKey || e.ctrlKey ? 'allow' : 'deny')
+                } else if (e.key === 'Escape') {
+                  e.currentTarget.blur()
+                }
+              }}
+              data-testid="approval-reason"
+            />
+            <span className="hint">
+              In this field <Keys keys={['↵']} /> denies with the reason, <Keys keys={['Ctrl', '↵']} /> approves with it.
+            </span>
+          </div>
+          <InlineError error={actions.error} />
+          <div className="appr-actions">
+            <button type="button" className="btn btn-primary" onClick={() => actions.decide('allow')} disabled={actions.busy} data-testid="approve">
+              <Check size={14} aria-hidden /> Approve <Keys keys={['a']} />
+            </button>
+            <button type="button" className="btn btn-danger" onClick={() => actions.decide('deny')} disabled={actions.busy} data-testid="deny">
+              <X size={14} aria-hidden /> Deny <Keys keys={['d']} />
+            </button>
+            <button type="button" className="btn" onClick={actions.next} data-testid="next">
+              Next <Keys keys={['n']} /> <ChevronRight size={14} aria-hidden />
+            </button>
+          </div>
+          <button type="button" className="link-btn appr-always" onClick={() => setProposing(item.id)} data-testid="approve-always">
+            <ShieldPlus size={14} aria-hidden /> Approve and always allow this…
+          </button>
+        </div>
+      )}
+    </aside>
+  )
+}

@@ -1,6 +1,50 @@
 /** Wording of the Approvals screen: waiting times, decisions and who made them. */
+import { readToolCall, summarizeToolCall, type ToolCall } from '../../../../shared/approvals/tool-call'
 import type { ApprovalDecisionInfo, ApprovalItem } from '../../../../shared/api'
 import { ALLOWLIST_DECIDER_PREFIX, DECIDED_BY_TIMEOUT } from '../../../../shared/api'
+
+/** A path shown relative to the agent's folder when it lies inside it. */
+export function shortPath(path: string, cwd: string | null): string {
+  if (!cwd) return path
+  const base = cwd.endsWith('/') || cwd.endsWith('\\') ? cwd : `${cwd}/`
+  return path.startsWith(base) && path.length > base.length ? path.slice(base.length) : path
+}
+
+/** The call of a request, its paths made relative to the agent's folder. */
+export function displayCall(item: Pick<ApprovalItem, 'tool_name' | 'tool_input' | 'cwd'>): ToolCall {
+  const call = readToolCall(item.tool_name, item.tool_input)
+  return 'path' in call ? { ...call, path: shortPath(call.path, item.cwd) } : call
+}
+
+/** The one-line summary of a request for lists ("Edit: .env.production"); `bare` drops the tool name. */
+export function displaySummary(item: Pick<ApprovalItem, 'tool_name' | 'tool_input' | 'cwd'>, bare = false): string {
+  const call = displayCall(item)
+  const line = summarizeToolCall(call)
+  return bare && call.kind !== 'mcp' && call.kind !== 'other' ? line.slice(call.tool.length + 2) : line
+}
+
+/** What the agent wants, in words, for the detail pane's title. */
+export function wantsTo(call: ToolCall): string {
+  switch (call.kind) {
+    case 'bash':
+      return 'wants to run a command'
+    case 'edit':
+      return 'wants to edit a file'
+    case 'write':
+      return 'wants to write a file'
+    case 'mcp':
+      return 'wants to call an MCP tool'
+    case 'fetch':
+      return 'wants to fetch from the web'
+    default:
+      return `wants to use ${call.tool}`
+  }
+}
+
+/** The tool's short label for chips: MCP tools are "MCP". */
+export function toolLabel(tool: string): string {
+  return tool.startsWith('mcp__') ? 'MCP' : tool
+}
 
 /** "42 s", "3 min 05 s", "1 h 02 min", "2 d 3 h". */
 export function formatWait(ms: number): string {

@@ -31,7 +31,7 @@ function useTab(): ApprovalsTab {
   return tab
 }
 
-function Tabs({ tab, pending, history }: { tab: ApprovalsTab; pending: number; history: number }) {
+function Tabs({ tab, pending }: { tab: ApprovalsTab; pending: number }) {
   const item = (id: ApprovalsTab, label: string, Icon: typeof ShieldCheck, count?: number) => (
     <a href={tabHref(id)} className={`muse-tab${tab === id ? ' active' : ''}`} aria-current={tab === id ? 'page' : undefined} data-testid={`approvals-tab-${id}`}>
       <Icon size={13} aria-hidden /> {label}
@@ -41,7 +41,7 @@ function Tabs({ tab, pending, history }: { tab: ApprovalsTab; pending: number; h
   return (
     <nav className="muse-tabs" aria-label="Approvals views">
       {item('pending', 'Waiting', ShieldQuestion, pending)}
-      {item('history', 'History', History, history)}
+      {item('history', 'History', History)}
       {item('rules', 'Allowlist', ShieldCheck)}
     </nav>
   )
@@ -155,7 +155,7 @@ export function ApprovalsScreen() {
       <ScreenHeader
         title="Approvals"
         description="Tool calls your agents’ hooks routed to you, from every hub. A decision goes back to the agent at once; nobody answering means the hook times out and denies."
-        actions={<Tabs tab={tab} pending={data?.pending.length ?? 0} history={data?.history.length ?? 0} />}
+        actions={<Tabs tab={tab} pending={data?.pending.length ?? 0} />}
       />
       {unreadable.map((h) => (
         <p key={h.palace} className="inline-error" role="alert">

@@ -10,7 +10,7 @@ import { ALLOWLIST_DECIDER_PREFIX } from '../../../../shared/api'
 import { Chip, type ChipTone } from '../../components/chip'
 import { RelativeTime } from '../../components/relative-time'
 import { EmptyState } from '../../components/state-views'
-import { deciderLabel, formatWait, STATE_LABEL, waitedMs } from './approval-format'
+import { deciderLabel, displaySummary, formatWait, STATE_LABEL, waitedMs } from './approval-format'
 
 const TONE: Record<ApprovalItem['state'], ChipTone> = { pending: 'neutral', allow: 'ok', deny: 'error', timeout: 'warning', expired: 'warning' }
 
@@ -91,9 +91,11 @@ export function HistoryList({ items }: { items: readonly ApprovalItem[] }) {
                 <td>{i.project}</td>
                 <td className="appr-history-request">
                   <span className="mono ellipsis" title={i.summary}>
-                    {i.summary}
+                    {displaySummary(i)}
                   </span>
-                  {i.decision?.reason && i.decision.decision !== 'timeout' && <span className="appr-reason">“{i.decision.reason}”</span>}
+                  {i.decision?.reason && i.decision.decision !== 'timeout' && !i.decision.decided_by.startsWith(ALLOWLIST_DECIDER_PREFIX) && (
+                    <span className="appr-reason">“{i.decision.reason}”</span>
+                  )}
                   <Conflicts item={i} />
                 </td>
                 <td>

@@ -6,7 +6,7 @@ import { useEffect, useRef, type CSSProperties } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import type { ApprovalItem } from '../../../../shared/api'
 import { Chip } from '../../components/chip'
-import { formatWait, secondsLeft } from './approval-format'
+import { displaySummary, formatWait, secondsLeft, toolLabel } from './approval-format'
 import { useSecondClock } from './use-clock'
 
 /** Row height in px (single-line rows, so the virtualiser can use a fixed size). */
@@ -50,11 +50,11 @@ function Row({ item, selected, style, onSelect }: { item: ApprovalItem; selected
       </span>
       <span role="gridcell" className="ac-tool">
         <Chip tone="mono" title={item.tool_name}>
-          {item.tool_name.replace(/^mcp__/, '')}
+          {toolLabel(item.tool_name)}
         </Chip>
       </span>
       <span role="gridcell" className="ac-summary ellipsis mono" title={item.summary}>
-        {item.summary.replace(/^[^:]+: /, '')}
+        {displaySummary(item, true)}
       </span>
       <span role="gridcell" className="ac-same">
         {item.identical > 1 && (

@@ -11,7 +11,7 @@ import { Chip } from '../../components/chip'
 import { Keys } from '../../components/kbd'
 import { InlineError } from '../../components/state-views'
 import { plural } from '../../lib/format'
-import { formatWait, secondsLeft } from './approval-format'
+import { displayCall, formatWait, secondsLeft, toolLabel, wantsTo } from './approval-format'
 import { useApprovalsUi } from './approvals-store'
 import { WaitingTime } from './pending-list'
 import { RuleProposal } from './rule-proposal'
@@ -44,9 +44,11 @@ export function RequestDetail({ item, identicalAgents, actions, reasonRef }: { i
   return (
     <aside className="appr-detail" aria-label="Selected request" data-testid="approval-detail">
       <header className="appr-detail-head">
-        <Chip tone="mono">{item.tool_name}</Chip>
+        <Chip tone="mono" title={item.tool_name}>
+          {toolLabel(item.tool_name)}
+        </Chip>
         <h2 className="appr-title">
-          <span className="mono">{item.agent}</span> wants to run this in <strong>{item.project}</strong>
+          <span className="mono">{item.agent}</span> {wantsTo(displayCall(item))} in <strong>{item.project}</strong>
         </h2>
       </header>
       <dl className="appr-meta">
@@ -67,13 +69,13 @@ export function RequestDetail({ item, identicalAgents, actions, reasonRef }: { i
         {item.cwd && (
           <>
             <dt>Folder</dt>
-            <dd className="mono ellipsis" title={item.cwd}>
+            <dd className="mono ellipsis appr-meta-wide" title={item.cwd}>
               {item.cwd}
             </dd>
           </>
         )}
       </dl>
-      <ToolPreview tool={item.tool_name} input={item.tool_input} truncated={item.tool_input_truncated} />
+      <ToolPreview tool={item.tool_name} input={item.tool_input} cwd={item.cwd} truncated={item.tool_input_truncated} />
       {item.identical > 1 && (
         <p className="appr-identical" data-testid="identical-note">
           <CopyCheck size={14} aria-hidden /> {plural(item.identical, 'identical request')} waiting ({identicalAgents.join(', ')}).{' '}

@@ -64,12 +64,12 @@ function RuleForm({ editing, onDone }: { editing: AllowRule | null; onDone: () =
         )}
       </div>
       <p className="hint">
-        {rule.input_pattern || rule.tool_name ? (
+        {rule.input_pattern && rule.tool_name ? (
           <>
             Rule <code>{ruleLabel(rule)}</code>
-            {problem && rule.input_pattern ? <span className="text-error"> — {problem}</span> : null}
+            {problem ? <span className="text-error"> — {problem}</span> : null}.{' '}
           </>
-        ) : null}{' '}
+        ) : null}
         Globs: <code>*</code> any text, <code>?</code> one character, <code>\</code> makes the next one literal. In shell commands <code>*</code> never reaches past{' '}
         <code>; &amp; | &lt; &gt; $</code>, a backtick or a line break.
       </p>

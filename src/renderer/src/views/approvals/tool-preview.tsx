@@ -6,6 +6,7 @@
  */
 import { diffLines } from 'diff'
 import { readToolCall, type TextEdit, type ToolInput } from '../../../../shared/approvals/tool-call'
+import { shortPath } from './approval-format'
 
 /** Longest preview of a written file, in lines (the rest is counted). */
 const MAX_WRITE_LINES = 60
@@ -48,8 +49,11 @@ function EditDiff({ edit, index, count }: { edit: TextEdit; index: number; count
 }
 
 /** The preview of `tool_name` called with `tool_input`. */
-export function ToolPreview({ tool, input, truncated }: { tool: string; input: ToolInput; truncated?: boolean }) {
+export function ToolPreview({ tool, input, cwd = null, truncated }: { tool: string; input: ToolInput; cwd?: string | null; truncated?: boolean }) {
   const call = readToolCall(tool, input)
+  const path = (p: string) => (
+    <span title={p}>{shortPath(p, cwd)}</span>
+  )
   const note = truncated ? <p className="hint">The input was too large for the request; the preview is cut (the full input is attached to the event).</p> : null
   switch (call.kind) {
     case 'bash':
@@ -68,7 +72,7 @@ export function ToolPreview({ tool, input, truncated }: { tool: string; input: T
     case 'edit':
       return (
         <div className="appr-preview" data-testid="tool-preview" data-kind="edit">
-          <p className="appr-path mono">{call.path}</p>
+          <p className="appr-path mono">{path(call.path)}</p>
           {call.edits.map((e, i) => (
             <EditDiff key={i} edit={e} index={i} count={call.edits.length} />
           ))}
@@ -81,7 +85,7 @@ export function ToolPreview({ tool, input, truncated }: { tool: string; input: T
       return (
         <div className="appr-preview" data-testid="tool-preview" data-kind="write">
           <p className="appr-path mono">
-            {call.path} <span className="muted">(whole file, {lines.length} lines)</span>
+            {path(call.path)} <span className="muted">(whole file, {lines.length} lines)</span>
           </p>
           <pre className="appr-code">
             <Lines text={shown} kind="add" />
@@ -112,7 +116,7 @@ export function ToolPreview({ tool, input, truncated }: { tool: string; input: T
     case 'path':
       return (
         <div className="appr-preview" data-testid="tool-preview" data-kind="path">
-          <p className="appr-path mono">{call.path}</p>
+          <p className="appr-path mono">{path(call.path)}</p>
         </div>
       )
     case 'other':

@@ -25,7 +25,7 @@ const noElectron = { name: 'electron', message: 'Only src/main and src/preload m
 const nodeOnly = ['better-sqlite3', 'chokidar', 'commander']
 // The hub's storage modules: only the hub implementations (core/hub/local-hub.ts, remote-hub.ts)
 // and their helpers import them. Matched on the import specifier (`../hub/reader`, `../../core/hub/writer`).
-const hubStorage = ['schema', 'hub-connection', 'reader', 'writer', 'event-query', 'inbox', 'overview', 'presence', 'tasks', 'thread', 'wait', 'local-hub', 'local-tail', 'lock-retry', 'bench-data', 'artifacts', 'write-support', 'reader-open',
+const hubStorage = ['schema', 'hub-connection', 'reader', 'writer', 'event-query', 'inbox', 'overview', 'presence', 'tasks', 'thread', 'wait', 'local-hub', 'local-hub-base', 'local-tail', 'lock-retry', 'bench-data', 'artifacts', 'write-support', 'reader-open',
   'remote-hub', 'remote-mirror', 'remote-sync', 'remote-stream', 'remote-mcp', 'remote-token', 'remote-registration', 'open-hubs']
 const hubStorageMessage = 'Reach MemPalace hubs through the hub service (core/hub/hub-service), never the hub\'s SQLite or HTTP modules.'
 const noHubStorage = { regex: `(^|/)hub/(${hubStorage.join('|')})$`, message: hubStorageMessage }

@@ -55,7 +55,8 @@ const packagesPlugin = {
 rmSync(outdir, { recursive: true, force: true })
 const result = await build({
   absWorkingDir: ROOT,
-  entryPoints: { muster: 'src/cli/main.ts' },
+  // `approve-hook` has its own entry: it runs on every tool call of every agent (see src/cli/hook-main.ts)
+  entryPoints: { muster: 'src/cli/main.ts', 'approve-hook': 'src/cli/hook-main.ts' },
   bundle: true,
   splitting: true,
   platform: 'node',

@@ -18,6 +18,8 @@
  */
 import { Command, CommanderError } from 'commander'
 import { MUSTER_VERSION } from '../core/version'
+import { registerApprovals } from './commands/approvals'
+import { registerApproveHook } from './commands/approve-hook'
 import { registerArtifact } from './commands/artifact'
 import { registerChain } from './commands/chain'
 import { registerDemo } from './commands/demo'
@@ -71,6 +73,8 @@ export function buildProgram(io: CliIo): Command {
   registerChain(program, io)
   registerRules(program, io)
   registerMcp(program, io)
+  registerApprovals(program, io)
+  registerApproveHook(program, io)
   for (const cmd of [program, ...allCommands(program)]) {
     cmd
       .exitOverride((err) => {

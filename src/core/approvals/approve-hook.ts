@@ -14,7 +14,8 @@
 import { ruleLabel } from '../../shared/approvals/allow-rules'
 import { ALLOWLIST_DECIDER_PREFIX, DECIDED_BY_TIMEOUT, EventType, type ApprovalDecision } from '../../shared/contract/hub-vocabulary'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
-import type { Hub, HubSubscription } from '../hub/hub-port'
+import type { HubSubscription } from '../hub/hub-port'
+import type { AppendAndWait } from '../hub/open-hub'
 import type { AllowlistStore } from './allowlist-store'
 import { decidesRequest, decisionAppend, foldApproval, newApprovalId, requestAppend, type ApprovalAsk } from './approval-events'
 import { hookAnswer, type HookVerdict } from './hook-answer'
@@ -28,7 +29,7 @@ export const MAX_HOOK_TIMEOUT_MS = 24 * 3600 * 1000
 /** What the hook runs against. */
 export interface HookContext {
   /** The hub to ask, or why it cannot be reached. */
-  hub: Hub | { unreachable: string }
+  hub: AppendAndWait | { unreachable: string }
   /** The allowlist, or null when Muster's state DB has none. */
   rules: AllowlistStore | null
   /** Who requests are addressed to: the operator's id, or `'*'`. */
@@ -58,10 +59,10 @@ export interface HookRun {
   correlation_id: string | null
 }
 
-const isHub = (h: HookContext['hub']): h is Hub => !('unreachable' in h)
+const isHub = (h: HookContext['hub']): h is AppendAndWait => !('unreachable' in h)
 
 /** Waits for the first decision after the request on a live tail; null on timeout or abort. */
-function waitForDecision(hub: Hub, request: HubEventEnvelope, timeoutMs: number, signal?: AbortSignal): Promise<HubEventEnvelope | null> {
+function waitForDecision(hub: AppendAndWait, request: HubEventEnvelope, timeoutMs: number, signal?: AbortSignal): Promise<HubEventEnvelope | null> {
   return new Promise((resolve) => {
     let sub: HubSubscription | null = null
     let done = false
@@ -176,7 +177,7 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
 }
 
 /** Appends the request with a fresh correlation id; a too-large input is kept whole in an artifact. */
-async function appendRequest(hub: Hub, ask: ApprovalAsk): Promise<HubEventEnvelope> {
+async function appendRequest(hub: AppendAndWait, ask: ApprovalAsk): Promise<HubEventEnvelope> {
   const { append, truncated } = requestAppend(ask, newApprovalId())
   if (truncated) {
     const full = JSON.stringify(ask.tool_input)

@@ -8,10 +8,8 @@ import { existsSync } from 'node:fs'
 import { join, resolve, sep } from 'node:path'
 import { BROADCAST } from '../../shared/contract/hub-vocabulary'
 import { STATE_DB_FILE } from '../fleet/state-db'
-import { HubRegistry } from '../hub/hub-registry'
-import type { Hub } from '../hub/hub-port'
 import { resolvePalace, type PalaceEnv } from '../hub/locate'
-import { isHubUrl, openHub } from '../hub/open-hub'
+import { isHubUrl, openHub, type AppendAndWait } from '../hub/open-hub'
 import { openDatabase, type Db } from '../sqlite'
 import { AllowlistStore } from './allowlist-store'
 import type { HookContext } from './approve-hook'
@@ -60,7 +58,9 @@ function openState(home: string, warn: (line: string) => void): Db | null {
   const file = join(home, STATE_DB_FILE)
   if (!existsSync(file)) return null
   try {
-    return openDatabase(file, { mustExist: true, busyTimeoutMs: STATE_BUSY_MS })
+    const db = openDatabase(file, { mustExist: true, busyTimeoutMs: STATE_BUSY_MS })
+    db.pragma('synchronous = NORMAL') // as the app writes it (WAL): a hit count needs no fsync of its own
+    return db
   } catch (err) {
     warn(`muster approve-hook: cannot read Muster's state DB ${file} (${(err as Error).message}); no allowlist`)
     return null
@@ -68,11 +68,11 @@ function openState(home: string, warn: (line: string) => void): Db | null {
 }
 
 /** Opens the hook's context; `close` releases the hub and the DB. */
-export function openHookContext(o: HookEnvOptions): { ctx: HookContext; close(): Promise<void> } {
+export async function openHookContext(o: HookEnvOptions): Promise<{ ctx: HookContext; close(): Promise<void> }> {
   const db = openState(o.home, o.warn)
   let rules: AllowlistStore | null = null
   let operator: string | null = null
-  let hub: Hub | { unreachable: string }
+  let hub: AppendAndWait | { unreachable: string }
   try {
     if (db && AllowlistStore.available(db)) rules = new AllowlistStore(db)
     operator = db ? operatorOf(db) : null
@@ -82,7 +82,8 @@ export function openHookContext(o: HookEnvOptions): { ctx: HookContext; close():
   try {
     let location: string
     if (o.hub && !isHubUrl(o.hub)) {
-      const rec = db ? new HubRegistry(db).find(o.hub) : null
+      // the registry is loaded only for this: most hooks name a palace, or none
+      const rec = db ? new (await import('../hub/hub-registry')).HubRegistry(db).find(o.hub) : null
       if (!rec) throw new Error(`unknown hub '${o.hub}' (see: muster hubs list)`)
       location = rec.palace ?? rec.url!
     } else {

@@ -6,7 +6,10 @@
  */
 import { ApiError } from '../../shared/api-error'
 import type { Hub } from './hub-port'
-import { LocalHub } from './local-hub'
+import { LocalHubBase } from './local-hub-base'
+
+/** The part of the hub interface a caller that appends and follows uses (any `Hub` has it). */
+export type AppendAndWait = Pick<Hub, 'kind' | 'location' | 'label' | 'status' | 'list' | 'subscribe' | 'append' | 'putArtifact' | 'close'>
 
 /** Options of `openHub`. */
 export interface OpenHubOptions {
@@ -19,8 +22,8 @@ export function isHubUrl(location: string): boolean {
   return /^https?:\/\//i.test(location)
 }
 
-/** The hub at a palace folder; a URL is refused with a clear error. */
-export function openHub(location: string, opts: OpenHubOptions = {}): Hub {
+/** The hub at a palace folder (only the code that appends and follows is loaded); a URL is refused with a clear error. */
+export function openHub(location: string, opts: OpenHubOptions = {}): AppendAndWait {
   if (isHubUrl(location)) throw new ApiError(`remote hub ${location} cannot be reached from this command yet: use a local palace (--palace)`, 'invalid_input')
-  return new LocalHub(location, { busyTimeoutMs: opts.lockTimeoutMs })
+  return new LocalHubBase(location, { busyTimeoutMs: opts.lockTimeoutMs })
 }

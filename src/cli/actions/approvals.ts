@@ -1,0 +1,56 @@
+/** `muster approvals list | decide` at work, through the service like the Approvals screen. */
+import type { Command } from 'commander'
+import type { ApprovalItem } from '../../shared/api'
+import { globals, withService } from '../context'
+import { CliError, CliExit, printJson, table, truncate, type CliIo } from '../output'
+
+/** The hub selection of these commands: `--hub`, the global `--palace`, or every known hub. */
+function selection(o: { hub?: string }, cmd: Command): { hub?: string; palace?: string } {
+  const palace = globals(cmd).palace
+  if (o.hub && palace) throw new CliError('give --hub or --palace, not both')
+  return o.hub ? { hub: o.hub } : palace ? { palace } : {}
+}
+
+function waited(item: ApprovalItem, now = Date.now()): string {
+  const s = Math.max(0, Math.round(((item.decision ? Date.parse(item.decision.created_at) : now) - Date.parse(item.created_at)) / 1000))
+  return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${Math.floor(s / 3600)}h${String(Math.floor(s / 60) % 60).padStart(2, '0')}m`
+}
+
+/** Lists the inbox. */
+export async function listApprovals(io: CliIo, o: { hub?: string; history?: number }, cmd: Command): Promise<void> {
+  const sel = selection(o, cmd)
+  const out = await withService(cmd, io, (s) => s.call('approvals.list', { ...sel, ...(o.history ? { history_limit: o.history } : {}) }))
+  if (globals(cmd).json) return printJson(io, o.history ? out : { ...out, history: undefined })
+  for (const h of out.hubs.filter((x) => !x.ok)) io.stderr(`muster: hub ${h.hub} could not be read: ${h.error}\n`)
+  if (!out.pending.length) io.stdout('nothing is waiting for you\n')
+  else {
+    const rows = out.pending.map((p) => [waited(p), p.agent, p.project, p.correlation_id, truncate(p.summary, 70)])
+    io.stdout(table([['WAITING', 'AGENT', 'PROJECT', 'ID', 'REQUEST'], ...rows]))
+  }
+  if (o.history) {
+    io.stdout('\n')
+    const rows = out.history.map((h) => [h.state, h.decision?.decided_by ?? '-', waited(h), h.agent, h.correlation_id, truncate(h.summary, 50) + (h.conflicts.length ? `  (+${h.conflicts.length} conflict)` : '')])
+    io.stdout(table([['OUTCOME', 'BY', 'WAITED', 'AGENT', 'ID', 'REQUEST'], ...rows]))
+  }
+}
+
+/** Decides one request; exit 2 when another decision came first. */
+export async function decideApproval(io: CliIo, id: string, decision: string, o: { hub?: string; reason?: string }, cmd: Command): Promise<void> {
+  if (decision !== 'allow' && decision !== 'deny') throw new CliError(`decision must be allow or deny, got '${decision}'`)
+  const sel = selection(o, cmd)
+  const out = await withService(cmd, io, async (s) => {
+    let target = sel
+    if (!sel.hub && !sel.palace) {
+      // find the hub holding the request among the known ones
+      const all = await s.call('approvals.list', { history_limit: 500 })
+      const item = [...all.pending, ...all.history].find((i) => i.id === id || i.correlation_id === id)
+      if (!item) throw new CliError(`no approval request '${id}' in the known hubs (pass --hub or --palace)`)
+      target = item.hub === item.palace ? { palace: item.palace } : { hub: item.hub }
+    }
+    return s.call('approvals.decide', { ...target, id, decision, ...(o.reason !== undefined ? { reason: o.reason } : {}) })
+  })
+  if (globals(cmd).json) printJson(io, out)
+  else if (out.outcome === 'decided') io.stdout(`${decision === 'allow' ? 'allowed' : 'denied'} ${out.item.correlation_id} (${out.item.agent}: ${out.item.summary})\n`)
+  else io.stderr(`muster: ${out.item.correlation_id} was already decided (${out.item.decision!.decision} by ${out.item.decision!.decided_by}); your ${decision} is recorded as a conflict and not applied\n`)
+  if (out.outcome === 'conflict') throw new CliExit(2)
+}

@@ -1,0 +1,54 @@
+/**
+ * Runs `muster approve-hook` for one tool call: checks the options, reads the hook JSON from
+ * stdin, opens the smallest context (state DB for the allowlist, one hub), runs the core hook and
+ * prints the harness's answer. Shared by the hook's own entry and commander's action.
+ */
+import { MAX_HOOK_TIMEOUT_MS, runApproveHook } from '../../core/approvals/approve-hook'
+import { openHookContext } from '../../core/approvals/hook-env'
+import { MAX_HOOK_INPUT_BYTES } from '../../core/approvals/hook-input'
+import { defaultCliHome, resolveHome } from '../../core/fleet/home'
+import type { CliIo } from '../output'
+import type { HookCliOptions } from './flags'
+
+/** Agent ids: one token, like `mac-claude` (RFC-005 `host:agent:project` too). */
+const AGENT_RE = /^[A-Za-z0-9._:-]{1,128}$/
+
+/** Reads a stream to the end as UTF-8, refusing more than `max` bytes. */
+export async function readAll(stream: NodeJS.ReadableStream, max = MAX_HOOK_INPUT_BYTES): Promise<string> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of stream) {
+    const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string)
+    size += b.length
+    if (size > max) throw new Error(`hook input on stdin is larger than ${max} bytes`)
+    chunks.push(b)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+/** Runs the hook; returns the exit code (0 whenever the harness got an answer). */
+export async function runHookCommand(io: CliIo, o: HookCliOptions, signal?: AbortSignal): Promise<number> {
+  const fail = (message: string): number => {
+    io.stderr(`muster approve-hook: ${message}; nothing was recorded\n`)
+    return 1
+  }
+  if (!o.agent) return fail('--agent is required (the agent whose tool call this is, e.g. --agent mac-claude)')
+  if (!AGENT_RE.test(o.agent)) return fail(`--agent must be a single token like mac-claude (machine-harness), got '${o.agent}'`)
+  if (o.timeoutMs !== undefined && (o.timeoutMs < 1 || o.timeoutMs > MAX_HOOK_TIMEOUT_MS)) return fail(`--timeout-ms must be between 1 and ${MAX_HOOK_TIMEOUT_MS}`)
+  if (o.hub && o.palace) return fail('give --hub or --palace, not both')
+  let stdin: string
+  try {
+    stdin = io.stdin ? await io.stdin() : await readAll(process.stdin)
+  } catch (err) {
+    return fail((err as Error).message)
+  }
+  const home = resolveHome(o.home, io.env, defaultCliHome())
+  const { ctx, close } = await openHookContext({ home, palace: o.palace, hub: o.hub, env: io.env, cwd: io.cwd, lockTimeoutMs: o.lockTimeoutMs, warn: (line) => io.stderr(`${line}\n`) })
+  try {
+    const run = await runApproveHook(stdin, { agent: o.agent, project: o.project, harness: o.harness, timeoutMs: o.timeoutMs, signal }, ctx)
+    io.stdout(run.stdout)
+    return run.exitCode
+  } finally {
+    await close()
+  }
+}

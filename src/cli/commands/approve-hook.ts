@@ -1,0 +1,34 @@
+/** `muster approve-hook` (a harness hook answering tool calls) and `muster approve-hook install`. */
+import type { Command } from 'commander'
+import { HOOK_FLAGS, hookInt } from '../approve-hook/flags'
+import { lazyAction } from '../lazy'
+import type { CliIo } from '../output'
+
+/** Registers `approve-hook` and its `install` subcommand. */
+export function registerApproveHook(program: Command, io: CliIo): void {
+  const hook = program
+    .command('approve-hook')
+    .description(
+      'hook for Claude Code PreToolUse/PermissionRequest and Codex PermissionRequest: reads the hook JSON on stdin, asks the operator through the hub (allowlist first), prints the harness answer'
+    )
+  for (const f of HOOK_FLAGS) {
+    if (f.int) hook.option(f.spec, f.help, (v: string) => hookInt(f.spec.split(' ')[0]!, v))
+    else hook.option(f.spec, f.help)
+  }
+  hook.action(lazyAction(io, () => import('../actions/approve-hook'), 'approveHook'))
+
+  hook
+    .command('install')
+    .description("adds Muster's hook to a harness's settings (byte for byte outside its own entry; idempotent), or removes it with --uninstall")
+    .option('--agent <id>', 'the agent id the hook reports (required to install), e.g. mac-claude')
+    .option('--harness <name>', 'claude (~/.claude/settings.json, PreToolUse) or codex (~/.codex/hooks.json, PermissionRequest)', 'claude')
+    .option('--settings <file>', 'the settings file to edit (default per harness)')
+    .option('--event <name>', 'PreToolUse or PermissionRequest (default per harness)')
+    .option('--matcher <regex>', 'tool names the hook runs for (PreToolUse default: Bash|Edit|MultiEdit|Write|NotebookEdit|WebFetch|mcp__.*; "*" for every tool)')
+    .option('--hub <name-or-url>', 'the hub the hook asks through (default: --palace, else MemPalace’s resolution)')
+    .option('--project <name>', 'the project the hook reports')
+    .option('--timeout-ms <ms>', 'how long the hook waits for a decision (default 540000); the harness’s own timeout is set 30 s longer', (v: string) => hookInt('--timeout-ms', v))
+    .option('--command <cmd>', 'how the harness starts Muster (default: this node and this muster, by absolute path)')
+    .option('--uninstall', "remove Muster's hook instead")
+    .action(lazyAction(io, () => import('../actions/approve-hook'), 'installHookCommand'))
+}

@@ -1,0 +1,22 @@
+/**
+ * The entry of `muster approve-hook` (bundled as `out/cli/approve-hook.mjs`; `bin/muster.mjs`
+ * routes a hook call here). It starts on every tool call of every agent, so it loads neither
+ * commander, the service, the contract's zod schemas nor the dashboard: only the hook's core,
+ * one hub and Muster's state DB. A stop signal (the harness giving up on the hook) is recorded as
+ * a timeout before the process ends.
+ */
+import { parseHookArgv } from './approve-hook/flags'
+import { runHookCommand } from './approve-hook/run'
+import { processIo } from './output'
+
+const stop = new AbortController()
+process.once('SIGTERM', () => stop.abort())
+process.once('SIGINT', () => stop.abort())
+
+try {
+  const opts = parseHookArgv(process.argv.slice(2))
+  process.exitCode = await runHookCommand(processIo(), opts, stop.signal)
+} catch (err) {
+  process.stderr.write(`muster approve-hook: ${err instanceof Error ? err.message : String(err)}; nothing was recorded\n`)
+  process.exitCode = 1
+}

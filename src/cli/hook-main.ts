@@ -5,7 +5,7 @@
  * one hub and Muster's state DB. A stop signal (the harness giving up on the hook) is recorded as
  * a timeout before the process ends.
  */
-import { parseHookArgv } from './approve-hook/flags'
+import { parseHookArgv } from './commands/hook-flags'
 import { runHookCommand } from './approve-hook/run'
 import { processIo } from './output'
 

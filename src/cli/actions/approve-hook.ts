@@ -5,7 +5,7 @@ import { DEFAULT_HOOK_TIMEOUT_MS } from '../../core/approvals/approve-hook'
 import { DEFAULT_PRE_TOOL_MATCHER, HARNESS_DEFAULTS, installHook, shellQuote, uninstallHook, type HarnessName } from '../../core/approvals/hook-install'
 import { userHome } from '../../core/hub/locate'
 import { HookEvent, type HookEventName } from '../../shared/contract/hub-vocabulary'
-import type { HookCliOptions } from '../approve-hook/flags'
+import type { HookCliOptions } from '../commands/hook-flags'
 import { runHookCommand } from '../approve-hook/run'
 import { globals } from '../context'
 import { CliError, CliExit, printJson, type CliIo } from '../output'
@@ -20,7 +20,7 @@ export async function approveHook(io: CliIo, o: HookCliOptions, cmd: Command): P
 /** Options of `approve-hook install`. */
 interface InstallOptions {
   agent?: string
-  harness: string
+  harness?: string
   settings?: string
   event?: string
   matcher?: string
@@ -37,7 +37,11 @@ function defaultProgram(): string {
 }
 
 /** Adds (or removes) Muster's hook in a harness's settings. */
-export async function installHookCommand(io: CliIo, o: InstallOptions, cmd: Command): Promise<void> {
+export async function installHookCommand(io: CliIo, own: InstallOptions, cmd: Command): Promise<void> {
+  // `--agent`, `--hub`, `--project` and `--timeout-ms` are also options of `approve-hook` itself,
+  // which commander hands to the parent: read both
+  const o: InstallOptions = { ...(cmd.parent?.opts() as Partial<InstallOptions>), ...own }
+  o.harness ??= 'claude'
   if (o.harness !== 'claude' && o.harness !== 'codex') throw new CliError(`--harness must be claude or codex, got '${o.harness}'`)
   const harness = o.harness as HarnessName
   const defaults = HARNESS_DEFAULTS[harness]

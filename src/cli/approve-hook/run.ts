@@ -8,7 +8,7 @@ import { openHookContext } from '../../core/approvals/hook-env'
 import { MAX_HOOK_INPUT_BYTES } from '../../core/approvals/hook-input'
 import { defaultCliHome, resolveHome } from '../../core/fleet/home'
 import type { CliIo } from '../output'
-import type { HookCliOptions } from './flags'
+import type { HookCliOptions } from '../commands/hook-flags'
 
 /** Agent ids: one token, like `mac-claude` (RFC-005 `host:agent:project` too). */
 const AGENT_RE = /^[A-Za-z0-9._:-]{1,128}$/

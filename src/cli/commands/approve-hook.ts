@@ -1,6 +1,6 @@
 /** `muster approve-hook` (a harness hook answering tool calls) and `muster approve-hook install`. */
 import type { Command } from 'commander'
-import { HOOK_FLAGS, hookInt } from '../approve-hook/flags'
+import { HOOK_FLAGS, hookInt } from './hook-flags'
 import { lazyAction } from '../lazy'
 import type { CliIo } from '../output'
 
@@ -21,7 +21,7 @@ export function registerApproveHook(program: Command, io: CliIo): void {
     .command('install')
     .description("adds Muster's hook to a harness's settings (byte for byte outside its own entry; idempotent), or removes it with --uninstall")
     .option('--agent <id>', 'the agent id the hook reports (required to install), e.g. mac-claude')
-    .option('--harness <name>', 'claude (~/.claude/settings.json, PreToolUse) or codex (~/.codex/hooks.json, PermissionRequest)', 'claude')
+    .option('--harness <name>', 'claude (default: ~/.claude/settings.json, PreToolUse) or codex (~/.codex/hooks.json, PermissionRequest)')
     .option('--settings <file>', 'the settings file to edit (default per harness)')
     .option('--event <name>', 'PreToolUse or PermissionRequest (default per harness)')
     .option('--matcher <regex>', 'tool names the hook runs for (PreToolUse default: Bash|Edit|MultiEdit|Write|NotebookEdit|WebFetch|mcp__.*; "*" for every tool)')

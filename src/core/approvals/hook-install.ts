@@ -4,14 +4,14 @@
  * share one shape: `hooks.<Event>` is an array of `{matcher?, hooks: [{type: "command", command,
  * timeout}]}` groups. Muster's group is the one whose command runs `approve-hook`.
  *
- * The file is edited as text (jsonc-parser computes the minimal edit), so everything outside
+ * The file is edited as text (jsonc-parser finds the nodes, the edits are made by hand), so everything outside
  * Muster's own entry stays byte for byte: other hooks, other settings, comments, indentation, key
  * order, line endings. Installing twice changes nothing; uninstalling after installing gives the
  * original bytes back (an emptied `hooks.<Event>` array and `hooks` object are removed with it).
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { applyEdits, findNodeAtLocation, modify, parseTree, type FormattingOptions, type Node, type ParseError } from 'jsonc-parser'
+import { findNodeAtLocation, parseTree, type FormattingOptions, type Node, type ParseError } from 'jsonc-parser'
 import { ApiError } from '../../shared/api-error'
 import { HookEvent, type HookEventName } from '../../shared/contract/hub-vocabulary'
 
@@ -77,6 +77,31 @@ function indentAt(text: string, offset: number, anyway = false): string {
 /** An entry as text, its inner lines indented below `indent`. */
 function entryText(entry: unknown, indent: string, fmt: FormattingOptions): string {
   return JSON.stringify(entry, null, unitOf(fmt)).split('\n').join(`${fmt.eol}${indent}`)
+}
+
+/** Adds `"key": value` as the last property of an object, on its own line, indented like its siblings. */
+function addProperty(text: string, object: Node, key: string, value: unknown, fmt: FormattingOptions): string {
+  const props = object.children ?? []
+  const last = props[props.length - 1]
+  if (last) {
+    const indent = indentAt(text, last.offset)
+    const end = last.offset + last.length
+    return `${text.slice(0, end)},${fmt.eol}${indent}${JSON.stringify(key)}: ${entryText(value, indent, fmt)}${text.slice(end)}`
+  }
+  const outer = indentAt(text, object.offset, true)
+  const inner = outer + unitOf(fmt)
+  return `${text.slice(0, object.offset)}{${fmt.eol}${inner}${JSON.stringify(key)}: ${entryText(value, inner, fmt)}${fmt.eol}${outer}}${text.slice(object.offset + object.length)}`
+}
+
+/** Removes a property: the exact inverse of `addProperty` (an object left empty becomes `{}`). */
+function removeProperty(text: string, object: Node, key: string): string {
+  const props = object.children ?? []
+  const i = props.findIndex((p) => p.children?.[0]?.value === key)
+  if (i < 0) return text
+  const prop = props[i]!
+  if (i > 0) return text.slice(0, props[i - 1]!.offset + props[i - 1]!.length) + text.slice(prop.offset + prop.length)
+  if (props.length > 1) return text.slice(0, prop.offset) + text.slice(props[1]!.offset)
+  return `${text.slice(0, object.offset)}{}${text.slice(object.offset + object.length)}`
 }
 
 /** Reads the settings text and its tree; a missing file is empty; anything but a JSON object is refused. */
@@ -147,7 +172,8 @@ export function installHook(file: string, spec: HookEntrySpec): HookInstallResul
     const inner = outer + unitOf(fmt)
     next = `${text.slice(0, array.offset)}[${fmt.eol}${inner}${entryText(entry, inner, fmt)}${fmt.eol}${outer}]${text.slice(array.offset + array.length)}`
   } else {
-    next = applyEdits(text, modify(text, ['hooks', spec.event], [entry], { formattingOptions: fmt }))
+    const hooks = findNodeAtLocation(root, ['hooks'])
+    next = hooks ? addProperty(text, hooks, spec.event, [entry], fmt) : addProperty(text, root, 'hooks', { [spec.event]: [entry] }, fmt)
   }
   writeAtomically(file, next)
   return { file, event: spec.event, action: index >= 0 ? 'updated' : 'installed' }
@@ -168,7 +194,7 @@ export function uninstallHook(file: string): HookInstallResult {
       const items = array!.children!
       if (items.length === 1) {
         // the array held only Muster's group: the whole property goes (jsonc-parser removes it with its comma)
-        next = applyEdits(next, modify(next, ['hooks', event], undefined, {}))
+        next = removeProperty(next, findNodeAtLocation(parseTree(next)!, ['hooks'])!, event)
         break
       }
       // the exact inverse of the insertion: from the previous group's end (or this one's start) to the next one's start (or this one's end)
@@ -180,7 +206,7 @@ export function uninstallHook(file: string): HookInstallResult {
   }
   if (next === text) return { file, event: null, action: 'absent' }
   const left = findNodeAtLocation(parseTree(next)!, ['hooks'])
-  if (left && (left.children ?? []).length === 0) next = applyEdits(next, modify(next, ['hooks'], undefined, {}))
+  if (left && (left.children ?? []).length === 0) next = removeProperty(next, parseTree(next)!, 'hooks')
   writeAtomically(file, next)
   return { file, event: removedFrom, action: 'removed' }
 }

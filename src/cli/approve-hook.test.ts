@@ -1,0 +1,233 @@
+/**
+ * The real `muster approve-hook` process (bin/muster.mjs routing to its own entry) with each
+ * harness's hook JSON on stdin, against a real hub file, decided through the service (what the
+ * dashboard calls) and by concurrent `muster approvals decide` processes.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { builtCli } from '../../test/helpers/built-cli'
+import { tmpDir } from '../../test/helpers/tmp'
+import type { HubEventEnvelope } from '../shared/api'
+import { createService } from '../core/service'
+import type { MusterService } from '../core/service-types'
+import { createHub } from '../core/hub/schema'
+
+const ROOT = resolve(import.meta.dirname, '..', '..')
+let bin: string
+let home: string
+let palace: string
+let service: MusterService
+
+beforeAll(async () => {
+  bin = builtCli()
+  home = join(tmpDir(), 'home')
+  palace = join(tmpDir(), 'palace')
+  createHub(palace).close()
+  service = await createService({ home, transport: 'http', watch: false })
+  await service.call('settings.update', { operatorId: 'desk-muster' })
+  await service.call('hubs.add', { palace, name: 'main' })
+}, 60_000)
+afterAll(() => service?.close())
+
+/** Hook payloads as each harness sends them (Claude Code's as captured from claude 2.1.x). */
+const payload = {
+  claudePreToolUse: (command: string) => ({
+    session_id: '16a19f64-84f9-4dcc-be7f-968d797e2365', transcript_path: '/home/op/.claude/projects/-work-muse/16a19f64.jsonl', cwd: '/work/muse',
+    prompt_id: '7539223e-8e04-46e4-add4-541337e3e435', permission_mode: 'default', effort: { level: 'high' }, hook_event_name: 'PreToolUse',
+    tool_name: 'Bash', tool_input: { command, description: 'Run it' }, tool_use_id: 'toolu_01'
+  }),
+  claudePermissionRequest: (command: string) => ({
+    session_id: '16a19f64', transcript_path: '/home/op/.claude/projects/x/16a19f64.jsonl', cwd: '/work/muse', permission_mode: 'default',
+    hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command, description: 'Run it' }
+  }),
+  codexPermissionRequest: (command: string) => ({
+    session_id: '0199a213-81c0-7800-8aa1-bbab2a035a53', transcript_path: '/home/op/.codex/sessions/2026/12/03/rollout.jsonl', cwd: '/work/dya',
+    hook_event_name: 'PermissionRequest', model: 'gpt-5-codex', turn_id: 'turn-1', tool_name: 'Bash', tool_input: { command, description: 'why' }
+  })
+}
+
+interface Ended {
+  code: number | null
+  stdout: string
+  stderr: string
+  at: number
+}
+
+/** Starts the hook process with `input` on stdin. */
+function hook(input: unknown, args: string[] = [], env: NodeJS.ProcessEnv = {}): { proc: ChildProcess; done: Promise<Ended> } {
+  const proc = spawn(process.execPath, [bin, 'approve-hook', '--home', home, '--palace', palace, '--agent', 'mac-claude', ...args], {
+    env: { ...process.env, MUSTER_HOME: '', ...env },
+    stdio: ['pipe', 'pipe', 'pipe']
+  })
+  let stdout = ''
+  let stderr = ''
+  proc.stdout!.on('data', (d: Buffer) => (stdout += d))
+  proc.stderr!.on('data', (d: Buffer) => (stderr += d))
+  proc.stdin!.end(typeof input === 'string' ? input : JSON.stringify(input))
+  const done = new Promise<Ended>((res) => proc.on('close', (code) => res({ code, stdout, stderr, at: performance.now() })))
+  return { proc, done }
+}
+
+const events = async (): Promise<HubEventEnvelope[]> => (await service.call('hub.list', { hub: 'main', order: 'asc', limit: 500 })).events
+const thread = async (corr: string) => (await events()).filter((e) => e.correlation_id === corr)
+
+/** Waits until the hook's request for `command` is in the hub. */
+async function requestFor(command: string): Promise<HubEventEnvelope> {
+  const t = Date.now()
+  for (;;) {
+    const found = (await events()).find((e) => e.type === 'approval.request' && (e.metadata.tool_input as { command?: string }).command === command)
+    if (found) return found
+    if (Date.now() - t > 15_000) throw new Error(`no request for ${command}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+describe('muster approve-hook (real process)', () => {
+  it('Claude Code PreToolUse: the operator approves, the process prints allow and exits 0 within 1 s', async () => {
+    const h = hook(payload.claudePreToolUse('git push origin main'))
+    const req = await requestFor('git push origin main')
+    expect(req).toMatchObject({ from_agent: 'mac-claude', to_agent: 'desk-muster', stream: 'project/muse', metadata: { harness: 'claude-code', hook_event_name: 'PreToolUse', tool_use_id: 'toolu_01' } })
+    const decided = await service.call('approvals.decide', { hub: 'main', id: req.id, decision: 'allow', reason: 'ship it' })
+    const clicked = performance.now()
+    const out = await h.done
+    expect(out.code).toBe(0)
+    expect(out.at - clicked).toBeLessThan(1000)
+    expect(JSON.parse(out.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'approved by desk-muster in Muster: ship it' } })
+    expect(decided.outcome).toBe('decided')
+  })
+
+  it('Claude Code PermissionRequest and Codex PermissionRequest: denied with the reason, in each harness’s shape', async () => {
+    const c = hook(payload.claudePermissionRequest('rm -rf dist'))
+    await service.call('approvals.decide', { hub: 'main', id: (await requestFor('rm -rf dist')).id, decision: 'deny', reason: 'keep dist' })
+    const co = await c.done
+    expect(co.code).toBe(0)
+    expect(JSON.parse(co.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'denied by desk-muster in Muster: keep dist' } } })
+    const x = hook(payload.codexPermissionRequest('cargo publish'), ['--harness', 'codex'])
+    const req = await requestFor('cargo publish')
+    expect(req.metadata).toMatchObject({ harness: 'codex', hook_event_name: 'PermissionRequest', cwd: '/work/dya' })
+    await service.call('approvals.decide', { hub: 'main', id: req.correlation_id!, decision: 'allow' })
+    expect(JSON.parse((await x.done).stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } })
+  })
+
+  it('an allowlisted call is allowed at once and recorded as decided by allowlist:<rule>', async () => {
+    const rule = await service.call('approvals.ruleSave', { agent_pattern: 'mac-*', tool_name: 'Bash', input_pattern: 'npm test*' })
+    const out = await hook(payload.claudePreToolUse('npm test -- --run')).done
+    expect(out.code).toBe(0)
+    expect(JSON.parse(out.stdout).hookSpecificOutput).toEqual({ hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'allowed by Muster allowlist rule Bash(npm test*) for mac-*' })
+    const req = await requestFor('npm test -- --run')
+    expect((await thread(req.correlation_id!)).map((e) => [e.type, e.metadata.decided_by ?? null])).toEqual([
+      ['approval.request', null],
+      ['approval.decision', 'allowlist:Bash(npm test*) for mac-*']
+    ])
+    expect((await service.call('approvals.rules', {})).rules.find((r) => r.id === rule.id)!.hits).toBe(1)
+    await service.call('approvals.ruleDelete', { id: rule.id })
+  })
+
+  it('times out: denies, recorded as a timeout (not as a human denial); a stopped hook records one too', async () => {
+    const out = await hook(payload.claudePreToolUse('make deploy'), ['--timeout-ms', '400']).done
+    expect(out.code).toBe(0)
+    expect(JSON.parse(out.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('(timed out)') })
+    const req = await requestFor('make deploy')
+    const [, dec] = await thread(req.correlation_id!)
+    expect(dec!.metadata).toMatchObject({ decision: 'timeout', decided_by: 'timeout' })
+    const list = await service.call('approvals.list', { hub: 'main' })
+    expect(list.history.find((i) => i.id === req.id)).toMatchObject({ state: 'timeout' })
+
+    const h = hook(payload.claudePreToolUse('sleep 100'))
+    const r2 = await requestFor('sleep 100')
+    h.proc.kill('SIGTERM')
+    expect((await h.done).code).toBe(0)
+    expect((await thread(r2.correlation_id!))[1]!.metadata).toMatchObject({ decision: 'timeout', reason: 'the harness stopped the hook before a decision' })
+  })
+
+  it('a missing or locked hub answers ask with a clear stderr line, and writes nothing', async () => {
+    const missing = join(tmpDir(), 'no-palace')
+    const m = await hook(payload.claudePreToolUse('ls'), ['--palace', missing]).done
+    expect(m.code).toBe(0)
+    expect(JSON.parse(m.stdout).hookSpecificOutput.permissionDecision).toBe('ask')
+    expect(m.stderr).toMatch(/^muster approve-hook: cannot ask the operator \(no hub at .*no-palace.*\); the harness asks instead\n$/)
+
+    const before = (await events()).length
+    const lock = spawn('python3', [join(ROOT, 'test', 'hub_lock.py'), palace, '20000'], { stdio: ['pipe', 'pipe', 'inherit'] })
+    await new Promise<void>((res) => lock.stdout!.once('data', () => res()))
+    try {
+      const l = await hook(payload.claudePreToolUse('ls -la'), ['--lock-timeout-ms', '500']).done
+      expect(l.code).toBe(0)
+      expect(JSON.parse(l.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'ask', permissionDecisionReason: expect.stringMatching(/hub is locked/) })
+      expect(l.stderr).toMatch(/cannot ask the operator \(hub is locked: another process holds .*logstream\.sqlite3/)
+    } finally {
+      lock.stdin!.end()
+      await new Promise((r) => lock.on('close', r))
+    }
+    expect((await events()).length).toBe(before)
+  })
+
+  it('malformed stdin or options: a clear error, exit 1, nothing appended', async () => {
+    const before = (await events()).length
+    for (const [input, args, msg] of [
+      ['{"hook_event_name": "PreToolUse", "tool_name": ', [], /stdin is not valid JSON/],
+      [JSON.stringify({ hook_event_name: 'Stop' }), [], /unsupported hook_event_name 'Stop'/],
+      [JSON.stringify(payload.claudePreToolUse('x')), ['--timeout-ms', 'soon'], /--timeout-ms must be a non-negative integer, got 'soon'/],
+      [JSON.stringify(payload.claudePreToolUse('x')), ['--agent', 'two words'], /--agent must be a single token/]
+    ] as const) {
+      const out = await hook(input, [...args]).done
+      expect(out.code, out.stderr).toBe(1)
+      expect(out.stdout).toBe('')
+      expect(out.stderr).toMatch(msg)
+      expect(out.stderr.trim().split('\n')).toHaveLength(1)
+    }
+    expect((await events()).length).toBe(before)
+  })
+
+  it('two Muster instances deciding the same request at once: the first wins, the second exits 2 as a conflict, both are kept', async () => {
+    const other = join(tmpDir(), 'home2')
+    const h = hook(payload.claudePreToolUse('git push --force'))
+    const req = await requestFor('git push --force')
+    const decide = (homeDir: string, decision: string) =>
+      new Promise<{ code: number | null; out: string; err: string }>((res) => {
+        const p = spawn(process.execPath, [bin, 'approvals', 'decide', req.correlation_id!, decision, '--palace', palace, '--home', homeDir, '--reason', `from ${decision}`], { env: { ...process.env, MUSTER_HOME: '' } })
+        let out = ''
+        let err = ''
+        p.stdout.on('data', (d: Buffer) => (out += d))
+        p.stderr.on('data', (d: Buffer) => (err += d))
+        p.on('close', (code) => res({ code, out, err }))
+      })
+    const [a, b] = await Promise.all([decide(home, 'allow'), decide(other, 'deny')])
+    expect([a.code, b.code].sort()).toEqual([0, 2])
+    const loser = a.code === 2 ? a : b
+    expect(loser.err).toMatch(/was already decided \((allow|deny) by .*\); your (allow|deny) is recorded as a conflict and not applied/)
+    const decisions = (await thread(req.correlation_id!)).filter((e) => e.type === 'approval.decision')
+    expect(decisions).toHaveLength(2)
+    const winner = decisions[0]!.metadata.decision
+    const out = await h.done
+    expect(JSON.parse(out.stdout).hookSpecificOutput.permissionDecision).toBe(winner)
+    const item = (await service.call('approvals.list', { hub: 'main', history_limit: 500 })).history.find((i) => i.id === req.id)!
+    expect(item.decision!.decision).toBe(winner)
+    expect(item.conflicts).toHaveLength(1)
+  })
+
+  it('install writes the hook byte for byte outside its entry, idempotently, and --uninstall restores the file', () => {
+    const dir = tmpDir()
+    const settings = join(dir, 'settings.json')
+    const original = '{\n  "model": "opus",\n  "hooks": {\n    "Stop": [{ "hooks": [{ "type": "command", "command": "say done" }] }]\n  }\n}\n'
+    writeFileSync(settings, original)
+    const cli = (...args: string[]) => spawnSync(process.execPath, [bin, 'approve-hook', 'install', ...args], { encoding: 'utf8', env: { ...process.env, HOME: dir } })
+    const first = cli('--agent', 'mac-claude', '--settings', settings, '--json')
+    expect(first.status, first.stderr).toBe(0)
+    const r = JSON.parse(first.stdout)
+    expect(r).toMatchObject({ action: 'installed', event: 'PreToolUse' })
+    expect(r.command).toMatch(/ approve-hook --agent mac-claude --harness claude-code$/)
+    const text = readFileSync(settings, 'utf8')
+    expect(JSON.parse(text).hooks.PreToolUse[0].hooks[0]).toEqual({ type: 'command', command: r.command, timeout: 570 })
+    expect(cli('--agent', 'mac-claude', '--settings', settings).stdout).toMatch(/^already installed \(unchanged\)/)
+    expect(readFileSync(settings, 'utf8')).toBe(text)
+    expect(cli('--settings', settings, '--uninstall').stdout).toMatch(/^removed Muster's PreToolUse hook/)
+    expect(readFileSync(settings, 'utf8')).toBe(original)
+    // Codex: ~/.codex/hooks.json by default, PermissionRequest
+    const codex = JSON.parse(cli('--agent', 'win-codex', '--harness', 'codex', '--json').stdout)
+    expect(codex).toMatchObject({ action: 'installed', event: 'PermissionRequest', file: join(dir, '.codex', 'hooks.json') })
+    expect(cli('--harness', 'gemini', '--agent', 'x').stderr).toMatch(/^muster: --harness must be claude or codex, got 'gemini'\n$/)
+  })
+})

@@ -1,0 +1,68 @@
+/**
+ * `muster approve-hook` starts on every tool call of every agent: its entry chunk must stay free
+ * of commander, the service, the contract's zod schemas and the folds it never uses. This builds
+ * the CLI as `npm run build:cli` does and walks esbuild's static import graph from that entry;
+ * the slow path through commander is checked to give the same answer.
+ */
+import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { tmpDir } from '../../test/helpers/tmp'
+import { runCli } from './index'
+
+const ROOT = resolve(import.meta.dirname, '..', '..')
+
+interface Meta {
+  outputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown>; entryPoint?: string }>
+}
+let meta: Meta
+
+beforeAll(() => {
+  const out = tmpDir()
+  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-cli.mjs'), '--outdir', out, '--metafile'], { encoding: 'utf8' })
+  expect(r.status, r.stderr).toBe(0)
+  meta = JSON.parse(readFileSync(join(out, 'meta.json'), 'utf8')) as Meta
+}, 60_000)
+
+describe('approve-hook start-up', () => {
+  it('its own entry statically loads only the hook, one local hub (append and follow) and SQLite', () => {
+    const entry = Object.keys(meta.outputs).find((o) => meta.outputs[o]!.entryPoint === 'src/cli/hook-main.ts')!
+    expect(entry).toMatch(/approve-hook\.mjs$/)
+    const seen = new Set<string>()
+    const externals = new Set<string>()
+    const walk = (o: string): void => {
+      if (seen.has(o)) return
+      seen.add(o)
+      for (const i of meta.outputs[o]!.imports) {
+        if (i.kind !== 'import-statement' && i.kind !== 'require-call') continue
+        if (i.external) externals.add(i.path)
+        else walk(i.path)
+      }
+    }
+    walk(entry)
+    expect([...externals].filter((e) => !e.startsWith('node:'))).toEqual(['better-sqlite3'])
+    const inputs = [...seen].flatMap((o) => Object.keys(meta.outputs[o]!.inputs))
+    for (const heavy of [/node_modules\/commander/, /src\/shared\/api\.ts$/, /src\/shared\/contract\/(hub|fleet|muse|approvals)\.ts$/, /src\/core\/service/, /src\/core\/hub\/hub-service/, /src\/core\/hub\/(overview|tasks|thread|presence|inbox|wait)\.ts$/, /src\/core\/hub\/local-hub\.ts$/, /src\/renderer\//, /src\/cli\/(index|actions)/, /src\/cli\/commands\/(?!hook-flags)/]) {
+      expect(inputs.filter((i) => heavy.test(i)), String(heavy)).toEqual([])
+    }
+    expect(inputs).toContain('src/core/hub/local-hub-base.ts')
+  })
+
+  it('through commander (global options before the command) it answers the same', async () => {
+    let out = ''
+    let err = ''
+    const io = {
+      stdout: (t: string) => (out += t), stderr: (t: string) => (err += t), env: {}, cwd: tmpDir(),
+      stdin: async () => JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } })
+    }
+    const missing = join(tmpDir(), 'none')
+    const code = await runCli(['--home', tmpDir(), '--palace', missing, 'approve-hook', '--agent', 'mac-claude'], io)
+    expect(code).toBe(0)
+    expect(JSON.parse(out).hookSpecificOutput.permissionDecision).toBe('ask')
+    expect(err).toMatch(/^muster approve-hook: cannot ask the operator \(no hub at /)
+    out = ''
+    expect(await runCli(['approve-hook', '--home', tmpDir(), '--agent', 'x'], { ...io, stdin: async () => '{' })).toBe(1)
+    expect(out).toBe('')
+  })
+})

@@ -5,6 +5,7 @@
  * wins; later ones are conflicts, shown and never applied. No zod: the hook process loads this.
  */
 import { randomBytes } from 'node:crypto'
+import { expiryDeadline } from '../../shared/approvals/expiry'
 import { readToolCall, summarizeToolCall, type ToolInput } from '../../shared/approvals/tool-call'
 import type { ApprovalDecisionInfo, ApprovalItem, ApprovalState } from '../../shared/contract/approvals-types'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
@@ -15,10 +16,6 @@ import { taskSlug } from '../hub/validate'
 
 /** A request's metadata is kept under this size (the hub's limit is 64 KiB). */
 export const MAX_REQUEST_METADATA_BYTES = 60 * 1024
-/** A request whose hook stopped waiting this long ago without a recorded decision is shown as expired. */
-export const EXPIRY_GRACE_MS = 30_000
-/** A request without a known timeout counts as expired after a day. */
-export const UNKNOWN_TIMEOUT_EXPIRY_MS = 24 * 3600 * 1000
 
 /** A fresh approval correlation id: `appr_` + 12 hex. */
 export function newApprovalId(): string {
@@ -128,8 +125,7 @@ export function foldApproval(request: HubEventEnvelope, decisionEvents: readonly
     .sort((a, b) => a.seq - b.seq)
   const [first, ...conflicts] = decisions
   const expires = expiresAt(request)
-  const deadline = expires ? expires.getTime() + EXPIRY_GRACE_MS : Date.parse(request.created_at) + UNKNOWN_TIMEOUT_EXPIRY_MS
-  const state: ApprovalState = first ? first.decision : now > deadline ? 'expired' : 'pending'
+  const state: ApprovalState = first ? first.decision : now > expiryDeadline(request.created_at, request.metadata.timeout_ms) ? 'expired' : 'pending'
   const toolName = text(request.metadata.tool_name) ?? 'unknown'
   const toolInput = request.metadata.tool_input && typeof request.metadata.tool_input === 'object' && !Array.isArray(request.metadata.tool_input) ? (request.metadata.tool_input as ToolInput) : {}
   return {

@@ -60,6 +60,20 @@ describe('approvals inbox (service)', () => {
     expect((await svc.call('approvals.list', { hub: 'b' })).pending).toHaveLength(1)
   })
 
+  it('a waiting request makes its agent needs-me on the Overview; a decided or expired one does not', async () => {
+    const a = hubWith()
+    const req = request(a.file, 'mac-claude', 'git push')
+    request(a.file, 'home-bot', 'reboot', { minutesAgo: 30, timeoutMs: 60_000 })
+    const svc = await service()
+    await svc.call('hubs.add', { palace: a.palace, name: 'a' })
+    const state = async (agent: string) => (await svc.call('hub.overview', { hub: 'a' })).hubs[0]!.agents.find((x) => x.agent === agent)
+    expect(await state('mac-claude')).toMatchObject({ state: 'needs-me', reason: '1 approval waiting' })
+    expect((await state('home-bot'))!.state).not.toBe('needs-me')
+    expect((await svc.call('hub.overview', { hub: 'a' })).hubs[0]!.approvals_waiting).toBe(1)
+    await svc.call('approvals.decide', { hub: 'a', id: req.id, decision: 'allow' })
+    expect((await state('mac-claude'))!.state).not.toBe('needs-me')
+  })
+
   it('decides as the operator; a second decision is kept and reported as a conflict', async () => {
     const a = hubWith()
     const req = request(a.file, 'mac-claude', 'git push --tags')

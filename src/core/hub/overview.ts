@@ -4,13 +4,14 @@
  *
  * Agent state rule (first that applies):
  * - `needs-me`: the agent is waiting on the operator: an `approval.request` from it without an
- *   `approval.decision`; a `patch.ready` from it with no applied/failed/superseded ack, addressed to
+ *   `approval.decision` whose hook still waits; a `patch.ready` from it with no applied/failed/superseded ack, addressed to
  *   the operator or `'*'`, or in a task the operator requested; a task the operator requested from
  *   it that is `ready` or `blocked`; or an unread event from it addressed to the operator directly.
  * - `working`: it holds a claimed task that is not stuck, or wrote an event in the last 15 min.
  * - `idle`: everything else (present or not).
  */
 import type { AgentState, AgentSummary, HubEvent, HubOverviewData, PresenceEntry } from '../../shared/contract/hub-types'
+import { expiryDeadline } from '../../shared/approvals/expiry'
 import { BROADCAST, EventType, Status } from '../../shared/contract/hub-vocabulary'
 import type { Db } from '../sqlite'
 import { queryPage } from './event-query'
@@ -42,15 +43,15 @@ function recent(db: Db, shape: HubShape): HubEvent[] {
   return toEvents(db, shape, rows)
 }
 
-/** Open approval requests (newest 500 examined) per requesting agent. */
-function approvalsWaiting(db: Db, shape: HubShape): Map<string, number> {
+/** Open approval requests (newest 500 examined; past their hook's timeout they no longer wait) per requesting agent. */
+function approvalsWaiting(db: Db, shape: HubShape, now: number): Map<string, number> {
   const { rows } = queryPage<EventRow>(db, shape, { filters: { type: EventType.approvalRequest }, after: 0, before: null, order: 'desc', limit: 500 })
   const requests = toEvents(db, shape, rows)
   const threads = threadsOn(db, shape, [...new Set(requests.map((r) => r.correlation_id).filter((c): c is string => !!c))])
   const out = new Map<string, number>()
   for (const r of requests) {
     const decided = (threads.get(r.correlation_id ?? '') ?? []).some((e) => e.type === EventType.approvalDecision)
-    if (!decided) out.set(r.from_agent, (out.get(r.from_agent) ?? 0) + 1)
+    if (!decided && now <= expiryDeadline(r.created_at, r.metadata.timeout_ms)) out.set(r.from_agent, (out.get(r.from_agent) ?? 0) + 1)
   }
   return out
 }
@@ -61,7 +62,7 @@ export function overviewOn(db: Db, shape: HubShape, o: OverviewOptions): HubOver
   const presence = presenceOn(db, shape, { now, staleAfterMs: o.staleAfterMs })
   const { counts, tasks } = listTasksOn(db, shape, { now, stuckAfterMs: o.stuckAfterMs })
   const patches = patchesWaitingOn(db, shape, { now })
-  const approvals = approvalsWaiting(db, shape)
+  const approvals = approvalsWaiting(db, shape, now)
   const events = recent(db, shape)
   const lastSeen = new Map<string, string>()
   const directUnread = new Set<string>()

@@ -1,7 +1,8 @@
 /**
  * The hub part of the Overview, one compact card per hub: agents present with their staleness
  * and three-way state (working / idle / needs-me), task counts, patches and approvals waiting,
- * and the operator's unread inbox. Every number links to the Timeline, filtered to what it counts.
+ * and the operator's unread inbox. Every number links to the Timeline, filtered to what it counts
+ * (approvals: to the Approvals inbox).
  */
 import type { ReactNode } from 'react'
 import { Activity, CircleAlert, CloudOff, Lock, Server } from 'lucide-react'
@@ -114,7 +115,7 @@ function HubCard({ hub, registered, operator, info }: { hub: HubOverview; regist
               href={link({ type: EventType.patchReady, ...(hub.patches_waiting.length ? { correlation_id: ids(hub.patches_waiting.map((p) => p.event)) } : {}) })}
               tone={hub.patches_waiting.length ? 'warning' : undefined}
             />
-            <Count testId="hub-count-approvals" label="approvals" value={hub.approvals_waiting} href={link({ type: EventType.approvalRequest })} tone={hub.approvals_waiting ? 'warning' : undefined} />
+            <Count testId="hub-count-approvals" label="approvals" value={hub.approvals_waiting} href="#/approvals" tone={hub.approvals_waiting ? 'warning' : undefined} />
             <Count testId="hub-count-inbox" label="inbox" value={hub.inbox_unread} href={link(operator ? { to_agent: operator } : {})} tone={hub.inbox_unread ? 'accent' : undefined} />
           </div>
         </div>

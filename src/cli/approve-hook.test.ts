@@ -13,6 +13,9 @@ import type { HubEventEnvelope } from '../shared/api'
 import { createService } from '../core/service'
 import type { MusterService } from '../core/service-types'
 import { createHub } from '../core/hub/schema'
+import { LocalHub } from '../core/hub/local-hub'
+import { decisionAppend } from '../core/approvals/approval-events'
+import { startHubServer } from '../../test/helpers/hub-server'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
 let bin: string
@@ -207,6 +210,34 @@ describe('muster approve-hook (real process)', () => {
     expect(item.decision!.decision).toBe(winner)
     expect(item.conflicts).toHaveLength(1)
   })
+
+  it('a remote hub (a MemPalace hub server URL) works alike: the request reaches the server, its decision comes back', async () => {
+    const serverPalace = join(tmpDir(), 'served')
+    createHub(serverPalace).close()
+    const server = await startHubServer({ palace: serverPalace })
+    const onServer = new LocalHub(serverPalace)
+    try {
+      const proc = spawn(process.execPath, [bin, 'approve-hook', '--home', home, '--hub', server.url, '--agent', 'lab-claude'], { env: { ...process.env, MUSTER_HOME: '' } })
+      let stdout = ''
+      let stderr = ''
+      proc.stdout.on('data', (d: Buffer) => (stdout += d))
+      proc.stderr.on('data', (d: Buffer) => (stderr += d))
+      proc.stdin.end(JSON.stringify(payload.claudePreToolUse('terraform apply')))
+      const ended = new Promise<number | null>((res) => proc.on('close', res))
+      let req: HubEventEnvelope | undefined
+      for (let i = 0; i < 300 && !req; i++) {
+        req = (await onServer.list({ type: 'approval.request', order: 'asc', limit: 10 })).events[0]
+        if (!req) await new Promise((r) => setTimeout(r, 50))
+      }
+      expect(req, stderr).toMatchObject({ from_agent: 'lab-claude', to_agent: 'desk-muster', metadata: { tool_name: 'Bash' } })
+      await onServer.append(decisionAppend(req!, { decision: 'deny', reason: 'plan first', decided_by: 'lab-operator', from_agent: 'lab-operator' }))
+      expect(await ended, stderr).toBe(0)
+      expect(JSON.parse(stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: 'denied by lab-operator in Muster: plan first' })
+    } finally {
+      await onServer.close()
+      await server.stop()
+    }
+  }, 60_000)
 
   it('install writes the hook byte for byte outside its entry, idempotently, and --uninstall restores the file', () => {
     const dir = tmpDir()

@@ -53,6 +53,15 @@ function projectOf(db: Db | null, cwd: string | null): string | null {
   return hits.sort((a, b) => b.path.length - a.path.length)[0]?.name ?? null
 }
 
+/** A registered hub by name, or (for a URL) the registered remote hub at that URL. */
+async function registered(db: Db, nameOrUrl: string) {
+  const { HubRegistry } = await import('../hub/hub-registry')
+  const registry = new HubRegistry(db)
+  if (!isHubUrl(nameOrUrl)) return registry.find(nameOrUrl)
+  const url = (await import('../hub/remote-url')).normalizeHubUrl(nameOrUrl)
+  return registry.list().find((r) => r.url === url) ?? null
+}
+
 /** Opens the state DB if it exists (read and hit counts only; never created or migrated here). */
 function openState(home: string, warn: (line: string) => void): Db | null {
   const file = join(home, STATE_DB_FILE)
@@ -81,15 +90,17 @@ export async function openHookContext(o: HookEnvOptions): Promise<{ ctx: HookCon
   }
   try {
     let location: string
-    if (o.hub && !isHubUrl(o.hub)) {
+    let token: string | null = null
+    if (o.hub) {
       // the registry is loaded only for this: most hooks name a palace, or none
-      const rec = db ? new (await import('../hub/hub-registry')).HubRegistry(db).find(o.hub) : null
-      if (!rec) throw new Error(`unknown hub '${o.hub}' (see: muster hubs list)`)
-      location = rec.palace ?? rec.url!
+      const rec = db ? await registered(db, o.hub) : null
+      if (!rec && !isHubUrl(o.hub)) throw new Error(`unknown hub '${o.hub}' (see: muster hubs list)`)
+      location = rec ? (rec.palace ?? rec.url!) : o.hub
+      if (rec?.token_file) token = (await import('../hub/remote-token')).loadToken(o.home, rec.token_file, rec.name)
     } else {
-      location = o.hub ?? resolvePalace(o.palace, o.env, o.cwd).palace
+      location = resolvePalace(o.palace, o.env, o.cwd).palace
     }
-    hub = openHub(location, { lockTimeoutMs: o.lockTimeoutMs ?? HOOK_LOCK_TIMEOUT_MS })
+    hub = await openHub(location, { lockTimeoutMs: o.lockTimeoutMs ?? HOOK_LOCK_TIMEOUT_MS, home: o.home, token })
   } catch (err) {
     hub = { unreachable: (err as Error).message }
   }

@@ -1,10 +1,9 @@
 /**
  * Opens one hub by location for a caller that needs a single `Hub` and nothing else (the
  * `approve-hook` process, which must start in a few milliseconds and so cannot build the hub
- * service): a palace folder is the local implementation. Remote hubs (a server URL) are not
- * reachable from here yet; the caller reports that.
+ * service). A palace folder loads only the local code that appends and follows
+ * (`LocalHubBase`); a server URL loads the remote implementation, on demand.
  */
-import { ApiError } from '../../shared/api-error'
 import type { Hub } from './hub-port'
 import { LocalHubBase } from './local-hub-base'
 
@@ -13,17 +12,24 @@ export type AppendAndWait = Pick<Hub, 'kind' | 'location' | 'label' | 'status' |
 
 /** Options of `openHub`. */
 export interface OpenHubOptions {
-  /** How long reads and writes wait for a locked hub (default MemPalace's 10 s). */
+  /** How long reads and writes of a local hub wait for a lock (default MemPalace's 10 s). */
   lockTimeoutMs?: number
+  /** Muster's home (a remote hub keeps its mirror there). */
+  home: string
+  /** A remote hub's bearer token, if it needs one. */
+  token?: string | null
 }
 
 /** True for a remote hub's location (`http(s)://...`). */
 export function isHubUrl(location: string): boolean {
-  return /^https?:\/\//i.test(location)
+  return /^https?:\/\//i.test(location.trim())
 }
 
-/** The hub at a palace folder (only the code that appends and follows is loaded); a URL is refused with a clear error. */
-export function openHub(location: string, opts: OpenHubOptions = {}): AppendAndWait {
-  if (isHubUrl(location)) throw new ApiError(`remote hub ${location} cannot be reached from this command yet: use a local palace (--palace)`, 'invalid_input')
+/** The hub at a palace folder or a hub server's URL. */
+export async function openHub(location: string, opts: OpenHubOptions): Promise<AppendAndWait> {
+  if (isHubUrl(location)) {
+    const [{ RemoteHub }, { normalizeHubUrl }] = await Promise.all([import('./remote-hub'), import('./remote-url')])
+    return new RemoteHub({ url: normalizeHubUrl(location), token: opts.token ?? null, home: opts.home })
+  }
   return new LocalHubBase(location, { busyTimeoutMs: opts.lockTimeoutMs })
 }

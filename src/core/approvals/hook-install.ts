@@ -9,10 +9,11 @@
  * order, line endings. Installing twice changes nothing; uninstalling after installing gives the
  * original bytes back (an emptied `hooks.<Event>` array and `hooks` object are removed with it).
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { findNodeAtLocation, parseTree, type FormattingOptions, type Node, type ParseError } from 'jsonc-parser'
 import { ApiError } from '../../shared/api-error'
+import { makeDirSync } from '../make-dir'
 import { HookEvent, type HookEventName } from '../../shared/contract/hub-vocabulary'
 
 /** The harnesses the installer knows. */
@@ -139,7 +140,7 @@ function nodeValue(n: Node): unknown {
 
 /** Writes through a temporary file and a rename, keeping the file's mode. */
 function writeAtomically(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true })
+  makeDirSync(dirname(file))
   const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o600
   const tmp = join(dirname(file), `.${Date.now()}.${process.pid}.muster.tmp`)
   writeFileSync(tmp, text, { mode })

@@ -58,9 +58,10 @@ interface Ended {
   at: number
 }
 
-/** Starts the hook process with `input` on stdin. */
+/** Starts the hook process with `input` on stdin (on the test's palace unless `args` name a hub). */
 function hook(input: unknown, args: string[] = [], env: NodeJS.ProcessEnv = {}): { proc: ChildProcess; done: Promise<Ended> } {
-  const proc = spawn(process.execPath, [bin, 'approve-hook', '--home', home, '--palace', palace, '--agent', 'mac-claude', ...args], {
+  const where = args.includes('--hub') ? [] : ['--palace', palace]
+  const proc = spawn(process.execPath, [bin, 'approve-hook', '--home', home, ...where, '--agent', 'mac-claude', ...args], {
     env: { ...process.env, MUSTER_HOME: '', ...env },
     stdio: ['pipe', 'pipe', 'pipe']
   })
@@ -238,6 +239,37 @@ describe('muster approve-hook (real process)', () => {
       await server.stop()
     }
   }, 60_000)
+
+  it('a registered remote hub with a token (--hub NAME): the dashboard sees the request and its click reaches the hook within 1 s; a server that is down answers ask', async () => {
+    const serverPalace = join(tmpDir(), 'served-token')
+    createHub(serverPalace).close()
+    const server = await startHubServer({ palace: serverPalace, token: 'lab-secret-token' })
+    try {
+      await service.call('hubs.add', { url: server.url, token: 'lab-secret-token', name: 'lab' })
+      const h = hook(payload.claudePreToolUse('kubectl rollout restart deploy/api'), ['--hub', 'lab'])
+      let item: { id: string } | undefined
+      const t = Date.now()
+      while (!item && Date.now() - t < 20_000) {
+        item = (await service.call('approvals.list', { hub: 'lab' })).pending.find((i) => (i.tool_input as { command?: string }).command === 'kubectl rollout restart deploy/api')
+        if (!item) await new Promise((r) => setTimeout(r, 50))
+      }
+      expect(item, 'the request reached the dashboard through the registered remote hub').toBeDefined()
+      await service.call('approvals.decide', { hub: 'lab', id: item!.id, decision: 'allow', reason: 'rollout ok' })
+      const clicked = performance.now()
+      const out = await h.done
+      expect(out.code, out.stderr).toBe(0)
+      expect(out.at - clicked).toBeLessThan(1000)
+      expect(JSON.parse(out.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'allow', permissionDecisionReason: 'approved by desk-muster in Muster: rollout ok' })
+    } finally {
+      await server.stop()
+    }
+    // the same registered hub with its server stopped: ask, with the reason on stderr
+    const down = await hook(payload.claudePreToolUse('kubectl get pods'), ['--hub', 'lab']).done
+    expect(down.code).toBe(0)
+    expect(JSON.parse(down.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'ask' })
+    expect(down.stderr).toMatch(/muster approve-hook: .*(hub|server)/i)
+    await service.call('hubs.remove', { name: 'lab' })
+  }, 90_000)
 
   it('install writes the hook byte for byte outside its entry, idempotently, and --uninstall restores the file', () => {
     const dir = tmpDir()

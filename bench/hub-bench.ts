@@ -52,7 +52,8 @@ export async function hubQueryFigures(work: string, home: string, count: number)
   }
 }
 
-function serve(bin: string, home: string): Promise<{ url: string; pid: number; stop: () => void }> {
+/** Spawns `muster serve` on `home`; resolves with the tokened URL, its pid and a stop function. */
+export function serve(bin: string, home: string): Promise<{ url: string; pid: number; stop: () => void }> {
   const proc = spawn(process.execPath, [bin, 'serve', '--home', home, '--json'], { stdio: ['ignore', 'pipe', 'inherit'] })
   return new Promise((resolve, reject) => {
     let out = ''

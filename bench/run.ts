@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { chromium } from '@playwright/test'
 import { createService } from '../src/core/service'
+import { approvalsFigures } from './approvals-bench'
 import { bigFileFigures } from './big-file-bench'
 import { cliStartFigures } from './cli-bench'
 import { hubLiveFigures, hubQueryFigures } from './hub-bench'
@@ -83,6 +84,7 @@ async function main(): Promise<void> {
     const figures = [...cliStartFigures(BIN), ...bigFileFigures(), ...(await fleetFigures(work, BIN)), ...(await memoryFigures(work)), ...(await serveFirstPaint(work))]
     figures.push(...(await safeWriteFigures(work, ROOT)))
     figures.push(...(await patchFigures(work, BIN)))
+    figures.push(...(await approvalsFigures(ROOT, work)))
     const hubHome = join(work, 'home-hub')
     const hub = await hubQueryFigures(work, hubHome, events)
     figures.push(...hub.figures, ...(await hubLiveFigures(ROOT, hubHome, hub.palace, events)))

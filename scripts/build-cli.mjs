@@ -17,8 +17,8 @@
  *   --outdir DIR  write there instead of out/cli
  *   --metafile    also write DIR/meta.json (esbuild's import graph; used by cli-startup.test.ts)
  */
-import { rmSync, writeFileSync } from 'node:fs'
-import { isBuiltin } from 'node:module'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire, isBuiltin } from 'node:module'
 import { dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
@@ -30,6 +30,20 @@ const outdir = resolve(at >= 0 ? args[at + 1] : join(ROOT, 'out', 'cli'))
 
 /** Bare imports left to Node at run time besides its built-ins. */
 const EXTERNAL = new Set(['bindings'])
+
+/**
+ * Packages whose `main` is a UMD wrapper that requires its own files through a variable (esbuild
+ * cannot follow it: the bundle would throw "Cannot find module './impl/format'"): their ES
+ * build (`module` field) is bundled instead.
+ */
+const ESM_BUILD = new Set(['jsonc-parser'])
+const rootRequire = createRequire(join(ROOT, 'package.json'))
+
+/** The file of a package's `module` field. */
+function esmBuildOf(pkg) {
+  const manifest = rootRequire.resolve(`${pkg}/package.json`)
+  return join(dirname(manifest), JSON.parse(readFileSync(manifest, 'utf8')).module)
+}
 
 /** esbuild plugin: Node built-ins (through require) and EXTERNAL stay outside; commander's child_process is deferred. */
 const packagesPlugin = {
@@ -43,6 +57,7 @@ const packagesPlugin = {
       loader: 'js'
     }))
     b.onResolve({ filter: /^[^./]/ }, (a) => {
+      if (ESM_BUILD.has(a.path)) return { path: esmBuildOf(a.path) }
       // an ES import of a built-in makes Node build its ES facade, which reads every export, lazy
       // ones included (node:fs's ReadStream loads all of node:stream): go through require instead
       if (isBuiltin(a.path) && a.kind === 'import-statement') return { path: a.path, namespace: 'builtin' }

@@ -6,7 +6,7 @@
  * a timeout before the process ends.
  */
 import { parseHookArgv } from './commands/hook-flags'
-import { runHookCommand } from './approve-hook/run'
+import { readAll, runHookCommand } from './approve-hook/run'
 import { processIo } from './output'
 
 const stop = new AbortController()
@@ -15,7 +15,7 @@ process.once('SIGINT', () => stop.abort())
 
 try {
   const opts = parseHookArgv(process.argv.slice(2))
-  process.exitCode = await runHookCommand(processIo(), opts, stop.signal)
+  process.exitCode = await runHookCommand({ ...processIo(), readStdin: () => readAll(process.stdin) }, opts, stop.signal)
 } catch (err) {
   process.stderr.write(`muster approve-hook: ${err instanceof Error ? err.message : String(err)}; nothing was recorded\n`)
   process.exitCode = 1

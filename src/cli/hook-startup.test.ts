@@ -57,7 +57,7 @@ describe('approve-hook start-up', () => {
     let err = ''
     const io = {
       stdout: (t: string) => (out += t), stderr: (t: string) => (err += t), env: {}, cwd: tmpDir(),
-      stdin: async () => JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } })
+      readStdin: async () => Buffer.from(JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } }))
     }
     const missing = join(tmpDir(), 'none')
     const code = await runCli(['--home', tmpDir(), '--palace', missing, 'approve-hook', '--agent', 'mac-claude'], io)
@@ -65,7 +65,7 @@ describe('approve-hook start-up', () => {
     expect(JSON.parse(out).hookSpecificOutput.permissionDecision).toBe('ask')
     expect(err).toMatch(/^muster approve-hook: cannot ask the operator \(no hub at /)
     out = ''
-    expect(await runCli(['approve-hook', '--home', tmpDir(), '--agent', 'x'], { ...io, stdin: async () => '{' })).toBe(1)
+    expect(await runCli(['approve-hook', '--home', tmpDir(), '--agent', 'x'], { ...io, readStdin: async () => Buffer.from('{') })).toBe(1)
     expect(out).toBe('')
   })
 })

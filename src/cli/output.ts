@@ -11,8 +11,6 @@ export interface CliIo {
   cwd: string
   /** Everything on stdin, as bytes (`--body-file -`); default: the process's stdin. */
   readStdin?: () => Promise<Uint8Array>
-  /** The whole of stdin (tests inject it; absent = the process's stdin). */
-  stdin?: () => Promise<string>
 }
 
 /** The process's own streams. */

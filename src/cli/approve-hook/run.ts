@@ -13,8 +13,8 @@ import type { HookCliOptions } from '../commands/hook-flags'
 /** Agent ids: one token, like `mac-claude` (RFC-005 `host:agent:project` too). */
 const AGENT_RE = /^[A-Za-z0-9._:-]{1,128}$/
 
-/** Reads a stream to the end as UTF-8, refusing more than `max` bytes. */
-export async function readAll(stream: NodeJS.ReadableStream, max = MAX_HOOK_INPUT_BYTES): Promise<string> {
+/** Reads a stream to the end, refusing more than `max` bytes (stops reading there). */
+export async function readAll(stream: NodeJS.ReadableStream, max = MAX_HOOK_INPUT_BYTES): Promise<Uint8Array> {
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of stream) {
@@ -23,7 +23,7 @@ export async function readAll(stream: NodeJS.ReadableStream, max = MAX_HOOK_INPU
     if (size > max) throw new Error(`hook input on stdin is larger than ${max} bytes`)
     chunks.push(b)
   }
-  return Buffer.concat(chunks).toString('utf8')
+  return Buffer.concat(chunks)
 }
 
 /** Runs the hook; returns the exit code (0 whenever the harness got an answer). */
@@ -38,7 +38,9 @@ export async function runHookCommand(io: CliIo, o: HookCliOptions, signal?: Abor
   if (o.hub && o.palace) return fail('give --hub or --palace, not both')
   let stdin: string
   try {
-    stdin = io.stdin ? await io.stdin() : await readAll(process.stdin)
+    const bytes = await (io.readStdin ?? (() => readAll(process.stdin)))()
+    if (bytes.length > MAX_HOOK_INPUT_BYTES) throw new Error(`hook input on stdin is larger than ${MAX_HOOK_INPUT_BYTES} bytes`)
+    stdin = Buffer.from(bytes).toString('utf8')
   } catch (err) {
     return fail((err as Error).message)
   }

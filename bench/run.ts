@@ -12,6 +12,7 @@ import { createService } from '../src/core/service'
 import { approvalsFigures } from './approvals-bench'
 import { bigFileFigures } from './big-file-bench'
 import { cliStartFigures } from './cli-bench'
+import { diffViewFigures } from './diff-view/diff-bench'
 import { hubLiveFigures, hubQueryFigures } from './hub-bench'
 import { hubLockFigures } from './hub-lock-bench'
 import { fleetFigures, memoryFigures } from './muse-bench'
@@ -89,6 +90,7 @@ async function main(): Promise<void> {
     const hub = await hubQueryFigures(work, hubHome, events)
     figures.push(...hub.figures, ...(await hubLiveFigures(ROOT, hubHome, hub.palace, events)))
     figures.push(...(await hubLockFigures(ROOT, hubHome, 'big', hub.palace)))
+    figures.push(...(await diffViewFigures(ROOT)))
     printReport(figures, baseline)
   } finally {
     rmSync(work, { recursive: true, force: true })

@@ -69,7 +69,7 @@ export async function measurePage(browser: Browser, name: string, dir: string, j
         await page.evaluate('new Promise((r) => requestAnimationFrame(() => r(null)))')
         blankRows += (await page.evaluate(`(${COUNT_BLANK})(${JSON.stringify(scroller)})`)) as number
       }
-      crlfVisible = (await page.evaluate("document.body.innerText.includes('\u240d')")) as boolean
+      crlfVisible = (await page.evaluate("document.body.innerText.includes('\u21b5')")) as boolean
     }
     await page.close()
   }

@@ -1,22 +1,45 @@
 /**
  * One file of the diff view: header with its flags, then its hunks (react-diff-view), collapsed
- * behind "Load anyway" when large, described when binary. CR bytes are shown as a ␍ marker.
+ * behind "Load anyway" when large, described when binary. CR bytes are shown as a ↵ marker.
  */
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { Diff, Hunk, type ChangeData, type HunkData, type ViewType } from 'react-diff-view'
-import { languageOf, type PatchFile } from './patch-model'
+import { FIRST_SCREEN_ROWS, languageOf, type PatchFile } from './patch-model'
 
-/** Display copy of a hunk: each CR byte becomes a visible ␍ (the raw patch is untouched). */
+/** Rows added per task after the first screen: small enough to keep each task short (~50 ms). */
+const ROWS_PER_TASK = 150
+
+/** The first `limit` changes of `hunks`, cut inside a hunk when needed (Hunk draws no header). */
+function firstRows(hunks: HunkData[], limit: number): HunkData[] {
+  const out: HunkData[] = []
+  let left = limit
+  for (const h of hunks) {
+    if (left <= 0) break
+    out.push(h.changes.length <= left ? h : { ...h, changes: h.changes.slice(0, left) })
+    left -= h.changes.length
+  }
+  return out
+}
+
+/** Display copy of a hunk: each CR byte becomes a visible ↵ (U+21B5; fonts on Linux lack ␍, U+240D). The raw patch is untouched. */
 function withVisibleCr(hunk: HunkData): HunkData {
   if (!hunk.changes.some((c) => c.content.includes('\r'))) return hunk
-  const changes: ChangeData[] = hunk.changes.map((c) => (c.content.includes('\r') ? { ...c, content: c.content.replace(/\r/g, '␍') } : c))
+  const changes: ChangeData[] = hunk.changes.map((c) => (c.content.includes('\r') ? { ...c, content: c.content.replace(/\r/g, '↵') } : c))
   return { ...hunk, changes }
 }
 
 /** Props: the file and the current view type. */
 export function DiffFile({ file, viewType }: { file: PatchFile; viewType: ViewType }) {
   const [loaded, setLoaded] = useState(!file.large)
-  const hunks = useMemo(() => (loaded ? file.data.hunks.map(withVisibleCr) : []), [loaded, file])
+  // the first screen's rows render at once, the rest follow in short tasks (no long block)
+  const [limit, setLimit] = useState(FIRST_SCREEN_ROWS)
+  useEffect(() => {
+    if (!loaded || limit >= file.lineCount) return
+    const t = setTimeout(() => setLimit(limit + ROWS_PER_TASK), 0)
+    return () => clearTimeout(t)
+  }, [loaded, limit, file.lineCount])
+  const all = useMemo(() => (loaded ? file.data.hunks.map(withVisibleCr) : []), [loaded, file])
+  const hunks = useMemo(() => (limit >= file.lineCount ? all : firstRows(all, limit)), [all, limit, file.lineCount])
   const { data } = file
   return (
     <section className="dv-file" id={file.id} tabIndex={-1} aria-labelledby={`${file.id}-title`} data-testid="diff-file">
@@ -40,7 +63,7 @@ export function DiffFile({ file, viewType }: { file: PatchFile; viewType: ViewTy
       ) : (
         <>
           <Diff viewType={viewType} diffType={data.type} hunks={hunks} className="dv-table">
-            {(hs) => hs.map((h) => <Hunk key={h.content + h.oldStart} hunk={h} />)}
+            {(hs) => hs.map((h, i) => <Hunk key={`${i}:${h.content}`} hunk={h} />)}
           </Diff>
           {file.noFinalNewline.old && <p className="dv-nonl" data-diff-row>\ No newline at end of file (old)</p>}
           {file.noFinalNewline.new && <p className="dv-nonl" data-diff-row>\ No newline at end of file (new)</p>}

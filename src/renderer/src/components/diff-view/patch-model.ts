@@ -67,7 +67,7 @@ export const FIRST_SCREEN_ROWS = 120
 export function firstScreenFiles(files: PatchFile[]): number {
   let rows = 0
   for (let i = 0; i < files.length; i++) {
-    rows += files[i]!.large || files[i]!.binary ? 2 : files[i]!.lineCount + 2
+    rows += files[i]!.large || files[i]!.binary ? 2 : Math.min(files[i]!.lineCount, FIRST_SCREEN_ROWS) + 2
     if (rows >= FIRST_SCREEN_ROWS) return i + 1
   }
   return files.length

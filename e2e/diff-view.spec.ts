@@ -28,6 +28,7 @@ for (const theme of ['light', 'dark'] as const) {
     const cs = page.locator('#file-2')
     await expect(cs.getByText('CRLF ×400')).toBeVisible()
     await expect(cs.locator('.diff-code').first()).toContainText('↵')
+    await expect(cs.locator('.token.keyword').first()).toBeVisible() // syntax colouring arrives
     await page.screenshot({ path: `e2e/artifacts/diff-view-${theme}.png` })
     // jump to a file from the list: the binary file is described, the VERSION file flagged
     await page.getByRole('link', { name: /logo\.png/ }).click()

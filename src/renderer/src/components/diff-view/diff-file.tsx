@@ -3,23 +3,12 @@
  * behind "Load anyway" when large, described when binary. CR bytes are shown as a ↵ marker.
  */
 import { useEffect, useMemo, useState } from 'react'
-import { Diff, Hunk, type ChangeData, type HunkData, type ViewType } from 'react-diff-view'
+import { Diff, Hunk, type ChangeData, type HunkData, type HunkTokens, type ViewType } from 'react-diff-view'
+import { highlightHunks, sliceRows } from './highlight'
 import { FIRST_SCREEN_ROWS, languageOf, type PatchFile } from './patch-model'
 
 /** Rows added per task after the first screen: small enough to keep each task short (~50 ms). */
 const ROWS_PER_TASK = 150
-
-/** The first `limit` changes of `hunks`, cut inside a hunk when needed (Hunk draws no header). */
-function firstRows(hunks: HunkData[], limit: number): HunkData[] {
-  const out: HunkData[] = []
-  let left = limit
-  for (const h of hunks) {
-    if (left <= 0) break
-    out.push(h.changes.length <= left ? h : { ...h, changes: h.changes.slice(0, left) })
-    left -= h.changes.length
-  }
-  return out
-}
 
 /** Display copy of a hunk: each CR byte becomes a visible ↵ (U+21B5; fonts on Linux lack ␍, U+240D). The raw patch is untouched. */
 function withVisibleCr(hunk: HunkData): HunkData {
@@ -39,7 +28,13 @@ export function DiffFile({ file, viewType }: { file: PatchFile; viewType: ViewTy
     return () => clearTimeout(t)
   }, [loaded, limit, file.lineCount])
   const all = useMemo(() => (loaded ? file.data.hunks.map(withVisibleCr) : []), [loaded, file])
-  const hunks = useMemo(() => (limit >= file.lineCount ? all : firstRows(all, limit)), [all, limit, file.lineCount])
+  const hunks = useMemo(() => (limit >= file.lineCount ? all : sliceRows(all, 0, limit)), [all, limit, file.lineCount])
+  // colours for the whole file follow in a later task, so the first screen paints plain text first
+  const [tokens, setTokens] = useState<HunkTokens | null>(null)
+  useEffect(() => {
+    const t = setTimeout(() => setTokens(highlightHunks(all, languageOf(file.path))), 0)
+    return () => clearTimeout(t)
+  }, [all, file.path])
   const { data } = file
   return (
     <section className="dv-file" id={file.id} tabIndex={-1} aria-labelledby={`${file.id}-title`} data-testid="diff-file">
@@ -62,7 +57,7 @@ export function DiffFile({ file, viewType }: { file: PatchFile; viewType: ViewTy
         </div>
       ) : (
         <>
-          <Diff viewType={viewType} diffType={data.type} hunks={hunks} className="dv-table">
+          <Diff viewType={viewType} diffType={data.type} hunks={hunks} tokens={tokens} className="dv-table">
             {(hs) => hs.map((h, i) => <Hunk key={`${i}:${h.content}`} hunk={h} />)}
           </Diff>
           {file.noFinalNewline.old && <p className="dv-nonl" data-diff-row>\ No newline at end of file (old)</p>}

@@ -7,8 +7,6 @@ import { Diff, Hunk, type ChangeData, type HunkData, type HunkTokens, type ViewT
 import { highlightHunks, sliceRows } from './highlight'
 import { FIRST_SCREEN_ROWS, languageOf, type PatchFile } from './patch-model'
 
-/** Rows added per task after the first screen: small enough to keep each task short (~50 ms). */
-const ROWS_PER_TASK = 150
 
 /** Display copy of a hunk: each CR byte becomes a visible ↵ (U+21B5; fonts on Linux lack ␍, U+240D). The raw patch is untouched. */
 function withVisibleCr(hunk: HunkData): HunkData {
@@ -20,11 +18,12 @@ function withVisibleCr(hunk: HunkData): HunkData {
 /** Props: the file and the current view type. */
 export function DiffFile({ file, viewType }: { file: PatchFile; viewType: ViewType }) {
   const [loaded, setLoaded] = useState(!file.large)
-  // the first screen's rows render at once, the rest follow in short tasks (no long block)
+  // the first screen's rows render at once; the rest follow in tasks that double the rows, so a
+  // 2,400-line file takes 5 re-renders rather than one per chunk (each re-render redraws all rows)
   const [limit, setLimit] = useState(FIRST_SCREEN_ROWS)
   useEffect(() => {
     if (!loaded || limit >= file.lineCount) return
-    const t = setTimeout(() => setLimit(limit + ROWS_PER_TASK), 0)
+    const t = setTimeout(() => setLimit(limit * 2), 0)
     return () => clearTimeout(t)
   }, [loaded, limit, file.lineCount])
   const all = useMemo(() => (loaded ? file.data.hunks.map(withVisibleCr) : []), [loaded, file])

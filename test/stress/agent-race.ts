@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import type { FleetView } from '../../src/core/muse/directive-index'
 import { RoleCache, scanProjects } from '../../src/core/muse/fleet-scan'
 import { detectHub } from '../../src/core/muse/hub-project'
+import { lateWritesSettled } from '../../src/core/muse/safe-write-keeper'
 import { send } from '../../src/core/muse/send'
 import type { Project } from '../../src/shared/api'
 
@@ -29,6 +30,9 @@ export interface RaceOptions {
   agentPauseMs: number
   /** Kill an agent that has not finished after this long. */
   agentTimeoutMs: number
+  /** Every this many writes the agent stalls `stallMs` between opening the file and writing (0: never). */
+  stallEvery?: number
+  stallMs?: number
   /** Path of agent_writer.py (default: beside this file; a bundled bench passes it). */
   agentScript?: string
 }
@@ -109,6 +113,8 @@ async function racePattern(fleet: FleetView, project: Project, pattern: AgentPat
   await Promise.all([...Array.from({ length: opts.concurrency }, worker)])
   agent.allow(opts.agentWrites)
   await agent.done
+  // copies of the file kept for late appends are merged and gone before anything is counted
+  await lateWritesSettled()
   const seconds = (performance.now() - t0) / 1000
   const text = readFileSync(file, 'utf8')
   const lines = text.split('\n')
@@ -156,7 +162,7 @@ class Agent {
   private readonly proc
 
   constructor(pattern: AgentPattern, file: string, opts: RaceOptions, seed: number) {
-    this.proc = spawn('python3', [opts.agentScript ?? AGENT, pattern, file, String(opts.agentWrites), pattern, String(opts.agentPauseMs), String(seed)], { stdio: ['pipe', 'pipe', 'pipe'] })
+    this.proc = spawn('python3', [opts.agentScript ?? AGENT, pattern, file, String(opts.agentWrites), pattern, String(opts.agentPauseMs), String(seed), String(opts.stallEvery ?? 0), String(opts.stallMs ?? 0)], { stdio: ['pipe', 'pipe', 'pipe'] })
     let out = ''
     let err = ''
     this.proc.stdout.on('data', (d: Buffer) => {

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """An agent writing a role file while Muster edits it (Python 3 stdlib only).
 
-Usage: python3 test/stress/agent_writer.py <pattern> <file> <count> <tag> <max pause ms> <seed>
+Usage: python3 test/stress/agent_writer.py <pattern> <file> <count> <tag> <max pause ms> <seed> [<stall every> <stall ms>]
 
 Writes <count> unique lines `agent-<tag>-<n>` (n = 0000...) at the end of <file>, one write at a
 time, the way agents and editors write:
   append    open in append mode (O_APPEND|O_CREAT), write the line, close
   truncate  read the file, open it for writing (O_TRUNC|O_CREAT), write old content + line, close
   rename    read the file, write old content + line to a temp file, rename it over the file
-Pauses a random 0..<max pause ms> between writes. A read that finds the file missing (another
+Pauses a random 0..<max pause ms> between writes. With <stall every> N, every N-th write stalls
+<stall ms> after opening the file and before writing to it, as a process descheduled between two
+system calls on a loaded machine does (for truncate, the file sits empty meanwhile). A read that finds the file missing (another
 writer's rename in flight) is retried, as an agent's tool would.
 
 Pacing: prints `w <n>` after its n-th write, and writes the n-th line only once it was allowed to:
@@ -34,6 +36,7 @@ def read(path):
 
 def main():
     pattern, path, count, tag, pause_ms, seed = sys.argv[1:7]
+    stall_every, stall_ms = (int(sys.argv[7]), int(sys.argv[8])) if len(sys.argv) > 8 else (0, 0)
     rng = random.Random(int(seed))
     tmp = os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.agent-{os.getpid()}.tmp")
     allowed = 40
@@ -44,20 +47,24 @@ def main():
                 raise SystemExit("stdin closed before the writes were allowed")
             allowed = max(allowed, int(got))
         line = f"agent-{tag}-{n:04d}\n".encode()
+        stall = (lambda: time.sleep(stall_ms / 1000)) if stall_every and n % stall_every == stall_every - 1 else (lambda: None)
         if pattern == "append":
             with open(path, "ab") as f:
+                stall()
                 f.write(line)
         elif pattern == "truncate":
             old = read(path)
             if old and not old.endswith(b"\n"):
                 old += b"\n"
             with open(path, "wb") as f:
+                stall()
                 f.write(old + line)
         elif pattern == "rename":
             old = read(path)
             if old and not old.endswith(b"\n"):
                 old += b"\n"
             with open(tmp, "wb") as f:
+                stall()
                 f.write(old + line)
             os.rename(tmp, path)
         else:

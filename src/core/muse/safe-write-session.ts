@@ -9,6 +9,8 @@ import { ApiError } from '../../shared/api'
 import type { SafeEditOptions, SafeEditResult, SafeWriteHooks } from './safe-write'
 import { EDIT_TIMEOUT_MS, noteSize, pause, quietWindow, readSettled, signature, type SettledRead } from './safe-write-settle'
 import { looksWhole, startsWith, swapIn, type Captured, type SwapOutcome } from './safe-write-swap'
+import { keepCopies } from './safe-write-keeper'
+import { withFileLock as withLock } from './safe-write-lock'
 import { tmpName } from './write-leftovers'
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf])
@@ -20,27 +22,10 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf])
  */
 const REDO_APPENDED = 3
 
-const locks = new Map<string, Promise<void>>()
 /** Per file, what this process last installed or read settled there (see `EditSession.live`). */
 const liveByPath = new Map<string, Buffer | null>()
 /** Edits in progress per file (the shared knowledge is dropped when none is left). */
 const active = new Map<string, number>()
-
-/** Runs `fn` while holding this process's lock on `path` (edits in one process take turns swapping). */
-async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
-  const prev = locks.get(path) ?? Promise.resolve()
-  let release!: () => void
-  const mine = new Promise<void>((r) => (release = r))
-  const chain = prev.then(() => mine)
-  locks.set(path, chain)
-  await prev
-  try {
-    return await fn()
-  } finally {
-    release()
-    if (locks.get(path) === chain) locks.delete(path)
-  }
-}
 
 /** A copy moved off the path and watched: what we know it holds and when it last changed. */
 interface Aside extends Captured {
@@ -305,7 +290,7 @@ export class EditSession {
   }
 
   private async finish(): Promise<SafeEditResult> {
-    await this.release(this.aside)
+    this.release(this.aside)
     if (this.kept.length) {
       this.accounted = true
       const edit = this.editPresent ? "Muster's edit is in the file" : "Muster's edit is not in the file"
@@ -314,9 +299,9 @@ export class EditSession {
     return { changed: this.changed, created: this.created, text: this.text, applied: this.changed ? this.applied : null }
   }
 
-  /** Deletes aside copies whose bytes are accounted for. */
-  private async release(copies: Aside[]): Promise<void> {
-    await Promise.all(copies.map((a) => fs.rm(a.name, { force: true })))
+  /** Lets go of aside copies whose bytes are accounted for: watched a while longer for late appends, then deleted. */
+  private release(copies: Aside[]): void {
+    keepCopies(copies.map((a) => ({ name: a.name, path: this.path, known: a.known })))
     this.aside = this.aside.filter((a) => !copies.includes(a))
   }
 
@@ -336,7 +321,7 @@ export class EditSession {
     const owing = this.missingOwed(current).length > 0
     const keep = owing ? this.aside : this.aside.filter((a) => now - a.changedAt < window)
     this.kept.push(...keep.map((a) => a.name))
-    await this.release(this.aside.filter((a) => !keep.includes(a)))
+    this.release(this.aside.filter((a) => !keep.includes(a)))
     const state = this.editPresent ? "Muster's edit is in the file" : this.changed ? "Muster's edit was written, but the file changed since and does not hold it now" : 'nothing written'
     return this.kept.length ? `${state}; copies holding other writers' bytes are kept beside it as ${this.names(this.kept)}` : state
   }

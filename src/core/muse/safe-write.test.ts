@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
 import { safeEdit, type SafeEditOptions } from './safe-write'
+import { LATE_WRITE_GRACE_MS, lateWritesSettled } from './safe-write-keeper'
 
 /** Our edit: add a unique line once (idempotent, as every Muster edit is). */
 const addOnce = (line: string) => (t: string) => (t.includes(line) ? null : t + line)
@@ -14,7 +15,11 @@ function file(content: string | Buffer = 'one\n'): { dir: string; f: string; opt
   writeFileSync(f, content)
   return { dir, f, opts: { within: dir } }
 }
-const only = (dir: string, ...names: string[]) => expect(readdirSync(dir).sort()).toEqual(names.sort())
+/** The folder holds exactly `names` once the copies kept for late appends were let go. */
+const only = async (dir: string, ...names: string[]) => {
+  await lateWritesSettled()
+  expect(readdirSync(dir).sort()).toEqual(names.sort())
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 describe('safeEdit: the basics', () => {
@@ -70,7 +75,7 @@ describe('safeEdit: the basics', () => {
     })
     expect(r.created).toBe(false)
     expect(readFileSync(f, 'utf8')).toBe('# theirs\nentry\n')
-    only(dir, 'c.md')
+    await only(dir, 'c.md')
   })
 })
 
@@ -82,7 +87,7 @@ describe('safeEdit: an agent writing between the read and the swap', () => {
     expect(calls).toBe(2)
     expect(r.changed).toBe(true)
     expect(readFileSync(f, 'utf8')).toBe('one\nagent\nmine\n')
-    only(dir, 'a.md')
+    await only(dir, 'a.md')
   })
 
   it('an agent that keeps appending cannot starve the edit: its bytes are merged instead', async () => {
@@ -92,7 +97,7 @@ describe('safeEdit: an agent writing between the read and the swap', () => {
     const text = readFileSync(f, 'utf8')
     for (let i = 1; i <= n; i++) expect(occurrences(text, `agent ${i}\n`)).toBe(1)
     expect(occurrences(text, 'mine\n')).toBe(1)
-    only(dir, 'a.md')
+    await only(dir, 'a.md')
   })
 
   it('a rewrite the edit was not computed from goes back to the path; then a bounded conflict, nothing written', async () => {
@@ -102,14 +107,14 @@ describe('safeEdit: an agent writing between the read and the swap', () => {
       /a\.md kept changing while Muster was editing it \(0 s\): nothing written; try again/
     )
     expect(readFileSync(f, 'utf8')).toBe(`agent ${n}\n`)
-    only(dir, 'a.md')
+    await only(dir, 'a.md')
   })
 
   it('a file deleted mid-edit is a clear error; nothing is created or left behind', async () => {
     const { dir, f, opts } = file('x\n')
     await expect(safeEdit(f, addOnce('y'), { ...opts, hooks: { beforeRename: (p) => rmSync(p) } })).rejects.toThrow(/deleted while Muster was editing it: nothing written/)
     expect(existsSync(f)).toBe(false)
-    only(dir)
+    await only(dir)
   })
 })
 
@@ -130,14 +135,42 @@ describe('safeEdit: an agent writing after the swap', () => {
     })
     expect(r.changed).toBe(true)
     expect(readFileSync(f, 'utf8')).toBe('one\nmine\nlate agent line\n')
-    only(dir, 'a.md')
+    await only(dir, 'a.md')
+  })
+
+  it('append mode: a descriptor opened before the swap and written after the edit returned (a stalled agent): the line lands in the file', async () => {
+    const { dir, f, opts } = file('one\n')
+    let fd = -1
+    const r = await safeEdit(f, addOnce('mine\n'), { ...opts, hooks: { beforeRename: (p, a) => void (a === 1 && (fd = openSync(p, 'a'))) } })
+    expect(r.changed).toBe(true)
+    expect(readFileSync(f, 'utf8')).toBe('one\nmine\n')
+    // the agent wakes up well after the edit's quiet window, within the grace
+    await sleep(Math.min(600, LATE_WRITE_GRACE_MS / 2))
+    writeSync(fd, 'stalled agent line\n')
+    closeSync(fd)
+    await only(dir, 'a.md')
+    expect(readFileSync(f, 'utf8')).toBe('one\nmine\nstalled agent line\n')
+  })
+
+  it('a copy rewritten after its edit returned is kept beside the file, never deleted', async () => {
+    const { dir, f, opts } = file('one\n')
+    let fd = -1
+    await safeEdit(f, addOnce('mine\n'), { ...opts, hooks: { beforeRename: (p, a) => void (a === 1 && (fd = openSync(p, 'r+'))) } })
+    ftruncateSync(fd, 0)
+    writeSync(fd, 'a rewrite\n', 0)
+    closeSync(fd)
+    await lateWritesSettled()
+    const kept = readdirSync(dir).filter((n) => n !== 'a.md')
+    expect(kept).toHaveLength(1)
+    expect(readFileSync(join(dir, kept[0]!), 'utf8')).toBe('a rewrite\n')
+    expect(readFileSync(f, 'utf8')).toBe('one\nmine\n')
   })
 
   it('an agent that read before the swap and writes after it: the edit is re-applied, its line kept', async () => {
     const { dir, f, opts } = file('one\n')
     await safeEdit(f, addOnce('mine\n'), { ...opts, hooks: { afterInstall: (p, a) => void (a === 1 && writeFileSync(p, 'one\nagent\n')) } })
     expect(readFileSync(f, 'utf8')).toBe('one\nagent\nmine\n')
-    only(dir, 'a.md')
+    await only(dir, 'a.md')
   })
 
   it('an agent that truncated its descriptor of the old copy and rewrites it: that copy goes back to the path', async () => {
@@ -157,7 +190,7 @@ describe('safeEdit: an agent writing after the swap', () => {
       }
     })
     expect(readFileSync(f, 'utf8')).toBe('rewritten by the agent\nmine\n')
-    only(dir, 'a.md')
+    await only(dir, 'a.md')
   })
 })
 
@@ -177,7 +210,7 @@ describe('safeEdit: an agent creating the path while it is missing', () => {
       }
     })
     expect(readFileSync(f, 'utf8')).toBe('# L0\none\ntheirs\nmine\n')
-    only(dir, 'a.md')
+    await only(dir, 'a.md')
   })
 
   it('a line appended with O_CREAT into a new file is merged once', async () => {
@@ -185,7 +218,7 @@ describe('safeEdit: an agent creating the path while it is missing', () => {
     let fired = false
     await safeEdit(f, addOnce('mine\n'), { ...opts, hooks: { inWindow: (p) => void (!fired && (fired = true) && writeFileSync(p, 'appended line\n', { flag: 'a' })) } })
     expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\nappended line\n')
-    only(dir, 'a.md')
+    await only(dir, 'a.md')
   })
 
   it('an appender that created the file empty and writes later is merged once', async () => {
@@ -203,7 +236,7 @@ describe('safeEdit: an agent creating the path while it is missing', () => {
       }
     })
     expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\nlate line\n')
-    only(dir, 'a.md')
+    await only(dir, 'a.md')
   })
 })
 
@@ -238,14 +271,14 @@ describe('safeEdit: an empty or shorter file is not a base until settled', () =>
       }
     })
     expect(readFileSync(f, 'utf8')).toBe(content + 'agent\nmine\n')
-    only(dir, 'a.md')
+    await only(dir, 'a.md')
   })
 
   it('refuses a freshly emptied file that stays empty: nothing written', async () => {
     const { dir, f, opts } = file('')
     await expect(safeEdit(f, addOnce('mine\n'), { ...opts, timeoutMs: 300 })).rejects.toThrow(/^a\.md is empty \(changed 0\.\d s ago\): an agent may be rewriting it; nothing written/)
     expect(readFileSync(f, 'utf8')).toBe('')
-    only(dir, 'a.md')
+    await only(dir, 'a.md')
   })
 
   it('an empty file left alone for 5 s is a valid base', async () => {
@@ -294,7 +327,7 @@ describe('safeEdit: links and leftovers', () => {
     writeFileSync(join(dir, `.a.md.muster-aside-${dead}-00000002`), 'one\nonly here\n')
     linkSync(f, join(dir, `.a.md.muster-aside-${process.pid}-00000003`)) // a live process's: untouched
     await safeEdit(f, addOnce('mine\n'), opts)
-    only(dir, 'a.md', `.a.md.muster-aside-${dead}-00000002`, `.a.md.muster-aside-${process.pid}-00000003`)
+    await only(dir, 'a.md', `.a.md.muster-aside-${dead}-00000002`, `.a.md.muster-aside-${process.pid}-00000003`)
   })
 })
 
@@ -310,6 +343,6 @@ describe('safeEdit: failing after writing says what is on disk', () => {
       })
     ).rejects.toThrow(/^a\.md is empty \(changed 0\.\d s ago\): an agent may be rewriting it; Muster's edit was written, but the file changed since and does not hold it now; try again$/)
     closeSync(fd)
-    only(dir, 'a.md')
+    await only(dir, 'a.md')
   })
 })

@@ -40,11 +40,19 @@
  *    plus 3x the worst wait for a CPU of the last 3 s, measured on a worker thread), and the file is
  *    re-read one window after Muster's last write: if an agent that read before that write has
  *    since written back without the edit or the owed bytes, they are re-applied (the edit only
- *    then: while the file starts with what Muster installed, it is there). Then the copies go.
+ *    then: while the file starts with what Muster installed, it is there). Then the edit returns.
+ * 6. Afterlife (`safe-write-keeper.ts`): the copies are kept, not deleted, until unchanged for
+ *    1.5 s more; bytes an appending agent writes into one meanwhile (it opened the file before the
+ *    swap and was stalled, descheduled or waiting on a busy disk, past the quiet window) are
+ *    appended to the live file. A copy rewritten in that time is left beside the file. The process
+ *    stays alive until its copies are let go (a CLI edit exits 1.5 s after it is done).
  *
- * Limits, stated: a writer that stalls longer than the window between opening and writing (or
- * between reading and writing back) cannot be told from one that finished; the window is 30 times
- * the normal gap and scales with load. Two agents rewriting one file at once lose each other's
+ * Limits, stated: an appending writer that stalls between opening and writing for longer than the
+ * afterlife (1.5 s), and an agent that rewrites the file from a read older than the quiet window,
+ * cannot be told from one that finished: the first one's line lands in a deleted copy, the second
+ * overwrites Muster's edit (as it would any other writer's) after Muster last checked. The window is
+ * 30 times the normal gap and scales with load; `test/stress/agent-stalls.test.ts` stalls agents
+ * 250 ms between open and write. Two agents rewriting one file at once lose each other's
  * work without Muster too; if that happens while Muster merges, the losing version is kept beside
  * the file and named in the error. Within one process, edits of a file take turns for the read and
  * swap (not for the watching); other Muster processes are just other writers. Leftovers of a

@@ -139,3 +139,22 @@ test("the operator sends a project's working-tree diff to an agent; it arrives i
   expect(got.content).toContain('+// checked by the operator\r\n')
   expect(got.verification.verdict).not.toBe('refused')
 })
+
+test("the Overview's patches waiting: the Patches inbox's own count, and a link to it filtered to waiting", async ({ page, demo }) => {
+  await page.goto(`${demo.openUrl}#/patches`)
+  await expect(page.getByTestId('patch-row').first()).toBeVisible()
+  await page.getByTestId('patches-state').selectOption('waiting')
+  const waiting = await page.getByTestId('patch-row').count()
+  const total = await page.getByTestId('patches-state').selectOption('').then(() => page.getByTestId('patch-row').count())
+  expect(waiting).toBeGreaterThan(0)
+  expect(waiting).toBeLessThan(total) // the demo has refused and applied patches too
+
+  await page.goto(`${demo.openUrl}#/overview`)
+  const count = page.getByTestId('hub-count-patches')
+  await expect(count.locator('.hub-count-value')).toHaveText(String(waiting))
+  await count.click()
+  await expect(page).toHaveURL(/#\/patches\?(hub=[^&]+&)?state=waiting$/)
+  await expect(page.getByTestId('screen-patches')).toBeVisible()
+  await expect(page.getByTestId('patches-state')).toHaveValue('waiting')
+  await expect(page.getByTestId('patch-row')).toHaveCount(waiting)
+})

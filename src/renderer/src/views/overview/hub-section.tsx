@@ -2,12 +2,14 @@
  * The hub part of the Overview, one compact card per hub: agents present with their staleness
  * and three-way state (working / idle / needs-me), task counts, patches and approvals waiting,
  * and the operator's unread inbox. Every number links to the Timeline, filtered to what it counts
- * (approvals: to the Approvals inbox).
+ * (approvals: to the Approvals inbox; patches: to the Patches inbox, whose verified count it shows).
  */
 import type { ReactNode } from 'react'
 import { Activity, CircleAlert, CloudOff, Lock, Server } from 'lucide-react'
 import { EventType, Status, type HubInfo, type MethodOutput } from '../../../../shared/api'
 import { useHubOverview, useHubs } from '../../api/hub-queries'
+import { usePatches } from '../../api/patch-queries'
+import { patchesHref } from '../patches/patches-route'
 import { useNow } from '../../hooks/use-now'
 import { shortAge } from '../../lib/format'
 import { timelineHref } from '../../stores/timeline-store'
@@ -57,6 +59,9 @@ function HubCard({ hub, registered, operator, info }: { hub: HubOverview; regist
   const ids = (list: readonly { correlation_id?: string | null }[]): string => [...new Set(list.map((t) => t.correlation_id).filter(Boolean))].join(', ')
   const t = hub.tasks
   const needsMe = hub.agents.filter((a) => a.state === 'needs-me').length
+  // the Patches inbox's own count: verified and folded there (a refused or superseded patch is not waiting)
+  const patches = usePatches(name)
+  const waiting = patches.data?.counts.waiting
   return (
     <article className={`hub-card${hub.ok ? '' : ' hub-card-error'}`} data-testid={`hub-card-${hub.hub}`} aria-label={`Hub ${hub.hub}`}>
       <header className="hub-card-head">
@@ -111,9 +116,9 @@ function HubCard({ hub, registered, operator, info }: { hub: HubOverview; regist
             <Count
               testId="hub-count-patches"
               label="patches waiting"
-              value={hub.patches_waiting.length}
-              href={link({ type: EventType.patchReady, ...(hub.patches_waiting.length ? { correlation_id: ids(hub.patches_waiting.map((p) => p.event)) } : {}) })}
-              tone={hub.patches_waiting.length ? 'warning' : undefined}
+              value={waiting ?? '…'}
+              href={patchesHref({ hub: name, state: 'waiting' })}
+              tone={waiting ? 'warning' : undefined}
             />
             <Count testId="hub-count-approvals" label="approvals" value={hub.approvals_waiting} href="#/approvals" tone={hub.approvals_waiting ? 'warning' : undefined} />
             <Count testId="hub-count-inbox" label="inbox" value={hub.inbox_unread} href={link(operator ? { to_agent: operator } : {})} tone={hub.inbox_unread ? 'accent' : undefined} />

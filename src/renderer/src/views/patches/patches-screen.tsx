@@ -3,7 +3,7 @@
  * keyboard-driven; the selected one verified (sha256 over the exact bytes), applied only by an
  * explicit click, tested with live output, acked, and revertable after failing tests.
  */
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { FileDiff, RefreshCw, Send } from 'lucide-react'
 import { PATCH_STATES, type PatchState } from '../../../../shared/api'
 import { usePatches } from '../../api/patch-queries'
@@ -14,6 +14,8 @@ import { ScreenHeader } from '../../components/screen-header'
 import { EmptyState, ErrorState, LoadingState } from '../../components/state-views'
 import { PatchDetail } from './patch-detail'
 import { PatchList } from './patch-list'
+import { patchesRouteFromHash } from './patches-route'
+import { useHash } from '../../lib/muse-route'
 import { SubmitDialog } from './submit-dialog'
 
 /** The screen. */
@@ -28,6 +30,18 @@ export function PatchesScreen() {
   const [text, setText] = useState('')
   const [selected, setSelected] = useState<string | null>(null)
   const [sending, setSending] = useState(false)
+  // an address such as #/patches?hub=H&state=waiting (the Overview's count) picks hub and filter
+  const hash = useHash()
+  const [routedHash, setRoutedHash] = useState<string | null>(null)
+  if (hash !== routedHash) {
+    setRoutedHash(hash)
+    const route = patchesRouteFromHash(hash)
+    if (route?.state !== undefined) setState(route.state)
+  }
+  useEffect(() => {
+    const route = patchesRouteFromHash(hash)
+    if (route?.hub !== undefined) setHub(route.hub)
+  }, [hash, setHub])
   const q = usePatches(hub)
   const shown = useMemo(() => {
     const t = text.trim().toLowerCase()

@@ -26,10 +26,12 @@ export function DiffView({ patch, label = 'Patch' }: { patch: string; label?: st
   return (
     <div className="dv" data-testid="diff-view">
       <div className="dv-toolbar">
-        <span className="dv-summary">{files.length} files</span>
+        <span className="dv-summary">{files.length === 1 ? '1 file' : `${files.length} files`}</span>
         <ViewToggle value={viewType} onChange={setViewType} />
       </div>
-      <div className="dv-body">
+      <div className={`dv-body${files.length === 1 ? ' dv-body-single' : ''}`}>
+        {/* one file: its header names it, a list would only take room from the code */}
+        {files.length > 1 && (
         <nav className="dv-files" aria-label={`${label}: files`}>
           <ul>
             {files.map((f) => (
@@ -42,6 +44,7 @@ export function DiffView({ patch, label = 'Patch' }: { patch: string; label?: st
             ))}
           </ul>
         </nav>
+        )}
         <div className="dv-scroll" data-testid="diff-scroll" tabIndex={0} aria-label={`${label}: diff`}>
           {files.slice(0, count).map((f) => <DiffFile key={f.id} file={f} viewType={viewType} />)}
         </div>

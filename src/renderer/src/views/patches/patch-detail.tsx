@@ -1,6 +1,6 @@
 /**
  * One patch: who sent it where (project, branch, base commit), its verification, the Apply panel,
- * the exact patch text (raw until the diff view lands) and the audit of every decision.
+ * the patch in the diff view (with its exact bytes in a fold) and the audit of every decision.
  */
 import { GitBranch, GitCommitHorizontal } from 'lucide-react'
 import { usePatch } from '../../api/patch-queries'
@@ -10,6 +10,7 @@ import { ErrorState, LoadingState } from '../../components/state-views'
 import { formatBytes } from '../../lib/format'
 import { ApplyPanel } from './apply-panel'
 import { PatchStateBadge } from './patch-state-badge'
+import { PatchText } from './patch-text'
 import { VerificationPanel } from './verification-panel'
 
 /** The detail pane. */
@@ -50,12 +51,7 @@ export function PatchDetail({ hub, id }: { hub: string | null; id: string }) {
       </header>
       <VerificationPanel v={v} />
       <ApplyPanel hub={hub} id={e.id} refusedReason={refusedReason} lastRun={runs.at(-1) ?? null} />
-      <section className="patch-content" aria-label="Patch text">
-        <h3>
-          Patch <span className="muted">· {v.files.length} file{v.files.length === 1 ? '' : 's'}, exact bytes</span>
-        </h3>
-        {content === null ? <p className="muted">The artifact is missing from the hub.</p> : <pre className="patch-raw" tabIndex={0} data-testid="patch-raw">{content}</pre>}
-      </section>
+      <PatchText content={content} fileCount={v.files.length} />
       {audit.length > 0 && (
         <section className="patch-audit" aria-label="Audit">
           <h3>Audit</h3>

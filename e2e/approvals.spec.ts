@@ -10,8 +10,8 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
+import { seriousViolations } from './axe'
 import { test, expect, type Served } from './fixtures'
 
 const ROOT = resolve(import.meta.dirname, '..')
@@ -48,12 +48,7 @@ async function openApprovals(page: Page, served: Served): Promise<void> {
 const rows = (page: Page) => page.locator('[data-testid^="approval-row-"]')
 
 /** axe-core's serious and critical findings on the Approvals screen, one line each (rule, element, why). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).include('[data-testid="screen-approvals"]').analyze()
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}: ${n.failureSummary?.split('\n').pop()?.trim() ?? ''}`))
-}
+const approvalsViolations = (page: Page): Promise<string[]> => seriousViolations(page, '[data-testid="screen-approvals"]')
 
 test('the inbox: pending requests oldest first, waits ticking, readable previews; axe finds nothing serious; screenshots', async ({ page, demo }) => {
   for (const scheme of ['light', 'dark'] as const) {
@@ -78,16 +73,16 @@ test('the inbox: pending requests oldest first, waits ticking, readable previews
     await page.keyboard.press('j')
     await expect(page.getByTestId('tool-preview')).toHaveAttribute('data-kind', 'mcp')
     await expect(page.getByTestId('tool-preview')).toContainText('mempalace_event_ack')
-    expect(await seriousViolations(page)).toEqual([])
+    expect(await approvalsViolations(page)).toEqual([])
     await page.getByTestId('approvals-tab-history').click()
     await expect(page.getByTestId('approval-history')).toBeVisible()
     await expect(page.getByTestId('approval-conflicts')).toContainText('win-operator also decided deny')
     await page.screenshot({ path: `e2e/artifacts/approvals-history-${scheme}.png` })
-    expect(await seriousViolations(page)).toEqual([])
+    expect(await approvalsViolations(page)).toEqual([])
     await page.getByTestId('approvals-tab-rules').click()
     await expect(page.getByTestId('rules-table')).toContainText('Bash(npm test*)')
     await page.screenshot({ path: `e2e/artifacts/approvals-rules-${scheme}.png` })
-    expect(await seriousViolations(page)).toEqual([])
+    expect(await approvalsViolations(page)).toEqual([])
   }
 })
 

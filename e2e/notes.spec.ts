@@ -3,16 +3,14 @@
  * live updates when an agent writes a note, and promotion (dry run, then write once). Screens are
  * checked with axe (no serious or critical violations) and saved as screenshots, light and dark.
  */
-import AxeBuilder from '@axe-core/playwright'
+import { seriousViolations } from './axe'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures'
 
 async function noSeriousViolations(page: Page): Promise<void> {
-  const result = await new AxeBuilder({ page }).include('[data-testid="screen-notes"]').analyze()
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+  expect(await seriousViolations(page, '[data-testid="screen-notes"]')).toEqual([])
 }
 
 interface Snapshot {

@@ -4,10 +4,10 @@
  * patch's Apply disabled with the reason; an apply in progress cancelled and reverted. Every state
  * is checked with axe and saved as screenshots, light and dark.
  */
-import AxeBuilder from '@axe-core/playwright'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { APIRequestContext, Page } from '@playwright/test'
+import { seriousViolations } from './axe'
 import { expect, test, type Served } from './fixtures'
 
 // Each test scans and shoots several states in both themes (axe takes seconds a scan on a loaded
@@ -15,9 +15,7 @@ import { expect, test, type Served } from './fixtures'
 test.describe.configure({ timeout: 90_000 })
 
 async function noSeriousViolations(page: Page, testId: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).include(`[data-testid="${testId}"]`).analyze()
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+  expect(await seriousViolations(page, `[data-testid="${testId}"]`)).toEqual([])
 }
 
 async function shoot(page: Page, name: string, testId = 'screen-patches'): Promise<void> {

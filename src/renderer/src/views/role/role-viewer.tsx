@@ -126,7 +126,7 @@ export function RoleViewer({ project, role, line }: { project: string; role: str
       {query.isError && <ErrorState title="Refreshing failed; showing the last text read" error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />}
       <div className="rv-body">
         <RoleOutline sections={detail.sections} active={active} onJump={jump} />
-        <div className="rv-doc" ref={bodyRef}>
+        <div className="rv-doc" ref={bodyRef} tabIndex={0} role="region" aria-label={`${detail.role}.md text`}>
           <MarkdownView text={detail.text} ranges={ranges} className="md-doc" testId="role-markdown" />
         </div>
         <div className="rv-rail">

@@ -52,7 +52,7 @@ export const TimelineRow = memo(function TimelineRow({
         {preview || <span className="faint">(empty body)</span>}
       </span>
       <span className="tl-corr">
-        <CorrelationChip id={event.correlation_id} onOpen={onThread} />
+        <CorrelationChip id={event.correlation_id} onOpen={onThread} inOption />
       </span>
     </div>
   )

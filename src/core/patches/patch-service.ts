@@ -11,7 +11,7 @@ import type { Db } from '../sqlite'
 import { executeRun, initialRun, newRunId, type ApplyJob } from './apply'
 import { countStates, listPatches, stateInputs, summarize } from './patch-inbox'
 import { PatchStore, type ProjectPatchSettings } from './patch-store'
-import { checkPreconditions, defaultProject, rankProjects } from './preflight'
+import { checkPreconditions, defaultProject, defaultProjectOf, rankProjects } from './preflight'
 import { RunControl } from './run-control'
 import { projectDiff, submitPatch, type SubmitInput, type WorktreeDiff } from './submit'
 import { verifyPatch, type VerifiedPatch } from './verify'
@@ -73,7 +73,7 @@ export class PatchService {
     let chosen: { name: string; path: string } | null = null
     if (project) chosen = this.opts.projects.get(project)
     else if (project === undefined) {
-      const d = defaultProject(await rankProjects(this.opts.projects.list(), event))
+      const d = await defaultProjectOf(this.opts.projects.list(), event)
       chosen = d.project ? this.opts.projects.get(d.project) : null
     }
     const verified = await verifyPatch({ event, artifacts, repo: chosen ? { project: chosen.name, path: chosen.path } : null })

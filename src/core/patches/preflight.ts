@@ -55,6 +55,17 @@ export function defaultProject(ranked: readonly ProjectMatch[]): { project: stri
   return { project: first.name, reason: `matches ${first.matches.join(', ')}` }
 }
 
+/**
+ * The default project of a patch, as `defaultProject(await rankProjects(...))` would pick it, without
+ * asking git in every project when the stream names one: the stream outweighs any branch and base
+ * commit match and no other project can share it, so it is the default whenever it exists.
+ */
+export async function defaultProjectOf(projects: readonly Project[], event: HubEvent): Promise<{ project: string | null; reason: string }> {
+  const byStream = projectOfStream(projects, event.stream)
+  if (byStream) return { project: byStream.name, reason: `matches stream ${event.stream}` }
+  return defaultProject(await rankProjects(projects, event))
+}
+
 /** What preconditions depend on besides the repository. */
 export interface PreconditionInput {
   repo: string

@@ -8,7 +8,7 @@ import { basename } from 'node:path'
 import { ApiError } from '../../shared/api'
 import type { SafeEditOptions, SafeEditResult, SafeWriteHooks } from './safe-write'
 import { EDIT_TIMEOUT_MS, noteSize, pause, quietWindow, readSettled, signature, type SettledRead } from './safe-write-settle'
-import { looksWhole, startsWith, swapIn, type Captured, type SwapOutcome } from './safe-write-swap'
+import { count, looksWhole, startsWith, swapIn, type Captured, type SwapOutcome } from './safe-write-swap'
 import { keepCopies } from './safe-write-keeper'
 import { withFileLock as withLock } from './safe-write-lock'
 import { tmpName } from './write-leftovers'
@@ -24,6 +24,15 @@ const REDO_APPENDED = 3
 
 /** Per file, what this process last installed or read settled there (see `EditSession.live`). */
 const liveByPath = new Map<string, Buffer | null>()
+/**
+ * Per file, the latest versions this process read settled or wrote there (newest last): what an
+ * agent that rewrites the file may have read. Handed to the copies kept for late writes
+ * (`safe-write-keeper.ts`) of agents that created the path in a swap's gap: they need it to tell
+ * a stalled truncating agent's line from the stale rest of what it writes.
+ */
+const versionsByPath = new Map<string, Buffer[]>()
+/** How many versions per file are remembered (an agent stalled 1.5 s sees a few edits at most). */
+const VERSIONS_KEPT = 16
 /** Edits in progress per file (the shared knowledge is dropped when none is left). */
 const active = new Map<string, number>()
 
@@ -32,6 +41,8 @@ interface Aside extends Captured {
   known: Buffer
   sig: string
   changedAt: number
+  /** For a copy an agent created empty in the gap: the versions it can have read before (newest last). */
+  before: Buffer[]
 }
 
 /**
@@ -103,6 +114,7 @@ export class EditSession {
       else {
         active.delete(this.path)
         liveByPath.delete(this.path)
+        versionsByPath.delete(this.path)
       }
     }
   }
@@ -135,6 +147,7 @@ export class EditSession {
       throw new ApiError(this.attempt || this.changed ? `${this.path} was deleted ${what}` : `${this.path} does not exist`, this.attempt ? 'conflict' : 'not_found')
     }
     const text = base ? decode(this.path, base.bytes) : ''
+    if (base) this.remember(base.bytes)
     // while the file still starts with what Muster installed, its edit is there: not re-applied
     const intact = !!base && !!this.installed && startsWith(base.bytes, this.installed)
     const next = intact ? null : this.edit(text)
@@ -188,6 +201,7 @@ export class EditSession {
     }
     // the file is `base` + these bytes, unless another appender slipped in between (then counted)
     this.held(owed, Buffer.concat([base, chunk]))
+    this.remember(Buffer.concat([base, chunk]))
     this.lastInstall = performance.now()
     this.live = null
     return 'written'
@@ -209,6 +223,7 @@ export class EditSession {
         this.lastInstall = performance.now()
         this.live = bytes
         this.installed = bytes
+        this.remember(bytes)
         this.held(owed, bytes)
         this.changed = true
         this.created ||= !base
@@ -230,7 +245,9 @@ export class EditSession {
   /** Takes over the copies a swap moved aside and the agent bytes found in them. */
   private adopt(out: SwapOutcome): void {
     const now = performance.now()
-    for (const c of out.aside) this.aside.push({ ...c, known: c.bytes, sig: '', changedAt: now })
+    // an agent that created the path in this swap's gap read (if anything) a version seen so far
+    const before = [...(versionsByPath.get(this.path) ?? []), ...out.aside.filter((c) => !c.fresh).map((c) => c.bytes)]
+    for (const c of out.aside) this.aside.push({ ...c, known: c.bytes, sig: '', changedAt: now, before: c.fresh && c.bytes.length === 0 ? before : [] })
     for (const ch of out.chunks) this.owe(ch.bytes, ch.from)
   }
 
@@ -301,8 +318,17 @@ export class EditSession {
 
   /** Lets go of aside copies whose bytes are accounted for: watched a while longer for late appends, then deleted. */
   private release(copies: Aside[]): void {
-    keepCopies(copies.map((a) => ({ name: a.name, path: this.path, known: a.known })))
+    keepCopies(copies.map((a) => ({ name: a.name, path: this.path, known: a.known, fresh: a.fresh && a.known.length === 0, versions: a.before })))
     this.aside = this.aside.filter((a) => !copies.includes(a))
+  }
+
+  /** Notes a version of the file this process saw or wrote (see `versionsByPath`). */
+  private remember(bytes: Buffer): void {
+    const list = versionsByPath.get(this.path) ?? []
+    if (list.at(-1)?.equals(bytes)) return
+    list.push(bytes)
+    if (list.length > VERSIONS_KEPT) list.shift()
+    versionsByPath.set(this.path, list)
   }
 
   private names(paths: string[]): string {
@@ -331,14 +357,6 @@ export class EditSession {
     const secs = ((this.opts.timeoutMs ?? EDIT_TIMEOUT_MS) / 1000).toFixed(0)
     throw new ApiError(`${basename(this.path)} kept changing while Muster was editing it (${secs} s): ${await this.account()}; try again`, 'conflict')
   }
-}
-
-/** Occurrences of `needle` in `hay` (non-overlapping). */
-function count(hay: Buffer, needle: Buffer): number {
-  if (needle.length === 0) return 0
-  let n = 0
-  for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + needle.length)) n++
-  return n
 }
 
 function encode(text: string, bom: boolean): Buffer {

@@ -90,6 +90,14 @@ export function swapIn(path: string, source: string, expect: Buffer | null, opts
   return { kind: 'restored', aside, chunks }
 }
 
+/** Occurrences of `needle` in `hay` (non-overlapping). */
+export function count(hay: Buffer, needle: Buffer): number {
+  if (needle.length === 0) return 0
+  let n = 0
+  for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + needle.length)) n++
+  return n
+}
+
 /** True when `buf` begins with all of `prefix`. */
 export function startsWith(buf: Buffer, prefix: Buffer): boolean {
   return buf.length >= prefix.length && buf.subarray(0, prefix.length).equals(prefix)

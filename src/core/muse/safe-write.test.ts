@@ -240,6 +240,43 @@ describe('safeEdit: an agent creating the path while it is missing', () => {
   })
 })
 
+describe('safeEdit: a truncating agent that created the path in the gap and wrote after the edit returned', () => {
+  it('its line (the tail after what it read) lands once; its stale copy of the rest is not appended again', async () => {
+    const { dir, f, opts } = file('# L0\none\n')
+    let fd = -1
+    let read = ''
+    await safeEdit(f, addOnce('mine\n'), {
+      ...opts,
+      hooks: {
+        // the agent read the file, then opened it O_TRUNC|O_CREAT while the path was missing
+        beforeRename: (p, a) => void (a === 1 && (read = readFileSync(p, 'utf8'))),
+        inWindow: (p) => void (fd < 0 && (fd = openSync(p, 'w')))
+      }
+    })
+    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\n')
+    // stalled past the quiet window, it writes what it read plus its line
+    await sleep(Math.min(400, LATE_WRITE_GRACE_MS / 3))
+    writeSync(fd, read + 'agent line\n')
+    closeSync(fd)
+    await only(dir, 'a.md')
+    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\nagent line\n')
+  })
+
+  it('a whole file it wrote that starts with no version Muster knew is kept beside the file, not appended', async () => {
+    const { dir, f, opts } = file('# L0\none\n')
+    let fd = -1
+    await safeEdit(f, addOnce('mine\n'), { ...opts, hooks: { inWindow: (p) => void (fd < 0 && (fd = openSync(p, 'w'))) } })
+    await sleep(Math.min(400, LATE_WRITE_GRACE_MS / 3))
+    writeSync(fd, '# L0\nsomething else entirely\n')
+    closeSync(fd)
+    await lateWritesSettled()
+    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\n')
+    const kept = readdirSync(dir).filter((n) => n !== 'a.md')
+    expect(kept).toHaveLength(1)
+    expect(readFileSync(join(dir, kept[0]!), 'utf8')).toBe('# L0\nsomething else entirely\n')
+  })
+})
+
 describe('safeEdit: an empty or shorter file is not a base until settled', () => {
   it('waits for a truncate-then-write agent to write, then edits the whole file', async () => {
     const content = Array.from({ length: 522 }, (_, i) => `line ${i}\n`).join('')

@@ -44,8 +44,12 @@
  * 6. Afterlife (`safe-write-keeper.ts`): the copies are kept, not deleted, until unchanged for
  *    1.5 s more; bytes an appending agent writes into one meanwhile (it opened the file before the
  *    swap and was stalled, descheduled or waiting on a busy disk, past the quiet window) are
- *    appended to the live file. A copy rewritten in that time is left beside the file. The process
- *    stays alive until its copies are let go (a CLI edit exits 1.5 s after it is done).
+ *    appended to the live file. A copy an agent created empty in a swap's gap and then filled with
+ *    a whole file (a truncating agent, stalled between its open and its write) gives only what
+ *    follows the version it read (the longest known version the bytes start with): its stale copy
+ *    of the rest is not appended again. A copy rewritten in that time is left beside the file.
+ *    The process stays alive until its copies are let go (a CLI edit exits 1.5 s after it is
+ *    done).
  *
  * Limits, stated: an appending writer that stalls between opening and writing for longer than the
  * afterlife (1.5 s), and an agent that rewrites the file from a read older than the quiet window,

@@ -54,6 +54,8 @@ export interface RaceResult {
   latencies: number[]
   /** Muster working files left beside the role file. */
   leftovers: string[]
+  /** The first few lost or duplicated lines and edits, by name (what to look for when a race fails). */
+  examples: string[]
   seconds: number
 }
 
@@ -131,10 +133,14 @@ async function racePattern(fleet: FleetView, project: Project, pattern: AgentPat
   const failed = new Set(failedEdits.map((f) => f.slice(0, f.indexOf(':'))))
   let lostLines = 0
   let duplicatedLines = 0
+  const examples: string[] = []
+  const example = (what: string) => void (examples.length < 10 && examples.push(what))
   for (let n = 0; n < opts.agentWrites; n++) {
-    const c = agentSeen.get(`agent-${pattern}-${String(n).padStart(4, '0')}`) ?? 0
+    const name = `agent-${pattern}-${String(n).padStart(4, '0')}`
+    const c = agentSeen.get(name) ?? 0
     if (c === 0) lostLines++
     duplicatedLines += Math.max(0, c - 1)
+    if (c !== 1) example(`${name} x${c}`)
   }
   let lostEdits = 0
   let duplicatedEdits = 0
@@ -147,9 +153,10 @@ async function racePattern(fleet: FleetView, project: Project, pattern: AgentPat
       if (c === 0) lostEdits++
       duplicatedEdits += Math.max(0, c - 1)
     }
+    if (c !== (failed.has(title) ? 0 : 1)) example(`${title} x${c}`)
   }
   const leftovers = readdirSync(join(root, '.muse')).filter((n) => n.includes('.muster-'))
-  return { pattern, lostLines, duplicatedLines, lostEdits, duplicatedEdits, failedEdits, latencies, leftovers, seconds }
+  return { pattern, lostLines, duplicatedLines, lostEdits, duplicatedEdits, failedEdits, latencies, leftovers, examples, seconds }
 }
 
 /** The Python agent process: its progress, its allowance, its end. */

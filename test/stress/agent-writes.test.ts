@@ -19,8 +19,8 @@ describe('agents and Muster writing one role file at once', () => {
       const p95 = [...r.latencies].sort((a, b) => a - b)[Math.ceil(r.latencies.length * 0.95) - 1]
       console.log(`${r.pattern}: ${r.seconds.toFixed(1)} s, ${r.latencies.length} edits, p95 ${p95?.toFixed(0)} ms, failed ${r.failedEdits.length}`)
     }
-    expect(results.map(({ pattern, lostLines, duplicatedLines, lostEdits, duplicatedEdits, failedEdits, leftovers }) => ({ pattern, lostLines, duplicatedLines, lostEdits, duplicatedEdits, failedEdits, leftovers }))).toEqual(
-      PATTERNS.map((pattern) => ({ pattern, lostLines: 0, duplicatedLines: 0, lostEdits: 0, duplicatedEdits: 0, failedEdits: [], leftovers: [] }))
+    expect(results.map(({ pattern, lostLines, duplicatedLines, lostEdits, duplicatedEdits, failedEdits, leftovers, examples }) => ({ pattern, lostLines, duplicatedLines, lostEdits, duplicatedEdits, failedEdits, leftovers, examples }))).toEqual(
+      PATTERNS.map((pattern) => ({ pattern, lostLines: 0, duplicatedLines: 0, lostEdits: 0, duplicatedEdits: 0, failedEdits: [], leftovers: [], examples: [] }))
     )
   })
 })

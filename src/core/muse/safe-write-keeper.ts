@@ -6,7 +6,9 @@
  * `open` and `write` (descheduled, or waiting on a disk busy with other writes) is not visible in
  * the copy's bytes until it writes. So the copies are not deleted when the edit returns: they are
  * kept here until unchanged for `LATE_WRITE_GRACE_MS`, and bytes appended to one meanwhile are
- * appended to the live file (O_APPEND, as the agent meant to), under the file's edit lock. A copy
+ * put at the end of the live file, as the agent meant to, by an edit like Muster's own
+ * (`safeEdit`), so an agent that rewrites the file from a read older than the merge cannot drop
+ * them (a bare append could be overwritten so, with nothing watching any more). A copy
  * changed in any other way (truncated, rewritten) is left beside the file, never deleted, for lint
  * to report once this process is gone.
  *
@@ -17,13 +19,18 @@
  * will write lines) or a truncating agent's (it will write all it read plus its change). Once
  * bytes that look like a whole file arrive in it, they are taken for the latter: the longest
  * version of the file, among those seen or written before the copy was created, that they start
- * with is what the agent read, and only the rest is the agent's, appended to the live file unless
- * it already holds it. A whole file that starts with no such version is left beside the file.
+ * with is taken for what the agent read, and only the rest is the agent's, merged as above (its
+ * leading lines the file already holds are not added again: they were merged from an earlier late
+ * write the agent's read had missed). A whole file that starts with no such version is left beside
+ * the file.
  */
 import { constants as fsConstants, promises as fs } from 'node:fs'
+import { dirname } from 'node:path'
+import { ApiError } from '../../shared/api'
+import { safeEdit } from './safe-write'
 import { withFileLock } from './safe-write-lock'
 import { pause, signature } from './safe-write-settle'
-import { count, looksWhole, startsWith } from './safe-write-swap'
+import { looksWhole, startsWith } from './safe-write-swap'
 
 /** How long a copy must stay unchanged after its edit before it is deleted. */
 export const LATE_WRITE_GRACE_MS = 1500
@@ -80,6 +87,8 @@ async function check(c: Watched): Promise<void> {
     c.sig = sig
     const bytes = await fs.readFile(c.name).catch(() => null)
     if (bytes && !bytes.equals(c.known)) {
+      // a fresh copy holding part of a known version is still being written: decide once it is whole
+      if (c.fresh && c.versions.some((v) => v.length > bytes.length && startsWith(v, bytes))) return void (c.sig = '')
       c.changedAt = performance.now()
       if (!startsWith(bytes, c.known)) {
         // rewritten while aside, after its edit ended: kept beside the file, never deleted
@@ -87,10 +96,8 @@ async function check(c: Watched): Promise<void> {
         return
       }
       let late = bytes.subarray(c.known.length)
-      let need = 0
+      let stale = false
       if (c.fresh) {
-        // still being written (a prefix of a version): decide once it is whole
-        if (c.versions.some((v) => v.length > bytes.length && startsWith(v, bytes))) return void (c.sig = '')
         const live = await fs.readFile(c.path).catch(() => null)
         if (!live) return void (c.sig = '')
         if (looksWhole(bytes, live)) {
@@ -101,12 +108,14 @@ async function check(c: Watched): Promise<void> {
             return
           }
           late = bytes.subarray(read.length)
-          need = count(bytes, late)
+          stale = true
         }
         c.fresh = false
       }
-      if (await appendLate(c.path, late, need)) c.known = bytes
-      else c.sig = '' // the path is missing for a moment: try again next poll
+      const merged = await mergeLate(c.path, late, bytes, stale)
+      if (merged === 'merged') c.known = bytes
+      else if (merged === 'missing') c.sig = '' // the path is missing for a moment: try again next poll
+      else watched.delete(c) // could not be merged: kept beside the file, never deleted
       return
     }
   }
@@ -124,22 +133,57 @@ function longestPrefix(bytes: Buffer, versions: Buffer[]): Buffer | null {
 }
 
 /**
- * Appends an agent's late bytes to the live file; false when it is missing right now. With `need`,
- * only when the file holds them fewer times than that (they may be there already).
+ * Puts an agent's late bytes at the end of the live file, as the agent meant to, unless the file
+ * already holds them as often as `copy` does. It is an edit like any of Muster's (`safeEdit`): an
+ * agent that rewrites the file from a read older than the merge gets the bytes merged again,
+ * instead of silently dropping them as a bare append would allow. Whitespace alone, or bytes that
+ * are not UTF-8 by themselves, are appended with O_APPEND. `stale`: the bytes follow an older
+ * version than the agent read (lines merged since were missing from that version), so their
+ * leading lines that the file already holds are not added again.
  */
-async function appendLate(path: string, bytes: Buffer, need = 0): Promise<boolean> {
+async function mergeLate(path: string, bytes: Buffer, copy: Buffer, stale: boolean): Promise<'merged' | 'missing' | 'failed'> {
+  if (bytes.length === 0) return 'merged'
+  const text = bytes.toString('utf8')
+  if (text.trim() === '' || !Buffer.from(text, 'utf8').equals(bytes)) return appendRaw(path, bytes)
+  const copyText = copy.toString('utf8')
+  const edit = (t: string): string | null => {
+    const rest = stale ? afterHeldLines(t, text) : text
+    return rest === '' || occurrences(t, rest) >= occurrences(copyText, rest) ? null : t + rest
+  }
+  try {
+    await safeEdit(path, edit, { within: dirname(path) })
+    return 'merged'
+  } catch (err) {
+    return err instanceof ApiError && err.code === 'not_found' ? 'missing' : 'failed'
+  }
+}
+
+/** `text` without its longest run of leading whole lines that `t` holds, starting at a line of its own. */
+function afterHeldLines(t: string, text: string): string {
+  const ends: number[] = []
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) ends.push(i + 1)
+  for (let k = ends.length - 1; k >= 0; k--) {
+    const run = text.slice(0, ends[k])
+    if (run.trim() !== '' && (t.startsWith(run) || t.includes('\n' + run))) return text.slice(ends[k])
+  }
+  return text
+}
+
+/** Occurrences of `part` in `text` (non-overlapping). */
+function occurrences(text: string, part: string): number {
+  let n = 0
+  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length)) n++
+  return n
+}
+
+/** Appends bytes to the live file with O_APPEND, under its edit lock ('missing' when it is not there right now). */
+async function appendRaw(path: string, bytes: Buffer): Promise<'merged' | 'missing'> {
   return withFileLock(path, async () => {
-    if (bytes.length === 0) return true
-    if (need > 0) {
-      const live = await fs.readFile(path).catch(() => null)
-      if (!live) return false
-      if (bytes.toString('utf8').trim() === '' || count(live, bytes) >= need) return true
-    }
     let fh
     try {
       fh = await fs.open(path, fsConstants.O_WRONLY | fsConstants.O_APPEND)
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing'
       throw err
     }
     try {
@@ -147,6 +191,6 @@ async function appendLate(path: string, bytes: Buffer, need = 0): Promise<boolea
     } finally {
       await fh.close()
     }
-    return true
+    return 'merged'
   })
 }

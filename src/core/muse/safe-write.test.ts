@@ -2,7 +2,7 @@ import { chmodSync, closeSync, existsSync, ftruncateSync, linkSync, openSync, re
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
-import { safeEdit, type SafeEditOptions } from './safe-write'
+import { safeEdit, setDefaultSafeWriteHooks, type SafeEditOptions } from './safe-write'
 import { LATE_WRITE_GRACE_MS, lateWritesSettled } from './safe-write-keeper'
 
 /** Our edit: add a unique line once (idempotent, as every Muster edit is). */
@@ -152,6 +152,25 @@ describe('safeEdit: an agent writing after the swap', () => {
     expect(readFileSync(f, 'utf8')).toBe('one\nmine\nstalled agent line\n')
   })
 
+  it('a late line merged after the edit returned survives an agent rewriting the file from a read older than the merge', async () => {
+    const { dir, f, opts } = file('one\n')
+    let fd = -1
+    await safeEdit(f, addOnce('mine\n'), { ...opts, hooks: { beforeRename: (p, a) => void (a === 1 && (fd = openSync(p, 'a'))) } })
+    const stale = readFileSync(f, 'utf8')
+    let rewrites = 0
+    // the merge's own install: a truncating agent that read before it writes its version back over it
+    setDefaultSafeWriteHooks({ afterInstall: (p) => void (rewrites++ === 0 && writeFileSync(p, stale + 'agent two\n')) })
+    try {
+      writeSync(fd, 'stalled agent line\n')
+      closeSync(fd)
+      await only(dir, 'a.md')
+    } finally {
+      setDefaultSafeWriteHooks(undefined)
+    }
+    expect(rewrites).toBeGreaterThan(0)
+    expect(readFileSync(f, 'utf8')).toBe('one\nmine\nagent two\nstalled agent line\n')
+  })
+
   it('a copy rewritten after its edit returned is kept beside the file, never deleted', async () => {
     const { dir, f, opts } = file('one\n')
     let fd = -1
@@ -260,6 +279,19 @@ describe('safeEdit: a truncating agent that created the path in the gap and wrot
     closeSync(fd)
     await only(dir, 'a.md')
     expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\nagent line\n')
+  })
+
+  it('lines its read had missed (merged from an earlier late write) and the file now holds are not added again', async () => {
+    const { dir, f, opts } = file('# L0\none\n')
+    let fd = -1
+    await safeEdit(f, addOnce('mine\n'), { ...opts, hooks: { inWindow: (p) => void (fd < 0 && (fd = openSync(p, 'w'))) } })
+    // its earlier line reached the file after it had read: what it writes lacks Muster's edit but has that line
+    writeFileSync(f, '# L0\none\nmine\nearlier line\n')
+    await sleep(Math.min(400, LATE_WRITE_GRACE_MS / 3))
+    writeSync(fd, '# L0\none\nearlier line\nagent line\n')
+    closeSync(fd)
+    await only(dir, 'a.md')
+    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\nearlier line\nagent line\n')
   })
 
   it('a whole file it wrote that starts with no version Muster knew is kept beside the file, not appended', async () => {

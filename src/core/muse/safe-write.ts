@@ -43,11 +43,12 @@
  *    then: while the file starts with what Muster installed, it is there). Then the edit returns.
  * 6. Afterlife (`safe-write-keeper.ts`): the copies are kept, not deleted, until unchanged for
  *    1.5 s more; bytes an appending agent writes into one meanwhile (it opened the file before the
- *    swap and was stalled, descheduled or waiting on a busy disk, past the quiet window) are
- *    appended to the live file. A copy an agent created empty in a swap's gap and then filled with
- *    a whole file (a truncating agent, stalled between its open and its write) gives only what
- *    follows the version it read (the longest known version the bytes start with): its stale copy
- *    of the rest is not appended again. A copy rewritten in that time is left beside the file.
+ *    swap and was stalled, descheduled or waiting on a busy disk, past the quiet window) are put
+ *    at the end of the live file by an edit like this one (so an agent rewriting the file from a
+ *    read older than that merge cannot drop them). A copy an agent created empty in a swap's gap
+ *    and then filled with a whole file (a truncating agent, stalled between its open and its
+ *    write) gives only what follows the version it read (the longest known version the bytes
+ *    start with): its stale copy of the rest is not added again. A copy rewritten in that time is left beside the file.
  *    The process stays alive until its copies are let go (a CLI edit exits 1.5 s after it is
  *    done).
  *

@@ -82,15 +82,31 @@ async function main(): Promise<void> {
   try {
     const baseline = machineBaselineMs()
     const events = Number(process.env.MUSTER_BENCH_EVENTS ?? 1_000_000)
-    const figures = [...cliStartFigures(BIN), ...bigFileFigures(), ...(await fleetFigures(work, BIN)), ...(await memoryFigures(work)), ...(await serveFirstPaint(work))]
-    figures.push(...(await safeWriteFigures(work, ROOT)))
-    figures.push(...(await patchFigures(work, BIN)))
-    figures.push(...(await approvalsFigures(ROOT, work)))
-    const hubHome = join(work, 'home-hub')
-    const hub = await hubQueryFigures(work, hubHome, events)
-    figures.push(...hub.figures, ...(await hubLiveFigures(ROOT, hubHome, hub.palace, events)))
-    figures.push(...(await hubLockFigures(ROOT, hubHome, 'big', hub.palace)))
-    figures.push(...(await diffViewFigures(ROOT)))
+    const groups: [string, () => Promise<Figure[]>][] = [
+      ['cli', async () => cliStartFigures(BIN)],
+      ['big-file', async () => bigFileFigures()],
+      ['fleet', () => fleetFigures(work, BIN)],
+      ['memory', () => memoryFigures(work)],
+      ['serve', () => serveFirstPaint(work)],
+      ['write', () => safeWriteFigures(work, ROOT)],
+      ['patch', () => patchFigures(work, BIN)],
+      ['approvals', () => approvalsFigures(ROOT, work)],
+      [
+        'hub',
+        async () => {
+          const hubHome = join(work, 'home-hub')
+          const hub = await hubQueryFigures(work, hubHome, events)
+          return [...hub.figures, ...(await hubLiveFigures(ROOT, hubHome, hub.palace, events)), ...(await hubLockFigures(ROOT, hubHome, 'big', hub.palace))]
+        }
+      ],
+      ['diff-view', () => diffViewFigures(ROOT)]
+    ]
+    // MUSTER_BENCH_ONLY=fleet,patch measures those groups only (while working on one figure)
+    const only = process.env.MUSTER_BENCH_ONLY?.split(',').map((g) => g.trim())
+    const unknown = only?.filter((g) => !groups.some(([name]) => name === g)) ?? []
+    if (unknown.length) throw new Error(`MUSTER_BENCH_ONLY: unknown group ${unknown.join(', ')} (groups: ${groups.map(([name]) => name).join(', ')})`)
+    const figures: Figure[] = []
+    for (const [name, measure] of groups) if (!only || only.includes(name)) figures.push(...(await measure()))
     printReport(figures, baseline)
   } finally {
     rmSync(work, { recursive: true, force: true })

@@ -22,8 +22,19 @@ export function normaliseTarget(target: string): string | null {
   return TARGET.test(t) ? t : null
 }
 
+/** Resolutions per fleet view and target as written: a fleet repeats a few targets thousands of times. */
+const resolutions = new WeakMap<FleetView, Map<string, Resolution>>()
+
 /** Resolves a target against the fleet. */
 export function resolveTarget(target: string, fleet: FleetView): Resolution {
+  let known = resolutions.get(fleet)
+  if (!known) resolutions.set(fleet, (known = new Map()))
+  let res = known.get(target)
+  if (!res) known.set(target, (res = resolveUncached(target, fleet)))
+  return res
+}
+
+function resolveUncached(target: string, fleet: FleetView): Resolution {
   const t = normaliseTarget(target)
   if (!t) return { kind: 'unresolved', reason: `'${target}' is not ROLE, PROJECT/ROLE or ALL` }
   if (t === 'ALL') return { kind: 'all' }

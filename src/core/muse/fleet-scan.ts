@@ -9,7 +9,7 @@ import type { Db } from '../sqlite'
 import { ParseCache, stampOf, type FileStamp } from './parse-cache'
 import type { RoleDigest } from './parse-role'
 import { digestRole } from './role-digest'
-import { countsOf, entryPath, listRoleFiles, museDir, throughSwaps, type RoleCounts } from './role-files'
+import { countsOf, entryPath, museDir, readMuseListing, throughSwaps, type MuseListing, type RoleCounts } from './role-files'
 import { noteSize } from './safe-write-settle'
 import { asyncScanFs, type ScanFs } from './scan-fs'
 
@@ -27,6 +27,8 @@ export interface ScannedProject {
   project: Project
   roles: ScannedRole[]
   unreadable: { file: string; reason: string }[]
+  /** The listing of `.muse/` the scan took (null: no folder), so lint need not list it again. */
+  listing?: MuseListing | null
 }
 
 /** Options of a RoleCache. */
@@ -108,7 +110,8 @@ function facts(st: { size: number; mtime: Date }): FileFacts {
 
 /** Parses every role file of one project. */
 export async function scanProject(project: Project, cache: RoleCache): Promise<ScannedProject> {
-  const files = await listRoleFiles(project.path, cache.fs)
+  const listing = await readMuseListing(project.path, cache.fs)
+  const files = listing?.files ?? []
   const dir = museDir(project.path)
   cache.retainIn(dir, files)
   const roles: ScannedRole[] = []
@@ -123,7 +126,7 @@ export async function scanProject(project: Project, cache: RoleCache): Promise<S
     })
   )
   roles.sort((a, b) => a.file.localeCompare(b.file))
-  return { project, roles, unreadable }
+  return { project, roles, unreadable, listing }
 }
 
 /** Parses every role file of every project given (and saves new digests). */

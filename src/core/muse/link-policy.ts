@@ -67,16 +67,24 @@ export interface OutsideLink {
   target: string
 }
 
-/** `.muse/`, `memory/` and role files of a project that resolve outside it (for lint). */
-export async function outsideLinks(root: string, roleFiles: string[]): Promise<OutsideLink[]> {
+/**
+ * `.muse/`, `memory/` and role files of a project that resolve outside it (for lint). `links`:
+ * the role files known to be symbolic links (from a listing of `.muse/`); only they can leave the
+ * project when `.muse/` is no link itself, so the others are not resolved one by one.
+ */
+export async function outsideLinks(root: string, roleFiles: string[], links?: string[]): Promise<OutsideLink[]> {
+  const linkedFolders = await Promise.all(['.muse', 'memory'].map((d) => fs.lstat(join(root, d)).then((st) => st.isSymbolicLink(), () => false)))
+  const toCheck = links ?? roleFiles
+  if (!linkedFolders.includes(true) && toCheck.length === 0) return []
   const realRoot = await fs.realpath(root).catch(() => null)
   if (!realRoot) return []
   const check = async (rel: string): Promise<OutsideLink | null> => {
     const real = await fs.realpath(join(root, rel)).catch(() => null)
     return real && !inside(real, realRoot) ? { path: rel, target: real } : null
   }
-  const folders = await Promise.all(['.muse', 'memory'].map(check))
+  // a folder that is no link lies inside the project
+  const folders = await Promise.all(['.muse', 'memory'].map((d, i) => (linkedFolders[i] ? check(d) : null)))
   // files inside an outside .muse/ are covered by its own finding
-  const files = folders[0] ? [] : await Promise.all(roleFiles.map((f) => check(join('.muse', f))))
+  const files = folders[0] ? [] : await Promise.all(toCheck.map((f) => check(join('.muse', f))))
   return [...folders, ...files].filter((x): x is OutsideLink => x !== null)
 }

@@ -20,7 +20,7 @@ import { collectDirectives, resolveTarget, type FleetView } from './directive-in
 import { parsePathsConfig } from './hub-project'
 import { outsideLinks } from './link-policy'
 import { LINE_ERROR, LINE_WARNING, museDir, roleName } from './role-files'
-import { deadLeftovers } from './write-leftovers'
+import { deadAmong, deadLeftovers } from './write-leftovers'
 import type { ScannedProject } from './fleet-scan'
 
 /** Latest tags by repository, valid while the repository's tag refs are unchanged. */
@@ -73,20 +73,23 @@ export async function lintProject(sp: ScannedProject, tag: string | null): Promi
       }
     }
   }
-  for (const l of await outsideLinks(sp.project.path, sp.roles.map((r) => r.file))) {
+  const listing = sp.listing
+  for (const l of await outsideLinks(sp.project.path, sp.roles.map((r) => r.file), listing?.links)) {
     const file = l.path.startsWith('.muse/') ? l.path.slice(6) : null
     const message = `${l.path} resolves to ${l.target}, outside the project: Muster lists and reads it but never writes through it`
     out.push({ level: 'warning', code: 'symlink-outside', ...at(file ? roleName(file) : null, file, null), message })
   }
   for (const dir of ['.muse', 'memory']) {
-    for (const l of await deadLeftovers(join(sp.project.path, dir))) {
+    // the scan's listing of .muse/ already names its working files
+    const dead = dir === '.muse' && listing ? deadAmong(listing.workingFiles) : await deadLeftovers(join(sp.project.path, dir))
+    for (const l of dead) {
       const message = `${dir}/${l.name} is left from an interrupted Muster write (process ${l.pid}): compare it with ${dir}/${l.file}, then delete it`
       out.push({ level: 'warning', code: 'leftover-write', ...at(null, null, null), message })
     }
   }
   let paths: string | null = null
   try {
-    paths = await fs.readFile(join(museDir(sp.project.path), 'paths.md'), 'utf8')
+    if (!listing || listing.config.includes('paths.md')) paths = await fs.readFile(join(museDir(sp.project.path), 'paths.md'), 'utf8')
   } catch {
     /* no paths.md: fine */
   }

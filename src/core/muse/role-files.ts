@@ -60,6 +60,23 @@ export async function listRoleFiles(projectPath: string, fs: ScanFs = asyncScanF
 
 /** `listRoleFiles`, but null when there is no `.muse/` folder (one call: no separate stat to tell). */
 export async function readRoleDir(projectPath: string, fs: ScanFs = asyncScanFs): Promise<string[] | null> {
+  return (await readMuseListing(projectPath, fs))?.files ?? null
+}
+
+/** What one listing of `.muse/` says, beyond the role files: what lint needs without asking the disk again. */
+export interface MuseListing {
+  /** Role file names, sorted. */
+  files: string[]
+  /** Role files that are symbolic links (only these can resolve outside a folder that is not one). */
+  links: string[]
+  /** Names of Muster's working files (`.x.md.muster-...`) in the folder. */
+  workingFiles: string[]
+  /** Configuration files present (lower case, like `paths.md`). */
+  config: string[]
+}
+
+/** Lists `.muse/` once (null when there is none): role files, links, Muster's working files, config files. */
+export async function readMuseListing(projectPath: string, fs: ScanFs = asyncScanFs): Promise<MuseListing | null> {
   const dir = museDir(projectPath)
   const until = performance.now() + SWAP_GAP_MS
   let entries
@@ -68,7 +85,7 @@ export async function readRoleDir(projectPath: string, fs: ScanFs = asyncScanFs)
       entries = await fs.readdir(dir)
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code
-      return code === 'ENOENT' || code === 'ENOTDIR' ? null : []
+      return code === 'ENOENT' || code === 'ENOTDIR' ? null : { files: [], links: [], workingFiles: [], config: [] }
     }
     const names = new Set(entries.map((e) => e.name))
     const mid = entries.some((e) => {
@@ -78,9 +95,18 @@ export async function readRoleDir(projectPath: string, fs: ScanFs = asyncScanFs)
     if (!mid || performance.now() > until) break
     await new Promise((r) => setTimeout(r, 1))
   }
-  const candidates = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && /\.md$/i.test(e.name) && !CONFIG_FILES.has(e.name.toLowerCase()))
+  const md = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && /\.md$/i.test(e.name))
+  const config = md.map((e) => e.name.toLowerCase()).filter((n) => CONFIG_FILES.has(n))
+  const candidates = md.filter((e) => !CONFIG_FILES.has(e.name.toLowerCase()))
   const files = await Promise.all(candidates.map(async (e) => (e.isFile() || (await fs.stat(entryPath(dir, e.name)).then((st) => st.isFile(), () => false)) ? e.name : null)))
-  return files.filter((f): f is string => f !== null).sort()
+  const roleFiles = files.filter((f): f is string => f !== null).sort()
+  const linked = new Set(candidates.filter((e) => e.isSymbolicLink()).map((e) => e.name))
+  return {
+    files: roleFiles,
+    links: roleFiles.filter((f) => linked.has(f)),
+    workingFiles: entries.filter((e) => e.name.startsWith('.') && e.name.includes('.muster-')).map((e) => e.name),
+    config
+  }
 }
 
 /** Counts lines as `wc -l` does: the number of `\n` characters. */

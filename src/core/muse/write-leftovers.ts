@@ -60,6 +60,11 @@ export async function deadLeftovers(dir: string, file?: string): Promise<Leftove
   } catch {
     return []
   }
+  return deadAmong(names, file)
+}
+
+/** The leftovers of dead processes among the entry names of a folder (of `file` only, when given). */
+export function deadAmong(names: readonly string[], file?: string): Leftover[] {
   const out: Leftover[] = []
   for (const n of names) {
     if (!n.startsWith(file ? `.${file}.muster-` : '.') || !n.includes('.muster-')) continue

@@ -10,7 +10,8 @@ export default defineConfig({
   main: {
     build: {
       externalizeDeps: true,
-      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } }
+      // digest-worker: the fleet scan's worker thread, found beside the bundle (src/core/muse/digest-pool.ts)
+      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts'), 'digest-worker': resolve(__dirname, 'src/core/muse/digest-worker.ts') } }
     }
   },
   preload: {

@@ -71,7 +71,8 @@ rmSync(outdir, { recursive: true, force: true })
 const result = await build({
   absWorkingDir: ROOT,
   // `approve-hook` has its own entry: it runs on every tool call of every agent (see src/cli/hook-main.ts)
-  entryPoints: { muster: 'src/cli/main.ts', 'approve-hook': 'src/cli/hook-main.ts' },
+  // `digest-worker`: the fleet scan's worker thread (src/core/muse/digest-pool.ts finds it beside its chunk)
+  entryPoints: { muster: 'src/cli/main.ts', 'approve-hook': 'src/cli/hook-main.ts', 'digest-worker': 'src/core/muse/digest-worker.ts' },
   bundle: true,
   splitting: true,
   platform: 'node',

@@ -4,10 +4,12 @@
  * process or, with the state DB, in the next one. The overview, the directive and lint views and
  * `muster status` all read role files through one RoleCache per service.
  */
+import type { Stats } from 'node:fs'
 import type { Project } from '../../shared/api'
 import type { Db } from '../sqlite'
 import { ParseCache, stampOf, type FileStamp } from './parse-cache'
 import type { RoleDigest } from './parse-role'
+import { builtDigestPool, type DigestPool } from './digest-pool'
 import { digestRole } from './role-digest'
 import { countsOf, entryPath, museDir, readMuseListing, throughSwaps, type MuseListing, type RoleCounts } from './role-files'
 import { noteSize } from './safe-write-settle'
@@ -31,8 +33,13 @@ export interface ScannedProject {
   listing?: MuseListing | null
 }
 
+/** Uncached files a scan must find before it hands them to the digest pool (a worker costs ~30 ms to start). */
+export const POOL_MIN_FILES = 64
+
 /** Options of a RoleCache. */
 export interface RoleCacheOptions {
+  /** Workers to digest many uncached files on (default: the built pool, if any; null: none). */
+  pool?: DigestPool | null
   /** The state DB holding the persistent cache; without it the cache lives in memory only. */
   db?: Db | null
   /** File-system calls (default: non-blocking). */
@@ -45,6 +52,7 @@ export interface RoleCacheOptions {
 export class RoleCache {
   private readonly cache: ParseCache
   private readonly now: () => number
+  private readonly pool: DigestPool | null
   /** The file-system calls every read of this cache (and of the project status using it) makes. */
   readonly fs: ScanFs
   /** Files read and parsed, and files answered from the cache, since creation. */
@@ -54,6 +62,7 @@ export class RoleCache {
     this.cache = new ParseCache(opts.db ?? null)
     this.fs = opts.fs ?? asyncScanFs
     this.now = opts.now ?? Date.now
+    this.pool = opts.pool === undefined ? builtDigestPool() : opts.pool
   }
 
   /** The digest of `path` (file name `file`), parsing it only when its stamp changed. */
@@ -65,6 +74,44 @@ export class RoleCache {
     if (digest) this.stats.cached++
     else digest = await this.parse(path, file, stamp)
     return { ...digest, ...facts(st) }
+  }
+
+  /**
+   * The digests of many files at once (a scan): every file is `stat`ed, unchanged ones come from
+   * the cache, and the others are read and digested on the pool's workers when there are at
+   * least `POOL_MIN_FILES` of them (else here). A file that cannot be read gives its error.
+   */
+  async readAll(items: { path: string; file: string }[]): Promise<PromiseSettledResult<ScannedRole>[]> {
+    const stats = await Promise.allSettled(items.map((it) => throughSwaps(() => this.fs.stat(it.path))))
+    const out: PromiseSettledResult<ScannedRole>[] = new Array(items.length)
+    const misses: number[] = []
+    stats.forEach((st, i) => {
+      if (st.status === 'rejected') return void (out[i] = st)
+      noteSize(items[i]!.path, st.value.size)
+      const digest = this.cache.digest(items[i]!.path, stampOf(st.value))
+      if (!digest) return void misses.push(i)
+      this.stats.cached++
+      out[i] = { status: 'fulfilled', value: { ...digest, ...facts(st.value) } }
+    })
+    const readAt = this.now()
+    const pooled = this.pool && misses.length >= POOL_MIN_FILES ? await this.pool.digestAll(misses.map((i) => items[i]!)).catch(() => null) : null
+    await Promise.all(
+      misses.map(async (i, k) => {
+        const { path, file } = items[i]!
+        const st = (stats[i] as PromiseFulfilledResult<Stats>).value
+        const got = pooled?.[k]
+        try {
+          // a file missing on the worker may be between the two steps of a swap: read again here
+          const digest = got?.ok ? got.digest : await throughSwaps(async () => digestRole(file, await this.fs.readFile(path)))
+          this.stats.parsed++
+          this.cache.put(path, stampOf(st), digest, readAt)
+          out[i] = { status: 'fulfilled', value: { ...digest, ...facts(st) } }
+        } catch (err) {
+          out[i] = { status: 'rejected', reason: err }
+        }
+      })
+    )
+    return out
   }
 
   /** The overview's counts of `path` (file name `file`): from the cache's small column when unchanged, else parsed. */
@@ -110,28 +157,33 @@ function facts(st: { size: number; mtime: Date }): FileFacts {
 
 /** Parses every role file of one project. */
 export async function scanProject(project: Project, cache: RoleCache): Promise<ScannedProject> {
-  const listing = await readMuseListing(project.path, cache.fs)
-  const files = listing?.files ?? []
-  const dir = museDir(project.path)
-  cache.retainIn(dir, files)
-  const roles: ScannedRole[] = []
-  const unreadable: ScannedProject['unreadable'] = []
-  await Promise.all(
-    files.map(async (file) => {
-      try {
-        roles.push(await throughSwaps(() => cache.read(entryPath(dir, file), file)))
-      } catch (err) {
-        unreadable.push({ file, reason: (err as NodeJS.ErrnoException).code ?? String(err) })
-      }
-    })
-  )
-  roles.sort((a, b) => a.file.localeCompare(b.file))
-  return { project, roles, unreadable, listing }
+  return (await scanAll([project], cache))[0]!
 }
 
 /** Parses every role file of every project given (and saves new digests). */
 export async function scanProjects(projects: Project[], cache: RoleCache): Promise<ScannedProject[]> {
-  const scanned = await Promise.all(projects.map((p) => scanProject(p, cache)))
+  const scanned = await scanAll(projects, cache)
   cache.flush()
+  return scanned
+}
+
+/** Lists every project's `.muse/`, then reads all their role files in one batch (see `RoleCache.readAll`). */
+async function scanAll(projects: Project[], cache: RoleCache): Promise<ScannedProject[]> {
+  const listings = await Promise.all(projects.map((p) => readMuseListing(p.path, cache.fs)))
+  const items: { path: string; file: string; at: number }[] = []
+  projects.forEach((p, at) => {
+    const dir = museDir(p.path)
+    const files = listings[at]?.files ?? []
+    cache.retainIn(dir, files)
+    for (const file of files) items.push({ path: entryPath(dir, file), file, at })
+  })
+  const read = await cache.readAll(items)
+  const scanned: ScannedProject[] = projects.map((project, at) => ({ project, roles: [], unreadable: [], listing: listings[at] }))
+  read.forEach((r, i) => {
+    const { file, at } = items[i]!
+    if (r.status === 'fulfilled') scanned[at]!.roles.push(r.value)
+    else scanned[at]!.unreadable.push({ file, reason: (r.reason as NodeJS.ErrnoException).code ?? String(r.reason) })
+  })
+  for (const sp of scanned) sp.roles.sort((a, b) => a.file.localeCompare(b.file))
   return scanned
 }

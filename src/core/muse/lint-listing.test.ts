@@ -58,4 +58,26 @@ describe('lint from the scan listing of .muse/ (no second listing, no resolving 
     expect(withListing[0]!.message).toContain(`.muse resolves to ${join(outside, 'muse')}`)
     expect(withoutListing).toEqual(withListing)
   })
+
+  it('asks git for at most 8 projects at once, while the file checks of all projects run together', async () => {
+    const root = tmpDir()
+    const files: Record<string, string> = {}
+    for (let i = 0; i < 20; i++) files[`p${i}/.muse/build.md`] = '<!-- L0: v1.0 | build | ok -->\n'
+    writeTree(root, files)
+    const projects: Project[] = Array.from({ length: 20 }, (_, i) => ({ name: `p${i}`, path: join(root, `p${i}`), key: `P${i}`, addedAt: '' }))
+    const fleet = { projects: await scanProjects(projects, new RoleCache()), hub: await detectHub(projects, null) }
+    let running = 0
+    let most = 0
+    const asked: string[] = []
+    const findings = await lintFleet(fleet, null, async (dir) => {
+      most = Math.max(most, ++running)
+      asked.push(dir)
+      await new Promise((r) => setTimeout(r, 5))
+      running--
+      return 'v2.0'
+    })
+    expect(most).toBe(8)
+    expect(asked.sort()).toEqual(projects.map((p) => p.path).sort())
+    expect(findings.filter((f) => f.code === 'l0-stale')).toHaveLength(20)
+  })
 })

@@ -101,15 +101,31 @@ export async function lintProject(sp: ScannedProject, tag: string | null): Promi
   return out
 }
 
+/** `fn` with at most `n` calls running at once (the others wait their turn, in order). */
+function atMost<A, R>(n: number, fn: (a: A) => Promise<R>): (a: A) => Promise<R> {
+  let running = 0
+  const waiting: (() => void)[] = []
+  return async (a) => {
+    // a finishing call hands its place to the next waiting one
+    if (running >= n) await new Promise<void>((r) => waiting.push(r))
+    else running++
+    try {
+      return await fn(a)
+    } finally {
+      const next = waiting.shift()
+      if (next) next()
+      else running--
+    }
+  }
+}
+
 /** Lints the given projects against the whole fleet (targets resolve fleet-wide). */
 export async function lintFleet(fleet: FleetView, only: string[] | null, tagOf: (dir: string) => Promise<string | null> = latestTag): Promise<LintFinding[]> {
   const chosen = fleet.projects.filter((p) => !only || only.includes(p.project.name))
   const out: LintFinding[] = []
-  // git is spawned per project: 8 at a time keeps 200 projects around a second
-  for (let i = 0; i < chosen.length; i += 8) {
-    const batch = await Promise.all(chosen.slice(i, i + 8).map(async (sp) => lintProject(sp, await tagOf(sp.project.path))))
-    for (const findings of batch) out.push(...findings)
-  }
+  // git may be spawned per project: 8 at a time; the file checks of all projects run at once
+  const tag = atMost(8, tagOf)
+  for (const findings of await Promise.all(chosen.map(async (sp) => lintProject(sp, await tag(sp.project.path))))) out.push(...findings)
   const names = new Set(chosen.map((p) => p.project.name))
   for (const sp of chosen) {
     for (const r of sp.roles) {

@@ -1,0 +1,129 @@
+/**
+ * Role files read and digested on worker threads: a fleet scan that finds many files not in the
+ * parse cache (the first start, a new fleet) spreads them over the machine's cores instead of
+ * parsing them one after another on the main thread, whose event loop then stays free. Few files
+ * are not worth a worker: the scan digests them itself (`fleet-scan.ts`).
+ *
+ * The worker is a built file (`digest-worker.ts`, an entry of each bundle); running from source
+ * (tests), there is none and `builtDigestPool` gives null. Workers start on first use, hold the
+ * process only while they have work, and stop after a while without any.
+ */
+import { existsSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { DigestReply, DigestRequest } from './digest-protocol'
+
+/** Files per message: large enough to amortise a message, small enough to balance the workers. */
+const BATCH = 16
+/** Workers stop after this long without work. */
+const IDLE_STOP_MS = 15_000
+
+/** One file's outcome, as the worker reports it. */
+export type DigestResult = DigestReply['results'][number]
+
+interface Slot {
+  worker: Worker
+  ready: boolean
+  job: { req: DigestRequest; resolve: (r: DigestResult[]) => void; reject: (e: Error) => void } | null
+}
+
+/** A pool of digest workers running `script` (a built `digest-worker` file). */
+export class DigestPool {
+  /** Files digested on the workers since creation (tests and the bench). */
+  digested = 0
+  private slots: Slot[] = []
+  private nextId = 1
+  private idle: NodeJS.Timeout | null = null
+  /** The last call's end: one call at a time owns the workers. */
+  private turn: Promise<unknown> = Promise.resolve()
+
+  constructor(
+    private readonly script: string,
+    private readonly size = Math.max(1, Math.min(4, availableParallelism()))
+  ) {}
+
+  /** Reads and digests every file on the workers; rejects when a worker cannot run (then nothing is half-reported). Calls take turns. */
+  digestAll(items: { path: string; file: string }[]): Promise<DigestResult[]> {
+    const turn = this.turn.then(() => this.digestNow(items))
+    this.turn = turn.catch(() => undefined)
+    return turn
+  }
+
+  private async digestNow(items: { path: string; file: string }[]): Promise<DigestResult[]> {
+    if (this.idle) clearTimeout(this.idle)
+    const batches: { path: string; file: string }[][] = []
+    for (let i = 0; i < items.length; i += BATCH) batches.push(items.slice(i, i + BATCH))
+    const out: DigestResult[][] = new Array(batches.length)
+    let next = 0
+    const slots = this.start(Math.min(this.size, batches.length))
+    try {
+      await Promise.all(
+        slots.map(async (slot) => {
+          for (let b = next++; b < batches.length; b = next++) out[b] = await this.run(slot, batches[b]!)
+        })
+      )
+    } finally {
+      for (const s of this.slots) s.worker.unref()
+      this.idle = setTimeout(() => void this.close(), IDLE_STOP_MS)
+      this.idle.unref()
+    }
+    this.digested += items.length
+    return out.flat()
+  }
+
+  /** Stops every worker. */
+  async close(): Promise<void> {
+    const slots = this.slots
+    this.slots = []
+    await Promise.all(slots.map((s) => s.worker.terminate()))
+  }
+
+  private start(n: number): Slot[] {
+    while (this.slots.length < n) {
+      const slot: Slot = { worker: new Worker(this.script), ready: true, job: null }
+      slot.worker.on('message', (reply: DigestReply) => {
+        const job = slot.job
+        slot.job = null
+        if (job && reply.id === job.req.id) job.resolve(reply.results)
+      })
+      const fail = (err: Error) => {
+        slot.ready = false
+        this.slots = this.slots.filter((s) => s !== slot)
+        slot.job?.reject(err)
+        slot.job = null
+      }
+      slot.worker.on('error', fail)
+      slot.worker.on('exit', (code) => fail(new Error(`digest worker exited with ${code}`)))
+      this.slots.push(slot)
+    }
+    for (const s of this.slots) s.worker.ref()
+    return this.slots.slice(0, n)
+  }
+
+  private run(slot: Slot, items: { path: string; file: string }[]): Promise<DigestResult[]> {
+    if (!slot.ready) return Promise.reject(new Error('digest worker stopped'))
+    return new Promise((resolve, reject) => {
+      const req: DigestRequest = { id: this.nextId++, items }
+      slot.job = { req, resolve, reject }
+      slot.worker.postMessage(req)
+    })
+  }
+}
+
+let built: DigestPool | null | undefined
+
+/**
+ * The process's pool, on the `digest-worker` file built beside this module's bundle; null when
+ * there is none (running from source) or with MUSTER_DIGEST_WORKERS=0.
+ */
+export function builtDigestPool(): DigestPool | null {
+  if (built !== undefined) return built
+  built = null
+  if (process.env.MUSTER_DIGEST_WORKERS === '0') return built
+  for (const name of ['digest-worker.mjs', 'digest-worker.js']) {
+    const path = fileURLToPath(new URL(`./${name}`, import.meta.url))
+    if (existsSync(path)) return (built = new DigestPool(path))
+  }
+  return built
+}

@@ -8,8 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createService } from '../src/core/service'
 import { collectDirectives } from '../src/core/muse/directive-index'
-import { RoleCache, scanProjects } from '../src/core/muse/fleet-scan'
-import { detectHub } from '../src/core/muse/hub-project'
+import { readFleetView, RoleCache } from '../src/core/muse/fleet-scan'
 import { lintFleet } from '../src/core/muse/lint'
 import { RACY_MS } from '../src/core/muse/parse-cache'
 import { parseRole } from '../src/core/muse/parse-role'
@@ -21,8 +20,8 @@ import { median, type Figure } from './report'
 /** Full parse without cache: read + digest every role file, directives collected, lint checks (no git). */
 async function fullParse(projects: Project[]): Promise<number> {
   const t = performance.now()
-  const scanned = await scanProjects(projects, new RoleCache())
-  const fleet = { projects: scanned, hub: await detectHub(projects, null) }
+  // as the directive and lint views build it (the hub is detected while the files are read)
+  const fleet = await readFleetView(projects, new RoleCache(), null)
   collectDirectives(fleet)
   await lintFleet(fleet, null, async () => null)
   return performance.now() - t

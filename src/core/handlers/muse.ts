@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs'
 import { ApiError, type museMethods, type Project, type RoleSummary } from '../../shared/api'
 import { queryDirectives, queryNotices } from '../../shared/directive-query'
 import { collectDirectives, normaliseTarget, resolveTarget, canonicalTarget, type FleetView } from '../muse/directive-index'
-import { scanProject, scanProjects } from '../muse/fleet-scan'
+import { readFleetView, scanProject } from '../muse/fleet-scan'
 import { detectHub, markedHub, setMarkedHub } from '../muse/hub-project'
 import { lintFleet } from '../muse/lint'
 import { appendMemory } from '../muse/memory-files'
@@ -23,12 +23,7 @@ import type { HandlersFor, ServiceContext } from '../service-context'
 /** The MUSE handlers bound to a service context. */
 export function museHandlers(ctx: ServiceContext): HandlersFor<typeof museMethods> {
   const cache = ctx.roles
-  const fleet = async (): Promise<FleetView> => {
-    const projects = ctx.registry.list()
-    const [scanned, hub] = await Promise.all([scanProjects(projects, cache), detectHub(projects, markedHub(ctx.db))])
-    cache.retainProjects(projects)
-    return { projects: scanned, hub }
-  }
+  const fleet = (): Promise<FleetView> => readFleetView(ctx.registry.list(), cache, markedHub(ctx.db))
   /** Projects whose memory index is known to match the files (kept only while watching). */
   const memoryInSync = new Set<string>()
   ctx.onFleetChange((project) => memoryInSync.delete(project))

@@ -10,6 +10,8 @@ import type { Db } from '../sqlite'
 import { ParseCache, stampOf, type FileStamp } from './parse-cache'
 import type { RoleDigest } from './parse-role'
 import { builtDigestPool, type DigestPool } from './digest-pool'
+import type { FleetView } from './directive-index'
+import { detectHub } from './hub-project'
 import { digestRole } from './role-digest'
 import { countsOf, entryPath, museDir, readMuseListing, throughSwaps, type MuseListing, type RoleCounts } from './role-files'
 import { noteSize } from './safe-write-settle'
@@ -158,6 +160,16 @@ function facts(st: { size: number; mtime: Date }): FileFacts {
 /** Parses every role file of one project. */
 export async function scanProject(project: Project, cache: RoleCache): Promise<ScannedProject> {
   return (await scanAll([project], cache))[0]!
+}
+
+/**
+ * The fleet as the MUSE views read it (directives, lint): every project scanned while the hub
+ * project is detected, then the cache keeps only these projects. `marked`: the operator's hub.
+ */
+export async function readFleetView(projects: Project[], cache: RoleCache, marked: string | null): Promise<FleetView> {
+  const [scanned, hub] = await Promise.all([scanProjects(projects, cache), detectHub(projects, marked)])
+  cache.retainProjects(projects)
+  return { projects: scanned, hub }
 }
 
 /** Parses every role file of every project given (and saves new digests). */

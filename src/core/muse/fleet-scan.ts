@@ -69,13 +69,9 @@ export class RoleCache {
 
   /** The digest of `path` (file name `file`), parsing it only when its stamp changed. */
   async read(path: string, file: string): Promise<ScannedRole> {
-    const st = await this.fs.stat(path)
-    noteSize(path, st.size) // a file much shorter at edit time is then a rewrite to wait out
-    const stamp = stampOf(st)
-    let digest = this.cache.digest(path, stamp)
-    if (digest) this.stats.cached++
-    else digest = await this.parse(path, file, stamp)
-    return { ...digest, ...facts(st) }
+    const [r] = await this.readAll([{ path, file }])
+    if (r!.status === 'rejected') throw r!.reason
+    return r!.value
   }
 
   /**

@@ -109,22 +109,6 @@ export function Lane({ stream, room, topic }: { stream: string; room: string; to
 /** A correlation id chip; clicking it opens the thread (a button; inside a listbox option, `inOption`, a clickable chip that takes no focus). */
 export function CorrelationChip({ id, onOpen, inOption = false }: { id: string | null | undefined; onOpen?: (id: string) => void; inOption?: boolean }) {
   if (!id) return null
-  if (onOpen && inOption) {
-    // inside a listbox option nothing may take focus (the option is the one interactive thing):
-    // the chip opens the thread on a click; from the keyboard, `t` opens the selected row's thread
-    return (
-      <span
-        className="chip chip-mono ev-corr"
-        title={`Open the thread ${id} (t)`}
-        onClick={(e) => {
-          e.stopPropagation()
-          onOpen(id)
-        }}
-      >
-        {id}
-      </span>
-    )
-  }
   if (!onOpen) {
     return (
       <Chip tone="mono" title={id}>
@@ -132,17 +116,16 @@ export function CorrelationChip({ id, onOpen, inOption = false }: { id: string |
       </Chip>
     )
   }
-  return (
-    <button
-      type="button"
-      className="chip chip-mono ev-corr"
-      title={`Open the thread ${id} (t)`}
-      onClick={(e) => {
-        e.stopPropagation()
-        onOpen(id)
-      }}
-    >
-      {id}
-    </button>
-  )
+  const chip = {
+    className: 'chip chip-mono ev-corr',
+    title: `Open the thread ${id} (t)`,
+    onClick: (e: React.MouseEvent) => {
+      e.stopPropagation()
+      onOpen(id)
+    },
+    children: id
+  }
+  // inside a listbox option nothing may take focus (the option is the one interactive thing):
+  // the chip opens the thread on a click; from the keyboard, `t` opens the selected row's thread
+  return inOption ? <span {...chip} /> : <button type="button" {...chip} />
 }

@@ -64,6 +64,12 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' }
   },
   {
+    // the `muster` command is CommonJS: an answered `muster status` never starts the ES module loader
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' }
+  },
+  {
     files: ['src/cli/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noSqlitePackage, ...noChildProcess], patterns: [noHubStorage, noSqlite] }] }

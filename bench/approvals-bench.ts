@@ -79,7 +79,7 @@ async function openInboxMs(page: Page, expected: number): Promise<number> {
 
 /** The three approvals figures. */
 export async function approvalsFigures(root: string, work: string): Promise<Figure[]> {
-  const bin = join(root, 'bin', 'muster.mjs')
+  const bin = join(root, 'bin', 'muster.cjs')
   const home = join(work, 'home-approvals')
   const palace = join(work, 'approvals-hub')
   createHub(palace).close()

@@ -36,7 +36,7 @@ async function referenceParse(projects: Project[]): Promise<number> {
 
 /**
  * Parse, warm start and `muster status` figures for the fleet in `fleetDir`, registered in
- * `home` (a fresh home: this fills its parse cache). `bin` is `bin/muster.mjs`.
+ * `home` (a fresh home: this fills its parse cache). `bin` is `bin/muster.cjs`.
  */
 export async function fleetScanFigures(fleetDir: string, home: string, bin: string): Promise<Figure[]> {
   const setup = await createService({ home, transport: 'http', watch: false })

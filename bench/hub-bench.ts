@@ -74,7 +74,7 @@ function rssMb(pid: number): number {
 
 /** Latency from another process's COMMIT to the event arriving in the dashboard page, and RSS. */
 export async function hubLiveFigures(root: string, home: string, palace: string, count: number): Promise<Figure[]> {
-  const server = await serve(join(root, 'bin', 'muster.mjs'), home)
+  const server = await serve(join(root, 'bin', 'muster.cjs'), home)
   const browser = await chromium.launch({
     executablePath: process.env.MUSTER_CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking']

@@ -24,7 +24,7 @@ function serve(bin: string, home: string): Promise<{ base: string; token: string
 
 /** `app.info` p95 while a `hub.append` waits on a hub locked by another process. */
 export async function hubLockFigures(root: string, home: string, hub: string, palace: string): Promise<Figure[]> {
-  const server = await serve(join(root, 'bin', 'muster.mjs'), home)
+  const server = await serve(join(root, 'bin', 'muster.cjs'), home)
   const call = async (method: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
     const res = await fetch(`${server.base}/api/call/${method}`, {
       method: 'POST',

@@ -11,7 +11,7 @@ import { median, percentile, type Figure } from './report'
 
 /**
  * 200 projects x 8 role files: full parse, warm start, `muster status` vs grep (fleet-scan-bench.ts),
- * then one file changed -> pushed -> re-parsed. `bin` is `bin/muster.mjs`.
+ * then one file changed -> pushed -> re-parsed. `bin` is `bin/muster.cjs`.
  */
 export async function fleetFigures(work: string, bin: string): Promise<Figure[]> {
   const fleetDir = join(work, 'fleet')

@@ -32,7 +32,7 @@ function repoRoot(): string {
 }
 
 const ROOT = repoRoot()
-const BIN = join(ROOT, 'bin', 'muster.mjs')
+const BIN = join(ROOT, 'bin', 'muster.cjs')
 
 /** Spawns `muster serve` and resolves with the tokened URL. */
 function serve(home: string): Promise<{ url: string; stop: () => void }> {

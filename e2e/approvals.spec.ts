@@ -15,7 +15,7 @@ import { seriousViolations } from './axe'
 import { test, expect, type Served } from './fixtures'
 
 const ROOT = resolve(import.meta.dirname, '..')
-const BIN = join(ROOT, 'bin', 'muster.mjs')
+const BIN = join(ROOT, 'bin', 'muster.cjs')
 
 interface HookRun {
   proc: ChildProcess

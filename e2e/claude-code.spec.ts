@@ -13,7 +13,7 @@ import { startAnthropicStandIn, type AnthropicStandIn } from './anthropic-stand-
 import { test, expect, type Served } from './fixtures'
 
 const ROOT = resolve(import.meta.dirname, '..')
-const BIN = join(ROOT, 'bin', 'muster.mjs')
+const BIN = join(ROOT, 'bin', 'muster.cjs')
 const CLAUDE = join(ROOT, '.cache', 'claude-code', 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe')
 
 test.skip(!existsSync(CLAUDE), 'Claude Code CLI absent (.cache/claude-code: filled by .ci/run): skipping the real-harness e2e')

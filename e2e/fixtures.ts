@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 const ROOT = resolve(import.meta.dirname, '..')
-const BIN = join(ROOT, 'bin', 'muster.mjs')
+const BIN = join(ROOT, 'bin', 'muster.cjs')
 
 /** A running `muster serve` for one test. */
 export interface Served {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm run build:cli`: bundles the `muster` CLI into `out/cli/` with esbuild. The entry
- * (`muster.mjs`, run by `bin/muster.mjs`) holds only the command definitions; every action module
+ * (`muster.mjs`, run by `bin/muster.cjs`) holds only the command definitions; every action module
  * (`src/cli/actions/*`, imported with `import()`) and what it needs lands in shared chunks loaded
  * when a command runs, so `muster --help` and small commands start fast.
  *
@@ -68,13 +68,10 @@ const packagesPlugin = {
 }
 
 rmSync(outdir, { recursive: true, force: true })
-const result = await build({
+/** What every bundle shares. */
+const common = {
   absWorkingDir: ROOT,
-  // `approve-hook` has its own entry: it runs on every tool call of every agent (see src/cli/hook-main.ts)
-  // `digest-worker`: the fleet scan's worker thread (src/core/muse/digest-pool.ts finds it beside its chunk)
-  entryPoints: { muster: 'src/cli/main.ts', 'approve-hook': 'src/cli/hook-main.ts', 'digest-worker': 'src/core/muse/digest-worker.ts' },
   bundle: true,
-  splitting: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
@@ -83,8 +80,30 @@ const result = await build({
   banner: { js: "import { createRequire as __muster_createRequire } from 'node:module'; const require = __muster_createRequire(import.meta.url);" },
   outdir,
   outExtension: { '.js': '.mjs' },
-  chunkNames: '[name]-[hash]',
   metafile: args.includes('--metafile'),
   logLevel: 'warning'
+}
+const result = await build({
+  ...common,
+  // `approve-hook` has its own entry: it runs on every tool call of every agent (see src/cli/hook-main.ts)
+  // `digest-worker`: the fleet scan's worker thread (src/core/muse/digest-pool.ts finds it beside its chunk)
+  entryPoints: { muster: 'src/cli/main.ts', 'approve-hook': 'src/cli/hook-main.ts', 'digest-worker': 'src/core/muse/digest-worker.ts' },
+  splitting: true,
+  chunkNames: '[name]-[hash]'
 })
-if (result.metafile) writeFileSync(join(outdir, 'meta.json'), JSON.stringify(result.metafile))
+// `status` answers agents' hooks from its snapshot (src/cli/status-main.ts): one CommonJS file,
+// required by bin/muster.cjs, so that an answered call never starts the ES module loader; the CLI
+// stays apart (it is imported when the snapshot cannot answer)
+const status = await build({
+  ...common,
+  entryPoints: { status: 'src/cli/status-main.ts' },
+  splitting: false,
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  banner: { js: "const __muster_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+  define: { 'import.meta.url': '__muster_import_meta_url' }
+})
+if (result.metafile && status.metafile) {
+  const merged = { inputs: { ...result.metafile.inputs, ...status.metafile.inputs }, outputs: { ...result.metafile.outputs, ...status.metafile.outputs } }
+  writeFileSync(join(outdir, 'meta.json'), JSON.stringify(merged))
+}

@@ -1,5 +1,5 @@
 /**
- * The real `muster approve-hook` process (bin/muster.mjs routing to its own entry) with each
+ * The real `muster approve-hook` process (bin/muster.cjs routing to its own entry) with each
  * harness's hook JSON on stdin, against a real hub file, decided through the service (what the
  * dashboard calls) and by concurrent `muster approvals decide` processes.
  */

@@ -1,5 +1,5 @@
 /**
- * The entry of `muster approve-hook` (bundled as `out/cli/approve-hook.mjs`; `bin/muster.mjs`
+ * The entry of `muster approve-hook` (bundled as `out/cli/approve-hook.mjs`; `bin/muster.cjs`
  * routes a hook call here). It starts on every tool call of every agent, so it loads neither
  * commander, the service, the contract's zod schemas nor the dashboard: only the hook's core,
  * one hub and Muster's state DB. A stop signal (the harness giving up on the hook) is recorded as

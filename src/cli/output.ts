@@ -2,6 +2,7 @@
  * Printing for the CLI: JSON or human text, terminal-width-aware padding (CJK and emoji take two
  * columns), and the one-line error convention (`{"error": ...}` with --json).
  */
+import { writeSync } from 'node:fs'
 
 /** Where a command writes; injectable so tests run commands in-process. */
 export interface CliIo {
@@ -21,6 +22,29 @@ export function processIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
     readStdin: readProcessStdin
+  }
+}
+
+/**
+ * The process's streams, stdout written with blocking `write`s to its descriptor: for a one-shot
+ * command that prints once (`muster status` from a hook), without setting up the stdout stream
+ * (~5 ms). A pipe a parent left non-blocking is waited on; a reader gone (EPIPE) ends the output.
+ */
+export function directStdoutIo(): CliIo {
+  return { ...processIo(), stdout: writeStdoutSync }
+}
+
+function writeStdoutSync(text: string): void {
+  const bytes = Buffer.from(text)
+  for (let at = 0; at < bytes.length; ) {
+    try {
+      at += writeSync(1, bytes, at)
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code
+      if (code === 'EPIPE') return
+      if (code !== 'EAGAIN') throw err
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1)
+    }
   }
 }
 
@@ -61,8 +85,12 @@ export function printJson(io: CliIo, value: unknown): void {
  * lone surrogates as Python does). Here, not in upstream-output, to keep the entry light.
  */
 export function upstreamErrorJson(message: string): string {
-  const text = JSON.stringify(message).replace(/[\u007f-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'))
-  return `{"error": ${text}}\n`
+  return `{"error": ${asciiJson(JSON.stringify(message))}}\n`
+}
+
+/** JSON text with DEL and every UTF-16 unit past ASCII written as a lowercase `\uXXXX` escape: the same value, one byte per character. */
+export function asciiJson(json: string): string {
+  return json.replace(/[\u007f-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'))
 }
 
 /** Text that is one column per character (the common case, answered without a per-character loop). */

@@ -1,34 +1,45 @@
 /**
- * `muster status` at work: the overview's project cards as text or JSON. The fast path of the
- * CLI: agents' hooks run it on every tool call, so it calls the core's `fleetStatusAt` (the very
- * function behind the service's `fleet.status`) without building the service, which would load
- * the contract's zod schemas, the hub and the watcher. With the parse cache warm it reads one
- * `stat` per role file and no file content.
+ * `muster status` at work: the overview's project cards as text or JSON. Agents' hooks run it on
+ * every tool call, so most calls never get here: the status entry (`src/cli/status-main.ts`)
+ * answers when the snapshot holds every card. Here every call is answered: kept cards from the
+ * snapshot, the other projects read by the core's `fleetStatusAt` (the very function behind the
+ * service's `fleet.status`, through the parse cache) without building the service, which would load
+ * the contract's zod schemas, the hub and the watcher. A card read between two equal, settled
+ * stamps is kept for the next run.
  */
 import type { Command } from 'commander'
 import type { ProjectStatus } from '../../shared/api'
 import { fleetStatusAt } from '../../core/fleet/fleet-status'
+import { projectStampsNow, sameProjectStamps, settledAt } from '../../core/fleet/project-stamps'
 import { globals, homeOf } from '../context'
-import { age, printJson, table, truncate, type CliIo } from '../output'
+import type { CliIo } from '../output'
+import { lookUpSnapshot, printCards, renderBody, type Card, type StatusOptions } from '../status-cards'
 
 /** Prints every project's status (or `--project`'s). */
 export async function status(io: CliIo, opts: { project?: string }, cmd: Command): Promise<void> {
-  const projects = await fleetStatusAt(homeOf(cmd, io), opts.project)
-  if (globals(cmd).json) return printJson(io, { projects, count: projects.length })
-  if (projects.length === 0) return io.stdout('no projects registered (try: muster projects scan DIR, or muster demo)\n')
-  io.stdout(projects.map(renderProject).join('\n'))
+  await printFleetStatus(io, homeOf(cmd, io), { project: opts.project, json: globals(cmd).json ?? false })
 }
 
-/** Human rendering of one project's status. */
-export function renderProject(p: ProjectStatus): string {
-  const head = `${p.name} (${p.key})  ${p.path}  ${p.exists ? `${p.roles.length} roles, last change ${age(p.lastChangeAt)}` : 'MISSING'}\n`
-  const rows = p.roles.map((r) => {
-    if (r.error) return [`  ${r.role}`, '', r.error, '', '']
-    const lines = `${r.lines} lines${r.sizeLevel === 'ok' ? '' : r.sizeLevel === 'warning' ? ' (>500)' : ' (>800!)'}`
-    if (!r.l0) return [`  ${r.role}`, '—', 'no L0', '', lines]
-    const flags = r.l0.flags.length ? truncate(r.l0.flags.join(', '), 48) : ''
-    return [`  ${r.role}`, r.l0.version ?? '—', truncate(r.l0.topPriority ?? '', 40), flags, lines]
-  })
-  const findings = p.findings.map((f) => `  ${f.level === 'error' ? '✗' : '!'} ${f.role ? f.role + ': ' : ''}${f.message}\n`).join('')
-  return head + (rows.length ? table(rows) : '') + findings
+/** `muster status` for Muster's home `home`. */
+export async function printFleetStatus(io: CliIo, home: string, opts: StatusOptions): Promise<void> {
+  const found = lookUpSnapshot(home, opts)
+  // no state DB yet, or no such project: the full read creates the DB or reports the name
+  if (!found) return printCards(io, await fleetStatusAt(home, opts.project), opts.json)
+  const { snapshot, projects } = found
+  const cards: Card[] = found.cards.map((c) => c as Card)
+  const misses = projects.flatMap((p, i) => (found.cards[i] ? [] : [i]))
+  if (misses.length) {
+    // a card is kept only when the project's stamps, settled, were the same before and after the read
+    const before = misses.map((i) => projectStampsNow(projects[i]!.path))
+    const read = await fleetStatusAt(home, misses.map((i) => projects[i]!.name))
+    misses.forEach((i, k) => {
+      const status: ProjectStatus = (cards[i] = read[k]!)
+      const stamps = before[k]
+      const after = stamps && settledAt(stamps, found.startedAt) ? projectStampsNow(status.path) : null
+      if (stamps && after && sameProjectStamps(stamps, after)) snapshot.keep(status, stamps, renderBody(status))
+    })
+  }
+  if (opts.project === undefined) snapshot.retain(projects)
+  snapshot.save()
+  printCards(io, cards, opts.json)
 }

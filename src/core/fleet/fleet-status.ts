@@ -13,16 +13,18 @@ import { ProjectRegistry } from './registry'
 import { openStateDb } from './state-db'
 
 /**
- * Statuses of the project named `project`, or of every registered project, each from
- * `statusOf`; then saves new digests (and, after a whole-fleet read, forgets removed projects' files).
+ * Statuses of the project named `project` (of those named, for a list), or of every registered
+ * project, each from `statusOf`; then saves new digests (and, after a whole-fleet read, forgets
+ * removed projects' files).
  */
 export async function fleetStatus(
   registry: ProjectRegistry,
   roles: RoleCache,
   statusOf: (project: Project) => Promise<ProjectStatus>,
-  project?: string
+  project?: string | readonly string[]
 ): Promise<ProjectStatus[]> {
-  const projects = project !== undefined ? [registry.get(project.trim())] : registry.list()
+  const named = typeof project === 'string' ? [project] : project
+  const projects = named !== undefined ? named.map((n) => registry.get(n.trim())) : registry.list()
   const statuses = await Promise.all(projects.map(statusOf))
   if (project === undefined) roles.retainProjects(projects)
   roles.flush()
@@ -34,7 +36,7 @@ export async function fleetStatus(
  * closes it. File-system calls are synchronous (several times cheaper each): only for a one-shot
  * process, never inside the service.
  */
-export async function fleetStatusAt(home: string, project?: string): Promise<ProjectStatus[]> {
+export async function fleetStatusAt(home: string, project?: string | readonly string[]): Promise<ProjectStatus[]> {
   const db = openStateDb(home)
   try {
     const roles = new RoleCache({ db, fs: syncScanFs })

@@ -2,11 +2,12 @@
  * Builds a project's overview card data: every role file's counts (through the parse cache),
  * findings, last change. File-system calls go through the cache's ScanFs.
  */
+import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Project, ProjectStatus, RoleStatus } from '../../shared/api'
 import type { RoleCache } from '../muse/fleet-scan'
 import { entryPath, museDir, readRoleDir, roleStatusOf, throughSwaps, unreadableRoleStatus, LINE_ERROR, LINE_WARNING } from '../muse/role-files'
-import type { ScanFs } from '../muse/scan-fs'
+import { mtimeIso, type ScanFs } from '../muse/scan-fs'
 
 const DAILY_LOG = /^\d{4}-\d{2}-\d{2}\.md$/
 
@@ -14,24 +15,40 @@ const DAILY_LOG = /^\d{4}-\d{2}-\d{2}\.md$/
 export async function readProjectStatus(project: Project, cache: RoleCache): Promise<ProjectStatus> {
   const fs = cache.fs
   const files = await readRoleDir(project.path, fs)
-  if (files === null) {
-    return {
-      ...project,
-      exists: false,
-      roles: [],
-      lastChangeAt: null,
-      lastMemoryLog: null,
-      pendingDirectives: 0,
-      openTodos: 0,
-      findings: [{ code: 'missing', level: 'error', role: null, message: `${join(project.path, '.muse')} is missing` }]
-    }
-  }
+  if (files === null) return missingProjectStatus(project)
   const dir = museDir(project.path)
   cache.retainIn(dir, files)
   const [roles, memory] = await Promise.all([
     Promise.all(files.map((f) => throughSwaps(() => cache.readCounts(entryPath(dir, f), f)).then((r) => roleStatusOf(f, r), (err: unknown) => unreadableRoleStatus(f, err)))),
     readMemoryInfo(fs, project.path)
   ])
+  return projectStatusOf(project, roles, memory)
+}
+
+/** The status of a registered project whose `.muse/` folder is missing. */
+export function missingProjectStatus(project: Project): ProjectStatus {
+  return {
+    ...project,
+    exists: false,
+    roles: [],
+    lastChangeAt: null,
+    lastMemoryLog: null,
+    pendingDirectives: 0,
+    openTodos: 0,
+    findings: [{ code: 'missing', level: 'error', role: null, message: `${join(project.path, '.muse')} is missing` }]
+  }
+}
+
+/** What the overview shows of a project's `memory/` folder. */
+export interface MemoryInfo {
+  /** The newest daily log's name (`2026-05-01.md`). */
+  lastLog: string | null
+  /** The newest modification time of a `.md` file in it (ISO). */
+  lastChange: string | null
+}
+
+/** The status of a project with `.muse/` from its role statuses and memory info. */
+export function projectStatusOf(project: Project, roles: RoleStatus[], memory: MemoryInfo): ProjectStatus {
   let last = memory.lastChange
   for (const r of roles) if (!r.error && (!last || r.modifiedAt > last)) last = r.modifiedAt
   const pendingDirectives = roles.reduce((n, r) => n + r.pendingDirectives, 0)
@@ -54,20 +71,44 @@ export function findingsOf(roles: RoleStatus[]): ProjectStatus['findings'] {
 }
 
 /** Newest daily log name and newest mtime in `memory/`. */
-async function readMemoryInfo(fs: ScanFs, projectPath: string): Promise<{ lastLog: string | null; lastChange: string | null }> {
-  const dir = join(projectPath, 'memory')
+async function readMemoryInfo(fs: ScanFs, projectPath: string): Promise<MemoryInfo> {
+  const dir = memoryDir(projectPath)
   let names: string[]
   try {
-    names = (await fs.readdir(dir)).map((d) => d.name).filter((n) => n.endsWith('.md'))
+    names = memoryNotes(await fs.readdir(dir))
   } catch {
     return { lastLog: null, lastChange: null }
   }
-  const logs = names.filter((n) => DAILY_LOG.test(n)).sort()
   const stats = await Promise.all(names.map((n) => fs.stat(entryPath(dir, n)).catch(() => null)))
-  let lastChange: string | null = null
-  for (const st of stats) {
-    const t = st?.mtime.toISOString()
-    if (t && (!lastChange || t > lastChange)) lastChange = t
+  return memoryInfoOf(names, stats)
+}
+
+/** `readMemoryInfo` with blocking calls (a one-shot reader). */
+export function readMemoryInfoNow(projectPath: string): MemoryInfo {
+  const dir = memoryDir(projectPath)
+  let names: string[]
+  try {
+    names = memoryNotes(readdirSync(dir, { withFileTypes: true }))
+  } catch {
+    return { lastLog: null, lastChange: null }
   }
-  return { lastLog: logs.at(-1) ?? null, lastChange }
+  return memoryInfoOf(names, names.map((n) => statSync(entryPath(dir, n), { throwIfNoEntry: false }) ?? null))
+}
+
+function memoryDir(projectPath: string): string {
+  return join(projectPath, 'memory')
+}
+
+/** The notes among a listing of `memory/`. */
+function memoryNotes(entries: { name: string }[]): string[] {
+  return entries.map((d) => d.name).filter((n) => n.endsWith('.md'))
+}
+
+/** Memory info from the notes' names and their `stat`s (null: vanished). */
+function memoryInfoOf(names: string[], stats: ({ mtimeMs: number } | null)[]): MemoryInfo {
+  let newest = -Infinity
+  for (const st of stats) if (st && st.mtimeMs > newest) newest = st.mtimeMs
+  let lastLog: string | null = null
+  for (const n of names) if (DAILY_LOG.test(n) && (lastLog === null || n > lastLog)) lastLog = n
+  return { lastLog, lastChange: newest === -Infinity ? null : mtimeIso({ mtimeMs: newest }) }
 }

@@ -5,7 +5,8 @@ import { promises as fs } from 'node:fs'
 import { basename, join } from 'node:path'
 import type { Project } from '../../shared/api'
 import { ApiError } from '../../shared/api-error'
-import type { Db } from '../sqlite'
+import { openDatabase, type Db } from '../sqlite'
+import { STATE_DB_FILE } from './state-db'
 import { expandPath } from './home'
 
 interface ProjectRow {
@@ -41,9 +42,15 @@ export class ProjectRegistry {
 
   /** One project by name (case-insensitive); throws not_found. */
   get(name: string): Project {
+    const found = this.find(name)
+    if (!found) throw new ApiError(`unknown project '${name}' (see: muster projects list)`, 'not_found')
+    return found
+  }
+
+  /** One project by name (case-insensitive), or null. */
+  find(name: string): Project | null {
     const row = this.db.prepare('SELECT name, key, path, added_at FROM projects WHERE name = ?').get(name) as ProjectRow | undefined
-    if (!row) throw new ApiError(`unknown project '${name}' (see: muster projects list)`, 'not_found')
-    return toProject(row)
+    return row ? toProject(row) : null
   }
 
   /** Registers a folder holding `.muse/`; refuses duplicates and folders without `.muse/`. */
@@ -160,4 +167,25 @@ async function findMuseFolders(root: string, maxDepth: number): Promise<string[]
     level = next.sort()
   }
   return out.sort()
+}
+
+/**
+ * The projects registered in the state DB of `home`, read without creating or migrating anything;
+ * null when there is no state DB or it cannot be read (the caller's full path then creates, waits
+ * or reports).
+ */
+export function readRegisteredProjects(home: string): Project[] | null {
+  let db: Db
+  try {
+    db = openDatabase(join(home, STATE_DB_FILE), { readonly: true, mustExist: true })
+  } catch {
+    return null
+  }
+  try {
+    return new ProjectRegistry(db).list()
+  } catch {
+    return null
+  } finally {
+    db.close()
+  }
 }

@@ -15,7 +15,7 @@ import { detectHub } from './hub-project'
 import { digestRole } from './role-digest'
 import { countsOf, entryPath, museDir, readMuseListing, throughSwaps, type MuseListing, type RoleCounts } from './role-files'
 import { noteSize } from './safe-write-settle'
-import { asyncScanFs, type ScanFs } from './scan-fs'
+import { asyncScanFs, mtimeIso, type ScanFs } from './scan-fs'
 
 /** What `stat` says about a role file, as the views show it. */
 export interface FileFacts {
@@ -149,8 +149,8 @@ export class RoleCache {
   }
 }
 
-function facts(st: { size: number; mtime: Date }): FileFacts {
-  return { sizeBytes: st.size, modifiedAt: st.mtime.toISOString() }
+function facts(st: { size: number; mtimeMs: number }): FileFacts {
+  return { sizeBytes: st.size, modifiedAt: mtimeIso(st) }
 }
 
 /** Parses every role file of one project. */

@@ -20,7 +20,8 @@ import { collectDirectives, resolveTarget, type FleetView } from './directive-in
 import { parsePathsConfig } from './hub-project'
 import { outsideLinks } from './link-policy'
 import { LINE_ERROR, LINE_WARNING, museDir, roleName } from './role-files'
-import { deadAmong, deadLeftovers } from './write-leftovers'
+import { deadAmong } from './leftover-names'
+import { deadLeftovers } from './write-leftovers'
 import type { ScannedProject } from './fleet-scan'
 
 /** Latest tags by repository, valid while the repository's tag refs are unchanged. */

@@ -47,14 +47,19 @@ export function stampOf(st: Stats): FileStamp {
   return { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs }
 }
 
-function sameStamp(a: FileStamp, b: FileStamp): boolean {
+/** True when two stamps name the same version of a file. */
+export function sameStamp(a: FileStamp, b: FileStamp): boolean {
   return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs
 }
 
-/** One cached file; `digest` is null until asked for when the entry came from the DB. */
-interface Entry {
+/** What the cache knows of one version of a file without its digest. */
+export interface CachedCounts {
   stamp: FileStamp
   counts: RoleCounts
+}
+
+/** One cached file; `digest` is null until asked for when the entry came from the DB. */
+interface Entry extends CachedCounts {
   digest: RoleDigest | null
 }
 
@@ -76,9 +81,23 @@ interface Row {
 
 const COLUMNS = 'path, dev, ino, size, mtime_ms, ctime_ms, parser, l0, line_count, pending, open_todos, done_todos'
 
-function countsOfRow(r: Row): RoleCounts {
-  return { l0: r.l0 === null ? null : (JSON.parse(r.l0) as L0), lineCount: r.line_count, pendingDirectives: r.pending, openTodos: r.open_todos, doneTodos: r.done_todos }
+/**
+ * The state DB's stamps and counts (no digests) of this parser version, by path, in one SELECT
+ * of rows as arrays (a new process reads thousands: `muster status`); `stale` is given the paths
+ * of other versions' rows.
+ */
+export function loadCachedCounts(db: Db, stale?: (path: string) => void): Map<string, CachedCounts> {
+  const rows = db.prepare(`SELECT ${COLUMNS} FROM role_parse_cache`).raw().all() as RawRow[]
+  const out = new Map<string, CachedCounts>()
+  for (const [path, dev, ino, size, mtimeMs, ctimeMs, parser, l0, lineCount, pending, openTodos, doneTodos] of rows) {
+    if (parser !== DIGEST_VERSION) stale?.(path)
+    else out.set(path, { stamp: { dev, ino, size, mtimeMs, ctimeMs }, counts: { l0: l0 === null ? null : (JSON.parse(l0) as L0), lineCount, pendingDirectives: pending, openTodos, doneTodos } })
+  }
+  return out
 }
+
+/** A row of COLUMNS as an array, in their order. */
+type RawRow = [string, number, number, number, number, number, number, string | null, number, number, number, number]
 
 /** Role-file digests and counts by absolute path (memory, backed by the state DB when one is given). */
 export class ParseCache {
@@ -213,15 +232,12 @@ export class ParseCache {
   private load(): Map<string, Entry> {
     if (this.entries) return this.entries
     this.entries = new Map()
-    const rows = this.db ? (this.db.prepare(`SELECT ${COLUMNS} FROM role_parse_cache`).all() as Row[]) : []
-    for (const r of rows) {
-      // another parser's rows are useless: deleted at the next flush (unless replaced first)
-      if (r.parser !== DIGEST_VERSION) {
-        this.toDelete.add(r.path)
-        continue
-      }
-      this.stored.add(r.path)
-      this.set(r.path, { stamp: stampOfRow(r), counts: countsOfRow(r), digest: null })
+    if (!this.db) return this.entries
+    // another parser's rows are useless: deleted at the next flush (unless replaced first)
+    const rows = loadCachedCounts(this.db, (path) => this.toDelete.add(path))
+    for (const [path, e] of rows) {
+      this.stored.add(path)
+      this.set(path, { stamp: e.stamp, counts: e.counts, digest: null })
     }
     return this.entries
   }

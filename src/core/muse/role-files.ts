@@ -2,11 +2,12 @@
  * Role-file discovery and per-file status (spec/muse-role-files.md sections 1, 2 and 6).
  * A role file is any `*.md` directly inside `.muse/`; `paths.md` is configuration, not a role.
  */
+import { readdirSync, statSync, type Dirent } from 'node:fs'
 import { join, sep } from 'node:path'
 import type { L0, RoleStatus, SizeLevel } from '../../shared/api'
 import type { RoleDigest } from './parse-role'
 import { asyncScanFs, type ScanFs } from './scan-fs'
-import { parseLeftover, processAlive } from './write-leftovers'
+import { parseLeftover, processAlive } from './leftover-names'
 
 /** Files in `.muse/` that are configuration rather than roles. */
 export const CONFIG_FILES = new Set(['paths.md'])
@@ -69,6 +70,8 @@ export interface MuseListing {
   files: string[]
   /** Role files that are symbolic links (only these can resolve outside a folder that is not one). */
   links: string[]
+  /** `*.md` entries that are links to something other than a file (a folder, nothing): not role files, until their target changes. */
+  otherLinks: string[]
   /** Names of Muster's working files (`.x.md.muster-...`) in the folder. */
   workingFiles: string[]
   /** Configuration files present (lower case, like `paths.md`). */
@@ -84,29 +87,79 @@ export async function readMuseListing(projectPath: string, fs: ScanFs = asyncSca
     try {
       entries = await fs.readdir(dir)
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code
-      return code === 'ENOENT' || code === 'ENOTDIR' ? null : { files: [], links: [], workingFiles: [], config: [] }
+      return listingError(err)
     }
-    const names = new Set(entries.map((e) => e.name))
-    const mid = entries.some((e) => {
-      const l = e.name.startsWith('.') ? parseLeftover(e.name) : null
-      return l?.kind === 'aside' && !names.has(l.file) && processAlive(l.pid)
-    })
-    if (!mid || performance.now() > until) break
+    if (!midSwap(entries) || performance.now() > until) break
     await new Promise((r) => setTimeout(r, 1))
   }
-  const md = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && /\.md$/i.test(e.name))
-  const config = md.map((e) => e.name.toLowerCase()).filter((n) => CONFIG_FILES.has(n))
-  const candidates = md.filter((e) => !CONFIG_FILES.has(e.name.toLowerCase()))
-  const files = await Promise.all(candidates.map(async (e) => (e.isFile() || (await fs.stat(entryPath(dir, e.name)).then((st) => st.isFile(), () => false)) ? e.name : null)))
-  const roleFiles = files.filter((f): f is string => f !== null).sort()
-  const linked = new Set(candidates.filter((e) => e.isSymbolicLink()).map((e) => e.name))
-  return {
-    files: roleFiles,
-    links: roleFiles.filter((f) => linked.has(f)),
-    workingFiles: entries.filter((e) => e.name.startsWith('.') && e.name.includes('.muster-')).map((e) => e.name),
-    config
+  const linkedFiles = new Set<string>()
+  await Promise.all(
+    linkCandidates(entries).map(async (name) => {
+      if (await fs.stat(entryPath(dir, name)).then((st) => st.isFile(), () => false)) linkedFiles.add(name)
+    })
+  )
+  return listingOf(entries, linkedFiles)
+}
+
+/**
+ * `readMuseListing` with blocking calls and no waiting (a one-shot reader): `undefined` when the
+ * listing shows a swap under way (the caller then takes the path that waits it out).
+ */
+export function readMuseListingNow(projectPath: string): MuseListing | null | undefined {
+  const dir = museDir(projectPath)
+  let entries: Dirent[]
+  try {
+    entries = readdirSync(dir, { withFileTypes: true })
+  } catch (err) {
+    return listingError(err)
   }
+  if (midSwap(entries)) return undefined
+  const linkedFiles = new Set(linkCandidates(entries).filter((name) => statSync(entryPath(dir, name), { throwIfNoEntry: false })?.isFile()))
+  return listingOf(entries, linkedFiles)
+}
+
+/** The listing of a `.muse` that could not be read: null when there is none, else an empty one. */
+function listingError(err: unknown): MuseListing | null {
+  const code = (err as NodeJS.ErrnoException).code
+  return code === 'ENOENT' || code === 'ENOTDIR' ? null : { files: [], links: [], otherLinks: [], workingFiles: [], config: [] }
+}
+
+/** True when the entries hold a live swap's aside copy without its file (the listing fell in the swap's gap). */
+function midSwap(entries: Dirent[]): boolean {
+  let names: Set<string> | null = null
+  return entries.some((e) => {
+    const l = e.name.startsWith('.') ? parseLeftover(e.name) : null
+    if (l?.kind !== 'aside') return false
+    names ??= new Set(entries.map((x) => x.name))
+    return !names.has(l.file) && processAlive(l.pid)
+  })
+}
+
+/** A `*.md` entry (a file or a link) that is not a configuration file. */
+function isRoleCandidate(e: Dirent): boolean {
+  return (e.isFile() || e.isSymbolicLink()) && /\.md$/i.test(e.name) && !CONFIG_FILES.has(e.name.toLowerCase())
+}
+
+/** Role candidates that are links: each must be `stat`ed to know whether it points at a file. */
+function linkCandidates(entries: Dirent[]): string[] {
+  return entries.filter((e) => e.isSymbolicLink() && isRoleCandidate(e)).map((e) => e.name)
+}
+
+/** The listing of `entries`, where `linkedFiles` names the links that point at a file. */
+function listingOf(entries: Dirent[], linkedFiles: ReadonlySet<string>): MuseListing {
+  const files: string[] = []
+  const otherLinks: string[] = []
+  const config: string[] = []
+  const workingFiles: string[] = []
+  for (const e of entries) {
+    if (isRoleCandidate(e)) {
+      if (e.isFile() || linkedFiles.has(e.name)) files.push(e.name)
+      else otherLinks.push(e.name)
+    } else if ((e.isFile() || e.isSymbolicLink()) && /\.md$/i.test(e.name)) config.push(e.name.toLowerCase())
+    if (e.name.startsWith('.') && e.name.includes('.muster-')) workingFiles.push(e.name)
+  }
+  files.sort()
+  return { files, links: files.filter((f) => linkedFiles.has(f)), otherLinks, workingFiles, config }
 }
 
 /** Counts lines as `wc -l` does: the number of `\n` characters. */

@@ -27,3 +27,8 @@ export const syncScanFs: ScanFs = {
   readdir: async (path) => readdirSync(path, { withFileTypes: true }),
   readFile: async (path) => readFileSync(path)
 }
+
+/** A `stat`'s modification time as ISO text, exactly as `stats.mtime.toISOString()` (Node rounds the ms) without building the lazy Date fields. */
+export function mtimeIso(st: { mtimeMs: number }): string {
+  return new Date(Math.round(st.mtimeMs)).toISOString()
+}

@@ -11,8 +11,7 @@
 import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-
-const NAME = /^\.(.+)\.muster-(aside-)?(\d+)-[0-9a-f]+(\.tmp)?$/
+import { deadAmong, type Leftover } from './leftover-names'
 
 /** A temp-file name for new content of `path`, in the same folder. */
 export function tmpName(path: string): string {
@@ -24,34 +23,6 @@ export function asideName(path: string): string {
   return join(dirname(path), `.${basename(path)}.muster-aside-${process.pid}-${randomBytes(4).toString('hex')}`)
 }
 
-/** A leftover working file of some Muster process. */
-export interface Leftover {
-  /** The leftover's own name in the folder. */
-  name: string
-  /** The file it belongs to (`build.md`). */
-  file: string
-  kind: 'tmp' | 'aside'
-  pid: number
-}
-
-/** Parses a folder entry name; null when it is not a Muster working file. */
-export function parseLeftover(name: string): Leftover | null {
-  const m = NAME.exec(name)
-  if (!m || !!m[2] === !!m[4]) return null
-  return { name, file: m[1]!, kind: m[2] ? 'aside' : 'tmp', pid: Number(m[3]) }
-}
-
-/** True while a process with this id exists (EPERM: it exists but is not ours). */
-export function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
 /** Working files in `dir` left by Muster processes that no longer run. */
 export async function deadLeftovers(dir: string, file?: string): Promise<Leftover[]> {
   let names: string[]
@@ -61,17 +32,6 @@ export async function deadLeftovers(dir: string, file?: string): Promise<Leftove
     return []
   }
   return deadAmong(names, file)
-}
-
-/** The leftovers of dead processes among the entry names of a folder (of `file` only, when given). */
-export function deadAmong(names: readonly string[], file?: string): Leftover[] {
-  const out: Leftover[] = []
-  for (const n of names) {
-    if (!n.startsWith(file ? `.${file}.muster-` : '.') || !n.includes('.muster-')) continue
-    const l = parseLeftover(n)
-    if (l && (!file || l.file === file) && !processAlive(l.pid)) out.push(l)
-  }
-  return out
 }
 
 /**

@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// The `muster` command: runs the bundled CLI (built by `npm run build`). CommonJS, so that a call
+// answered here never starts the ES module loader (its asynchronous reads cost ~10 ms of every run).
+// A hook call (`muster [--home D] [--palace P] approve-hook ...`, not `install`, not `--help`) goes
+// straight to its own small entry, and a `muster status` call is first offered to its own entry
+// (answered from the status snapshot): agents run both on every tool call.
+'use strict'
+const { existsSync } = require('node:fs')
+const { join } = require('node:path')
+const { pathToFileURL } = require('node:url')
+
+const OUT = join(__dirname, '..', 'out', 'cli')
+
+/** Index in argv of the first word that is not a global option (`--home D`, `--palace P`, `--json`, `--home=D`). */
+function commandAt(args) {
+  let i = 0
+  for (;;) {
+    const a = args[i]
+    if (a === '--home' || a === '--palace') i += 2
+    else if (a === '--json' || a?.startsWith('--home=') || a?.startsWith('--palace=')) i += 1
+    else return i
+  }
+}
+
+/** True when argv is a hook call: global options, then `approve-hook` without a subcommand or help. */
+function isHookCall(args) {
+  const i = commandAt(args)
+  return args[i] === 'approve-hook' && args[i + 1] !== 'install' && !args.includes('--help') && !args.includes('-h')
+}
+
+const args = process.argv.slice(2)
+if (!existsSync(join(OUT, 'muster.mjs'))) {
+  process.stderr.write('muster: the CLI is not built yet; run `npm run build` (or `npm install`) first\n')
+  process.exit(1)
+}
+if (args[commandAt(args)] === 'status' && require(join(OUT, 'status.cjs')).answerFromSnapshot(args)) {
+  // answered (stdout written synchronously): exit now, not after V8's background compiler has
+  // finished optimising code that will not run again (Node waits for it before a natural exit)
+  process.exit(0)
+}
+import(pathToFileURL(join(OUT, isHookCall(args) ? 'approve-hook.mjs' : 'muster.mjs')).href)

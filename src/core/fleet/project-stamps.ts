@@ -1,0 +1,146 @@
+/**
+ * The stamps of everything a project's status card is computed from, and the check that they still
+ * hold. Two projects with equal stamps have equal cards (except the card's age, which moves with
+ * the clock), so a card computed between two equal stamps can be kept under them and shown again
+ * for as long as they hold (`muster status`'s snapshot, src/cli/status-snapshot.ts).
+ *
+ * What a card depends on, and what stamps it:
+ * - which role files `.muse/` lists: the folder's own stamp (adding, removing or renaming an entry
+ *   changes its mtime and ctime), and for entries that are links but not role files (a link to a
+ *   folder), that they still do not point at a file;
+ * - each role file's content: its identity, size, mtime and ctime, as the parse cache keys it;
+ * - the newest daily log and last change in `memory/`: the folder's stamp and each note's mtime.
+ * Checking stamps takes one `stat` per folder and file and no listing. Every call is blocking:
+ * only for a one-shot process.
+ */
+import { readdirSync, statSync, type Stats } from 'node:fs'
+import { join } from 'node:path'
+import { RACY_MS } from '../muse/parse-cache'
+import { entryPath, museDir, readMuseListingNow } from '../muse/role-files'
+
+/** A role file's [name, dev, ino, size, mtimeMs, ctimeMs]. */
+export type RoleStamp = [string, number, number, number, number, number]
+
+/** A folder's [dev, ino, mtimeMs, ctimeMs]. */
+export type DirStamp = [number, number, number, number]
+
+/** One version of a project's role files and memory notes. */
+export interface ProjectStamps {
+  muse: DirStamp
+  /** The role files, in listing order. */
+  roles: RoleStamp[]
+  /** Entries of `.muse/` that are links to something other than a file (a folder, nothing). */
+  otherLinks: string[]
+  /** `memory/` (null: none, or not a folder). */
+  memory: DirStamp | null
+  /** The `.md` notes of `memory/` as [name, mtimeMs] (-1: vanished while listed). */
+  notes: [string, number][]
+}
+
+/**
+ * The stamps of the project at `projectPath` now, from a listing of its folders; null when there
+ * is nothing to keep a card under: no `.muse/` folder, a swap under way, a file that cannot be `stat`ed.
+ */
+export function projectStampsNow(projectPath: string): ProjectStamps | null {
+  try {
+    const dir = museDir(projectPath)
+    const muse = dirStamp(statSync(dir, { throwIfNoEntry: false }))
+    const listing = muse && readMuseListingNow(projectPath)
+    if (!muse || !listing) return null
+    const roles: RoleStamp[] = []
+    for (const file of listing.files) {
+      const st = statSync(entryPath(dir, file), { throwIfNoEntry: false })
+      if (!st) return null
+      roles.push([file, st.dev, st.ino, st.size, st.mtimeMs, st.ctimeMs])
+    }
+    const otherLinks = listing.otherLinks
+    const memoryDir = join(projectPath, 'memory')
+    const memory = dirStamp(statSync(memoryDir, { throwIfNoEntry: false }))
+    const notes: [string, number][] = memory ? memoryNotes(memoryDir).map((n) => [n, noteTime(memoryDir, n)]) : []
+    return { muse, roles, otherLinks, memory, notes }
+  } catch {
+    return null
+  }
+}
+
+/** True when the project at `projectPath` still has the stamps `s` (taken by `projectStampsNow`). */
+export function stampsHold(projectPath: string, s: ProjectStamps): boolean {
+  try {
+    // registered paths are absolute and normal: joined without join's normalising pass (cold code, thousands of calls)
+    const dir = entryPath(projectPath, '.muse')
+    if (!sameDir(s.muse, statSync(dir, { throwIfNoEntry: false }))) return false
+    for (const [file, dev, ino, size, mtimeMs, ctimeMs] of s.roles) {
+      const st = statSync(entryPath(dir, file), { throwIfNoEntry: false })
+      if (!st || st.dev !== dev || st.ino !== ino || st.size !== size || st.mtimeMs !== mtimeMs || st.ctimeMs !== ctimeMs) return false
+    }
+    for (const link of s.otherLinks) if (statSync(entryPath(dir, link), { throwIfNoEntry: false })?.isFile()) return false
+    const memoryDir = entryPath(projectPath, 'memory')
+    const memory = statSync(memoryDir, { throwIfNoEntry: false })
+    if (s.memory === null ? dirStamp(memory) !== null : !sameDir(s.memory, memory)) return false
+    return s.notes.every(([name, mtimeMs]) => noteTime(memoryDir, name) === mtimeMs)
+  } catch {
+    return false
+  }
+}
+
+/** True when `a` and `b` are the same version (both from `projectStampsNow`). */
+export function sameProjectStamps(a: ProjectStamps, b: ProjectStamps): boolean {
+  return JSON.stringify(a) === JSON.stringify(b)
+}
+
+/**
+ * True when every time in `s` is at least RACY_MS before `at` (ms since the epoch): a file written
+ * again within the same timestamp tick, keeping its size, could otherwise keep a stale card (the
+ * parse cache's rule, see parse-cache.ts).
+ */
+export function settledAt(s: ProjectStamps, at: number): boolean {
+  const limit = at - RACY_MS
+  const dirs = s.memory ? [s.muse, s.memory] : [s.muse]
+  return s.roles.every((r) => r[4] <= limit && r[5] <= limit) && dirs.every((d) => d[2] <= limit && d[3] <= limit) && s.notes.every((n) => n[1] <= limit)
+}
+
+function dirStamp(st: Stats | undefined): DirStamp | null {
+  return st?.isDirectory() ? [st.dev, st.ino, st.mtimeMs, st.ctimeMs] : null
+}
+
+function sameDir(d: DirStamp, st: Stats | undefined): boolean {
+  return !!st?.isDirectory() && st.dev === d[0] && st.ino === d[1] && st.mtimeMs === d[2] && st.ctimeMs === d[3]
+}
+
+/** The notes of `memory/`, as the card reads them (project-status.ts): names ending in `.md`. */
+function memoryNotes(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((n) => n.endsWith('.md'))
+  } catch {
+    return []
+  }
+}
+
+function noteTime(dir: string, name: string): number {
+  return statSync(entryPath(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? -1
+}
+
+/** A file's [dev, ino, size, mtimeMs]; null for a missing file. No ctime: SQLite running as root `fchown`s its write-ahead log at every open, which moves its ctime with nothing written. */
+export type FileStampRow = [number, number, number, number] | null
+
+/** The stamps of the files at `paths` now (null for a missing one); null when one cannot be `stat`ed. */
+export function fileStampsNow(paths: readonly string[]): FileStampRow[] | null {
+  try {
+    return paths.map((path) => {
+      const st = statSync(path, { throwIfNoEntry: false })
+      return st ? [st.dev, st.ino, st.size, st.mtimeMs] : null
+    })
+  } catch {
+    return null
+  }
+}
+
+/** True when the file stamps `a` and `b` are the same. */
+export function sameFileStamps(a: readonly FileStampRow[], b: readonly FileStampRow[]): boolean {
+  return a.length === b.length && a.every((row, i) => (row === null ? b[i] === null : b[i] != null && row.every((v, j) => v === b[i]![j])))
+}
+
+/** `settledAt` for file stamps. */
+export function fileStampsSettledAt(stamps: readonly FileStampRow[], at: number): boolean {
+  return stamps.every((r) => r === null || r[3] <= at - RACY_MS)
+}

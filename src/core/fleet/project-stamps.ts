@@ -63,21 +63,29 @@ export function projectStampsNow(projectPath: string): ProjectStamps | null {
   }
 }
 
-/** True when the project at `projectPath` still has the stamps `s` (taken by `projectStampsNow`). */
+/** `statSync` without throwing for a missing path (one options object for thousands of calls). */
+const MAY_BE_MISSING = { throwIfNoEntry: false } as const
+
+/**
+ * True when the project at `projectPath` still has the stamps `s` (taken by `projectStampsNow`).
+ * Plain indexed loops: this runs cold (interpreted) for thousands of files per `muster status`.
+ */
 export function stampsHold(projectPath: string, s: ProjectStamps): boolean {
   try {
-    // registered paths are absolute and normal: joined without join's normalising pass (cold code, thousands of calls)
+    // registered paths are absolute and normal: joined without join's normalising pass
     const dir = entryPath(projectPath, '.muse')
-    if (!sameDir(s.muse, statSync(dir, { throwIfNoEntry: false }))) return false
-    for (const [file, dev, ino, size, mtimeMs, ctimeMs] of s.roles) {
-      const st = statSync(entryPath(dir, file), { throwIfNoEntry: false })
-      if (!st || st.dev !== dev || st.ino !== ino || st.size !== size || st.mtimeMs !== mtimeMs || st.ctimeMs !== ctimeMs) return false
+    if (!sameDir(s.muse, statSync(dir, MAY_BE_MISSING))) return false
+    for (let i = 0; i < s.roles.length; i++) {
+      const r = s.roles[i]!
+      const st = statSync(entryPath(dir, r[0]), MAY_BE_MISSING)
+      if (!st || st.ino !== r[2] || st.size !== r[3] || st.mtimeMs !== r[4] || st.ctimeMs !== r[5] || st.dev !== r[1]) return false
     }
-    for (const link of s.otherLinks) if (statSync(entryPath(dir, link), { throwIfNoEntry: false })?.isFile()) return false
+    for (let i = 0; i < s.otherLinks.length; i++) if (statSync(entryPath(dir, s.otherLinks[i]!), MAY_BE_MISSING)?.isFile()) return false
     const memoryDir = entryPath(projectPath, 'memory')
-    const memory = statSync(memoryDir, { throwIfNoEntry: false })
+    const memory = statSync(memoryDir, MAY_BE_MISSING)
     if (s.memory === null ? dirStamp(memory) !== null : !sameDir(s.memory, memory)) return false
-    return s.notes.every(([name, mtimeMs]) => noteTime(memoryDir, name) === mtimeMs)
+    for (let i = 0; i < s.notes.length; i++) if (noteTime(memoryDir, s.notes[i]![0]) !== s.notes[i]![1]) return false
+    return true
   } catch {
     return false
   }
@@ -117,7 +125,7 @@ function memoryNotes(dir: string): string[] {
 }
 
 function noteTime(dir: string, name: string): number {
-  return statSync(entryPath(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? -1
+  return statSync(entryPath(dir, name), MAY_BE_MISSING)?.mtimeMs ?? -1
 }
 
 /** A file's [dev, ino, size, mtimeMs]; null for a missing file. No ctime: SQLite running as root `fchown`s its write-ahead log at every open, which moves its ctime with nothing written. */

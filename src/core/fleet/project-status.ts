@@ -2,7 +2,6 @@
  * Builds a project's overview card data: every role file's counts (through the parse cache),
  * findings, last change. File-system calls go through the cache's ScanFs.
  */
-import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Project, ProjectStatus, RoleStatus } from '../../shared/api'
 import type { RoleCache } from '../muse/fleet-scan'
@@ -26,7 +25,7 @@ export async function readProjectStatus(project: Project, cache: RoleCache): Pro
 }
 
 /** The status of a registered project whose `.muse/` folder is missing. */
-export function missingProjectStatus(project: Project): ProjectStatus {
+function missingProjectStatus(project: Project): ProjectStatus {
   return {
     ...project,
     exists: false,
@@ -40,7 +39,7 @@ export function missingProjectStatus(project: Project): ProjectStatus {
 }
 
 /** What the overview shows of a project's `memory/` folder. */
-export interface MemoryInfo {
+interface MemoryInfo {
   /** The newest daily log's name (`2026-05-01.md`). */
   lastLog: string | null
   /** The newest modification time of a `.md` file in it (ISO). */
@@ -48,7 +47,7 @@ export interface MemoryInfo {
 }
 
 /** The status of a project with `.muse/` from its role statuses and memory info. */
-export function projectStatusOf(project: Project, roles: RoleStatus[], memory: MemoryInfo): ProjectStatus {
+function projectStatusOf(project: Project, roles: RoleStatus[], memory: MemoryInfo): ProjectStatus {
   let last = memory.lastChange
   for (const r of roles) if (!r.error && (!last || r.modifiedAt > last)) last = r.modifiedAt
   const pendingDirectives = roles.reduce((n, r) => n + r.pendingDirectives, 0)
@@ -81,18 +80,6 @@ async function readMemoryInfo(fs: ScanFs, projectPath: string): Promise<MemoryIn
   }
   const stats = await Promise.all(names.map((n) => fs.stat(entryPath(dir, n)).catch(() => null)))
   return memoryInfoOf(names, stats)
-}
-
-/** `readMemoryInfo` with blocking calls (a one-shot reader). */
-export function readMemoryInfoNow(projectPath: string): MemoryInfo {
-  const dir = memoryDir(projectPath)
-  let names: string[]
-  try {
-    names = memoryNotes(readdirSync(dir, { withFileTypes: true }))
-  } catch {
-    return { lastLog: null, lastChange: null }
-  }
-  return memoryInfoOf(names, names.map((n) => statSync(entryPath(dir, n), { throwIfNoEntry: false }) ?? null))
 }
 
 function memoryDir(projectPath: string): string {

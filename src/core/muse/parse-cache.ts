@@ -48,12 +48,12 @@ export function stampOf(st: Stats): FileStamp {
 }
 
 /** True when two stamps name the same version of a file. */
-export function sameStamp(a: FileStamp, b: FileStamp): boolean {
+function sameStamp(a: FileStamp, b: FileStamp): boolean {
   return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs
 }
 
 /** What the cache knows of one version of a file without its digest. */
-export interface CachedCounts {
+interface CachedCounts {
   stamp: FileStamp
   counts: RoleCounts
 }
@@ -86,7 +86,7 @@ const COLUMNS = 'path, dev, ino, size, mtime_ms, ctime_ms, parser, l0, line_coun
  * of rows as arrays (a new process reads thousands: `muster status`); `stale` is given the paths
  * of other versions' rows.
  */
-export function loadCachedCounts(db: Db, stale?: (path: string) => void): Map<string, CachedCounts> {
+function loadCachedCounts(db: Db, stale?: (path: string) => void): Map<string, CachedCounts> {
   const rows = db.prepare(`SELECT ${COLUMNS} FROM role_parse_cache`).raw().all() as RawRow[]
   const out = new Map<string, CachedCounts>()
   for (const [path, dev, ino, size, mtimeMs, ctimeMs, parser, l0, lineCount, pending, openTodos, doneTodos] of rows) {

@@ -21,7 +21,10 @@ import { answerFromSnapshot } from './status-main'
 import { parseStatusArgv } from './commands/status'
 import { builtCli } from '../../test/helpers/built-cli'
 import { spawnSync } from 'node:child_process'
-import { STATUS_SNAPSHOT_FILE, StatusSnapshot } from './status-snapshot'
+import { SNAPSHOT_FORMAT, STATUS_SNAPSHOT_FILE, StatusSnapshot } from './status-snapshot'
+import { renderBody } from './status-cards'
+import { fleetStatusAt } from '../core/fleet/fleet-status'
+import { createHash } from 'node:crypto'
 
 const BRAVO_TIME = new Date('2026-11-01T00:00:00Z')
 const NAMES = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'] as const
@@ -203,4 +206,29 @@ describe('the muster binary', () => {
     const unknown = spawnSync(process.execPath, [bin, 'status', '--project', 'nope', '--home', home], { encoding: 'utf8' })
     expect([unknown.status, unknown.stdout, unknown.stderr]).toEqual([1, '', "muster: unknown project 'nope' (see: muster projects list)\n"])
   }, 60_000)
+})
+
+describe('SNAPSHOT_FORMAT', () => {
+  it('is bumped whenever a card changes for the same files (kept cards of the old form would be printed)', async () => {
+    const root = tmpDir()
+    const home = tmpDir()
+    const long = `<!-- L0: v2.0.0 | ${'P0=很长的优先级 '.repeat(12)}| QA PASS -->\n`
+    writeTree(root, {
+      'p/.muse/build.md': role('build', 'v1.2.3') + '- [x] done\n📡 **S050→QA**: 🟡 **notice**\n',
+      'p/.muse/gm.md': '# no L0 here\n' + 'line\n'.repeat(600),
+      'p/.muse/qa.md': long + 'x\n'.repeat(900),
+      'p/memory/2026-11-30.md': '# log\n',
+      'p/memory/notes.md': 'n\n'
+    })
+    const service = await createService({ home, transport: 'http', watch: false })
+    await service.call('projects.add', { path: join(root, 'p'), name: 'sample' })
+    await service.close()
+    const [status] = await fleetStatusAt(home)
+    // the card without what varies from run to run (folders, times)
+    const fixed = JSON.stringify(status, (k, v: unknown) => (['path', 'addedAt', 'modifiedAt', 'lastChangeAt'].includes(k) ? '-' : v))
+    // When this hash changes, a card's JSON or text changed: bump SNAPSHOT_FORMAT in status-snapshot.ts
+    // and write the new format and hash here.
+    const hash = createHash('sha256').update(fixed).update(renderBody(status!)).digest('hex').slice(0, 16)
+    expect({ format: SNAPSHOT_FORMAT, hash }).toEqual({ format: 1, hash: 'aeac4b60a182a7ec' })
+  })
 })

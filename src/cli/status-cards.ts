@@ -3,7 +3,7 @@
  * Light on purpose: the status entry (status-main.ts) loads this and nothing of the full read.
  */
 import type { Project, ProjectStatus } from '../shared/api'
-import { fileStampsNow, fileStampsSettledAt, sameFileStamps, stampsHold } from '../core/fleet/project-stamps'
+import { fileStampsNow, fileStampsSettledAt, sameFileStamps, stampsHold, type FileStampRow } from '../core/fleet/project-stamps'
 import { readRegisteredProjects } from '../core/fleet/registry'
 import { stateDbFiles } from '../core/fleet/state-db'
 import { age, printJson, table, truncate, type CliIo } from './output'
@@ -49,14 +49,22 @@ export function lookUpSnapshot(home: string, opts: StatusOptions): SnapshotLooku
  * settled); null when there is no state DB.
  */
 function registeredProjects(home: string, snapshot: StatusSnapshot, startedAt: number): Project[] | null {
-  const files = stateDbFiles(home)
-  const before = fileStampsNow(files)
+  const before = stateDbStampsNow(home)
   const kept = before && snapshot.registry(before)
   if (kept) return kept
   const projects = readRegisteredProjects(home)
-  const after = fileStampsNow(files)
+  const after = stateDbStampsNow(home)
   if (projects && before && after && sameFileStamps(before, after) && fileStampsSettledAt(before, startedAt)) snapshot.keepRegistry(projects, before)
   return projects
+}
+
+/**
+ * The stamps of the state DB's files, an empty log counted as none: it holds no commit (once a log
+ * is emptied its commits are in the database file, whose stamp moved), and a read-only open may
+ * create one.
+ */
+function stateDbStampsNow(home: string): FileStampRow[] | null {
+  return fileStampsNow(stateDbFiles(home))?.map((s, i) => (i > 0 && s?.[2] === 0 ? null : s)) ?? null
 }
 
 /** Project names compare as the registry does (`COLLATE NOCASE`: ASCII letters fold). */

@@ -180,7 +180,7 @@ export class StatusSnapshot {
         cards.push(asciiJson(json()))
       }
       const proofText = proofs.join('\n') + '\n'
-      text = `${HEADER}\n${proofText.length}\n${proofText}${cards.join('\n')}\n`
+      text = `${HEADER}\n${proofText.length}\n${proofText}${cards.map((c) => c + '\n').join('')}`
     } catch {
       return // a card kept from the file needs its JSON, and another command replaced the file since: its save stands
     }

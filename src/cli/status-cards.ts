@@ -3,9 +3,9 @@
  * Light on purpose: the status entry (status-main.ts) loads this and nothing of the full read.
  */
 import type { Project, ProjectStatus } from '../shared/api'
-import { fileStampsNow, fileStampsSettledAt, sameFileStamps, stampsHold, type FileStampRow } from '../core/fleet/project-stamps'
+import { stampsHold } from '../core/fleet/project-stamps'
 import { readRegisteredProjects } from '../core/fleet/registry'
-import { stateDbFiles } from '../core/fleet/state-db'
+import { dbStampsSettledAt, sameDbStamps, stateDbStampsNow } from '../core/fleet/state-db-stamps'
 import { age, printJson, table, truncate, type CliIo } from './output'
 import { StatusSnapshot, type SnapshotCard } from './status-snapshot'
 
@@ -54,17 +54,8 @@ function registeredProjects(home: string, snapshot: StatusSnapshot, startedAt: n
   if (kept) return kept
   const projects = readRegisteredProjects(home)
   const after = stateDbStampsNow(home)
-  if (projects && before && after && sameFileStamps(before, after) && fileStampsSettledAt(before, startedAt)) snapshot.keepRegistry(projects, before)
+  if (projects && before && after && sameDbStamps(before, after) && dbStampsSettledAt(before, startedAt)) snapshot.keepRegistry(projects, before)
   return projects
-}
-
-/**
- * The stamps of the state DB's files, an empty log counted as none: it holds no commit (once a log
- * is emptied its commits are in the database file, whose stamp moved), and a read-only open may
- * create one.
- */
-function stateDbStampsNow(home: string): FileStampRow[] | null {
-  return fileStampsNow(stateDbFiles(home))?.map((s, i) => (i > 0 && s?.[2] === 0 ? null : s)) ?? null
 }
 
 /** Project names compare as the registry does (`COLLATE NOCASE`: ASCII letters fold). */
@@ -77,7 +68,7 @@ function sameName(a: string, b: string): boolean {
 export function printCards(io: CliIo, cards: Card[], json: boolean): void {
   if (json) return printJson(io, { projects: cards.map((c) => ('json' in c ? (JSON.parse(c.json()) as ProjectStatus) : c)), count: cards.length })
   if (cards.length === 0) return io.stdout('no projects registered (try: muster projects scan DIR, or muster demo)\n')
-  io.stdout(cards.map((c) => ('json' in c ? renderHead(c.project, c.roleCount, c.lastChangeAt) + c.body : renderProject(c))).join('\n'))
+  io.stdout(cards.map((c) => ('json' in c ? renderHead(c.project, c.stamps.roles.length, c.lastChangeAt) + c.body : renderProject(c))).join('\n'))
 }
 
 /** Human rendering of one project's status. */

@@ -10,8 +10,8 @@ import { appendFileSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync,
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tmpDir, writeTree } from '../../test/helpers/tmp'
-import { openStateDb, stateDbFiles } from '../core/fleet/state-db'
-import { fileStampsNow } from '../core/fleet/project-stamps'
+import { openStateDb } from '../core/fleet/state-db'
+import { stateDbStampsNow } from '../core/fleet/state-db-stamps'
 import { ProjectRegistry } from '../core/fleet/registry'
 import { RACY_MS } from '../core/muse/parse-cache'
 import { createService } from '../core/service'
@@ -185,7 +185,7 @@ describe('an empty registry', () => {
     expect(JSON.parse(json)).toEqual({ projects: [], count: 0 })
     // kept under the DB's stamps (the empty write-ahead log the read-only open created counts as none)
     expect(readFileSync(join(home, 'muster.sqlite3-wal')).length).toBe(0)
-    expect(StatusSnapshot.read(home, true).registry([fileStampsNow(stateDbFiles(home))![0]!, null, null])).toEqual([])
+    expect(StatusSnapshot.read(home, true).registry(stateDbStampsNow(home)!)).toEqual([])
     expect(fromSnapshot('status', '--json', '--home', home)).toBe(json)
     expect(fromSnapshot('status', '--home', home)).toBe('no projects registered (try: muster projects scan DIR, or muster demo)\n')
   })

@@ -22,7 +22,8 @@
 import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Project, ProjectStatus } from '../shared/api'
-import { sameFileStamps, type FileStampRow, type ProjectStamps } from '../core/fleet/project-stamps'
+import type { ProjectStamps } from '../core/fleet/project-stamps'
+import { sameDbStamps, type DbFileStamp } from '../core/fleet/state-db-stamps'
 import { DIGEST_VERSION } from '../core/muse/parse-cache'
 import { MUSTER_VERSION } from '../core/version'
 import { asciiJson } from './output'
@@ -43,8 +44,7 @@ const HEADER = JSON.stringify({ format: SNAPSHOT_FORMAT, muster: MUSTER_VERSION,
 export interface SnapshotCard {
   project: Project
   stamps: ProjectStamps
-  /** The card's role count and last change, for the text heading (its age is computed when printed). */
-  roleCount: number
+  /** The card's last change, for the text heading (its age is computed when printed). */
   lastChangeAt: string | null
   /** The text lines under the heading. */
   body: string
@@ -56,7 +56,7 @@ type Proof = Omit<SnapshotCard, 'json'>
 
 /** The registry as read while the state DB's files had the stamps `db`. */
 interface KeptRegistry {
-  db: FileStampRow[]
+  db: DbFileStamp[]
   projects: Project[]
 }
 
@@ -133,12 +133,12 @@ export class StatusSnapshot {
   }
 
   /** The kept registry, when the state DB's files still have the stamps `db` it was read under. */
-  registry(db: readonly FileStampRow[]): Project[] | null {
-    return this.kept && sameFileStamps(this.kept.db, db) ? this.kept.projects : null
+  registry(db: readonly DbFileStamp[]): Project[] | null {
+    return this.kept && sameDbStamps(this.kept.db, db) ? this.kept.projects : null
   }
 
   /** Keeps the registry `projects`, read while the state DB's files had the stamps `db`. */
-  keepRegistry(projects: Project[], db: FileStampRow[]): void {
+  keepRegistry(projects: Project[], db: DbFileStamp[]): void {
     this.kept = { db, projects }
     this.changed = true
   }
@@ -153,7 +153,7 @@ export class StatusSnapshot {
   /** Keeps `status` (printed as `body`) under `stamps`, replacing the project's previous card. */
   keep(status: ProjectStatus, stamps: ProjectStamps, body: string): void {
     const project: Project = { name: status.name, key: status.key, path: status.path, addedAt: status.addedAt }
-    this.cards.set(project.name, { project, stamps, roleCount: status.roles.length, lastChangeAt: status.lastChangeAt, body, json: () => JSON.stringify(status) })
+    this.cards.set(project.name, { project, stamps, lastChangeAt: status.lastChangeAt, body, json: () => JSON.stringify(status) })
     this.changed = true
   }
 

@@ -17,6 +17,7 @@ import { readdirSync, statSync, type Stats } from 'node:fs'
 import { join } from 'node:path'
 import { RACY_MS } from '../muse/parse-cache'
 import { entryPath, museDir, readMuseListingNow } from '../muse/role-files'
+import { memoryNotes } from './project-status'
 
 /** A role file's [name, dev, ino, size, mtimeMs, ctimeMs]. */
 export type RoleStamp = [string, number, number, number, number, number]
@@ -56,7 +57,7 @@ export function projectStampsNow(projectPath: string): ProjectStamps | null {
     const otherLinks = listing.otherLinks
     const memoryDir = join(projectPath, 'memory')
     const memory = dirStamp(statSync(memoryDir, { throwIfNoEntry: false }))
-    const notes: [string, number][] = memory ? memoryNotes(memoryDir).map((n) => [n, noteTime(memoryDir, n)]) : []
+    const notes: [string, number][] = memory ? listNotes(memoryDir).map((n) => [n, noteTime(memoryDir, n)]) : []
     return { muse, roles, otherLinks, memory, notes }
   } catch {
     return null
@@ -115,10 +116,10 @@ function sameDir(d: DirStamp, st: Stats | undefined): boolean {
   return !!st?.isDirectory() && st.dev === d[0] && st.ino === d[1] && st.mtimeMs === d[2] && st.ctimeMs === d[3]
 }
 
-/** The notes of `memory/`, as the card reads them (project-status.ts): names ending in `.md`. */
-function memoryNotes(dir: string): string[] {
+/** The notes of `memory/` (none when it cannot be listed, as the card reads it). */
+function listNotes(dir: string): string[] {
   try {
-    return readdirSync(dir).filter((n) => n.endsWith('.md'))
+    return memoryNotes(readdirSync(dir, { withFileTypes: true }))
   } catch {
     return []
   }
@@ -126,29 +127,4 @@ function memoryNotes(dir: string): string[] {
 
 function noteTime(dir: string, name: string): number {
   return statSync(entryPath(dir, name), MAY_BE_MISSING)?.mtimeMs ?? -1
-}
-
-/** A file's [dev, ino, size, mtimeMs]; null for a missing file. No ctime: SQLite running as root `fchown`s its write-ahead log at every open, which moves its ctime with nothing written. */
-export type FileStampRow = [number, number, number, number] | null
-
-/** The stamps of the files at `paths` now (null for a missing one); null when one cannot be `stat`ed. */
-export function fileStampsNow(paths: readonly string[]): FileStampRow[] | null {
-  try {
-    return paths.map((path) => {
-      const st = statSync(path, { throwIfNoEntry: false })
-      return st ? [st.dev, st.ino, st.size, st.mtimeMs] : null
-    })
-  } catch {
-    return null
-  }
-}
-
-/** True when the file stamps `a` and `b` are the same. */
-export function sameFileStamps(a: readonly FileStampRow[], b: readonly FileStampRow[]): boolean {
-  return a.length === b.length && a.every((row, i) => (row === null ? b[i] === null : b[i] != null && row.every((v, j) => v === b[i]![j])))
-}
-
-/** `settledAt` for file stamps. */
-export function fileStampsSettledAt(stamps: readonly FileStampRow[], at: number): boolean {
-  return stamps.every((r) => r === null || r[3] <= at - RACY_MS)
 }

@@ -86,8 +86,8 @@ function memoryDir(projectPath: string): string {
   return join(projectPath, 'memory')
 }
 
-/** The notes among a listing of `memory/`. */
-function memoryNotes(entries: { name: string }[]): string[] {
+/** The notes among a listing of `memory/`: names ending in `.md` (what the card reads, and what `muster status` stamps). */
+export function memoryNotes(entries: { name: string }[]): string[] {
   return entries.map((d) => d.name).filter((n) => n.endsWith('.md'))
 }
 

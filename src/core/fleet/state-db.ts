@@ -10,15 +10,6 @@ import { migrations } from './migrations'
 /** File name of the state DB inside Muster's home. */
 export const STATE_DB_FILE = 'muster.sqlite3'
 
-/**
- * The files of the state DB in `home` whose stamps change with every commit: the database and its
- * write-ahead log (a commit appends to the log, a checkpoint writes the database) or rollback journal.
- */
-export function stateDbFiles(home: string): string[] {
-  const db = join(home, STATE_DB_FILE)
-  return [db, `${db}-wal`, `${db}-journal`]
-}
-
 /** Opens (creating if needed) the state DB in `home` and migrates it to the latest version. */
 export function openStateDb(home: string): Db {
   makeDirSync(home, { mode: 0o700 })

@@ -11,7 +11,9 @@ export default defineConfig({
     build: {
       externalizeDeps: true,
       // digest-worker: the fleet scan's worker thread, found beside the bundle (src/core/muse/digest-pool.ts)
-      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts'), 'digest-worker': resolve(__dirname, 'src/core/muse/digest-worker.ts') } }
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/main/index.ts'), 'digest-worker': resolve(__dirname, 'src/core/muse/digest-worker.ts') }
+      }
     }
   },
   preload: {

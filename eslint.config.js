@@ -25,26 +25,60 @@ const noElectron = { name: 'electron', message: 'Only src/main and src/preload m
 const nodeOnly = ['better-sqlite3', 'chokidar', 'commander']
 // The hub's storage modules: only the hub implementations (core/hub/local-hub.ts, remote-hub.ts)
 // and their helpers import them. Matched on the import specifier (`../hub/reader`, `../../core/hub/writer`).
-const hubStorage = ['schema', 'hub-connection', 'reader', 'writer', 'event-query', 'inbox', 'overview', 'presence', 'tasks', 'thread', 'wait', 'local-hub', 'local-hub-base', 'local-tail', 'lock-retry', 'bench-data', 'artifacts', 'write-support', 'reader-open',
-  'remote-hub', 'remote-mirror', 'remote-sync', 'remote-stream', 'remote-mcp', 'remote-token', 'remote-registration', 'open-hubs']
-const hubStorageMessage = 'Reach MemPalace hubs through the hub service (core/hub/hub-service), never the hub\'s SQLite or HTTP modules.'
+const hubStorage = [
+  'schema',
+  'hub-connection',
+  'reader',
+  'writer',
+  'event-query',
+  'inbox',
+  'overview',
+  'presence',
+  'tasks',
+  'thread',
+  'wait',
+  'local-hub',
+  'local-hub-base',
+  'local-tail',
+  'lock-retry',
+  'bench-data',
+  'artifacts',
+  'write-support',
+  'reader-open',
+  'remote-hub',
+  'remote-mirror',
+  'remote-sync',
+  'remote-stream',
+  'remote-mcp',
+  'remote-token',
+  'remote-registration',
+  'open-hubs'
+]
+const hubStorageMessage = "Reach MemPalace hubs through the hub service (core/hub/hub-service), never the hub's SQLite or HTTP modules."
 const noHubStorage = { regex: `(^|/)hub/(${hubStorage.join('|')})$`, message: hubStorageMessage }
 const noSqlite = { regex: '(^|/)core/sqlite$|^\\.\\./sqlite$', message: hubStorageMessage }
 const noSqlitePackage = { name: 'better-sqlite3', message: hubStorageMessage }
 // Token files are read only by the CLI (the operator's shell): an API caller must never make Muster
 // read a file of its choosing and send it as a bearer token.
-const noTokenFile = { regex: '(^|/)hub/token-file$', message: 'Only the CLI reads token files: the API takes a pasted token, never a path.' }
-const processMessage = 'Run git through the core git module (src/core/git/run.ts); any other process needs an exception in eslint.config.js.'
+const noTokenFile = {
+  regex: '(^|/)hub/token-file$',
+  message: 'Only the CLI reads token files: the API takes a pasted token, never a path.'
+}
+const processMessage =
+  'Run git through the core git module (src/core/git/run.ts); any other process needs an exception in eslint.config.js.'
 const noChildProcess = ['child_process', 'node:child_process'].map((name) => ({ name, message: processMessage }))
 // File-writing calls (fs and fs/promises, sync or not); mkdir and reads stay allowed.
 const noRawMkdir = ['callee.name', 'callee.property.name'].map((key) => ({
   selector: `CallExpression[${key}=/^mkdir(Sync)?$/]`,
   message: 'Create folders with makeDir/makeDirSync (src/core/make-dir.ts): bounded, with a clear error.'
 }))
-const fileWrites = '/^(writeFile|writeFileSync|appendFile|appendFileSync|rename|renameSync|truncate|truncateSync|copyFile|copyFileSync|createWriteStream|writev?|writevSync|writeSync)$/'
+const fileWrites =
+  '/^(writeFile|writeFileSync|appendFile|appendFileSync|rename|renameSync|truncate|truncateSync|copyFile|copyFileSync|createWriteStream|writev?|writevSync|writeSync)$/'
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'e2e/artifacts/**', 'test-results/**', 'playwright-report/**', '.electron-native/**'] },
+  {
+    ignores: ['out/**', 'dist/**', 'node_modules/**', 'e2e/artifacts/**', 'test-results/**', 'playwright-report/**', '.electron-native/**']
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -56,7 +90,15 @@ export default tseslint.config(
     }
   },
   {
-    files: ['src/core/git/**/*.ts', 'src/core/muse/open-in-editor.ts', 'src/core/patches/test-run.ts', '**/*.test.ts', 'test/**', 'e2e/**', 'bench/**'],
+    files: [
+      'src/core/git/**/*.ts',
+      'src/core/muse/open-in-editor.ts',
+      'src/core/patches/test-run.ts',
+      '**/*.test.ts',
+      'test/**',
+      'e2e/**',
+      'bench/**'
+    ],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] }
   },
   {
@@ -72,12 +114,19 @@ export default tseslint.config(
   {
     files: ['src/cli/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noSqlitePackage, ...noChildProcess], patterns: [noHubStorage, noSqlite] }] }
+    rules: {
+      'no-restricted-imports': ['error', { paths: [noElectron, noSqlitePackage, ...noChildProcess], patterns: [noHubStorage, noSqlite] }]
+    }
   },
   {
     files: ['src/core/handlers/**/*.ts', 'src/server/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noSqlitePackage, ...noChildProcess], patterns: [noHubStorage, noSqlite, noTokenFile] }] }
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [noElectron, noSqlitePackage, ...noChildProcess], patterns: [noHubStorage, noSqlite, noTokenFile] }
+      ]
+    }
   },
   {
     files: ['src/main/**/*.ts'],
@@ -89,13 +138,29 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     rules: {
       'no-console': ['error', { allow: ['warn', 'error'] }],
-      'no-restricted-properties': ['error', { object: 'process', property: 'stdout', message: 'src/core never writes to stdout (muster mcp speaks JSON-RPC there): return the text, let the CLI print it.' }]
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'stdout',
+          message: 'src/core never writes to stdout (muster mcp speaks JSON-RPC there): return the text, let the CLI print it.'
+        }
+      ]
     }
   },
   {
     files: ['src/shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [noElectron, ...nodeBuiltins.map((name) => ({ name, message: 'src/shared is used by the renderer: no Node modules.' })), ...nodeOnly.map((name) => ({ name, message: 'src/shared must stay runtime-neutral.' }))] }]
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            noElectron,
+            ...nodeBuiltins.map((name) => ({ name, message: 'src/shared is used by the renderer: no Node modules.' })),
+            ...nodeOnly.map((name) => ({ name, message: 'src/shared must stay runtime-neutral.' }))
+          ]
+        }
+      ]
     }
   },
   {
@@ -113,7 +178,10 @@ export default tseslint.config(
             ...nodeOnly.map((name) => ({ name, message: 'The renderer never imports Node-only packages.' }))
           ],
           patterns: [
-            { group: ['**/core/**', '**/main/**', '**/server/**', '**/cli/**', '**/preload/**'], message: 'The renderer may import only src/shared from outside src/renderer.' }
+            {
+              group: ['**/core/**', '**/main/**', '**/server/**', '**/cli/**', '**/preload/**'],
+              message: 'The renderer may import only src/shared from outside src/renderer.'
+            }
           ]
         }
       ]
@@ -125,7 +193,8 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "CallExpression[callee.object.name='contextBridge'][callee.property.name='exposeInMainWorld'] > Identifier[name='ipcRenderer']",
+          selector:
+            "CallExpression[callee.object.name='contextBridge'][callee.property.name='exposeInMainWorld'] > Identifier[name='ipcRenderer']",
           message: 'Never expose raw ipcRenderer: expose the typed client.'
         }
       ]
@@ -147,7 +216,8 @@ export default tseslint.config(
         ...noRawMkdir,
         {
           selector: `CallExpression:matches([callee.name=${fileWrites}], [callee.property.name=${fileWrites}])`,
-          message: 'Write role files, memory logs and decisions files through safeEdit (src/core/muse/safe-write.ts): it never loses an agent\'s write.'
+          message:
+            "Write role files, memory logs and decisions files through safeEdit (src/core/muse/safe-write.ts): it never loses an agent's write."
         }
       ]
     }

@@ -33,25 +33,53 @@ function ask(agent: number, n: number): ApprovalAsk {
   const project = ['atlas', 'muse', 'dya', 'ledger', 'pilot'][agent % 5]!
   const cwd = `/srv/fleet/${project}`
   const calls: Pick<ApprovalAsk, 'tool_name' | 'tool_input'>[] = [
-    { tool_name: 'Bash', tool_input: { command: `npm run migrate -- --step ${n} && git push origin feature/${name}`, description: 'Run the migration' } },
-    { tool_name: 'Edit', tool_input: { file_path: `${cwd}/src/module-${n}.ts`, old_string: `const limit = ${n}\n`, new_string: `const limit = ${n * 2}\n` } },
+    {
+      tool_name: 'Bash',
+      tool_input: { command: `npm run migrate -- --step ${n} && git push origin feature/${name}`, description: 'Run the migration' }
+    },
+    {
+      tool_name: 'Edit',
+      tool_input: { file_path: `${cwd}/src/module-${n}.ts`, old_string: `const limit = ${n}\n`, new_string: `const limit = ${n * 2}\n` }
+    },
     { tool_name: 'Write', tool_input: { file_path: `${cwd}/docs/notes-${n}.md`, content: `# Notes ${n}\n\nWritten by ${name}.\n` } },
-    { tool_name: 'mcp__github__create_pull_request', tool_input: { owner: 'fleet', repo: project, title: `Change ${n} from ${name}`, head: `feature/${name}` } }
+    {
+      tool_name: 'mcp__github__create_pull_request',
+      tool_input: { owner: 'fleet', repo: project, title: `Change ${n} from ${name}`, head: `feature/${name}` }
+    }
   ]
   return {
-    agent: name, project, to_agent: '*', harness: agent % 3 ? 'claude-code' : 'codex', hook_event_name: agent % 3 ? 'PreToolUse' : 'PermissionRequest',
-    session_id: `sess-${name}`, cwd, tool_use_id: null, timeout_ms: 540_000, ...calls[n % calls.length]!
+    agent: name,
+    project,
+    to_agent: '*',
+    harness: agent % 3 ? 'claude-code' : 'codex',
+    hook_event_name: agent % 3 ? 'PreToolUse' : 'PermissionRequest',
+    session_id: `sess-${name}`,
+    cwd,
+    tool_use_id: null,
+    timeout_ms: 540_000,
+    ...calls[n % calls.length]!
   }
 }
 
 /** A hook payload as Claude Code sends it. */
 function hookInput(command: string): string {
-  return JSON.stringify({ session_id: 'bench', cwd: '/srv/fleet/atlas', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'toolu_bench' })
+  return JSON.stringify({
+    session_id: 'bench',
+    cwd: '/srv/fleet/atlas',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command },
+    tool_use_id: 'toolu_bench'
+  })
 }
 
 /** The few DOM names the in-page measurement uses (the bench compiles without the DOM library). */
 interface PageGlobals {
-  document: { body: unknown; querySelector(sel: string): { textContent: string | null; click(): void } | null; querySelectorAll(sel: string): { length: number } }
+  document: {
+    body: unknown
+    querySelector(sel: string): { textContent: string | null; click(): void } | null
+    querySelectorAll(sel: string): { length: number }
+  }
   MutationObserver: new (cb: () => void) => { observe(target: unknown, opts: Record<string, boolean>): void; disconnect(): void }
   requestAnimationFrame(cb: () => void): void
 }
@@ -63,7 +91,8 @@ async function openInboxMs(page: Page, expected: number): Promise<number> {
     return new Promise<number>((resolve, reject) => {
       const t0 = performance.now()
       const ready = (): boolean =>
-        g.document.querySelectorAll('[data-testid^="approval-row-"]').length > 0 && (g.document.querySelector('.appr-main footer')?.textContent ?? '').startsWith(`${count} `)
+        g.document.querySelectorAll('[data-testid^="approval-row-"]').length > 0 &&
+        (g.document.querySelector('.appr-main footer')?.textContent ?? '').startsWith(`${count} `)
       const timer = setTimeout(() => reject(new Error('the inbox did not render')), 10_000)
       const obs = new g.MutationObserver(() => {
         if (!ready()) return
@@ -84,7 +113,8 @@ export async function approvalsFigures(root: string, work: string): Promise<Figu
   const palace = join(work, 'approvals-hub')
   createHub(palace).close()
   const hub = new LocalHub(palace)
-  for (let i = 0; i < PENDING; i++) await hub.append(requestAppend(ask(i % AGENTS, Math.floor(i / AGENTS)), `appr_bench${String(i).padStart(7, '0')}`).append)
+  for (let i = 0; i < PENDING; i++)
+    await hub.append(requestAppend(ask(i % AGENTS, Math.floor(i / AGENTS)), `appr_bench${String(i).padStart(7, '0')}`).append)
   await hub.close()
   const service = await createService({ home, transport: 'http', watch: false })
   await service.call('hubs.add', { palace, name: 'fleet' })
@@ -100,19 +130,30 @@ export async function approvalsFigures(root: string, work: string): Promise<Figu
     spawnSync(process.execPath, ['-e', '0'])
     nodeTimes.push(performance.now() - t)
     t = performance.now()
-    const r = spawnSync(process.execPath, hookArgs('bench-claude'), { input: hookInput('npm test -- --run'), env: { ...process.env, MUSTER_HOME: '' }, encoding: 'utf8' })
+    const r = spawnSync(process.execPath, hookArgs('bench-claude'), {
+      input: hookInput('npm test -- --run'),
+      env: { ...process.env, MUSTER_HOME: '' },
+      encoding: 'utf8'
+    })
     hookTimes.push(performance.now() - t)
-    if (r.status !== 0 || !r.stdout.includes('"permissionDecision":"allow"')) throw new Error(`allowlisted hook did not allow: ${r.status} ${r.stdout} ${r.stderr}`)
+    if (r.status !== 0 || !r.stdout.includes('"permissionDecision":"allow"'))
+      throw new Error(`allowlisted hook did not allow: ${r.status} ${r.stdout} ${r.stderr}`)
   }
   const hookMs = median(hookTimes)
   const nodeMs = median(nodeTimes)
 
   const server = await serve(bin, home)
-  const browser = await chromium.launch({ executablePath: process.env.MUSTER_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] })
+  const browser = await chromium.launch({
+    executablePath: process.env.MUSTER_CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking']
+  })
   try {
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } })
     await page.goto(server.url)
-    await page.getByTestId('approvals-badge').filter({ hasText: String(PENDING) }).waitFor({ timeout: 30_000 })
+    await page
+      .getByTestId('approvals-badge')
+      .filter({ hasText: String(PENDING) })
+      .waitFor({ timeout: 30_000 })
     // 2. the inbox: one warm-up open loads the screen's code, then open/close cycles
     const renders: number[] = []
     for (let i = 0; i <= RENDERS; i++) {
@@ -126,14 +167,21 @@ export async function approvalsFigures(root: string, work: string): Promise<Figu
     const answers: number[] = []
     for (let i = 0; i < DECISIONS; i++) {
       const command = `terraform apply -target=module.bench_${i}`
-      const proc = spawn(process.execPath, hookArgs('desk-claude'), { env: { ...process.env, MUSTER_HOME: '' }, stdio: ['pipe', 'pipe', 'pipe'] })
+      const proc = spawn(process.execPath, hookArgs('desk-claude'), {
+        env: { ...process.env, MUSTER_HOME: '' },
+        stdio: ['pipe', 'pipe', 'pipe']
+      })
       let out = ''
       proc.stdout.on('data', (d: Buffer) => (out += d))
       const exited = new Promise<number>((resolve) => proc.on('close', () => resolve(performance.now())))
       proc.stdin.end(hookInput(command))
       const id = await page.evaluate(async (cmd) => {
         for (let n = 0; n < 400; n++) {
-          const res = await fetch('/api/call/approvals.list', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+          const res = await fetch('/api/call/approvals.list', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{}'
+          })
           const list = (await res.json()) as { pending: { id: string; tool_input: { command?: string } }[] }
           const hit = list.pending.find((p) => p.tool_input.command === cmd)
           if (hit) return hit.id
@@ -144,7 +192,11 @@ export async function approvalsFigures(root: string, work: string): Promise<Figu
       if (!id) throw new Error(`the hook's request for ${command} never reached the inbox`)
       const clicked = performance.now()
       await page.evaluate(async (requestId) => {
-        const res = await fetch('/api/call/approvals.decide', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hub: 'fleet', id: requestId, decision: 'allow' }) })
+        const res = await fetch('/api/call/approvals.decide', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ hub: 'fleet', id: requestId, decision: 'allow' })
+        })
         if (!res.ok) throw new Error(`approvals.decide: ${res.status} ${await res.text()}`)
       }, id)
       const end = await exited
@@ -152,10 +204,34 @@ export async function approvalsFigures(root: string, work: string): Promise<Figu
       answers.push(end - clicked)
     }
     return [
-      { name: `approvals inbox: ${PENDING} pending from ${AGENTS} agents, click to rows painted, median of ${RENDERS}`, value: median(renders), unit: 'ms', budget: 100, note: `p95 ${percentile(renders, 95).toFixed(0)} ms, Chromium via muster serve` },
-      { name: 'approve-hook: allowlisted answer, whole process, median', value: hookMs, unit: 'ms', budget: 150, note: `median of ${ROUNDS} runs interleaved with node -e 0` },
-      { name: 'approve-hook: allowlisted answer vs node -e 0', value: hookMs / nodeMs, unit: 'x', budget: 2, note: `${hookMs.toFixed(0)} vs ${nodeMs.toFixed(0)} ms` },
-      { name: `approve-hook: operator's decision to the hook's answer, p95 of ${DECISIONS}`, value: percentile(answers, 95), unit: 'ms', budget: 300, note: `median ${median(answers).toFixed(0)} ms; the decision is the dashboard's approvals.decide call` }
+      {
+        name: `approvals inbox: ${PENDING} pending from ${AGENTS} agents, click to rows painted, median of ${RENDERS}`,
+        value: median(renders),
+        unit: 'ms',
+        budget: 100,
+        note: `p95 ${percentile(renders, 95).toFixed(0)} ms, Chromium via muster serve`
+      },
+      {
+        name: 'approve-hook: allowlisted answer, whole process, median',
+        value: hookMs,
+        unit: 'ms',
+        budget: 150,
+        note: `median of ${ROUNDS} runs interleaved with node -e 0`
+      },
+      {
+        name: 'approve-hook: allowlisted answer vs node -e 0',
+        value: hookMs / nodeMs,
+        unit: 'x',
+        budget: 2,
+        note: `${hookMs.toFixed(0)} vs ${nodeMs.toFixed(0)} ms`
+      },
+      {
+        name: `approve-hook: operator's decision to the hook's answer, p95 of ${DECISIONS}`,
+        value: percentile(answers, 95),
+        unit: 'ms',
+        budget: 300,
+        note: `median ${median(answers).toFixed(0)} ms; the decision is the dashboard's approvals.decide call`
+      }
     ]
   } finally {
     await browser.close()

@@ -11,7 +11,15 @@ import { median, type Figure } from './report'
 export function bigRoleText(): string {
   const long = 'x'.repeat(10_000)
   const blocks: string[] = ['<!-- L0: v1 | ' + 'y, '.repeat(3000) + ' -->', '## 📡 已接收战略指令']
-  for (let i = 0; i < 6; i++) blocks.push(`### S0${10 + i}→MUSE/BUILD (3/1) — ✅ 已接收 ${long}`, `> ${long}`, `📡 **S1${10 + i}→QA**: 🟡 **${long}**${'*'.repeat(2000)}`, `| ${'🟡 |'.repeat(2000)}`, `## ${'#'.repeat(50)} ${long} ##`, `- [ ] ${long}`)
+  for (let i = 0; i < 6; i++)
+    blocks.push(
+      `### S0${10 + i}→MUSE/BUILD (3/1) — ✅ 已接收 ${long}`,
+      `> ${long}`,
+      `📡 **S1${10 + i}→QA**: 🟡 **${long}**${'*'.repeat(2000)}`,
+      `| ${'🟡 |'.repeat(2000)}`,
+      `## ${'#'.repeat(50)} ${long} ##`,
+      `- [ ] ${long}`
+    )
   return blocks.join('\n') + '\n'
 }
 
@@ -32,7 +40,19 @@ export function bigFileFigures(): Figure[] {
   const text = bigRoleText()
   const l0Text = `<!-- L0: v1 | ${'x, '.repeat(3000)} -->\n` + 'line\n'.repeat(50_000)
   return [
-    { name: `parseRole of a ${(text.length / 1000).toFixed(0)} KB role file with 10 KB lines`, value: timed(() => parseRole('big.md', text), 20), unit: 'ms', budget: 25, note: 'median of 20' },
-    { name: 'parseL0 of a 250 KB file with a 10 KB first line', value: timed(() => parseL0(l0Text), 100), unit: 'ms', budget: 5, note: 'median of 100' }
+    {
+      name: `parseRole of a ${(text.length / 1000).toFixed(0)} KB role file with 10 KB lines`,
+      value: timed(() => parseRole('big.md', text), 20),
+      unit: 'ms',
+      budget: 25,
+      note: 'median of 20'
+    },
+    {
+      name: 'parseL0 of a 250 KB file with a 10 KB first line',
+      value: timed(() => parseL0(l0Text), 100),
+      unit: 'ms',
+      budget: 5,
+      note: 'median of 100'
+    }
   ]
 }

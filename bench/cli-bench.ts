@@ -22,8 +22,20 @@ export function interleavedMedians(commands: string[][], rounds: number, cwd?: s
 
 /** `muster --help` vs `node -e 0`: the ratio of medians (budget 1.5x). */
 export function cliStartFigures(bin: string): Figure[] {
-  const [node, help] = interleavedMedians([[process.execPath, '-e', '0'], [process.execPath, bin, '--help']], 21)
+  const [node, help] = interleavedMedians(
+    [
+      [process.execPath, '-e', '0'],
+      [process.execPath, bin, '--help']
+    ],
+    21
+  )
   return [
-    { name: 'muster --help vs node -e 0 (whole process)', value: help! / node!, unit: 'x', budget: 1.5, note: `medians of 21 interleaved runs: ${help!.toFixed(0)} vs ${node!.toFixed(0)} ms` }
+    {
+      name: 'muster --help vs node -e 0 (whole process)',
+      value: help! / node!,
+      unit: 'x',
+      budget: 1.5,
+      note: `medians of 21 interleaved runs: ${help!.toFixed(0)} vs ${node!.toFixed(0)} ms`
+    }
   ]
 }

@@ -9,8 +9,19 @@ const ROLES = ['strategy', 'build', 'growth', 'qa', 'gm', 'ops', 'research', 'fu
 
 /** The text of one generated role file: project number `project`, about `lines` lines. */
 export function roleText(project: number, role: string, lines: number): string {
-  const out = [`<!-- L0: v2.${project % 30}.${project % 7} | P0=${role}交付S0${project % 90} | QA PASS, ${project % 5} pending directives, Stars=${project} -->`]
-  out.push(`# ${role.toUpperCase()} 状态`, '', '> 最后更新: 2026-11-30 21:40 (CST)', '', '## 📐 职责边界', '', '| 归本文件 | 归 gm.md |', '|---|---|')
+  const out = [
+    `<!-- L0: v2.${project % 30}.${project % 7} | P0=${role}交付S0${project % 90} | QA PASS, ${project % 5} pending directives, Stars=${project} -->`
+  ]
+  out.push(
+    `# ${role.toUpperCase()} 状态`,
+    '',
+    '> 最后更新: 2026-11-30 21:40 (CST)',
+    '',
+    '## 📐 职责边界',
+    '',
+    '| 归本文件 | 归 gm.md |',
+    '|---|---|'
+  )
   for (let i = out.length; i < lines; i++) {
     if (i % 97 === 0) out.push(`📡 **S0${i % 90}→PROJ${project}/BUILD**: 🟡 **竞品深度调研回传 ${i}**`, '> body line with details')
     else if (i % 50 === 0) out.push(`### ⏳ 待办 (按优先级) ${i}`)

@@ -34,7 +34,9 @@ export async function hubQueryFigures(work: string, home: string, count: number)
   await service.call('hubs.add', { palace, name: 'big' })
   const first = await timeIt(1, () => service.call('hub.list', { hub: 'big', order: 'desc', limit: 100, preview: true }))
   const pages = await timeIt(20, () => service.call('hub.list', { hub: 'big', order: 'desc', limit: 100, preview: true }))
-  const filtered = await timeIt(20, () => service.call('hub.list', { hub: 'big', order: 'desc', limit: 100, preview: true, to_agent: 'win-codex', type: 'task.request' }))
+  const filtered = await timeIt(20, () =>
+    service.call('hub.list', { hub: 'big', order: 'desc', limit: 100, preview: true, to_agent: 'win-codex', type: 'task.request' })
+  )
   const thread = await timeIt(10, () => service.call('hub.thread', { hub: 'big', correlation_id: bench.bigThread }))
   const { events } = await service.call('hub.thread', { hub: 'big', correlation_id: bench.bigThread })
   const foldOnly = await timeIt(20, async () => foldThread(bench.bigThread, events as unknown as HubEvent[]))
@@ -94,22 +96,41 @@ export async function hubLiveFigures(root: string, home: string, palace: string,
     })
     // Load the big hub into the server the way the UI does.
     await page.evaluate(async () => {
-      const call = (m: string, body: unknown) => fetch(`/api/call/${m}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const call = (m: string, body: unknown) =>
+        fetch(`/api/call/${m}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
       await call('hub.list', { hub: 'big', order: 'desc', limit: 100, preview: true })
       await call('hub.overview', {})
     })
     const writes = await new Promise<[string, number][]>((resolve, reject) => {
-      const py = spawn('python3', [join(root, 'bench', 'hub_latency_writer.py'), palace, '40', '120'], { stdio: ['ignore', 'pipe', 'inherit'] })
+      const py = spawn('python3', [join(root, 'bench', 'hub_latency_writer.py'), palace, '40', '120'], {
+        stdio: ['ignore', 'pipe', 'inherit']
+      })
       let out = ''
       py.stdout.on('data', (d: Buffer) => (out += d.toString()))
-      py.once('exit', (code) => (code === 0 ? resolve(out.trim().split('\n').map((l) => l.split(' ') as [string, string]).map(([id, ms]) => [id, Number(ms)])) : reject(new Error(`writer exited ${code}`))))
+      py.once('exit', (code) =>
+        code === 0
+          ? resolve(
+              out
+                .trim()
+                .split('\n')
+                .map((l) => l.split(' ') as [string, string])
+                .map(([id, ms]) => [id, Number(ms)])
+            )
+          : reject(new Error(`writer exited ${code}`))
+      )
     })
     await page.waitForTimeout(1000)
     const arrivals = await page.evaluate(() => (globalThis as unknown as { __arrivals: Record<string, number> }).__arrivals)
     const latencies = writes.map(([id, at]) => (arrivals[id] ?? Infinity) - at)
     const rss = rssMb(server.pid)
     return [
-      { name: 'new row (another process) -> dashboard page via SSE, p95 of 40', value: percentile(latencies, 95), unit: 'ms', budget: 250, note: `median ${median(latencies).toFixed(0)} ms` },
+      {
+        name: 'new row (another process) -> dashboard page via SSE, p95 of 40',
+        value: percentile(latencies, 95),
+        unit: 'ms',
+        budget: 250,
+        note: `median ${median(latencies).toFixed(0)} ms`
+      },
       { name: `server process memory (RSS) with the ${eventCount(count)}-event hub open`, value: rss, unit: 'MB', budget: 300 }
     ]
   } finally {
@@ -117,4 +138,3 @@ export async function hubLiveFigures(root: string, home: string, palace: string,
     server.stop()
   }
 }
-

@@ -35,7 +35,8 @@ export async function hubLockFigures(root: string, home: string, hub: string, pa
   }
   const holder = spawn('python3', [join(root, 'test', 'hub_lock.py'), palace, '15000'], { stdio: ['pipe', 'pipe', 'inherit'] })
   try {
-    const tip = async (): Promise<unknown> => ((await call('hub.list', { hub, order: 'desc', limit: 1 })).json.events as { id: string }[])[0]?.id
+    const tip = async (): Promise<unknown> =>
+      ((await call('hub.list', { hub, order: 'desc', limit: 1 })).json.events as { id: string }[])[0]?.id
     const before = await tip()
     await call('app.info', {})
     await new Promise<void>((resolve, reject) => {
@@ -44,7 +45,13 @@ export async function hubLockFigures(root: string, home: string, hub: string, pa
     })
     const t0 = performance.now()
     let settled = false
-    const append = call('hub.append', { hub, type: 'chat.message', stream: 'project/bench', room: 'rooms', body: 'written while locked' }).finally(() => {
+    const append = call('hub.append', {
+      hub,
+      type: 'chat.message',
+      stream: 'project/bench',
+      room: 'rooms',
+      body: 'written while locked'
+    }).finally(() => {
       settled = true
     })
     const latencies: number[] = []
@@ -57,11 +64,15 @@ export async function hubLockFigures(root: string, home: string, hub: string, pa
     const waited = performance.now() - t0
     const refused = await append
     const message = String(refused.json.error ?? '')
-    if (refused.status === 200 || !message.startsWith('hub is locked')) throw new Error(`the append on a locked hub was not refused as locked: ${refused.status} ${message}`)
+    if (refused.status === 200 || !message.startsWith('hub is locked'))
+      throw new Error(`the append on a locked hub was not refused as locked: ${refused.status} ${message}`)
     if ((await tip()) !== before) throw new Error('the refused append changed the hub')
     return [
       {
-        name: 'app.info p95 while a hub.append waits on a locked hub (other process: BEGIN EXCLUSIVE)', value: percentile(latencies, 95), unit: 'ms', budget: 50,
+        name: 'app.info p95 while a hub.append waits on a locked hub (other process: BEGIN EXCLUSIVE)',
+        value: percentile(latencies, 95),
+        unit: 'ms',
+        budget: 50,
         note: `${latencies.length} calls, median ${median(latencies).toFixed(1)} ms; append refused after ${(waited / 1000).toFixed(1)} s, nothing written`
       }
     ]

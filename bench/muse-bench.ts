@@ -46,7 +46,13 @@ export async function fleetFigures(work: string, bin: string): Promise<Figure[]>
   await live.close()
   return [
     ...scan,
-    { name: 'one role file changed -> pushed -> re-parsed (p95 of 20)', value: percentile(latencies, 95), unit: 'ms', budget: 50, note: `median ${median(latencies).toFixed(1)} ms` }
+    {
+      name: 'one role file changed -> pushed -> re-parsed (p95 of 20)',
+      value: percentile(latencies, 95),
+      unit: 'ms',
+      budget: 50,
+      note: `median ${median(latencies).toFixed(1)} ms`
+    }
   ]
 }
 
@@ -60,7 +66,8 @@ export async function memoryFigures(work: string): Promise<Figure[]> {
   for (let i = 0; i < 2000; i++) {
     const d = new Date(day + i * 86_400_000).toISOString().slice(0, 10)
     const lines = [`# ${d}`, '', `## [BUILD] Session 1: 修复 MCP server 第${i}号问题 (10:00-11:30)`, '', '### 完成']
-    for (let j = 0; j < 12; j++) lines.push(`- 处理 issue #${i * 12 + j}: cache index rebuild ${j % 3 ? 'timeout' : '超时重试'} in module ${i % 50}`)
+    for (let j = 0; j < 12; j++)
+      lines.push(`- 处理 issue #${i * 12 + j}: cache index rebuild ${j % 3 ? 'timeout' : '超时重试'} in module ${i % 50}`)
     lines.push('', '### 决策', `- 采用 trigram 分词以支持中文检索 (${i})`, '', '### ➡️ 下一步', '- 继续 QA 验收')
     writeFileSync(join(root, 'memory', `${d}.md`), lines.join('\n') + '\n')
   }
@@ -73,12 +80,23 @@ export async function memoryFigures(work: string): Promise<Figure[]> {
   const times: number[] = []
   for (let i = 0; i < 25; i++) {
     const t = performance.now()
-    const res = await service.call('muse.memorySearch', { project: 'memproj', query: queries[i % queries.length]!, scope: 'all', limit: 50 })
+    const res = await service.call('muse.memorySearch', {
+      project: 'memproj',
+      query: queries[i % queries.length]!,
+      scope: 'all',
+      limit: 50
+    })
     times.push(performance.now() - t)
     if (res.hits.length === 0) throw new Error(`no hits for ${queries[i % queries.length]}`)
   }
   await service.close()
   return [
-    { name: 'memory search over 2,000 daily logs (ranked, p95 of 25)', value: percentile(times, 95), unit: 'ms', budget: 50, note: `first search incl. indexing ${indexMs.toFixed(0)} ms` }
+    {
+      name: 'memory search over 2,000 daily logs (ranked, p95 of 25)',
+      value: percentile(times, 95),
+      unit: 'ms',
+      budget: 50,
+      note: `first search incl. indexing ${indexMs.toFixed(0)} ms`
+    }
   ]
 }

@@ -54,7 +54,13 @@ export function printReport(figures: Figure[], baselineMs: number): boolean {
   })
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
   console.log(`\nmachine baseline: sha256 of 32 MiB in ${baselineMs.toFixed(1)} ms\n`)
-  for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd())
+  for (const r of rows)
+    console.log(
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd()
+    )
   console.log('')
   return figures.every((f) => f.value <= f.budget)
 }

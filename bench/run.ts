@@ -73,7 +73,13 @@ async function serveFirstPaint(work: string): Promise<Figure[]> {
     await browser.close()
   }
   return [
-    { name: 'muster serve: process start to first dashboard paint with project cards', value: median(toCards), unit: 'ms', budget: 2000, note: 'median of 5, demo fleet' }
+    {
+      name: 'muster serve: process start to first dashboard paint with project cards',
+      value: median(toCards),
+      unit: 'ms',
+      budget: 2000,
+      note: 'median of 5, demo fleet'
+    }
   ]
 }
 
@@ -96,7 +102,11 @@ async function main(): Promise<void> {
         async () => {
           const hubHome = join(work, 'home-hub')
           const hub = await hubQueryFigures(work, hubHome, events)
-          return [...hub.figures, ...(await hubLiveFigures(ROOT, hubHome, hub.palace, events)), ...(await hubLockFigures(ROOT, hubHome, 'big', hub.palace))]
+          return [
+            ...hub.figures,
+            ...(await hubLiveFigures(ROOT, hubHome, hub.palace, events)),
+            ...(await hubLockFigures(ROOT, hubHome, 'big', hub.palace))
+          ]
         }
       ],
       ['diff-view', () => diffViewFigures(ROOT)]
@@ -104,7 +114,8 @@ async function main(): Promise<void> {
     // MUSTER_BENCH_ONLY=fleet,patch measures those groups only (while working on one figure)
     const only = process.env.MUSTER_BENCH_ONLY?.split(',').map((g) => g.trim())
     const unknown = only?.filter((g) => !groups.some(([name]) => name === g)) ?? []
-    if (unknown.length) throw new Error(`MUSTER_BENCH_ONLY: unknown group ${unknown.join(', ')} (groups: ${groups.map(([name]) => name).join(', ')})`)
+    if (unknown.length)
+      throw new Error(`MUSTER_BENCH_ONLY: unknown group ${unknown.join(', ')} (groups: ${groups.map(([name]) => name).join(', ')})`)
     const figures: Figure[] = []
     for (const [name, measure] of groups) if (!only || only.includes(name)) figures.push(...(await measure()))
     printReport(figures, baseline)

@@ -23,8 +23,26 @@ export async function safeWriteFigures(work: string, root: string): Promise<Figu
   const latencies = results.flatMap((r) => r.latencies)
   const per = results.map((r) => `${r.pattern} ${r.lostLines}/${r.duplicatedLines}`).join(', ')
   return [
-    { name: 'agent lines lost or doubled while Muster edits the same file', value: lost, unit: 'lines', budget: 0, note: `append, truncate+write, temp+rename agents x 1,000 writes vs 300 sends each (lost/doubled: ${per})` },
-    { name: 'Muster edits lost, doubled or failed in that race', value: edits, unit: 'edits', budget: 0, note: `${latencies.length} of 900 sends landed once` },
-    { name: 'Muster edit latency p95 under contention (send into a file an agent is writing)', value: percentile(latencies, 95), unit: 'ms', budget: 500, note: `median ${percentile(latencies, 50).toFixed(0)} ms, one send at a time, 3 files at once` }
+    {
+      name: 'agent lines lost or doubled while Muster edits the same file',
+      value: lost,
+      unit: 'lines',
+      budget: 0,
+      note: `append, truncate+write, temp+rename agents x 1,000 writes vs 300 sends each (lost/doubled: ${per})`
+    },
+    {
+      name: 'Muster edits lost, doubled or failed in that race',
+      value: edits,
+      unit: 'edits',
+      budget: 0,
+      note: `${latencies.length} of 900 sends landed once`
+    },
+    {
+      name: 'Muster edit latency p95 under contention (send into a file an agent is writing)',
+      value: percentile(latencies, 95),
+      unit: 'ms',
+      budget: 500,
+      note: `median ${percentile(latencies, 50).toFixed(0)} ms, one send at a time, 3 files at once`
+    }
   ]
 }

@@ -29,7 +29,8 @@ type Block = { type: string; tool_use_id?: string; is_error?: boolean; content?:
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content
-  if (Array.isArray(content)) return content.map((c) => (c && typeof c === 'object' && 'text' in c ? String((c as { text: unknown }).text) : '')).join('')
+  if (Array.isArray(content))
+    return content.map((c) => (c && typeof c === 'object' && 'text' in c ? String((c as { text: unknown }).text) : '')).join('')
   return ''
 }
 
@@ -42,27 +43,63 @@ export function startAnthropicStandIn(command: string): Promise<AnthropicStandIn
     req.on('data', (d: Buffer) => (body += d))
     req.on('end', () => {
       if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages') || req.url.includes('count_tokens')) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end('{"type":"error","error":{"type":"not_found_error","message":"not here"}}')
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end('{"type":"error","error":{"type":"not_found_error","message":"not here"}}')
         return
       }
       calls++
       const parsed = JSON.parse(body) as { model: string; messages: { role: string; content: unknown }[] }
       const blocks = parsed.messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as Block[]) : []))
       const results = blocks.filter((b) => b.type === 'tool_result')
-      for (const r of results) if (!toolResults.some((t) => t.tool_use_id === r.tool_use_id)) toolResults.push({ tool_use_id: r.tool_use_id ?? '', is_error: r.is_error === true, content: textOf(r.content) })
+      for (const r of results)
+        if (!toolResults.some((t) => t.tool_use_id === r.tool_use_id))
+          toolResults.push({ tool_use_id: r.tool_use_id ?? '', is_error: r.is_error === true, content: textOf(r.content) })
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
       const send = (event: string, data: unknown): void => void res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
-      send('message_start', { type: 'message_start', message: { id: `msg_${calls}`, type: 'message', role: 'assistant', model: parsed.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 1 } } })
+      send('message_start', {
+        type: 'message_start',
+        message: {
+          id: `msg_${calls}`,
+          type: 'message',
+          role: 'assistant',
+          model: parsed.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 12, output_tokens: 1 }
+        }
+      })
       if (results.length === 0) {
-        send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_muster_e2e', name: 'Bash', input: {} } })
-        send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify({ command, description: 'Create the marker file' }) } })
+        send('content_block_start', {
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'tool_use', id: 'toolu_muster_e2e', name: 'Bash', input: {} }
+        })
+        send('content_block_delta', {
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'input_json_delta', partial_json: JSON.stringify({ command, description: 'Create the marker file' }) }
+        })
         send('content_block_stop', { type: 'content_block_stop', index: 0 })
-        send('message_delta', { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 8 } })
+        send('message_delta', {
+          type: 'message_delta',
+          delta: { stop_reason: 'tool_use', stop_sequence: null },
+          usage: { output_tokens: 8 }
+        })
       } else {
         send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })
-        send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: results[0]!.is_error ? 'The command was not run.' : 'Done.' } })
+        send('content_block_delta', {
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'text_delta', text: results[0]!.is_error ? 'The command was not run.' : 'Done.' }
+        })
         send('content_block_stop', { type: 'content_block_stop', index: 0 })
-        send('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 4 } })
+        send('message_delta', {
+          type: 'message_delta',
+          delta: { stop_reason: 'end_turn', stop_sequence: null },
+          usage: { output_tokens: 4 }
+        })
       }
       send('message_stop', { type: 'message_stop' })
       res.end()
@@ -71,7 +108,12 @@ export function startAnthropicStandIn(command: string): Promise<AnthropicStandIn
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as { port: number }
-      resolve({ url: `http://127.0.0.1:${port}`, toolResults, calls: () => calls, close: () => new Promise((r) => server.close(() => r())) })
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        toolResults,
+        calls: () => calls,
+        close: () => new Promise((r) => server.close(() => r()))
+      })
     })
   )
 }

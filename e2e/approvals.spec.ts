@@ -25,15 +25,23 @@ interface HookRun {
 /** Starts the real hook process for `command` (Claude Code's PreToolUse JSON on stdin) against the demo hub. */
 function startHook(served: Served, agent: string, command: string, cwdProject = 'muse'): HookRun {
   const fleet = join(served.home, '..', 'fleet')
-  const proc = spawn(process.execPath, [BIN, 'approve-hook', '--home', served.home, '--palace', join(fleet, 'hub'), '--agent', agent], { env: { ...process.env, MUSTER_HOME: '' } })
+  const proc = spawn(process.execPath, [BIN, 'approve-hook', '--home', served.home, '--palace', join(fleet, 'hub'), '--agent', agent], {
+    env: { ...process.env, MUSTER_HOME: '' }
+  })
   let stdout = ''
   let stderr = ''
   proc.stdout!.on('data', (d: Buffer) => (stdout += d))
   proc.stderr!.on('data', (d: Buffer) => (stderr += d))
   proc.stdin!.end(
     JSON.stringify({
-      session_id: 's-e2e', transcript_path: '/home/op/.claude/projects/x/s-e2e.jsonl', cwd: join(fleet, cwdProject), permission_mode: 'default',
-      hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command, description: 'e2e' }, tool_use_id: 'toolu_e2e'
+      session_id: 's-e2e',
+      transcript_path: '/home/op/.claude/projects/x/s-e2e.jsonl',
+      cwd: join(fleet, cwdProject),
+      permission_mode: 'default',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command, description: 'e2e' },
+      tool_use_id: 'toolu_e2e'
     })
   )
   return { proc, done: new Promise((res) => proc.on('close', (code) => res({ code, stdout, stderr, at: Date.now() }))) }
@@ -50,7 +58,10 @@ const rows = (page: Page) => page.locator('[data-testid^="approval-row-"]')
 /** axe-core's serious and critical findings on the Approvals screen, one line each (rule, element, why). */
 const approvalsViolations = (page: Page): Promise<string[]> => seriousViolations(page, '[data-testid="screen-approvals"]')
 
-test('the inbox: pending requests oldest first, waits ticking, readable previews; axe finds nothing serious; screenshots', async ({ page, demo }) => {
+test('the inbox: pending requests oldest first, waits ticking, readable previews; axe finds nothing serious; screenshots', async ({
+  page,
+  demo
+}) => {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme })
     await openApprovals(page, demo)
@@ -99,7 +110,13 @@ test('approve in the dashboard: the waiting hook process prints allow and exits 
   const out = await hook.done
   expect(out.code).toBe(0)
   expect(out.at - clicked).toBeLessThan(1000)
-  expect(JSON.parse(out.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'approved by desk-muster in Muster' } })
+  expect(JSON.parse(out.stdout)).toEqual({
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'allow',
+      permissionDecisionReason: 'approved by desk-muster in Muster'
+    }
+  })
   await expect(row).toHaveCount(0)
   await expect(page.getByTestId('approvals-badge')).toHaveText('7')
 })
@@ -116,7 +133,9 @@ test('deny from the keyboard with a reason: r, type, Enter; the hook denies with
   await page.keyboard.press('Enter')
   const out = await hook.done
   expect(JSON.parse(out.stdout).hookSpecificOutput).toEqual({
-    hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'denied by desk-muster in Muster: you would lose the uncommitted migration'
+    hookEventName: 'PreToolUse',
+    permissionDecision: 'deny',
+    permissionDecisionReason: 'denied by desk-muster in Muster: you would lose the uncommitted migration'
   })
   // the selection moved on to the next request
   await expect(page.getByTestId('approval-detail')).toBeVisible()
@@ -135,7 +154,9 @@ test('bulk approve of identical requests, and the a / n keys', async ({ page, de
   await page.getByTestId('approve-identical').click()
   await expect(install).toHaveCount(0)
   await expect(rows(page)).toHaveCount(5)
-  const list = demo.cli(['approvals', 'list', '--history', '50']) as { history: { summary: string; state: string; decision: { decided_by: string } }[] }
+  const list = demo.cli(['approvals', 'list', '--history', '50']) as {
+    history: { summary: string; state: string; decision: { decided_by: string } }[]
+  }
   expect(list.history.filter((h) => h.summary === 'Bash: npm install').map((h) => [h.state, h.decision.decided_by])).toEqual([
     ['allow', 'desk-muster'],
     ['allow', 'desk-muster']
@@ -148,7 +169,10 @@ test('bulk approve of identical requests, and the a / n keys', async ({ page, de
   await expect(rows(page)).toHaveCount(4)
 })
 
-test('approve and always allow: the proposed rule is shown before saving, and the next matching call is allowed at once', async ({ page, demo }) => {
+test('approve and always allow: the proposed rule is shown before saving, and the next matching call is allowed at once', async ({
+  page,
+  demo
+}) => {
   await openApprovals(page, demo)
   const hook = startHook(demo, 'mac-claude', 'npm run lint -- --fix')
   const row = page.locator('[data-testid^="approval-row-"]', { hasText: 'npm run lint' })
@@ -167,13 +191,19 @@ test('approve and always allow: the proposed rule is shown before saving, and th
   await page.getByTestId('rule-save').click()
   expect(JSON.parse((await hook.done).stdout).hookSpecificOutput.permissionDecision).toBe('allow')
   const next = await startHook(demo, 'mac-claude', 'npm run lint -- src/').done
-  expect(JSON.parse(next.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'allow', permissionDecisionReason: 'allowed by Muster allowlist rule Bash(npm run lint *) for mac-claude' })
+  expect(JSON.parse(next.stdout).hookSpecificOutput).toMatchObject({
+    permissionDecision: 'allow',
+    permissionDecisionReason: 'allowed by Muster allowlist rule Bash(npm run lint *) for mac-claude'
+  })
   await page.getByTestId('approvals-tab-rules').click()
   const rule = page.locator('[data-testid^="rule-row-"]', { hasText: 'npm run lint *' })
   await expect(rule.getByTestId('rule-hits')).toHaveText('1')
 })
 
-test('one coalesced desktop notification for a burst of requests; needs-me on the Overview; the approvals count opens the inbox', async ({ page, demo }) => {
+test('one coalesced desktop notification for a burst of requests; needs-me on the Overview; the approvals count opens the inbox', async ({
+  page,
+  demo
+}) => {
   await page.addInitScript(() => {
     const sent: { title: string; body?: string }[] = []
     class FakeNotification {
@@ -196,15 +226,27 @@ test('one coalesced desktop notification for a burst of requests; needs-me on th
   // two requests written at once by another process (a burst), as two agents' hooks would
   const request = (agent: string, command: string, corr: string) => ({
     event: {
-      type: 'approval.request', stream: 'project/atlas', room: 'approvals', from_agent: agent, to_agent: '*', correlation_id: corr, status: 'open', body: `Bash: ${command}`,
+      type: 'approval.request',
+      stream: 'project/atlas',
+      room: 'approvals',
+      from_agent: agent,
+      to_agent: '*',
+      correlation_id: corr,
+      status: 'open',
+      body: `Bash: ${command}`,
       metadata: { tool_name: 'Bash', tool_input: { command }, harness: 'claude-code', session_id: 's', cwd: '/w', timeout_ms: 600_000 }
     }
   })
-  pythonAppend(join(demo.home, '..', 'fleet', 'hub'), [request('home-claude', 'cargo build --release', 'appr_00000000e2e1'), request('lab-codex', 'cargo test', 'appr_00000000e2e2')])
+  pythonAppend(join(demo.home, '..', 'fleet', 'hub'), [
+    request('home-claude', 'cargo build --release', 'appr_00000000e2e1'),
+    request('lab-codex', 'cargo test', 'appr_00000000e2e2')
+  ])
   const notes = () => page.evaluate(() => (window as unknown as { __notes: { title: string; body?: string }[] }).__notes)
   await expect.poll(async () => (await notes()).length, { timeout: 5000 }).toBe(1)
   await page.waitForTimeout(2000) // nothing else follows the burst
-  expect(await notes()).toEqual([{ title: '2 approvals waiting', body: 'home-claude · atlas · Bash: cargo build --release\nlab-codex · atlas · Bash: cargo test' }])
+  expect(await notes()).toEqual([
+    { title: '2 approvals waiting', body: 'home-claude · atlas · Bash: cargo build --release\nlab-codex · atlas · Bash: cargo test' }
+  ])
   await expect(page.getByTestId('hub-agent-home-claude')).toHaveAttribute('data-state', 'needs-me')
   await expect(page.getByTestId('approvals-badge')).toHaveText('9')
   await page.getByTestId('hub-count-approvals').click()

@@ -19,7 +19,9 @@ test('chain findings from role files and hub events, and the check form (light a
   const list = page.getByTestId('chain-findings')
   await expect(list.getByTestId('chain-finding')).toHaveCount(cli.findings.length)
   await expect(list.locator('[data-rule="isolation"]')).toContainText('board-meeting phase 2 allows no invocations')
-  await expect(list.locator('[data-rule="depth"]')).toContainText('[BLOCKED: cannot invoke chro — maximum depth 2: cro → cfo → coo → chro is a third hop]')
+  await expect(list.locator('[data-rule="depth"]')).toContainText(
+    '[BLOCKED: cannot invoke chro — maximum depth 2: cro → cfo → coo → chro is a third hop]'
+  )
   await expect(list.locator('[data-rule="circular"]')).toContainText('from cfo')
   await expect(list.locator('[data-rule="sibling-chain"]')).toContainText('written: [CHAIN: ceo → cfo → cmo]')
 
@@ -29,7 +31,9 @@ test('chain findings from role files and hub events, and the check form (light a
   await form.getByRole('button', { name: 'Check' }).click()
   await expect(page.getByTestId('chain-check-verdict')).toContainText('Blocked: depth')
   // the answer to paste, as one block: the BLOCKED line, then the assumption line
-  await expect(page.getByTestId('chain-check-answer')).toHaveText(/^\[BLOCKED: cannot invoke chro — maximum depth 2: cro → cfo → coo → chro is a third hop\]\nState assumption used instead: /)
+  await expect(page.getByTestId('chain-check-answer')).toHaveText(
+    /^\[BLOCKED: cannot invoke chro — maximum depth 2: cro → cfo → coo → chro is a third hop\]\nState assumption used instead: /
+  )
 
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme })

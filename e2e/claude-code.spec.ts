@@ -30,14 +30,37 @@ function runClaude(served: Served, workDir: string, standIn: AnthropicStandIn, p
   mkdirSync(project, { recursive: true })
   const settings = join(home, 'settings.json')
   const palace = join(served.home, '..', 'fleet', 'hub')
-  execFileSync(process.execPath, [BIN, 'approve-hook', 'install', '--agent', 'e2e-claude', '--settings', settings, '--home', served.home, '--palace', palace, '--project', 'muse'], {
-    env: { ...process.env, MUSTER_HOME: '', HOME: home }
-  })
+  execFileSync(
+    process.execPath,
+    [
+      BIN,
+      'approve-hook',
+      'install',
+      '--agent',
+      'e2e-claude',
+      '--settings',
+      settings,
+      '--home',
+      served.home,
+      '--palace',
+      palace,
+      '--project',
+      'muse'
+    ],
+    {
+      env: { ...process.env, MUSTER_HOME: '', HOME: home }
+    }
+  )
   const proc = spawn(CLAUDE, ['-p', prompt, '--output-format', 'json', '--settings', settings], {
     cwd: project,
     env: {
-      PATH: process.env.PATH, HOME: home, ANTHROPIC_BASE_URL: standIn.url, ANTHROPIC_API_KEY: 'sk-ant-test-muster', DISABLE_TELEMETRY: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1'
+      PATH: process.env.PATH,
+      HOME: home,
+      ANTHROPIC_BASE_URL: standIn.url,
+      ANTHROPIC_API_KEY: 'sk-ant-test-muster',
+      DISABLE_TELEMETRY: '1',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_AUTOUPDATER: '1'
     }
   })
   let stdout = ''
@@ -87,12 +110,19 @@ test('Claude Code: denied in the dashboard, the command does not run and the rea
     const out = await claude.done
     expect(out.code, out.stderr).toBe(0)
     expect(existsSync(marker)).toBe(false)
-    expect(standIn.toolResults).toEqual([{ tool_use_id: 'toolu_muster_e2e', is_error: true, content: expect.stringContaining('not in this folder, use the fixtures dir') }])
+    expect(standIn.toolResults).toEqual([
+      { tool_use_id: 'toolu_muster_e2e', is_error: true, content: expect.stringContaining('not in this folder, use the fixtures dir') }
+    ])
     const result = JSON.parse(out.stdout) as { result: string; permission_denials?: unknown[] }
     expect(result.result).toBe('The command was not run.')
     // the hub holds the request and the operator's decision
-    const list = demo.cli(['approvals', 'list', '--history', '20']) as { history: { agent: string; state: string; decision: { reason: string } }[] }
-    expect(list.history.find((h) => h.agent === 'e2e-claude')).toMatchObject({ state: 'deny', decision: { reason: 'not in this folder, use the fixtures dir' } })
+    const list = demo.cli(['approvals', 'list', '--history', '20']) as {
+      history: { agent: string; state: string; decision: { reason: string } }[]
+    }
+    expect(list.history.find((h) => h.agent === 'e2e-claude')).toMatchObject({
+      state: 'deny',
+      decision: { reason: 'not in this folder, use the fixtures dir' }
+    })
     expect(readFileSync(join(workDir, 'claude-home', 'settings.json'), 'utf8')).toContain('approve-hook --agent e2e-claude')
   } finally {
     await standIn.close()

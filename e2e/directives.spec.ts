@@ -95,7 +95,9 @@ test('the screen filters with the same directive query as the CLI: words, state 
 test('pickup from the UI writes the receipt and the ✅, and the row turns delivered', async ({ page, demo }) => {
   const { directives } = demo.cli(['directives', '--state', 'pending']) as DirectivesOut
   // A pending directive from strategy.md to one role of the same project (S052→QA in the demo).
-  const d = directives.find((x) => x.source?.role === 'strategy' && x.resolution.kind === 'role' && x.resolution.project === x.source.project)!
+  const d = directives.find(
+    (x) => x.source?.role === 'strategy' && x.resolution.kind === 'role' && x.resolution.project === x.source.project
+  )!
   expect(d, 'the demo has a pending strategy directive to a local role').toBeTruthy()
   const res = d.resolution as Extract<Directive['resolution'], { kind: 'role' }>
   const root = projectPath(demo, d.source!.project)

@@ -48,7 +48,10 @@ export async function startServe(home: string): Promise<{ proc: ChildProcess; op
 
 function cliFor(home: string) {
   return (args: string[]): unknown => {
-    const out = execFileSync(process.execPath, [BIN, ...args, '--home', home, '--json'], { encoding: 'utf8', env: { ...process.env, MUSTER_HOME: '' } })
+    const out = execFileSync(process.execPath, [BIN, ...args, '--home', home, '--json'], {
+      encoding: 'utf8',
+      env: { ...process.env, MUSTER_HOME: '' }
+    })
     return JSON.parse(out)
   }
 }

@@ -34,7 +34,8 @@ test('the Notes screen shows atlas’s notes in every shape with their findings 
   const release = snap.commits.find((c) => c.subject.startsWith('fix: v0.4.1'))!
   await page.locator(`[data-testid="notes-commit"][data-sha="${release.sha}"]`).click()
   const detail = page.getByTestId('notes-detail')
-  for (const shape of ['appended', 'jsonl', 'pretty']) await expect(detail.locator(`[data-testid="note-body"][data-shape="${shape}"]`).first()).toBeVisible()
+  for (const shape of ['appended', 'jsonl', 'pretty'])
+    await expect(detail.locator(`[data-testid="note-body"][data-shape="${shape}"]`).first()).toBeVisible()
   await expect(detail.getByTestId('note-shape').filter({ hasText: 'JSON Lines' })).toBeVisible()
   await expect(detail).toContainText('indexAll flushes each batch to SQLite as it fills (S050)')
   await expect(detail).toContainText("unknown note type 'benchmark'")
@@ -74,7 +75,18 @@ test('a note an agent writes appears live; promotion shows its dry run, then wri
   await page.goto(`${demo.openUrl}#/notes?project=atlas`)
   const snap = demo.cli(['notes', 'list', '--project', 'atlas']) as Snapshot
   await expect(page.getByTestId('notes-summary')).toContainText(`${snap.counts.notes} notes`)
-  demo.cli(['notes', 'write', '--project', 'atlas', '--agent', 'home-bot', '--type', 'progress', '--content', '"nightly run green at 1M docs"'])
+  demo.cli([
+    'notes',
+    'write',
+    '--project',
+    'atlas',
+    '--agent',
+    'home-bot',
+    '--type',
+    'progress',
+    '--content',
+    '"nightly run green at 1M docs"'
+  ])
   await expect(page.getByTestId('notes-summary')).toContainText(`${snap.counts.notes + 1} notes`, { timeout: 5000 })
 
   await page.getByTestId('notes-promote').click()
@@ -91,5 +103,7 @@ test('a note an agent writes appears live; promotion shows its dry run, then wri
   await expect(dialog.getByTestId('promote-summary')).toContainText('1 already promoted · 1 already archived')
   const after = readFileSync(decisions, 'utf8')
   expect(after.startsWith(before)).toBe(true)
-  expect(after.slice(before.length)).toMatch(/^\n### \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ: indexAll flushes each batch to SQLite as it fills \(S050\)\n\n\*\*By:\*\* home-bot\n/)
+  expect(after.slice(before.length)).toMatch(
+    /^\n### \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ: indexAll flushes each batch to SQLite as it fills \(S050\)\n\n\*\*By:\*\* home-bot\n/
+  )
 })

@@ -40,7 +40,9 @@ test('a role file edited on disk updates the screen within 1 s', async ({ page, 
 })
 
 test('roles waiting on pending directives are marked, with the project count linking to them', async ({ page, demo }) => {
-  const { directives } = demo.cli(['directives', '--pending']) as { directives: { id: string; resolution: { kind: string; project?: string; role?: string } }[] }
+  const { directives } = demo.cli(['directives', '--pending']) as {
+    directives: { id: string; resolution: { kind: string; project?: string; role?: string } }[]
+  }
   const waiting = directives.filter((d) => d.resolution.kind === 'role')
   expect(waiting.length).toBeGreaterThan(0)
   await page.goto(demo.openUrl)

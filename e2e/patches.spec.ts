@@ -30,7 +30,10 @@ async function shoot(page: Page, name: string, testId = 'screen-patches'): Promi
 
 async function call<T>(request: APIRequestContext, served: Served, method: string, input: unknown): Promise<T> {
   const token = new URL(served.openUrl).searchParams.get('token') ?? ''
-  const res = await request.post(`${served.baseUrl.replace(/\/$/, '')}/api/call/${method}`, { headers: { Authorization: `Bearer ${token}` }, data: input })
+  const res = await request.post(`${served.baseUrl.replace(/\/$/, '')}/api/call/${method}`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: input
+  })
   const body = (await res.json()) as T & { error?: string }
   if (!res.ok()) throw new Error(`${method}: ${body.error}`)
   return body
@@ -41,7 +44,11 @@ async function pick(page: Page, text: string): Promise<void> {
   await expect(page.getByTestId('patch-detail').locator('h2')).toContainText(text)
 }
 
-test('the clean demo patch: verified, applied with one click, test output and the ack in the Timeline, file changed', async ({ page, demo, workDir }) => {
+test('the clean demo patch: verified, applied with one click, test output and the ack in the Timeline, file changed', async ({
+  page,
+  demo,
+  workDir
+}) => {
   await page.goto(`${demo.openUrl}#/patches`)
   await expect(page.getByTestId('screen-patches')).toBeVisible()
   await expect(page.getByTestId('patch-row').first()).toBeVisible()
@@ -65,7 +72,9 @@ test('the clean demo patch: verified, applied with one click, test output and th
   await expect(page.getByTestId('preconditions')).toContainText('Already applied')
   await expect(page.getByTestId('apply-disabled-reason')).toContainText('Already applied')
   await shoot(page, 'applied')
-  expect(readFileSync(join(workDir, 'fleet', 'dya', 'src/health/certificate.ts'), 'utf8')).toContain('return cert.signature.length > 0 && now < cert.expiresAt\n')
+  expect(readFileSync(join(workDir, 'fleet', 'dya', 'src/health/certificate.ts'), 'utf8')).toContain(
+    'return cert.signature.length > 0 && now < cert.expiresAt\n'
+  )
 
   // the ack in the Timeline (the demo hub, newest first)
   await page.goto(`${demo.openUrl}#/timeline`)
@@ -113,7 +122,12 @@ test('an apply in progress: live output, cancel, then the revert puts the worktr
   expect(readFileSync(file, 'utf8')).toBe(before)
 })
 
-test("the operator sends a project's working-tree diff to an agent; it arrives in the inbox byte-exactly", async ({ page, demo, request, workDir }) => {
+test("the operator sends a project's working-tree diff to an agent; it arrives in the inbox byte-exactly", async ({
+  page,
+  demo,
+  request,
+  workDir
+}) => {
   const file = join(workDir, 'fleet', 'dya', 'src/health/certificate.ts')
   writeFileSync(file, readFileSync(file, 'utf8') + '// checked by the operator\r\n')
   await page.goto(`${demo.openUrl}#/patches`)
@@ -131,9 +145,14 @@ test("the operator sends a project's working-tree diff to an agent; it arrives i
   await expect(dialog).toBeHidden()
   const row = page.getByTestId('patch-row').filter({ hasText: '→ win-codex' })
   await expect(row).toBeVisible({ timeout: 10_000 })
-  const list = await call<{ patches: { event: { id: string; to_agent: string | null }; state: string }[] }>(request, demo, 'patch.list', { hub: 'demo' })
+  const list = await call<{ patches: { event: { id: string; to_agent: string | null }; state: string }[] }>(request, demo, 'patch.list', {
+    hub: 'demo'
+  })
   const sent = list.patches.find((p) => p.event.to_agent === 'win-codex')!
-  const got = await call<{ verification: { verdict: string; warnings: string[] }; content: string | null }>(request, demo, 'patch.get', { hub: 'demo', id: sent.event.id })
+  const got = await call<{ verification: { verdict: string; warnings: string[] }; content: string | null }>(request, demo, 'patch.get', {
+    hub: 'demo',
+    id: sent.event.id
+  })
   expect(got.content).toContain('+// checked by the operator\r\n')
   expect(got.verification.verdict).not.toBe('refused')
 })
@@ -143,7 +162,10 @@ test("the Overview's patches waiting: the Patches inbox's own count, and a link 
   await expect(page.getByTestId('patch-row').first()).toBeVisible()
   await page.getByTestId('patches-state').selectOption('waiting')
   const waiting = await page.getByTestId('patch-row').count()
-  const total = await page.getByTestId('patches-state').selectOption('').then(() => page.getByTestId('patch-row').count())
+  const total = await page
+    .getByTestId('patches-state')
+    .selectOption('')
+    .then(() => page.getByTestId('patch-row').count())
   expect(waiting).toBeGreaterThan(0)
   expect(waiting).toBeLessThan(total) // the demo has refused and applied patches too
 

@@ -29,7 +29,15 @@ function serverSideAppend(palace: string, events: Record<string, unknown>[]): st
   }
 }
 
-const note = (from: string, body: string, extra: Record<string, unknown> = {}) => ({ type: 'chat.message', stream: 'project/muse', room: 'rooms', from_agent: from, to_agent: '*', body, ...extra })
+const note = (from: string, body: string, extra: Record<string, unknown> = {}) => ({
+  type: 'chat.message',
+  stream: 'project/muse',
+  room: 'rooms',
+  from_agent: from,
+  to_agent: '*',
+  body,
+  ...extra
+})
 const rows = (page: Page) => page.locator('[data-testid^="timeline-row-"]')
 const rowIds = (page: Page) => rows(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!.slice('timeline-row-'.length)))
 
@@ -51,11 +59,24 @@ async function addInSettings(page: Page, served: Served, server: HubServer, name
   await expect(page.locator('body')).not.toContainText(TOKEN)
 }
 
-test('a remote hub: Overview and Timeline, live rows within 1 s, offline and back with no gap, an ack that hub_check accepts', async ({ page, served, workDir }) => {
+test('a remote hub: Overview and Timeline, live rows within 1 s, offline and back with no gap, an ack that hub_check accepts', async ({
+  page,
+  served,
+  workDir
+}) => {
   test.setTimeout(60_000)
   const palace = join(workDir, 'server-palace')
   const [requestId] = serverSideAppend(palace, [
-    { type: 'task.request', stream: 'project/muse', room: 'delegation', from_agent: 'mac-claude', to_agent: 'win-codex', correlation_id: 'task_fix_ranking_0a1b2c3d', status: 'open', body: 'Goal:\nFix ranking' },
+    {
+      type: 'task.request',
+      stream: 'project/muse',
+      room: 'delegation',
+      from_agent: 'mac-claude',
+      to_agent: 'win-codex',
+      correlation_id: 'task_fix_ranking_0a1b2c3d',
+      status: 'open',
+      body: 'Goal:\nFix ranking'
+    },
     note('win-codex', 'on it')
   ])
   const server = await startHubServer({ palace, token: TOKEN })
@@ -83,7 +104,10 @@ test('a remote hub: Overview and Timeline, live rows within 1 s, offline and bac
     await expect(page.getByTestId(`timeline-row-${live}`)).toBeVisible({ timeout: 1000 })
     const elapsed = Date.now() - committed
     expect(elapsed).toBeLessThan(1000)
-    test.info().annotations.push({ type: 'latency', description: `${elapsed} ms from a commit on the server's side to screen (${Date.now() - spawned} ms with the writer's start-up)` })
+    test.info().annotations.push({
+      type: 'latency',
+      description: `${elapsed} ms from a commit on the server's side to screen (${Date.now() - spawned} ms with the writer's start-up)`
+    })
 
     // Stop the server: offline with the reason; rows written meanwhile arrive after the restart, once each.
     await server.stop()
@@ -92,12 +116,25 @@ test('a remote hub: Overview and Timeline, live rows within 1 s, offline and bac
     await expect(offline).toContainText('reconnects by itself')
     await expect(page.getByTestId('timeline-live')).toContainText('Hub offline')
     await page.screenshot({ path: 'e2e/artifacts/timeline-remote-offline.png' })
-    const whileDown = serverSideAppend(palace, [note('mac-claude', 'written while the server was down 1'), note('mac-claude', 'written while the server was down 2')])
+    const whileDown = serverSideAppend(palace, [
+      note('mac-claude', 'written while the server was down 1'),
+      note('mac-claude', 'written while the server was down 2')
+    ])
     await server.restart()
     await expect(offline).toHaveCount(0, { timeout: 10_000 })
     const after = serverSideAppend(palace, [note('win-codex', 'after the restart')])
     await expect(page.getByTestId(`timeline-row-${after[0]}`)).toBeVisible()
-    const expected = (JSON.parse(execFileSync('python3', ['-c', `import sqlite3,json,sys; c=sqlite3.connect(sys.argv[1]); print(json.dumps([r[0] for r in c.execute('SELECT id FROM events ORDER BY rowid DESC')]))`, join(palace, 'logstream.sqlite3')], { encoding: 'utf8' })) as string[])
+    const expected = JSON.parse(
+      execFileSync(
+        'python3',
+        [
+          '-c',
+          `import sqlite3,json,sys; c=sqlite3.connect(sys.argv[1]); print(json.dumps([r[0] for r in c.execute('SELECT id FROM events ORDER BY rowid DESC')]))`,
+          join(palace, 'logstream.sqlite3')
+        ],
+        { encoding: 'utf8' }
+      )
+    ) as string[]
     expect(expected).toEqual(expect.arrayContaining([...whileDown, ...after]))
     await expect.poll(() => rowIds(page)).toEqual(expected) // newest first, every server row exactly once
 
@@ -115,7 +152,15 @@ test('a remote hub: Overview and Timeline, live rows within 1 s, offline and bac
     await page.getByTestId('ack-submit').click()
     const acks = (): unknown[] =>
       JSON.parse(
-        execFileSync('python3', ['-c', `import sqlite3,json,sys; c=sqlite3.connect(sys.argv[1]); print(json.dumps(c.execute("SELECT status, to_agent, json_extract(metadata_json, '$.ack_of') FROM events WHERE type = 'event.ack'").fetchall()))`, join(palace, 'logstream.sqlite3')], { encoding: 'utf8' })
+        execFileSync(
+          'python3',
+          [
+            '-c',
+            `import sqlite3,json,sys; c=sqlite3.connect(sys.argv[1]); print(json.dumps(c.execute("SELECT status, to_agent, json_extract(metadata_json, '$.ack_of') FROM events WHERE type = 'event.ack'").fetchall()))`,
+            join(palace, 'logstream.sqlite3')
+          ],
+          { encoding: 'utf8' }
+        )
       ) as unknown[]
     await expect.poll(acks).toEqual([['claimed', 'mac-claude', requestId]])
     const check = spawnSync('python3', [join(ROOT, 'test', 'hub_check.py'), palace], { encoding: 'utf8' })

@@ -33,7 +33,9 @@ test('settings: add a hub by its palace folder (created on request) and remove i
   await page.getByTestId('add-hub-create').check()
   await page.getByTestId('add-hub-submit').click()
   await expect(page.getByTestId('hub-item-two')).toBeVisible()
-  expect((served.cli(['hubs', 'list']) as { hubs: { name: string; palace: string }[] }).hubs).toEqual([expect.objectContaining({ name: 'two', palace })])
+  expect((served.cli(['hubs', 'list']) as { hubs: { name: string; palace: string }[] }).hubs).toEqual([
+    expect.objectContaining({ name: 'two', palace })
+  ])
   await page.getByTestId('remove-hub-two').click()
   await page.getByTestId('confirm-remove-hub-two').click()
   await expect(page.getByTestId('hub-item-two')).toHaveCount(0)

@@ -16,7 +16,10 @@ const ROOT = resolve(import.meta.dirname, '..')
 /** Calls a contract method of the served app over HTTP. */
 async function call<T>(request: APIRequestContext, served: Served, method: string, input: unknown): Promise<T> {
   const token = new URL(served.openUrl).searchParams.get('token') ?? ''
-  const res = await request.post(`${served.baseUrl.replace(/\/$/, '')}/api/call/${method}`, { headers: { Authorization: `Bearer ${token}` }, data: input })
+  const res = await request.post(`${served.baseUrl.replace(/\/$/, '')}/api/call/${method}`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: input
+  })
   const body = (await res.json()) as T & { error?: string }
   if (!res.ok()) throw new Error(`${method}: ${body.error}`)
   return body
@@ -27,7 +30,10 @@ async function demoHub(request: APIRequestContext, served: Served): Promise<{ na
   const list = await call<{ hubs: { name: string; palace: string }[] }>(request, served, 'hubs.list', {})
   const found = list.hubs.find((h) => h.palace.endsWith(join('fleet', 'hub')))
   if (found) return found
-  const added = await call<{ name: string; palace: string }>(request, served, 'hubs.add', { palace: join(served.home, '..', 'fleet', 'hub'), name: 'demo' })
+  const added = await call<{ name: string; palace: string }>(request, served, 'hubs.add', {
+    palace: join(served.home, '..', 'fleet', 'hub'),
+    name: 'demo'
+  })
   return added
 }
 
@@ -107,7 +113,17 @@ test('an event appended by another process appears within 1 s', async ({ page, d
   const stamp = `E2E-live-${Date.now()}`
   const started = Date.now()
   const [id] = pythonAppend(hub.palace, [
-    { event: { type: 'chat.message', stream: 'project/muse', room: 'rooms', topic: 'e2e', from_agent: 'linux-gemini', to_agent: '*', body: stamp } }
+    {
+      event: {
+        type: 'chat.message',
+        stream: 'project/muse',
+        room: 'rooms',
+        topic: 'e2e',
+        from_agent: 'linux-gemini',
+        to_agent: '*',
+        body: stamp
+      }
+    }
   ])
   const row = page.getByTestId(`timeline-row-${id}`)
   await expect(row).toBeVisible({ timeout: 1000 })
@@ -131,9 +147,15 @@ test('acking from the UI writes an event.ack that hub_check accepts', async ({ p
   await page.getByTestId('ack-submit').click()
 
   await expect
-    .poll(() => listEvents(demo, hub.palace, ['--type', 'event.ack', '--from-agent', operator, '--order', 'desc', '--limit', '20']).find((e) => e.metadata.ack_of === target.id))
+    .poll(() =>
+      listEvents(demo, hub.palace, ['--type', 'event.ack', '--from-agent', operator, '--order', 'desc', '--limit', '20']).find(
+        (e) => e.metadata.ack_of === target.id
+      )
+    )
     .toBeTruthy()
-  const ack = listEvents(demo, hub.palace, ['--type', 'event.ack', '--from-agent', operator, '--order', 'desc', '--limit', '20']).find((e) => e.metadata.ack_of === target.id)!
+  const ack = listEvents(demo, hub.palace, ['--type', 'event.ack', '--from-agent', operator, '--order', 'desc', '--limit', '20']).find(
+    (e) => e.metadata.ack_of === target.id
+  )!
   expect(ack.status).toBe('claimed')
   expect(ack.to_agent).toBe(target.from_agent)
   expect(ack.correlation_id).toBe(target.correlation_id)
@@ -161,7 +183,12 @@ test('create task shows the backend validation inline', async ({ page, demo, req
 
 test('the overview shows the hub: agents with their state, counts, links to the timeline', async ({ page, demo, request }) => {
   await demoHub(request, demo)
-  const overview = await call<{ hubs: { agents: { agent: string; state: string }[]; tasks: { stuck: number } }[] }>(request, demo, 'hub.overview', {})
+  const overview = await call<{ hubs: { agents: { agent: string; state: string }[]; tasks: { stuck: number } }[] }>(
+    request,
+    demo,
+    'hub.overview',
+    {}
+  )
   const hub = overview.hubs.find((h) => h.agents.length > 0)!
   await page.goto(demo.openUrl)
   await expect(page.getByTestId('hub-overview')).toBeVisible()
@@ -206,8 +233,26 @@ test('an event for the operator raises one desktop notification once enabled fro
   await expect(page.getByTestId('inbox-bell')).toHaveAttribute('data-permission', 'granted')
   const stamp = `E2E-inbox-${Date.now()}`
   pythonAppend(hub.palace, [
-    { event: { type: 'chat.message', stream: 'project/muse', room: 'rooms', from_agent: 'win-codex', to_agent: operator, body: `${stamp} one` } },
-    { event: { type: 'chat.message', stream: 'project/muse', room: 'rooms', from_agent: 'win-codex', to_agent: operator, body: `${stamp} two` } }
+    {
+      event: {
+        type: 'chat.message',
+        stream: 'project/muse',
+        room: 'rooms',
+        from_agent: 'win-codex',
+        to_agent: operator,
+        body: `${stamp} one`
+      }
+    },
+    {
+      event: {
+        type: 'chat.message',
+        stream: 'project/muse',
+        room: 'rooms',
+        from_agent: 'win-codex',
+        to_agent: operator,
+        body: `${stamp} two`
+      }
+    }
   ])
   const notes = () => page.evaluate(() => (window as unknown as { __notes: { title: string; body?: string }[] }).__notes)
   await expect.poll(async () => (await notes()).length, { timeout: 5000 }).toBe(1)

@@ -50,7 +50,9 @@ const packagesPlugin = {
   name: 'muster-packages',
   setup(b) {
     b.onResolve({ filter: /^(node:)?child_process$/ }, (a) =>
-      a.importer.includes(`${sep}commander${sep}`) ? { path: 'deferred-child-process', namespace: 'muster' } : { path: a.path, external: true }
+      a.importer.includes(`${sep}commander${sep}`)
+        ? { path: 'deferred-child-process', namespace: 'muster' }
+        : { path: a.path, external: true }
     )
     b.onLoad({ filter: /^deferred-child-process$/, namespace: 'muster' }, () => ({
       contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) }",
@@ -63,7 +65,10 @@ const packagesPlugin = {
       if (isBuiltin(a.path) && a.kind === 'import-statement') return { path: a.path, namespace: 'builtin' }
       return isBuiltin(a.path) || EXTERNAL.has(a.path) ? { path: a.path, external: true } : undefined
     })
-    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (a) => ({ contents: `module.exports = require(${JSON.stringify(a.path)})`, loader: 'js' }))
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (a) => ({
+      contents: `module.exports = require(${JSON.stringify(a.path)})`,
+      loader: 'js'
+    }))
   }
 }
 
@@ -77,7 +82,9 @@ const common = {
   target: 'node20',
   plugins: [packagesPlugin],
   // bundled CommonJS (commander, better-sqlite3) calls require() for Node built-ins and the addon: give the ESM chunks one
-  banner: { js: "import { createRequire as __muster_createRequire } from 'node:module'; const require = __muster_createRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __muster_createRequire } from 'node:module'; const require = __muster_createRequire(import.meta.url);"
+  },
   outdir,
   outExtension: { '.js': '.mjs' },
   metafile: args.includes('--metafile'),
@@ -104,6 +111,9 @@ const status = await build({
   define: { 'import.meta.url': '__muster_import_meta_url' }
 })
 if (result.metafile && status.metafile) {
-  const merged = { inputs: { ...result.metafile.inputs, ...status.metafile.inputs }, outputs: { ...result.metafile.outputs, ...status.metafile.outputs } }
+  const merged = {
+    inputs: { ...result.metafile.inputs, ...status.metafile.inputs },
+    outputs: { ...result.metafile.outputs, ...status.metafile.outputs }
+  }
   writeFileSync(join(outdir, 'meta.json'), JSON.stringify(merged))
 }

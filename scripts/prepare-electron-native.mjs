@@ -12,7 +12,18 @@
  * Usage: node scripts/prepare-electron-native.mjs [--force] [--verbose] [--print-path]
  */
 import { spawn } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  copyFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -97,7 +108,9 @@ export function firstErrorLine(output) {
   let line = pick(/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET|getaddrinfo|timed out/i)
   if (!line && lines.some((l) => /network connectivity/i.test(l))) {
     // node-gyp hides the cause behind a stack; name what it was downloading instead.
-    const url = pick(/\bhttp GET\b/)?.split(/\s+/).pop()
+    const url = pick(/\bhttp GET\b/)
+      ?.split(/\s+/)
+      .pop()
     line = `network error downloading ${url ?? 'Electron headers'}`
   }
   if (!line && lines.some((l) => /fetch failed/i.test(l))) line = 'could not reach the download server: fetch failed'
@@ -109,7 +122,8 @@ export function firstErrorLine(output) {
 function findNodeGyp(root) {
   const candidates = []
   if (process.env.npm_config_node_gyp) candidates.push(process.env.npm_config_node_gyp)
-  if (process.env.npm_execpath) candidates.push(join(dirname(process.env.npm_execpath), '..', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'))
+  if (process.env.npm_execpath)
+    candidates.push(join(dirname(process.env.npm_execpath), '..', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'))
   candidates.push(join(root, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'))
   const nodeDir = dirname(process.execPath)
   candidates.push(join(nodeDir, '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'))
@@ -146,11 +160,15 @@ export async function prepareElectronNative({ root = ROOT, force = false, verbos
     let prebuildProblem = 'prebuild-install is not installed'
     if (existsSync(prebuild)) {
       log('  trying a prebuilt binary (prebuild-install)…')
-      const r = await runNode(prebuild, ['--runtime', 'electron', '--target', version, '--arch', arch, '--platform', platform, '--verbose'], {
-        cwd: pkgDir,
-        timeoutMs: PREBUILD_TIMEOUT_MS,
-        verbose
-      })
+      const r = await runNode(
+        prebuild,
+        ['--runtime', 'electron', '--target', version, '--arch', arch, '--platform', platform, '--verbose'],
+        {
+          cwd: pkgDir,
+          timeoutMs: PREBUILD_TIMEOUT_MS,
+          verbose
+        }
+      )
       prebuildProblem = r.code === 0 && existsSync(built) ? '' : firstErrorLine(r.output)
     }
 
@@ -160,20 +178,27 @@ export async function prepareElectronNative({ root = ROOT, force = false, verbos
       if (!nodeGyp) {
         throw new PrepareError(
           `Could not prepare the SQLite addon for Electron ${version} (${platform}-${arch}): no prebuilt binary could be downloaded (${prebuildProblem}) and node-gyp was not found to build it from source. ` +
-            'Node\'s own build in node_modules is untouched, so `npm test` and `npm run serve` still work.'
+            "Node's own build in node_modules is untouched, so `npm test` and `npm run serve` still work."
         )
       }
       log('  no prebuilt binary; building from source against Electron headers (node-gyp)…')
       const r = await runNode(
         nodeGyp,
-        ['rebuild', '--release', `--target=${version}`, `--arch=${arch}`, '--dist-url=https://electronjs.org/headers', '--runtime=electron'],
+        [
+          'rebuild',
+          '--release',
+          `--target=${version}`,
+          `--arch=${arch}`,
+          '--dist-url=https://electronjs.org/headers',
+          '--runtime=electron'
+        ],
         { cwd: pkgDir, timeoutMs: SOURCE_BUILD_TIMEOUT_MS, verbose, env: { npm_config_runtime: 'electron', npm_config_target: version } }
       )
       if (r.code !== 0 || !existsSync(built)) {
         throw new PrepareError(
           `Could not prepare the SQLite addon for Electron ${version} (${platform}-${arch}): no prebuilt binary could be downloaded (${prebuildProblem}) and building it from source failed (${firstErrorLine(r.output)}). ` +
             'This step needs network access to github.com (prebuilt binaries) or electronjs.org (Electron headers, plus Python and a C++ toolchain). ' +
-            'Node\'s own build in node_modules is untouched, so `npm test` and `npm run serve` still work; rerun `npm run prepare:electron-native` (add --verbose for the full log) once online.'
+            "Node's own build in node_modules is untouched, so `npm test` and `npm run serve` still work; rerun `npm run prepare:electron-native` (add --verbose for the full log) once online."
         )
       }
     }

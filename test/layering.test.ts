@@ -31,19 +31,30 @@ describe('lint enforces the layering', () => {
   })
 
   it('shared may not import Node modules', async () => {
-    expect(await rulesFor('src/shared/x.ts', "import { join } from 'node:path'\nexport const a = join\n")).toContain('no-restricted-imports')
+    expect(await rulesFor('src/shared/x.ts', "import { join } from 'node:path'\nexport const a = join\n")).toContain(
+      'no-restricted-imports'
+    )
   })
 
   it('handlers, CLI commands, the server and main reach hubs only through the hub service, never SQLite', async () => {
     const importing = (spec: string, name = 'x'): string => `import { ${name} } from '${spec}'\nexport const a = ${name}\n`
     const cases: [file: string, storage: string[], service: string][] = [
-      ['src/core/handlers/x.ts', ['../hub/reader', '../hub/writer', '../hub/hub-connection', '../hub/schema', '../hub/local-hub', '../sqlite'], '../hub/hub-service'],
-      ['src/cli/commands/x.ts', ['../../core/hub/reader', '../../core/hub/thread', '../../core/hub/wait', '../../core/sqlite'], '../../core/hub/hub-service'],
+      [
+        'src/core/handlers/x.ts',
+        ['../hub/reader', '../hub/writer', '../hub/hub-connection', '../hub/schema', '../hub/local-hub', '../sqlite'],
+        '../hub/hub-service'
+      ],
+      [
+        'src/cli/commands/x.ts',
+        ['../../core/hub/reader', '../../core/hub/thread', '../../core/hub/wait', '../../core/sqlite'],
+        '../../core/hub/hub-service'
+      ],
       ['src/server/x.ts', ['../core/hub/tasks', '../core/hub/event-query', '../core/sqlite'], '../core/hub/hub-service'],
       ['src/main/x.ts', ['../core/hub/inbox', '../core/hub/overview'], '../core/hub/hub-service']
     ]
     for (const [file, storage, service] of cases) {
-      for (const spec of [...storage, 'better-sqlite3']) expect(await rulesFor(file, importing(spec)), `${file} importing ${spec}`).toContain('no-restricted-imports')
+      for (const spec of [...storage, 'better-sqlite3'])
+        expect(await rulesFor(file, importing(spec)), `${file} importing ${spec}`).toContain('no-restricted-imports')
       expect(await rulesFor(file, importing(service, 'HubService'))).toEqual([])
       expect(await rulesFor(file, importing(service.replace('hub-service', 'locate'), 'resolvePalace'))).toEqual([])
     }
@@ -56,7 +67,14 @@ describe('lint enforces the layering', () => {
 
   it('only the git module (and the editor launcher) start processes: git runs through core/git', async () => {
     const code = "import { execFile } from 'node:child_process'\nexport const a = execFile\n"
-    for (const file of ['src/core/muse/x.ts', 'src/core/notes/x.ts', 'src/core/handlers/x.ts', 'src/cli/commands/x.ts', 'src/server/x.ts', 'src/main/x.ts']) {
+    for (const file of [
+      'src/core/muse/x.ts',
+      'src/core/notes/x.ts',
+      'src/core/handlers/x.ts',
+      'src/cli/commands/x.ts',
+      'src/server/x.ts',
+      'src/main/x.ts'
+    ]) {
       expect(await rulesFor(file, code), file).toContain('no-restricted-imports')
     }
     for (const file of ['src/core/git/run.ts', 'src/core/muse/open-in-editor.ts', 'src/core/notes/x.test.ts', 'test/helpers/x.ts']) {
@@ -73,8 +91,11 @@ describe('lint enforces the layering', () => {
     for (const file of ['src/core/muse/x.ts', 'src/core/notes/x.ts']) {
       for (const code of writes) expect(await rulesFor(file, code), `${file}: ${code}`).toContain('no-restricted-syntax')
     }
-    for (const file of ['src/core/muse/safe-write-swap.ts', 'src/core/muse/x.test.ts', 'src/core/fleet/x.ts']) expect(await rulesFor(file, writes[0]!), file).toEqual([])
-    expect(await rulesFor('src/core/muse/x.ts', "import { promises as fs } from 'node:fs'\nexport const a = () => fs.readFile('x.md')\n")).toEqual([])
+    for (const file of ['src/core/muse/safe-write-swap.ts', 'src/core/muse/x.test.ts', 'src/core/fleet/x.ts'])
+      expect(await rulesFor(file, writes[0]!), file).toEqual([])
+    expect(
+      await rulesFor('src/core/muse/x.ts', "import { promises as fs } from 'node:fs'\nexport const a = () => fs.readFile('x.md')\n")
+    ).toEqual([])
   })
 
   it('the preload may not expose raw ipcRenderer', async () => {

@@ -13,7 +13,10 @@ const HERE = join(process.cwd(), 'bench', 'diff-view')
 async function main(): Promise<void> {
   const patch = generatePatch()
   console.log(`patch: ${patch.split('\n').length} lines, ${patch.length} bytes`)
-  const browser = await chromium.launch({ executablePath: process.env.MUSTER_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] })
+  const browser = await chromium.launch({
+    executablePath: process.env.MUSTER_CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu']
+  })
   const pages: [string, string, string, string?][] = [
     ['react-diff-view 3.3.3', 'rdv-page.tsx', '.diff-line'],
     ['@git-diff-view/react 0.1.7', 'gdv-page.tsx', '.diff-line'],
@@ -25,7 +28,9 @@ async function main(): Promise<void> {
       const f = await measurePage(browser, name, dir, jsGzipKb, patch, sel, scroller)
       dropPage(dir)
       const sorted = [...f.firstScreenMs].sort((a, b) => a - b)
-      console.log(`${name}: first screen best ${sorted[0]!.toFixed(0)} ms, median ${sorted[2]!.toFixed(0)} ms; blank rows ${f.blankRows}; bundle ${f.jsGzipKb} KiB gz; CRLF visible ${f.crlfVisible}`)
+      console.log(
+        `${name}: first screen best ${sorted[0]!.toFixed(0)} ms, median ${sorted[2]!.toFixed(0)} ms; blank rows ${f.blankRows}; bundle ${f.jsGzipKb} KiB gz; CRLF visible ${f.crlfVisible}`
+      )
     }
   } finally {
     await browser.close()

@@ -12,7 +12,11 @@ function View({ patch }: { patch: string }) {
         return (
           <section key={name}>
             <h3>{name}</h3>
-            <DiffView data={{ oldFile: { fileName: name }, newFile: { fileName: name }, hunks: [c] }} diffViewMode={DiffModeEnum.Unified} diffViewHighlight />
+            <DiffView
+              data={{ oldFile: { fileName: name }, newFile: { fileName: name }, hunks: [c] }}
+              diffViewMode={DiffModeEnum.Unified}
+              diffViewHighlight
+            />
           </section>
         )
       })}

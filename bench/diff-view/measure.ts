@@ -23,13 +23,23 @@ export interface DiffFigures {
 export async function bundlePage(entry: string): Promise<{ dir: string; jsGzipKb: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'muster-diff-bench-'))
   await build({
-    entryPoints: [entry], bundle: true, minify: true, format: 'iife', outdir: dir, jsx: 'automatic',
-    loader: { '.css': 'css' }, define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'warning'
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    outdir: dir,
+    jsx: 'automatic',
+    loader: { '.css': 'css' },
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'warning'
   })
   const files = readdirSync(dir)
   const js = files.find((f) => f.endsWith('.js'))!
   const css = files.find((f) => f.endsWith('.css'))
-  writeFileSync(join(dir, 'index.html'), `<!doctype html><html><head><meta charset="utf-8">${css ? `<link rel="stylesheet" href="${css}">` : ''}<style>body{margin:0}</style></head><body><div id="root"></div><script src="${js}"></script></body></html>`)
+  writeFileSync(
+    join(dir, 'index.html'),
+    `<!doctype html><html><head><meta charset="utf-8">${css ? `<link rel="stylesheet" href="${css}">` : ''}<style>body{margin:0}</style></head><body><div id="root"></div><script src="${js}"></script></body></html>`
+  )
   const gz = files.filter((f) => /\.(js|css)$/.test(f)).reduce((n, f) => n + gzipSync(readFileSync(join(dir, f))).length, 0)
   return { dir, jsGzipKb: Math.round(gz / 1024) }
 }
@@ -45,7 +55,15 @@ const COUNT_BLANK = `(sel) => {
 }`
 
 /** Mounts `patch` on the bundled page 5 times and takes the figures. */
-export async function measurePage(browser: Browser, name: string, dir: string, jsGzipKb: number, patch: string, rowSelector: string, scroller = '#scroller'): Promise<DiffFigures> {
+export async function measurePage(
+  browser: Browser,
+  name: string,
+  dir: string,
+  jsGzipKb: number,
+  patch: string,
+  rowSelector: string,
+  scroller = '#scroller'
+): Promise<DiffFigures> {
   const firstScreenMs: number[] = []
   let blankRows = 0
   let crlfVisible = false
@@ -65,7 +83,9 @@ export async function measurePage(browser: Browser, name: string, dir: string, j
     if (i === 0) {
       await page.waitForTimeout(1500) // lets progressive rendering finish before the scroll check
       for (const frac of [0.1, 0.3, 0.5, 0.7, 0.95]) {
-        await page.evaluate(`(() => { const el = document.querySelector(${JSON.stringify(scroller)}); el.scrollTop = (el.scrollHeight - el.clientHeight) * ${frac} })()`)
+        await page.evaluate(
+          `(() => { const el = document.querySelector(${JSON.stringify(scroller)}); el.scrollTop = (el.scrollHeight - el.clientHeight) * ${frac} })()`
+        )
         await page.evaluate('new Promise((r) => requestAnimationFrame(() => r(null)))')
         blankRows += (await page.evaluate(`(${COUNT_BLANK})(${JSON.stringify(scroller)})`)) as number
       }

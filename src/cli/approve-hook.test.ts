@@ -37,17 +37,35 @@ afterAll(() => service?.close())
 /** Hook payloads as each harness sends them (Claude Code's as captured from claude 2.1.x). */
 const payload = {
   claudePreToolUse: (command: string) => ({
-    session_id: '16a19f64-84f9-4dcc-be7f-968d797e2365', transcript_path: '/home/op/.claude/projects/-work-muse/16a19f64.jsonl', cwd: '/work/muse',
-    prompt_id: '7539223e-8e04-46e4-add4-541337e3e435', permission_mode: 'default', effort: { level: 'high' }, hook_event_name: 'PreToolUse',
-    tool_name: 'Bash', tool_input: { command, description: 'Run it' }, tool_use_id: 'toolu_01'
+    session_id: '16a19f64-84f9-4dcc-be7f-968d797e2365',
+    transcript_path: '/home/op/.claude/projects/-work-muse/16a19f64.jsonl',
+    cwd: '/work/muse',
+    prompt_id: '7539223e-8e04-46e4-add4-541337e3e435',
+    permission_mode: 'default',
+    effort: { level: 'high' },
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command, description: 'Run it' },
+    tool_use_id: 'toolu_01'
   }),
   claudePermissionRequest: (command: string) => ({
-    session_id: '16a19f64', transcript_path: '/home/op/.claude/projects/x/16a19f64.jsonl', cwd: '/work/muse', permission_mode: 'default',
-    hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command, description: 'Run it' }
+    session_id: '16a19f64',
+    transcript_path: '/home/op/.claude/projects/x/16a19f64.jsonl',
+    cwd: '/work/muse',
+    permission_mode: 'default',
+    hook_event_name: 'PermissionRequest',
+    tool_name: 'Bash',
+    tool_input: { command, description: 'Run it' }
   }),
   codexPermissionRequest: (command: string) => ({
-    session_id: '0199a213-81c0-7800-8aa1-bbab2a035a53', transcript_path: '/home/op/.codex/sessions/2026/12/03/rollout.jsonl', cwd: '/work/dya',
-    hook_event_name: 'PermissionRequest', model: 'gpt-5-codex', turn_id: 'turn-1', tool_name: 'Bash', tool_input: { command, description: 'why' }
+    session_id: '0199a213-81c0-7800-8aa1-bbab2a035a53',
+    transcript_path: '/home/op/.codex/sessions/2026/12/03/rollout.jsonl',
+    cwd: '/work/dya',
+    hook_event_name: 'PermissionRequest',
+    model: 'gpt-5-codex',
+    turn_id: 'turn-1',
+    tool_name: 'Bash',
+    tool_input: { command, description: 'why' }
   })
 }
 
@@ -81,7 +99,9 @@ const thread = async (corr: string) => (await events()).filter((e) => e.correlat
 async function requestFor(command: string): Promise<HubEventEnvelope> {
   const t = Date.now()
   for (;;) {
-    const found = (await events()).find((e) => e.type === 'approval.request' && (e.metadata.tool_input as { command?: string }).command === command)
+    const found = (await events()).find(
+      (e) => e.type === 'approval.request' && (e.metadata.tool_input as { command?: string }).command === command
+    )
     if (found) return found
     if (Date.now() - t > 15_000) throw new Error(`no request for ${command}`)
     await new Promise((r) => setTimeout(r, 20))
@@ -92,13 +112,24 @@ describe('muster approve-hook (real process)', () => {
   it('Claude Code PreToolUse: the operator approves, the process prints allow and exits 0 within 1 s', async () => {
     const h = hook(payload.claudePreToolUse('git push origin main'))
     const req = await requestFor('git push origin main')
-    expect(req).toMatchObject({ from_agent: 'mac-claude', to_agent: 'desk-muster', stream: 'project/muse', metadata: { harness: 'claude-code', hook_event_name: 'PreToolUse', tool_use_id: 'toolu_01' } })
+    expect(req).toMatchObject({
+      from_agent: 'mac-claude',
+      to_agent: 'desk-muster',
+      stream: 'project/muse',
+      metadata: { harness: 'claude-code', hook_event_name: 'PreToolUse', tool_use_id: 'toolu_01' }
+    })
     const decided = await service.call('approvals.decide', { hub: 'main', id: req.id, decision: 'allow', reason: 'ship it' })
     const clicked = performance.now()
     const out = await h.done
     expect(out.code).toBe(0)
     expect(out.at - clicked).toBeLessThan(1000)
-    expect(JSON.parse(out.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'approved by desk-muster in Muster: ship it' } })
+    expect(JSON.parse(out.stdout)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'allow',
+        permissionDecisionReason: 'approved by desk-muster in Muster: ship it'
+      }
+    })
     expect(decided.outcome).toBe('decided')
   })
 
@@ -107,19 +138,30 @@ describe('muster approve-hook (real process)', () => {
     await service.call('approvals.decide', { hub: 'main', id: (await requestFor('rm -rf dist')).id, decision: 'deny', reason: 'keep dist' })
     const co = await c.done
     expect(co.code).toBe(0)
-    expect(JSON.parse(co.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'denied by desk-muster in Muster: keep dist' } } })
+    expect(JSON.parse(co.stdout)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PermissionRequest',
+        decision: { behavior: 'deny', message: 'denied by desk-muster in Muster: keep dist' }
+      }
+    })
     const x = hook(payload.codexPermissionRequest('cargo publish'), ['--harness', 'codex'])
     const req = await requestFor('cargo publish')
     expect(req.metadata).toMatchObject({ harness: 'codex', hook_event_name: 'PermissionRequest', cwd: '/work/dya' })
     await service.call('approvals.decide', { hub: 'main', id: req.correlation_id!, decision: 'allow' })
-    expect(JSON.parse((await x.done).stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } })
+    expect(JSON.parse((await x.done).stdout)).toEqual({
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } }
+    })
   })
 
   it('an allowlisted call is allowed at once and recorded as decided by allowlist:<rule>', async () => {
     const rule = await service.call('approvals.ruleSave', { agent_pattern: 'mac-*', tool_name: 'Bash', input_pattern: 'npm test*' })
     const out = await hook(payload.claudePreToolUse('npm test -- --run')).done
     expect(out.code).toBe(0)
-    expect(JSON.parse(out.stdout).hookSpecificOutput).toEqual({ hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'allowed by Muster allowlist rule Bash(npm test*) for mac-*' })
+    expect(JSON.parse(out.stdout).hookSpecificOutput).toEqual({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'allow',
+      permissionDecisionReason: 'allowed by Muster allowlist rule Bash(npm test*) for mac-*'
+    })
     const req = await requestFor('npm test -- --run')
     expect((await thread(req.correlation_id!)).map((e) => [e.type, e.metadata.decided_by ?? null])).toEqual([
       ['approval.request', null],
@@ -132,7 +174,10 @@ describe('muster approve-hook (real process)', () => {
   it('times out: denies, recorded as a timeout (not as a human denial); a stopped hook records one too', async () => {
     const out = await hook(payload.claudePreToolUse('make deploy'), ['--timeout-ms', '400']).done
     expect(out.code).toBe(0)
-    expect(JSON.parse(out.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('(timed out)') })
+    expect(JSON.parse(out.stdout).hookSpecificOutput).toMatchObject({
+      permissionDecision: 'deny',
+      permissionDecisionReason: expect.stringContaining('(timed out)')
+    })
     const req = await requestFor('make deploy')
     const [, dec] = await thread(req.correlation_id!)
     expect(dec!.metadata).toMatchObject({ decision: 'timeout', decided_by: 'timeout' })
@@ -143,7 +188,10 @@ describe('muster approve-hook (real process)', () => {
     const r2 = await requestFor('sleep 100')
     h.proc.kill('SIGTERM')
     expect((await h.done).code).toBe(0)
-    expect((await thread(r2.correlation_id!))[1]!.metadata).toMatchObject({ decision: 'timeout', reason: 'the harness stopped the hook before a decision' })
+    expect((await thread(r2.correlation_id!))[1]!.metadata).toMatchObject({
+      decision: 'timeout',
+      reason: 'the harness stopped the hook before a decision'
+    })
   })
 
   it('a missing or locked hub answers ask with a clear stderr line, and writes nothing', async () => {
@@ -159,7 +207,10 @@ describe('muster approve-hook (real process)', () => {
     try {
       const l = await hook(payload.claudePreToolUse('ls -la'), ['--lock-timeout-ms', '500']).done
       expect(l.code).toBe(0)
-      expect(JSON.parse(l.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'ask', permissionDecisionReason: expect.stringMatching(/hub is locked/) })
+      expect(JSON.parse(l.stdout).hookSpecificOutput).toMatchObject({
+        permissionDecision: 'ask',
+        permissionDecisionReason: expect.stringMatching(/hub is locked/)
+      })
       expect(l.stderr).toMatch(/cannot ask the operator \(hub is locked: another process holds .*logstream\.sqlite3/)
     } finally {
       lock.stdin!.end()
@@ -191,7 +242,23 @@ describe('muster approve-hook (real process)', () => {
     const req = await requestFor('git push --force')
     const decide = (homeDir: string, decision: string) =>
       new Promise<{ code: number | null; out: string; err: string }>((res) => {
-        const p = spawn(process.execPath, [bin, 'approvals', 'decide', req.correlation_id!, decision, '--palace', palace, '--home', homeDir, '--reason', `from ${decision}`], { env: { ...process.env, MUSTER_HOME: '' } })
+        const p = spawn(
+          process.execPath,
+          [
+            bin,
+            'approvals',
+            'decide',
+            req.correlation_id!,
+            decision,
+            '--palace',
+            palace,
+            '--home',
+            homeDir,
+            '--reason',
+            `from ${decision}`
+          ],
+          { env: { ...process.env, MUSTER_HOME: '' } }
+        )
         let out = ''
         let err = ''
         p.stdout.on('data', (d: Buffer) => (out += d))
@@ -218,7 +285,9 @@ describe('muster approve-hook (real process)', () => {
     const server = await startHubServer({ palace: serverPalace })
     const onServer = new LocalHub(serverPalace)
     try {
-      const proc = spawn(process.execPath, [bin, 'approve-hook', '--home', home, '--hub', server.url, '--agent', 'lab-claude'], { env: { ...process.env, MUSTER_HOME: '' } })
+      const proc = spawn(process.execPath, [bin, 'approve-hook', '--home', home, '--hub', server.url, '--agent', 'lab-claude'], {
+        env: { ...process.env, MUSTER_HOME: '' }
+      })
       let stdout = ''
       let stderr = ''
       proc.stdout.on('data', (d: Buffer) => (stdout += d))
@@ -231,9 +300,14 @@ describe('muster approve-hook (real process)', () => {
         if (!req) await new Promise((r) => setTimeout(r, 50))
       }
       expect(req, stderr).toMatchObject({ from_agent: 'lab-claude', to_agent: 'desk-muster', metadata: { tool_name: 'Bash' } })
-      await onServer.append(decisionAppend(req!, { decision: 'deny', reason: 'plan first', decided_by: 'lab-operator', from_agent: 'lab-operator' }))
+      await onServer.append(
+        decisionAppend(req!, { decision: 'deny', reason: 'plan first', decided_by: 'lab-operator', from_agent: 'lab-operator' })
+      )
       expect(await ended, stderr).toBe(0)
-      expect(JSON.parse(stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: 'denied by lab-operator in Muster: plan first' })
+      expect(JSON.parse(stdout).hookSpecificOutput).toMatchObject({
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'denied by lab-operator in Muster: plan first'
+      })
     } finally {
       await onServer.close()
       await server.stop()
@@ -250,7 +324,9 @@ describe('muster approve-hook (real process)', () => {
       let item: { id: string } | undefined
       const t = Date.now()
       while (!item && Date.now() - t < 20_000) {
-        item = (await service.call('approvals.list', { hub: 'lab' })).pending.find((i) => (i.tool_input as { command?: string }).command === 'kubectl rollout restart deploy/api')
+        item = (await service.call('approvals.list', { hub: 'lab' })).pending.find(
+          (i) => (i.tool_input as { command?: string }).command === 'kubectl rollout restart deploy/api'
+        )
         if (!item) await new Promise((r) => setTimeout(r, 50))
       }
       expect(item, 'the request reached the dashboard through the registered remote hub').toBeDefined()
@@ -259,7 +335,10 @@ describe('muster approve-hook (real process)', () => {
       const out = await h.done
       expect(out.code, out.stderr).toBe(0)
       expect(out.at - clicked).toBeLessThan(1000)
-      expect(JSON.parse(out.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'allow', permissionDecisionReason: 'approved by desk-muster in Muster: rollout ok' })
+      expect(JSON.parse(out.stdout).hookSpecificOutput).toMatchObject({
+        permissionDecision: 'allow',
+        permissionDecisionReason: 'approved by desk-muster in Muster: rollout ok'
+      })
     } finally {
       await server.stop()
     }
@@ -274,9 +353,11 @@ describe('muster approve-hook (real process)', () => {
   it('install writes the hook byte for byte outside its entry, idempotently, and --uninstall restores the file', () => {
     const dir = tmpDir()
     const settings = join(dir, 'settings.json')
-    const original = '{\n  "model": "opus",\n  "hooks": {\n    "Stop": [{ "hooks": [{ "type": "command", "command": "say done" }] }]\n  }\n}\n'
+    const original =
+      '{\n  "model": "opus",\n  "hooks": {\n    "Stop": [{ "hooks": [{ "type": "command", "command": "say done" }] }]\n  }\n}\n'
     writeFileSync(settings, original)
-    const cli = (...args: string[]) => spawnSync(process.execPath, [bin, 'approve-hook', 'install', ...args], { encoding: 'utf8', env: { ...process.env, HOME: dir } })
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, [bin, 'approve-hook', 'install', ...args], { encoding: 'utf8', env: { ...process.env, HOME: dir } })
     const first = cli('--agent', 'mac-claude', '--settings', settings, '--json')
     expect(first.status, first.stderr).toBe(0)
     const r = JSON.parse(first.stdout)

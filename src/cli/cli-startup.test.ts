@@ -15,7 +15,10 @@ import { tmpDir } from '../../test/helpers/tmp'
 const ROOT = resolve(import.meta.dirname, '..', '..')
 
 interface Meta {
-  outputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown>; entryPoint?: string }>
+  outputs: Record<
+    string,
+    { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown>; entryPoint?: string }
+  >
 }
 
 let meta: Meta
@@ -55,7 +58,12 @@ describe('CLI start-up', () => {
     const topLevel = [...outputs].flatMap((o) => meta.outputs[o]!.imports.filter((i) => i.kind === 'import-statement').map((i) => i.path))
     expect(topLevel.filter((p) => p.includes('child_process'))).toEqual([])
     const inputs = [...outputs].flatMap((o) => Object.keys(meta.outputs[o]!.inputs)).filter((i) => !i.startsWith('node_modules/commander/'))
-    const heavy = inputs.filter((i) => !/^src\/cli\/(index|main|lazy|output|usage)\.ts$|^src\/cli\/commands\/[\w-]+\.ts$|^src\/core\/version\.ts$|^muster:deferred-child-process$|^builtin:node:\w+$/.test(i))
+    const heavy = inputs.filter(
+      (i) =>
+        !/^src\/cli\/(index|main|lazy|output|usage)\.ts$|^src\/cli\/commands\/[\w-]+\.ts$|^src\/core\/version\.ts$|^muster:deferred-child-process$|^builtin:node:\w+$/.test(
+          i
+        )
+    )
     expect(heavy).toEqual([])
   })
 
@@ -66,16 +74,23 @@ describe('CLI start-up', () => {
     expect([...externals].filter((e) => !isBuiltin(e))).toEqual(['bindings'])
     const inputs = [...outputs].flatMap((o) => Object.keys(meta.outputs[o]!.inputs))
     expect(inputs).toContain('node_modules/better-sqlite3/lib/database.js')
-    expect(inputs.filter((i) => /^src\/shared\/contract\/|^src\/shared\/api\.ts$|^src\/core\/service|^src\/core\/hub\/|^src\/core\/fleet\/watcher|node_modules\/zod\//.test(i))).toEqual([])
+    expect(
+      inputs.filter((i) =>
+        /^src\/shared\/contract\/|^src\/shared\/api\.ts$|^src\/core\/service|^src\/core\/hub\/|^src\/core\/fleet\/watcher|node_modules\/zod\//.test(
+          i
+        )
+      )
+    ).toEqual([])
     expect(inputs).toContain('src/core/fleet/fleet-status.ts')
   })
 
-  it('the status entry is one CommonJS file without commander, the parser, the parse cache\'s reads, the service or the hub', () => {
+  it("the status entry is one CommonJS file without commander, the parser, the parse cache's reads, the service or the hub", () => {
     const out = Object.keys(meta.outputs).find((o) => meta.outputs[o]!.entryPoint === 'src/cli/status-main.ts')!
     expect(out).toMatch(/status\.cjs$/)
     expect(meta.outputs[out]!.imports.filter((i) => !i.external)).toEqual([])
     const inputs = Object.keys(meta.outputs[out]!.inputs)
-    const heavy = /node_modules\/(commander|zod)\/|^src\/core\/muse\/(role-digest|parse-role|fleet-scan|digest-pool)\.ts$|^src\/core\/fleet\/(fleet-status|watcher)\.ts$|^src\/core\/(service|hub\/)|^src\/shared\/contract\//
+    const heavy =
+      /node_modules\/(commander|zod)\/|^src\/core\/muse\/(role-digest|parse-role|fleet-scan|digest-pool)\.ts$|^src\/core\/fleet\/(fleet-status|watcher)\.ts$|^src\/core\/(service|hub\/)|^src\/shared\/contract\//
     expect(inputs.filter((i) => heavy.test(i))).toEqual([])
     expect(inputs).toContain('src/cli/status-cards.ts')
   })

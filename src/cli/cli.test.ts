@@ -47,7 +47,9 @@ describe('muster CLI', () => {
     expect(human.out).toMatch(/✗ research: no L0 status line/)
     const json = JSON.parse((await run(home, 'status', '--json')).out)
     expect(json.count).toBe(2)
-    const roles = Object.fromEntries(json.projects.map((p: { name: string; roles: { role: string }[] }) => [p.name, p.roles.map((r) => r.role)]))
+    const roles = Object.fromEntries(
+      json.projects.map((p: { name: string; roles: { role: string }[] }) => [p.name, p.roles.map((r) => r.role)])
+    )
     expect(roles).toEqual({ helm: ['ops', 'strategy'], orbit: ['build', 'gm', 'growth', 'qa', 'research'] })
     const orbitRoles = json.projects.find((p: { name: string }) => p.name === 'orbit').roles
     expect(orbitRoles[3].l0.flags).toEqual(['AC4 FAIL 待BUILD修', '无待验AC'])
@@ -60,7 +62,10 @@ describe('muster CLI', () => {
     makeProject(parent, 'alpha', { strategy: '<!-- L0: v1 | a | b -->\n# Strategy\n' })
     makeProject(parent, 'beta', { build: '<!-- L0: v1 | a | b -->\n# Build\n' })
     await run(home, 'projects', 'scan', parent)
-    expect(JSON.parse((await run(home, 'projects', 'set-key', 'beta', 'be-ta', '--json')).out)).toMatchObject({ name: 'beta', key: 'BE-TA' })
+    expect(JSON.parse((await run(home, 'projects', 'set-key', 'beta', 'be-ta', '--json')).out)).toMatchObject({
+      name: 'beta',
+      key: 'BE-TA'
+    })
     expect((await run(home, 'projects', 'set-key', 'alpha', 'BE-TA')).err).toMatch(/already used by 'beta'/)
     expect(JSON.parse((await run(home, 'projects', 'hub', 'beta', '--json')).out)).toEqual({ project: 'beta', source: 'operator' })
     expect((await run(home, 'projects', 'hub')).out).toBe('hub project: beta (operator)\n')

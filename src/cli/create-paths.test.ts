@@ -19,7 +19,12 @@ afterAll(() => rmSync(OUT, { recursive: true, force: true }))
 /** Runs the CLI; a run that outlives the timeout is killed and reported as hung. */
 function muster(...args: string[]): { code: number | null; err: string; hung: boolean; ms: number } {
   const started = Date.now()
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 15_000, killSignal: 'SIGKILL', env: { ...process.env, MUSTER_HOME: '' } })
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    timeout: 15_000,
+    killSignal: 'SIGKILL',
+    env: { ...process.env, MUSTER_HOME: '' }
+  })
   return { code: r.status, err: r.stderr, hung: r.signal === 'SIGKILL', ms: Date.now() - started }
 }
 
@@ -27,8 +32,18 @@ describe('every folder Muster creates fails fast with a clear error (Node recurs
   it.each([
     ['hubs add --create', (home: string) => ['hubs', 'add', '/proc/nope', '--create', '--home', home], '/proc/nope', 'folder /proc/nope'],
     // /proc/1 refuses writing outright (EPERM even for root), so that is found before any mkdir.
-    ['hubs add --create, in a process folder', (home: string) => ['hubs', 'add', '/proc/1/nope', '--create', '--home', home], '/proc/1/nope', 'hub /proc/1/nope/logstream.sqlite3'],
-    ['hubs add --create, deeper', (home: string) => ['hubs', 'add', '/proc/self/fd/nope/palace', '--create', '--home', home], '/proc/self/fd/nope/palace', 'folder /proc/self/fd/nope/palace'],
+    [
+      'hubs add --create, in a process folder',
+      (home: string) => ['hubs', 'add', '/proc/1/nope', '--create', '--home', home],
+      '/proc/1/nope',
+      'hub /proc/1/nope/logstream.sqlite3'
+    ],
+    [
+      'hubs add --create, deeper',
+      (home: string) => ['hubs', 'add', '/proc/self/fd/nope/palace', '--create', '--home', home],
+      '/proc/self/fd/nope/palace',
+      'folder /proc/self/fd/nope/palace'
+    ],
     ['demo', (home: string) => ['demo', '/proc/self/nope', '--home', home], '/proc/self/nope', 'folder /proc/self/nope'],
     ['the state home', () => ['projects', 'list', '--home', '/proc/1/nope/home'], '/proc/1/nope/home', 'folder /proc/1/nope/home']
   ])('%s', (_name, args, path, what) => {

@@ -15,7 +15,10 @@ import { runCli } from './index'
 const ROOT = resolve(import.meta.dirname, '..', '..')
 
 interface Meta {
-  outputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown>; entryPoint?: string }>
+  outputs: Record<
+    string,
+    { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown>; entryPoint?: string }
+  >
 }
 let meta: Meta
 
@@ -46,8 +49,22 @@ describe('approve-hook start-up', () => {
     expect([...externals].filter((e) => !isBuiltin(e))).toEqual(['bindings'])
     const inputs = [...seen].flatMap((o) => Object.keys(meta.outputs[o]!.inputs))
     expect(inputs).toContain('node_modules/better-sqlite3/lib/database.js')
-    for (const heavy of [/node_modules\/commander/, /src\/shared\/api\.ts$/, /src\/shared\/contract\/(hub|fleet|muse|approvals)\.ts$/, /src\/core\/service/, /src\/core\/hub\/hub-service/, /src\/core\/hub\/(overview|tasks|thread|presence|inbox|wait)\.ts$/, /src\/core\/hub\/local-hub\.ts$/, /src\/renderer\//, /src\/cli\/(index|actions)/, /src\/cli\/commands\/(?!hook-flags)/]) {
-      expect(inputs.filter((i) => heavy.test(i)), String(heavy)).toEqual([])
+    for (const heavy of [
+      /node_modules\/commander/,
+      /src\/shared\/api\.ts$/,
+      /src\/shared\/contract\/(hub|fleet|muse|approvals)\.ts$/,
+      /src\/core\/service/,
+      /src\/core\/hub\/hub-service/,
+      /src\/core\/hub\/(overview|tasks|thread|presence|inbox|wait)\.ts$/,
+      /src\/core\/hub\/local-hub\.ts$/,
+      /src\/renderer\//,
+      /src\/cli\/(index|actions)/,
+      /src\/cli\/commands\/(?!hook-flags)/
+    ]) {
+      expect(
+        inputs.filter((i) => heavy.test(i)),
+        String(heavy)
+      ).toEqual([])
     }
     expect(inputs).toContain('src/core/hub/local-hub-base.ts')
   })
@@ -56,8 +73,12 @@ describe('approve-hook start-up', () => {
     let out = ''
     let err = ''
     const io = {
-      stdout: (t: string) => (out += t), stderr: (t: string) => (err += t), env: {}, cwd: tmpDir(),
-      readStdin: async () => Buffer.from(JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } }))
+      stdout: (t: string) => (out += t),
+      stderr: (t: string) => (err += t),
+      env: {},
+      cwd: tmpDir(),
+      readStdin: async () =>
+        Buffer.from(JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } }))
     }
     const missing = join(tmpDir(), 'none')
     const code = await runCli(['--home', tmpDir(), '--palace', missing, 'approve-hook', '--agent', 'mac-claude'], io)

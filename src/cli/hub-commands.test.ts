@@ -10,7 +10,12 @@ import { runCli } from './index'
 async function run(env: Record<string, string>, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = ''
   let err = ''
-  const code = await runCli([...args, '--home', env.MUSTER_HOME!], { stdout: (t) => (out += t), stderr: (t) => (err += t), env, cwd: process.cwd() })
+  const code = await runCli([...args, '--home', env.MUSTER_HOME!], {
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+    env,
+    cwd: process.cwd()
+  })
   return { code, out, err }
 }
 function setup(): { env: Record<string, string>; palace: string } {
@@ -23,19 +28,46 @@ const append = (env: Record<string, string>, palace: string, ...extra: string[])
 describe('muster events / thread / task (mempalace logstream compatible)', () => {
   it('append, list, ack, thread, task create with --json envelopes; --palace before or after; env resolution', async () => {
     const { env, palace } = setup()
-    const a = JSON.parse((await append(env, palace, '--from-agent', 'mac-claude', '--to-agent', '*', '--body', 'hi', '--metadata', '{"b":1,"a":2}')).out)
+    const a = JSON.parse(
+      (await append(env, palace, '--from-agent', 'mac-claude', '--to-agent', '*', '--body', 'hi', '--metadata', '{"b":1,"a":2}')).out
+    )
     expect(a).toMatchObject({ type: 'chat.message', to_agent: '*', metadata: { a: 2, b: 1 } })
     const list = await run(env, '--palace', palace, 'events', 'list', '--json', '--to-agent', 'win-codex')
     expect(JSON.parse(list.out)).toEqual({ events: [a], count: 1 })
     const viaEnv = await run({ ...env, MEMPALACE_PALACE_PATH: palace }, 'events', 'list')
     expect(viaEnv.out).toMatch(/^1 event\(s\):\n {2}evt_\w+ {2}\S+Z {2}chat\.message {2}project\/x\/rooms {2}mac-claude->\* :: hi\n$/)
-    const ack = JSON.parse((await run(env, 'events', 'ack', a.id, '--from-agent', 'win-codex', '--status', 'claimed', '--palace', palace, '--json')).out)
+    const ack = JSON.parse(
+      (await run(env, 'events', 'ack', a.id, '--from-agent', 'win-codex', '--status', 'claimed', '--palace', palace, '--json')).out
+    )
     expect(ack).toMatchObject({ type: 'event.ack', to_agent: 'mac-claude', correlation_id: a.id, metadata: { ack_of: a.id } })
     const thread = JSON.parse((await run(env, 'thread', a.id, '--palace', palace, '--json')).out)
     expect(thread).toMatchObject({ state: 'claimed', claimed_by: 'win-codex', count: 2 })
-    const task = await run(env, 'task', 'create', '--palace', palace, '--project', 'muse', '--from-agent', 'mac-claude', '--to-agent', 'win-codex',
-      '--goal', 'Fix it', '--branch', 'main', '--base-commit', 'F631DFE', '--done', 'tests pass', '--json')
-    expect(JSON.parse(task.out)).toMatchObject({ task: { stream: 'project/muse', room: 'delegation', status: 'open', base_commit: 'f631dfe' }, handoff: expect.stringMatching(/^Open MemPalace task task_fix_it_[0-9a-f]{8} as win-codex/) })
+    const task = await run(
+      env,
+      'task',
+      'create',
+      '--palace',
+      palace,
+      '--project',
+      'muse',
+      '--from-agent',
+      'mac-claude',
+      '--to-agent',
+      'win-codex',
+      '--goal',
+      'Fix it',
+      '--branch',
+      'main',
+      '--base-commit',
+      'F631DFE',
+      '--done',
+      'tests pass',
+      '--json'
+    )
+    expect(JSON.parse(task.out)).toMatchObject({
+      task: { stream: 'project/muse', room: 'delegation', status: 'open', base_commit: 'f631dfe' },
+      handoff: expect.stringMatching(/^Open MemPalace task task_fix_it_[0-9a-f]{8} as win-codex/)
+    })
   })
 
   it('task create checks the base commit in a registered project of that name, like the UI', async () => {
@@ -51,8 +83,28 @@ describe('muster events / thread / task (mempalace logstream compatible)', () =>
     const sha = git('rev-parse', 'HEAD').trim()
     expect((await run(env, 'projects', 'add', repo, '--name', 'atlas')).code).toBe(0)
     const task = (project: string, base: string) =>
-      run(env, 'task', 'create', '--palace', palace, '--project', project, '--from-agent', 'mac-claude', '--to-agent', 'win-codex',
-        '--goal', 'Fix it', '--branch', 'main', '--base-commit', base, '--done', 'tests pass', '--json')
+      run(
+        env,
+        'task',
+        'create',
+        '--palace',
+        palace,
+        '--project',
+        project,
+        '--from-agent',
+        'mac-claude',
+        '--to-agent',
+        'win-codex',
+        '--goal',
+        'Fix it',
+        '--branch',
+        'main',
+        '--base-commit',
+        base,
+        '--done',
+        'tests pass',
+        '--json'
+      )
     const missing = await task('Atlas', 'deadbeef12')
     expect(missing.code).toBe(1)
     expect(JSON.parse(missing.out).error).toMatch(/^task base commit deadbeef12 is not a commit in project 'atlas' /)
@@ -79,7 +131,23 @@ describe('muster events / thread / task (mempalace logstream compatible)', () =>
     const bad = await append(env, palace, '--from-agent', 'a', '--metadata', '[1]')
     expect(bad).toMatchObject({ code: 1 })
     expect(JSON.parse(bad.out)).toEqual({ error: '--metadata must be a JSON object' })
-    const st = await run(env, 'events', 'append', '--palace', palace, '--type', 'x', '--stream', 's', '--room', 'r', '--from-agent', 'a', '--status', 'nope')
+    const st = await run(
+      env,
+      'events',
+      'append',
+      '--palace',
+      palace,
+      '--type',
+      'x',
+      '--stream',
+      's',
+      '--room',
+      'r',
+      '--from-agent',
+      'a',
+      '--status',
+      'nope'
+    )
     expect(st.err).toBe("muster: status='nope' is not one of: applied, blocked, claimed, failed, open, ready, superseded\n")
     await append(env, palace, '--from-agent', 'a')
     const cur = await run(env, 'events', 'list', '--palace', palace, '--since-event-id', 'evt_missing', '--json')
@@ -99,7 +167,20 @@ describe('muster events / thread / task (mempalace logstream compatible)', () =>
     const agent = 'bot:my_agent'
     const stateFile = join(env.HOME!, '.mempalace', 'watch', `${watchStateBasename(agent)}.json`)
     expect(stateFile.endsWith('bot_my__agent.json')).toBe(true)
-    const idle = await run(env, 'events', 'watch', '--palace', palace, '--agent', agent, '--idle-exit-ms', '150', '--poll-timeout-ms', '50', '--json')
+    const idle = await run(
+      env,
+      'events',
+      'watch',
+      '--palace',
+      palace,
+      '--agent',
+      agent,
+      '--idle-exit-ms',
+      '150',
+      '--poll-timeout-ms',
+      '50',
+      '--json'
+    )
     expect(idle.code).toBe(2)
     // --json: no 'Watching ...' line (upstream prints it for humans only)
     expect(idle.err).toMatch(/^Starting at the tip \(evt_\w+\); earlier events are not replayed\./)
@@ -108,11 +189,37 @@ describe('muster events / thread / task (mempalace logstream compatible)', () =>
     expect(JSON.parse(idle.out)).toMatchObject({ events: [], count: 0, timed_out: true, cursor: state.cursor })
     // Own broadcast: matches to_agent='*' but the exclusion wins; the cursor moves past it anyway.
     const own = JSON.parse((await append(env, palace, '--from-agent', agent, '--to-agent', '*')).out)
-    const skipped = await run(env, 'events', 'watch', '--palace', palace, '--agent', agent, '--idle-exit-ms', '150', '--poll-timeout-ms', '50', '--json')
+    const skipped = await run(
+      env,
+      'events',
+      'watch',
+      '--palace',
+      palace,
+      '--agent',
+      agent,
+      '--idle-exit-ms',
+      '150',
+      '--poll-timeout-ms',
+      '50',
+      '--json'
+    )
     expect(skipped.code).toBe(2)
     expect(JSON.parse(readFileSync(stateFile, 'utf8')).cursor).toBe(own.id)
     const mine = JSON.parse((await append(env, palace, '--from-agent', 'win-codex', '--to-agent', agent)).out)
-    const hit = await run(env, 'events', 'watch', '--palace', palace, '--agent', agent, '--idle-exit-ms', '2000', '--poll-timeout-ms', '50', '--json')
+    const hit = await run(
+      env,
+      'events',
+      'watch',
+      '--palace',
+      palace,
+      '--agent',
+      agent,
+      '--idle-exit-ms',
+      '2000',
+      '--poll-timeout-ms',
+      '50',
+      '--json'
+    )
     expect(hit.code).toBe(0)
     expect(JSON.parse(hit.out)).toEqual({ events: [mine], count: 1, cursor: mine.id, timed_out: false })
     expect(existsSync(`${stateFile}.tmp`)).toBe(false)
@@ -124,14 +231,43 @@ describe('muster events / thread / task (mempalace logstream compatible)', () =>
     const stateFile = join(env.HOME!, 'state.json')
     for (const content of ['', '{not json']) {
       writeFileSync(stateFile, content)
-      const r = await run(env, 'events', 'watch', '--palace', palace, '--to-agent', 'me', '--state-file', stateFile, '--idle-exit-ms', '500', '--poll-timeout-ms', '50', '--json')
+      const r = await run(
+        env,
+        'events',
+        'watch',
+        '--palace',
+        palace,
+        '--to-agent',
+        'me',
+        '--state-file',
+        stateFile,
+        '--idle-exit-ms',
+        '500',
+        '--poll-timeout-ms',
+        '50',
+        '--json'
+      )
       expect(r.code).toBe(0)
       expect(r.err).toContain(`State file ${stateFile} is unreadable; replaying from the start`)
       expect(JSON.parse(r.out).events[0].id).toBe(first.id)
     }
     mkdirSync(join(env.HOME!, 'x'), { recursive: true })
     writeFileSync(stateFile, JSON.stringify({ cursor: null, updated_at: '', agent: null }))
-    const pending = run(env, 'events', 'watch', '--palace', palace, '--to-agent', 'me', '--state-file', stateFile, '--follow', '--poll-timeout-ms', '50', '--json')
+    const pending = run(
+      env,
+      'events',
+      'watch',
+      '--palace',
+      palace,
+      '--to-agent',
+      'me',
+      '--state-file',
+      stateFile,
+      '--follow',
+      '--poll-timeout-ms',
+      '50',
+      '--json'
+    )
     await new Promise((r) => setTimeout(r, 300))
     process.emit('SIGINT')
     const follow = await pending

@@ -21,7 +21,8 @@ function palaceWithEvents(): { root: string; palace: string; env: Record<string,
   openToChild(home)
   const palace = join(root, 'palace')
   const hub = createHub(palace)
-  for (const body of ['one', 'two']) appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 's', room: 'rooms', fromAgent: 'mac-claude', toAgent: '*', body })
+  for (const body of ['one', 'two'])
+    appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 's', room: 'rooms', fromAgent: 'mac-claude', toAgent: '*', body })
   hub.close()
   rmSync(join(palace, REPLICA_FILENAME))
   chmodSync(palace, 0o755)
@@ -32,7 +33,9 @@ function palaceWithEvents(): { root: string; palace: string; env: Record<string,
 /** Every entry of the palace folder with its mode and content hash (what a refused write must not change). */
 function snapshot(palace: string, ignore: RegExp = /-(wal|shm)$/): Record<string, string> {
   const out: Record<string, string> = { '.': (statSync(palace).mode & 0o7777).toString(8) }
-  for (const name of readdirSync(palace).filter((n) => !ignore.test(n)).sort()) {
+  for (const name of readdirSync(palace)
+    .filter((n) => !ignore.test(n))
+    .sort()) {
     const file = join(palace, name)
     out[name] = `${(statSync(file).mode & 0o7777).toString(8)} ${createHash('sha256').update(readFileSync(file)).digest('hex')}`
   }
@@ -41,7 +44,26 @@ function snapshot(palace: string, ignore: RegExp = /-(wal|shm)$/): Record<string
 
 const list = (env: Record<string, string>, palace: string) => runCliUnprivileged(['events', 'list', '--palace', palace, '--json'], env)
 const append = (env: Record<string, string>, palace: string) =>
-  runCliUnprivileged(['events', 'append', '--palace', palace, '--type', 'chat.message', '--stream', 's', '--room', 'rooms', '--from-agent', 'win-codex', '--body', 'three', '--json'], env)
+  runCliUnprivileged(
+    [
+      'events',
+      'append',
+      '--palace',
+      palace,
+      '--type',
+      'chat.message',
+      '--stream',
+      's',
+      '--room',
+      'rooms',
+      '--from-agent',
+      'win-codex',
+      '--body',
+      'three',
+      '--json'
+    ],
+    env
+  )
 
 describe('a hub Muster may read but not write', () => {
   it('in a read-only folder: reads work (no -shm can be created), writes are refused clearly and change nothing', async () => {
@@ -55,13 +77,20 @@ describe('a hub Muster may read but not write', () => {
     expect(JSON.parse(read.out).events.map((e: { body: string }) => e.body)).toEqual(['one', 'two'])
     const refused = await append(env, palace)
     expect(refused.code).toBe(1)
-    expect(JSON.parse(refused.out).error).toMatch(/^hub .*logstream\.sqlite3 is read-only \(its palace folder is not writable: EACCES\): writes are refused$/)
+    expect(JSON.parse(refused.out).error).toMatch(
+      /^hub .*logstream\.sqlite3 is read-only \(its palace folder is not writable: EACCES\): writes are refused$/
+    )
     expect(snapshot(palace, /^$/)).toEqual(before) // no replica.json, no -wal, no mode change
     // Registered, it shows as read-only with the reason (what the UI uses to disable write actions).
     const added = await runCliUnprivileged(['hubs', 'add', palace, '--name', 'ro', '--json'], env)
     expect(added.code).toBe(0)
     const hubs = JSON.parse((await runCliUnprivileged(['hubs', 'list', '--json'], env)).out)
-    expect(hubs.hubs[0]).toMatchObject({ name: 'ro', exists: true, read_only: true, read_only_reason: 'its palace folder is not writable: EACCES' })
+    expect(hubs.hubs[0]).toMatchObject({
+      name: 'ro',
+      exists: true,
+      read_only: true,
+      read_only_reason: 'its palace folder is not writable: EACCES'
+    })
   })
 
   it('in a read-only folder while a writer has it open: the reader sees the commits still in the -wal', async () => {
@@ -69,7 +98,13 @@ describe('a hub Muster may read but not write', () => {
     const writer: Hub = createHub(palace)
     restore.push(() => writer.close())
     writer.db.pragma('wal_autocheckpoint = 0') // keep the new row in the -wal file, not yet in the main file
-    appendEvent(writer.db, writer.replicaId, { type: 'chat.message', stream: 's', room: 'rooms', fromAgent: 'mac-claude', body: 'in the wal' })
+    appendEvent(writer.db, writer.replicaId, {
+      type: 'chat.message',
+      stream: 's',
+      room: 'rooms',
+      fromAgent: 'mac-claude',
+      body: 'in the wal'
+    })
     expect(statSync(join(palace, 'logstream.sqlite3-wal')).size).toBeGreaterThan(0)
     chmodSync(palace, 0o555)
     const read = await list(env, palace)

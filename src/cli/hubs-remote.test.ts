@@ -15,7 +15,12 @@ afterEach(async () => {
 async function run(home: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = ''
   let err = ''
-  const code = await runCli([...args, '--home', home], { stdout: (t) => (out += t), stderr: (t) => (err += t), env: { HOME: home }, cwd: home })
+  const code = await runCli([...args, '--home', home], {
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+    env: { HOME: home },
+    cwd: home
+  })
   return { code, out, err }
 }
 
@@ -31,7 +36,24 @@ describe('muster hubs with a hub server', () => {
     const stored = join(home, 'hub-tokens', readdirSync(join(home, 'hub-tokens'))[0]!)
     expect(statSync(stored).mode & 0o777).toBe(0o600)
 
-    const appended = await run(home, 'events', 'append', '--hub', 'lab', '--type', 'note', '--stream', 's', '--room', 'r', '--from-agent', 'mac-claude', '--body', 'hello', '--json')
+    const appended = await run(
+      home,
+      'events',
+      'append',
+      '--hub',
+      'lab',
+      '--type',
+      'note',
+      '--stream',
+      's',
+      '--room',
+      'r',
+      '--from-agent',
+      'mac-claude',
+      '--body',
+      'hello',
+      '--json'
+    )
     expect(appended.code).toBe(0)
     const event = JSON.parse(appended.out) as { id: string; seq: number }
     const listed = await run(home, 'events', 'list', '--hub', server.url, '--from-agent', 'mac-claude', '--json')
@@ -43,7 +65,11 @@ describe('muster hubs with a hub server', () => {
     expect(table.out).toMatch(new RegExp(`^lab +remote +ok +${server.url.replace(/[.:/]/g, '\\$&')}$`, 'm'))
     await server.stop()
     const offline = await run(home, 'hubs', 'list', '--json')
-    expect(JSON.parse(offline.out).hubs[0]).toMatchObject({ name: 'lab', online: false, offline_reason: `cannot reach hub server ${server.url}: connection refused` })
+    expect(JSON.parse(offline.out).hubs[0]).toMatchObject({
+      name: 'lab',
+      online: false,
+      offline_reason: `cannot reach hub server ${server.url}: connection refused`
+    })
     expect((await run(home, 'hubs', 'list')).out).toContain(`OFFLINE: cannot reach hub server ${server.url}: connection refused`)
     for (const r of [added, appended, listed, acked, table, offline]) expect(r.out + r.err).not.toContain(TOKEN)
 
@@ -56,16 +82,28 @@ describe('muster hubs with a hub server', () => {
     const server = await startHubServer({ palace: join(tmpDir(), 'palace'), token: TOKEN })
     servers.push(server)
     writeFileSync(join(home, 'bad'), 'nope-nope\n')
-    expect(await run(home, 'hubs', 'add', join(home, 'p'), '--url', server.url)).toMatchObject({ code: 1, err: 'muster: give a palace folder or --url URL (not both)\n' })
-    expect(await run(home, 'hubs', 'add', join(home, 'p'), '--token-file', 'bad')).toMatchObject({ code: 1, err: 'muster: --token-file goes with --url (a hub server)\n' })
+    expect(await run(home, 'hubs', 'add', join(home, 'p'), '--url', server.url)).toMatchObject({
+      code: 1,
+      err: 'muster: give a palace folder or --url URL (not both)\n'
+    })
+    expect(await run(home, 'hubs', 'add', join(home, 'p'), '--token-file', 'bad')).toMatchObject({
+      code: 1,
+      err: 'muster: --token-file goes with --url (a hub server)\n'
+    })
     const refused = await run(home, 'hubs', 'add', '--url', server.url, '--token-file', 'bad', '--json')
     expect(refused.code).toBe(1)
     expect(JSON.parse(refused.out).error).toMatch(/refused the token \(HTTP 401\).*\(nothing registered\)/)
     expect(refused.out).not.toContain('nope-nope')
     // The CLI reads the token file itself (the API takes no path): a bad file is refused before
     // the service starts, and ~/ is the user's home.
-    expect(await run(home, 'hubs', 'add', '--url', server.url, '--token-file', 'missing')).toMatchObject({ code: 1, err: `muster: cannot read token file ${join(home, 'missing')}: ENOENT\n` })
+    expect(await run(home, 'hubs', 'add', '--url', server.url, '--token-file', 'missing')).toMatchObject({
+      code: 1,
+      err: `muster: cannot read token file ${join(home, 'missing')}: ENOENT\n`
+    })
     writeFileSync(join(home, 'good'), TOKEN + '\n')
-    expect(await run(home, 'hubs', 'add', '--url', server.url, '--token-file', '~/good', '--name', 'lab')).toMatchObject({ code: 0, out: `added lab ${server.url}\n` })
+    expect(await run(home, 'hubs', 'add', '--url', server.url, '--token-file', '~/good', '--name', 'lab')).toMatchObject({
+      code: 0,
+      out: `added lab ${server.url}\n`
+    })
   })
 })

@@ -51,7 +51,10 @@ export function buildProgram(io: CliIo): Command {
     .version(MUSTER_VERSION, '-V, --version')
     .option('--home <dir>', "Muster's home folder (default: $MUSTER_HOME, else ~/.muster)")
     .option('--json', 'print machine-readable JSON')
-    .option('--palace <dir>', 'MemPalace palace holding logstream.sqlite3 (default: $MEMPALACE_PALACE_PATH, ~/.mempalace/config.json, ~/.mempalace/palace)')
+    .option(
+      '--palace <dir>',
+      'MemPalace palace holding logstream.sqlite3 (default: $MEMPALACE_PALACE_PATH, ~/.mempalace/config.json, ~/.mempalace/palace)'
+    )
     .showHelpAfterError(false)
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => undefined })
     .exitOverride()
@@ -133,4 +136,3 @@ function usageFail(io: CliIo, cmd: Command, message: string): number {
   io.stderr(`${usageLine(cmd)}\n${progOf(cmd)}: error: ${message}\n`)
   return USAGE_EXIT
 }
-

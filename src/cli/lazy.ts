@@ -13,7 +13,11 @@ type ActionImpl = (io: CliIo, ...args: never[]) => unknown
  * command's arguments. `load` must be a literal `() => import('../actions/x')` so the bundler
  * splits the module into its own chunk.
  */
-export function lazyAction<M, K extends keyof M>(io: CliIo, load: () => Promise<M>, name: K & (M[K] extends ActionImpl ? K : never)): (...args: unknown[]) => Promise<void> {
+export function lazyAction<M, K extends keyof M>(
+  io: CliIo,
+  load: () => Promise<M>,
+  name: K & (M[K] extends ActionImpl ? K : never)
+): (...args: unknown[]) => Promise<void> {
   return async (...args: unknown[]) => {
     const impl = (await load())[name] as unknown as (io: CliIo, ...rest: unknown[]) => unknown
     await impl(io, ...args)

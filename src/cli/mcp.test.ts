@@ -71,19 +71,35 @@ function placeholders(text: string, before: Date, after: Date): string[] {
 }
 
 describe('muster mcp (own fixture)', () => {
-  const expected = JSON.parse(readFileSync(join(REPO_ROOT, 'test/fixtures/muse-mcp/expected-calls.json'), 'utf8')) as { name: string; arguments: Record<string, unknown>; text: string; isError?: boolean }[]
+  const expected = JSON.parse(readFileSync(join(REPO_ROOT, 'test/fixtures/muse-mcp/expected-calls.json'), 'utf8')) as {
+    name: string
+    arguments: Record<string, unknown>
+    text: string
+    isError?: boolean
+  }[]
 
   it('lists MUSE’s six tools and the hub tools, with the contract’s schemas', async () => {
     const client = await connect(writableCopy(join(REPO_ROOT, 'test/fixtures/muse-mcp/project')))
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name)).toEqual([
-      'muse_get_status', 'muse_list_roles', 'muse_get_role', 'muse_send_directive', 'muse_write_memory', 'muse_search_memory',
-      'mempalace_event_list', 'mempalace_event_wait', 'mempalace_event_append', 'mempalace_event_ack', 'mempalace_patch_submit'
+      'muse_get_status',
+      'muse_list_roles',
+      'muse_get_role',
+      'muse_send_directive',
+      'muse_write_memory',
+      'muse_search_memory',
+      'mempalace_event_list',
+      'mempalace_event_wait',
+      'mempalace_event_append',
+      'mempalace_event_ack',
+      'mempalace_patch_submit'
     ])
     const get = (n: string) => normalise(tools.find((t) => t.name === n)!.inputSchema as Record<string, unknown>)
     // MUSE's six exactly as MUSE's own server lists them (the own copy; the upstream suite compares upstream's file)
     const museList = JSON.parse(readFileSync(join(REPO_ROOT, 'test/fixtures/muse-mcp/tools-list.json'), 'utf8')) as unknown
-    expect(tools.filter((t) => t.name.startsWith('muse_')).map((t) => ({ name: t.name, description: t.description, inputSchema: get(t.name) }))).toEqual(museList)
+    expect(
+      tools.filter((t) => t.name.startsWith('muse_')).map((t) => ({ name: t.name, description: t.description, inputSchema: get(t.name) }))
+    ).toEqual(museList)
     expect(get('muse_search_memory').required).toEqual(['query'])
     expect((get('mempalace_event_append').required as string[]).sort()).toEqual(['from_agent', 'room', 'stream', 'type'])
     expect(Object.keys(get('mempalace_event_list').properties as object)).toContain('since_event_id')
@@ -103,8 +119,12 @@ describe('muster mcp (own fixture)', () => {
       expect(r.isError ?? false, call.name).toBe(call.isError ?? false)
       if (call.name === 'muse_send_directive' && !call.isError) stamp = /\((.*)\)$/.exec(r.content[0]!.text)![1]!
     }
-    expect(readFileSync(join(root, '.muse/qa.md'), 'utf8')).toBe(`${qaBefore}\n### 📡 S112→QA (${stamp}) — 🟡 待处理\n\n> 复验 AC4\n\nBUILD 已修 AC4，请复验。\n`)
-    expect(readFileSync(join(root, 'memory', `${stamp.slice(0, 10)}.md`), 'utf8')).toBe('\n## Build Session\n\n- QA re-run requested (S112)\n')
+    expect(readFileSync(join(root, '.muse/qa.md'), 'utf8')).toBe(
+      `${qaBefore}\n### 📡 S112→QA (${stamp}) — 🟡 待处理\n\n> 复验 AC4\n\nBUILD 已修 AC4，请复验。\n`
+    )
+    expect(readFileSync(join(root, 'memory', `${stamp.slice(0, 10)}.md`), 'utf8')).toBe(
+      '\n## Build Session\n\n- QA re-run requested (S112)\n'
+    )
   })
 
   it('refuses bad calls: unknown tools and arguments, invocation-rule violations', async () => {
@@ -115,9 +135,14 @@ describe('muster mcp (own fixture)', () => {
     const extra = (await client.callTool({ name: 'muse_get_role', arguments: { role: 'qa', path: '/etc' } })) as Content
     expect(extra.isError).toBe(true)
     expect(textOf(extra)).toMatch(/Input validation error/)
-    const loop = (await client.callTool({ name: 'muse_send_directive', arguments: { target_role: 'qa', directive_id: 'S113', title: 'ask', body: '[CHAIN: cro → cfo]\n[INVOKE:cro|again?]' } })) as Content
+    const loop = (await client.callTool({
+      name: 'muse_send_directive',
+      arguments: { target_role: 'qa', directive_id: 'S113', title: 'ask', body: '[CHAIN: cro → cfo]\n[INVOKE:cro|again?]' }
+    })) as Content
     expect(loop).toMatchObject({ isError: true })
-    expect(textOf(loop)).toBe('ERROR: invocation refused: line 3: INVOKE:cro blocked (circular): circular call: cro is already in cro → cfo')
+    expect(textOf(loop)).toBe(
+      'ERROR: invocation refused: line 3: INVOKE:cro blocked (circular): circular call: cro is already in cro → cfo'
+    )
   })
 
   it('the hub tools close loops through the hub service, in MemPalace’s shapes', async () => {
@@ -128,23 +153,69 @@ describe('muster mcp (own fixture)', () => {
       const r = (await client.callTool({ name, arguments: args })) as Content
       return { json: JSON.parse(r.content[0]!.text) as Record<string, never>, isError: r.isError ?? false }
     }
-    const req = await call('mempalace_event_append', { type: 'task.request', stream: 'project/orbit', room: 'delegation', from_agent: 'mac-claude', to_agent: 'win-codex', correlation_id: 'task_s111_0a1b2c3d', status: 'open', body: 'Goal: shard the index' })
-    expect(req).toMatchObject({ isError: false, json: { success: true, event: { type: 'task.request', from_agent: 'mac-claude', status: 'open', seq: 1 } } })
+    const req = await call('mempalace_event_append', {
+      type: 'task.request',
+      stream: 'project/orbit',
+      room: 'delegation',
+      from_agent: 'mac-claude',
+      to_agent: 'win-codex',
+      correlation_id: 'task_s111_0a1b2c3d',
+      status: 'open',
+      body: 'Goal: shard the index'
+    })
+    expect(req).toMatchObject({
+      isError: false,
+      json: { success: true, event: { type: 'task.request', from_agent: 'mac-claude', status: 'open', seq: 1 } }
+    })
     const id = (req.json.event as unknown as { id: string }).id
     expect((await call('mempalace_event_list', { to_agent: 'win-codex' })).json).toMatchObject({ count: 1, events: [{ id }] })
-    expect((await call('mempalace_event_wait', { since_event_id: id, timeout_ms: 200 })).json).toEqual({ timed_out: true, events: [], count: 0 })
+    expect((await call('mempalace_event_wait', { since_event_id: id, timeout_ms: 200 })).json).toEqual({
+      timed_out: true,
+      events: [],
+      count: 0
+    })
     // a wait in progress returns the event another agent appends meanwhile
     const waiting = call('mempalace_event_wait', { since_event_id: id, to_agent: 'mac-claude', timeout_ms: 20_000 })
     await new Promise((r) => setTimeout(r, 300))
-    const reply = await call('mempalace_event_append', { type: 'task.reply', stream: 'project/orbit', room: 'delegation', from_agent: 'win-codex', to_agent: 'mac-claude', correlation_id: 'task_s111_0a1b2c3d', status: 'open', body: 'On it' })
+    const reply = await call('mempalace_event_append', {
+      type: 'task.reply',
+      stream: 'project/orbit',
+      room: 'delegation',
+      from_agent: 'win-codex',
+      to_agent: 'mac-claude',
+      correlation_id: 'task_s111_0a1b2c3d',
+      status: 'open',
+      body: 'On it'
+    })
     const woke = (await waiting).json as unknown as { timed_out: boolean; count: number; events: { id: string }[] }
     expect(woke).toMatchObject({ timed_out: false, count: 1, events: [{ id: (reply.json.event as unknown as { id: string }).id }] })
-    expect((await call('mempalace_event_ack', { event_id: id, from_agent: 'win-codex', status: 'claimed' })).json).toMatchObject({ success: true, event: { type: 'event.ack', to_agent: 'mac-claude', metadata: { ack_of: id } } })
-    const patch = await call('mempalace_patch_submit', { content: 'diff --git a/x b/x\n', from_agent: 'win-codex', stream: 'project/orbit', correlation_id: 'task_s111_0a1b2c3d' })
-    expect(patch.json).toMatchObject({ success: true, artifact: { kind: 'patch', size_bytes: 19 }, event: { type: 'patch.ready', status: 'ready', room: 'patches' } })
-    expect((await call('mempalace_event_list', { since_event_id: id })).json).toMatchObject({ count: 3, events: [{ type: 'task.reply' }, { type: 'event.ack' }, { type: 'patch.ready' }] })
-    expect(await call('mempalace_event_append', { type: 'Bad Type', stream: 's', room: 'r', from_agent: 'a' })).toMatchObject({ isError: true, json: { success: false } })
-    expect(await call('mempalace_event_list', { since_event_id: 'evt_nope' })).toEqual({ isError: true, json: { error: "since_event_id 'evt_nope' not found" } })
+    expect((await call('mempalace_event_ack', { event_id: id, from_agent: 'win-codex', status: 'claimed' })).json).toMatchObject({
+      success: true,
+      event: { type: 'event.ack', to_agent: 'mac-claude', metadata: { ack_of: id } }
+    })
+    const patch = await call('mempalace_patch_submit', {
+      content: 'diff --git a/x b/x\n',
+      from_agent: 'win-codex',
+      stream: 'project/orbit',
+      correlation_id: 'task_s111_0a1b2c3d'
+    })
+    expect(patch.json).toMatchObject({
+      success: true,
+      artifact: { kind: 'patch', size_bytes: 19 },
+      event: { type: 'patch.ready', status: 'ready', room: 'patches' }
+    })
+    expect((await call('mempalace_event_list', { since_event_id: id })).json).toMatchObject({
+      count: 3,
+      events: [{ type: 'task.reply' }, { type: 'event.ack' }, { type: 'patch.ready' }]
+    })
+    expect(await call('mempalace_event_append', { type: 'Bad Type', stream: 's', room: 'r', from_agent: 'a' })).toMatchObject({
+      isError: true,
+      json: { success: false }
+    })
+    expect(await call('mempalace_event_list', { since_event_id: 'evt_nope' })).toEqual({
+      isError: true,
+      json: { error: "since_event_id 'evt_nope' not found" }
+    })
     const py = spawnSync('python3', [fileURLToPath(new URL('../../test/hub_check.py', import.meta.url)), palace], { encoding: 'utf8' })
     expect(py.status, py.stdout + py.stderr).toBe(0)
   })
@@ -155,7 +226,12 @@ describe('muster mcp (own fixture)', () => {
     let out = ''
     child.stdout.on('data', (d: Buffer) => (out += d.toString()))
     const send = (m: object) => child.stdin.write(JSON.stringify(m) + '\n')
-    send({ jsonrpc: '2.0', id: 'init-1', method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } })
+    send({
+      jsonrpc: '2.0',
+      id: 'init-1',
+      method: 'initialize',
+      params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'raw', version: '0' } }
+    })
     send({ jsonrpc: '2.0', method: 'notifications/initialized' })
     send({ jsonrpc: '2.0', id: 'call-9', method: 'tools/call', params: { name: 'muse_get_status', arguments: {} } })
     send({ jsonrpc: '2.0', id: 7, method: 'ping' })
@@ -166,10 +242,17 @@ describe('muster mcp (own fixture)', () => {
     child.stdin.end()
     await new Promise((r) => child.once('exit', r))
     // every stdout line is a JSON-RPC message (answers may come in any order)
-    const lines = out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: unknown; result?: Record<string, unknown>; error?: { code: number } })
+    const lines = out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id: unknown; result?: Record<string, unknown>; error?: { code: number } })
     const byId = new Map(lines.map((l) => [l.id, l]))
     expect([...byId.keys()].sort((a, b) => String(a).localeCompare(String(b)))).toEqual([7, 'call-9', 'init-1', 'x'])
-    expect(byId.get('init-1')!.result).toMatchObject({ protocolVersion: '2024-11-05', serverInfo: { name: 'muster' }, capabilities: { tools: {} } })
+    expect(byId.get('init-1')!.result).toMatchObject({
+      protocolVersion: '2024-11-05',
+      serverInfo: { name: 'muster' },
+      capabilities: { tools: {} }
+    })
     expect(textOf(byId.get('call-9')!.result)).toMatch(/^\[build\] v1\.8\.0/)
     expect(byId.get(7)!.result).toEqual({})
     expect(byId.get('x')!.error!.code).toBe(-32601)
@@ -184,7 +267,11 @@ describe('muster mcp (own fixture)', () => {
 })
 
 describeUpstream('muster mcp against the upstream transcript (shared/fixtures/muse-mcp)', () => {
-  type Message = { id: number; result?: { content?: { text: string }[]; isError?: boolean; tools?: Record<string, unknown>[] }; error?: { code: number; message: string } }
+  type Message = {
+    id: number
+    result?: { content?: { text: string }[]; isError?: boolean; tools?: Record<string, unknown>[] }
+    error?: { code: number; message: string }
+  }
   // read when a test runs: the suite body is collected (and must not throw) even when ../shared is absent
   let transcript: Message[] = []
   beforeAll(() => {
@@ -203,7 +290,10 @@ describeUpstream('muster mcp against the upstream transcript (shared/fixtures/mu
     for (const f of readdirSync(join(root, '.muse'))) chmodSync(join(root, '.muse', f), 0o644)
     chmodSync(join(root, '.muse'), 0o755)
     writeFileSync(join(root, '.muse', 'nol0.md'), '# nol0\n\nA role created by /role: no L0 line.\n')
-    writeFileSync(join(root, 'MEMORIES.md'), '## Releases\n- **[FACT] MCP server added v2.15.0** (source: memory/2026-03-15.md) [PERMANENT]\n')
+    writeFileSync(
+      join(root, 'MEMORIES.md'),
+      '## Releases\n- **[FACT] MCP server added v2.15.0** (source: memory/2026-03-15.md) [PERMANENT]\n'
+    )
     writeFileSync(join(root, 'memory', '2026-03-15.md'), '# 2026-03-15\n\n## [BUILD] MCP server\n- shipped v2.15.0\n')
     return resolve(root)
   }
@@ -212,8 +302,14 @@ describeUpstream('muster mcp against the upstream transcript (shared/fixtures/mu
   it('tools/list: the same six tools, descriptions and input schemas', async () => {
     const client = await connect(upstreamProject())
     const ours = (await client.listTools()).tools.filter((t) => t.name.startsWith('muse_'))
-    const theirs = JSON.parse(readFileSync(upstreamPath('muse-mcp', 'muse-mcp-tools-list.json'), 'utf8')) as { name: string; description: string; inputSchema: Record<string, unknown> }[]
-    expect(ours.map((t) => ({ name: t.name, description: t.description, inputSchema: normalise(t.inputSchema as Record<string, unknown>) }))).toEqual(theirs)
+    const theirs = JSON.parse(readFileSync(upstreamPath('muse-mcp', 'muse-mcp-tools-list.json'), 'utf8')) as {
+      name: string
+      description: string
+      inputSchema: Record<string, unknown>
+    }[]
+    expect(
+      ours.map((t) => ({ name: t.name, description: t.description, inputSchema: normalise(t.inputSchema as Record<string, unknown>) }))
+    ).toEqual(theirs)
     expect(out(2).result!.tools!.map((t) => t.name)).toEqual(theirs.map((t) => t.name))
   })
 
@@ -226,12 +322,27 @@ describeUpstream('muster mcp against the upstream transcript (shared/fixtures/mu
     expect([textOf(traversal), traversal.isError]).toEqual([upstreamText(5), out(5).result!.isError])
     const missing = await call('muse_get_role', { role: 'nonexistent' })
     expect([textOf(missing), missing.isError]).toEqual([upstreamText(6), out(6).result!.isError])
-    expect(dated(textOf(await call('muse_send_directive', { target_role: 'qa', directive_id: 'S042', title: 'Re-verify AC3', body: 'patch trailing-newline warning fixed' })))).toBe(dated(upstreamText(7)))
-    expect(dated(textOf(await call('muse_write_memory', { content: 'QA session notes', section: 'QA Session' })))).toBe(dated(upstreamText(8)))
+    expect(
+      dated(
+        textOf(
+          await call('muse_send_directive', {
+            target_role: 'qa',
+            directive_id: 'S042',
+            title: 'Re-verify AC3',
+            body: 'patch trailing-newline warning fixed'
+          })
+        )
+      )
+    ).toBe(dated(upstreamText(7)))
+    expect(dated(textOf(await call('muse_write_memory', { content: 'QA session notes', section: 'QA Session' })))).toBe(
+      dated(upstreamText(8))
+    )
     expect(textOf(await call('muse_search_memory', { query: 'v2.15', scope: 'all' }))).toBe(upstreamText(9))
     // upstream's long-term output lost its newline after the header (a bug): ours keeps it
     expect(upstreamText(10)).toMatch(/^=== MEMORIES\.md ===2:/)
-    expect(textOf(await call('muse_search_memory', { query: 'v2.15', scope: 'longterm' }))).toBe(upstreamText(10).replace('===2:', '===\n2:'))
+    expect(textOf(await call('muse_search_memory', { query: 'v2.15', scope: 'longterm' }))).toBe(
+      upstreamText(10).replace('===2:', '===\n2:')
+    )
     expect(textOf(await call('muse_search_memory', { query: 'zzz', scope: 'recent' }))).toBe(upstreamText(11))
     // id 12: upstream answered an unknown tool with JSON-RPC -32601; the SDK answers with a tool error
     expect(out(12).error).toEqual({ code: -32601, message: 'Unknown tool: bogus' })

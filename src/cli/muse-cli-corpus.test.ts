@@ -14,7 +14,12 @@ import { runCli } from './index'
 async function run(home: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = ''
   let err = ''
-  const code = await runCli([...args, '--home', home], { stdout: (t) => (out += t), stderr: (t) => (err += t), env: {}, cwd: process.cwd() })
+  const code = await runCli([...args, '--home', home], {
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+    env: {},
+    cwd: process.cwd()
+  })
   return { code, out, err }
 }
 const json = async (home: string, ...args: string[]) => {
@@ -70,15 +75,33 @@ describe('muster directives (own corpus)', () => {
     const byKey = (key: string) => data.directives.find((d: { key: string }) => d.key === key)
     expect(byKey('S101→ORBIT/BUILD').source).toMatchObject({ project: 'helm', file: 'strategy.md', line: 27, mark: 'done' })
     expect(byKey('S101→ORBIT/BUILD').receipt).toMatchObject({ project: 'orbit', file: 'build.md', line: 139 })
-    expect(byKey('S101→ORBIT/BUILD').occurrences.map((o: { file: string; line: number }) => `${o.file}:${o.line}`)).toEqual(['strategy.md:27', 'build.md:139', 'growth.md:97'])
-    expect(byKey('S108→ORBIT/GROWTH')).toMatchObject({ source: { file: 'strategy.md', line: 37, mark: 'pending' }, receipt: { file: 'growth.md', line: 77 } })
-    expect(byKey('S115→HELM/OPS')).toMatchObject({ source: null, receipt: null, title: '备份演练改到周六 4/4 10:00', occurrences: [{ project: 'helm', file: 'ops.md', line: 41, form: 'head' }] })
+    expect(byKey('S101→ORBIT/BUILD').occurrences.map((o: { file: string; line: number }) => `${o.file}:${o.line}`)).toEqual([
+      'strategy.md:27',
+      'build.md:139',
+      'growth.md:97'
+    ])
+    expect(byKey('S108→ORBIT/GROWTH')).toMatchObject({
+      source: { file: 'strategy.md', line: 37, mark: 'pending' },
+      receipt: { file: 'growth.md', line: 77 }
+    })
+    expect(byKey('S115→HELM/OPS')).toMatchObject({
+      source: null,
+      receipt: null,
+      title: '备份演练改到周六 4/4 10:00',
+      occurrences: [{ project: 'helm', file: 'ops.md', line: 41, form: 'head' }]
+    })
     expect(byKey('S113→ALL').resolution).toEqual({ kind: 'all' })
     expect(byKey('S098→KITE/GM@HELM').resolution).toEqual({ kind: 'unresolved', reason: 'no registered project with key KITE' })
     expect(byKey('S111+→HELM/OPS').resolution).toEqual({ kind: 'role', project: 'helm', key: 'HELM', role: 'ops', file: 'ops.md' })
 
     const pending = await json(home, 'directives', '--pending')
-    expect(pending.data.directives.map((d: { key: string }) => d.key)).toEqual(['S115→HELM/OPS', 'S113→ALL', 'S112→ORBIT/BUILD', 'S112→ORBIT/QA', 'S096→LUMEN/BUILD'])
+    expect(pending.data.directives.map((d: { key: string }) => d.key)).toEqual([
+      'S115→HELM/OPS',
+      'S113→ALL',
+      'S112→ORBIT/BUILD',
+      'S112→ORBIT/QA',
+      'S096→LUMEN/BUILD'
+    ])
     const human = await run(home, 'directives', '--target', 'orbit/growth')
     expect(human.out).toBe(
       [
@@ -89,7 +112,9 @@ describe('muster directives (own corpus)', () => {
         ''
       ].join('\n')
     )
-    expect((await run(home, 'directives', '--state', 'untracked')).out).toMatch(/^ID.*\nS098\s+KITE\/GM \(\?\)\s+untracked\s+helm\/strategy\.md:59\s+Kite 暂停, 资源转 Orbit\n$/)
+    expect((await run(home, 'directives', '--state', 'untracked')).out).toMatch(
+      /^ID.*\nS098\s+KITE\/GM \(\?\)\s+untracked\s+helm\/strategy\.md:59\s+Kite 暂停, 资源转 Orbit\n$/
+    )
     expect((await run(home, 'directives', '--project', 'ghost')).err).toBe("muster: unknown project 'ghost' (see: muster projects list)\n")
   })
 })
@@ -101,9 +126,17 @@ describe('muster directives answers with the shared directive query (own corpus)
       'ID    TARGET       STATE    WHERE                TITLE\nS112  ORBIT/BUILD  pending  helm/strategy.md:46  Retry budget 默认值下调到 2\n'
     )
     const ops = await json(home, 'directives', '--target', 'ops')
-    expect(ops.data.directives.map((d: { key: string; state: string }) => `${d.key} ${d.state}`)).toEqual(['S115→HELM/OPS pending', 'S111+→HELM/OPS delivered'])
-    expect((await json(home, 'directives', '--pending', '--target', 'LUMEN/BUILD')).data.directives.map((d: { key: string }) => d.key)).toEqual(['S096→LUMEN/BUILD'])
-    expect((await run(home, 'directives', '--state', 'bogus'))).toMatchObject({ code: 1, err: "muster: --state must be one of pending, received, delivered, untracked (got 'bogus')\n" })
+    expect(ops.data.directives.map((d: { key: string; state: string }) => `${d.key} ${d.state}`)).toEqual([
+      'S115→HELM/OPS pending',
+      'S111+→HELM/OPS delivered'
+    ])
+    expect(
+      (await json(home, 'directives', '--pending', '--target', 'LUMEN/BUILD')).data.directives.map((d: { key: string }) => d.key)
+    ).toEqual(['S096→LUMEN/BUILD'])
+    expect(await run(home, 'directives', '--state', 'bogus')).toMatchObject({
+      code: 1,
+      err: "muster: --state must be one of pending, received, delivered, untracked (got 'bogus')\n"
+    })
   })
 
   it('--text: every word, anywhere in the directive and its occurrences, ignoring case', async () => {
@@ -123,10 +156,9 @@ describe('muster directives answers with the shared directive query (own corpus)
     const qa = await json(home, 'directives', '--role', 'qa')
     expect(qa.data.directives.map((d: { key: string }) => d.key)).toEqual(['S112→ORBIT/QA'])
     // notices from QA live in build.md: a role matches the holder, the sender or the recipient
-    expect(qa.data.notices.map((n: { from: string; to: string; date: string; file: string }) => `${n.from}→${n.to} ${n.date} ${n.file}`)).toEqual([
-      'QA→BUILD 2026-03-31 22:05 build.md',
-      'QA→BUILD 2026-03-29 19:40 build.md'
-    ])
+    expect(
+      qa.data.notices.map((n: { from: string; to: string; date: string; file: string }) => `${n.from}→${n.to} ${n.date} ${n.file}`)
+    ).toEqual(['QA→BUILD 2026-03-31 22:05 build.md', 'QA→BUILD 2026-03-29 19:40 build.md'])
     const pending = await json(home, 'directives', '--project', 'ORBIT', '--pending')
     expect(pending.data.directives.map((d: { key: string }) => d.key)).toEqual(['S112→ORBIT/BUILD', 'S112→ORBIT/QA'])
     expect(pending.data.notices.map((n: { title: string }) => n.title)).toEqual(['BUILD→QA v1.8.0 Retry Budget — 5/6 AC PASS, AC4 FAIL'])
@@ -142,12 +174,27 @@ describe('muster directive pickup (own corpus)', () => {
     const strategyBefore = read(join(helm, '.muse/strategy.md'))
     const r = await run(home, 'directive', 'pickup', ...S112)
     expect(r).toMatchObject({ code: 0, err: '' })
-    expect(r.out).toBe('S112→ORBIT/BUILD picked up\n  receipt: orbit/.muse/build.md\n  source:  helm/.muse/strategy.md (✅ 已传递 2026-04-02 09:05)\n')
+    expect(r.out).toBe(
+      'S112→ORBIT/BUILD picked up\n  receipt: orbit/.muse/build.md\n  source:  helm/.muse/strategy.md (✅ 已传递 2026-04-02 09:05)\n'
+    )
     const lines = buildBefore.split('\n')
     // after S110's last line (159), before the blank line and `## 📋 CHANGELOG 维护规则`
-    lines.splice(159, 0, '', '### S112→ORBIT/BUILD (2026-04-02) — ✅ 已接收 2026-04-02 09:05', '> **Retry budget 默认值下调到 2**', '> 线上数据: 92% 的成功重试发生在第 1-2 次。', '> 默认值改为 2, 全局上限不变。')
+    lines.splice(
+      159,
+      0,
+      '',
+      '### S112→ORBIT/BUILD (2026-04-02) — ✅ 已接收 2026-04-02 09:05',
+      '> **Retry budget 默认值下调到 2**',
+      '> 线上数据: 92% 的成功重试发生在第 1-2 次。',
+      '> 默认值改为 2, 全局上限不变。'
+    )
     expect(read(join(orbit, '.muse/build.md'))).toBe(lines.join('\n'))
-    expect(read(join(helm, '.muse/strategy.md'))).toBe(strategyBefore.replace('📡 **S112→ORBIT/BUILD**: 🟡 **Retry budget 默认值下调到 2**', '📡 **S112→ORBIT/BUILD**: ✅ **Retry budget 默认值下调到 2** — 已传递 2026-04-02 09:05'))
+    expect(read(join(helm, '.muse/strategy.md'))).toBe(
+      strategyBefore.replace(
+        '📡 **S112→ORBIT/BUILD**: 🟡 **Retry budget 默认值下调到 2**',
+        '📡 **S112→ORBIT/BUILD**: ✅ **Retry budget 默认值下调到 2** — 已传递 2026-04-02 09:05'
+      )
+    )
     const again = await json(home, 'directive', 'pickup', ...S112)
     expect(again.data.outcome).toBe('already-done')
     expect(read(join(orbit, '.muse/build.md'))).toBe(lines.join('\n'))
@@ -169,8 +216,14 @@ describe('muster directive pickup (own corpus)', () => {
     expect(read(join(lumen, '.muse/build.md'))).toBe(big)
     expect(read(join(helm, '.muse/strategy.md'))).toBe(
       strategy
-        .replace('🟡 **竞品对比页 — Orbit vs Turborepo vs Nx vs just**', '✅ **竞品对比页 — Orbit vs Turborepo vs Nx vs just** — 已传递 2026-04-02 09:05')
-        .replace('📡 S099→LUMEN/BUILD: 🟡 build.md 超过 250 KB, 先归档再开新版本', '📡 S099→LUMEN/BUILD: ✅ build.md 超过 250 KB, 先归档再开新版本 — 已传递 2026-04-02 09:05')
+        .replace(
+          '🟡 **竞品对比页 — Orbit vs Turborepo vs Nx vs just**',
+          '✅ **竞品对比页 — Orbit vs Turborepo vs Nx vs just** — 已传递 2026-04-02 09:05'
+        )
+        .replace(
+          '📡 S099→LUMEN/BUILD: 🟡 build.md 超过 250 KB, 先归档再开新版本',
+          '📡 S099→LUMEN/BUILD: ✅ build.md 超过 250 KB, 先归档再开新版本 — 已传递 2026-04-02 09:05'
+        )
     )
   })
 
@@ -179,9 +232,22 @@ describe('muster directive pickup (own corpus)', () => {
     const path = join(helm, '.muse/ops.md')
     const before = readFileSync(path)
     const r = await json(home, 'directive', 'pickup', '--project', 'helm', '--id', 'S115', '--target', 'OPS')
-    expect(r.data).toMatchObject({ id: 'S115', target: 'HELM/OPS', outcome: 'picked-up', receiptFile: 'helm/.muse/ops.md', sourceFile: 'helm/.muse/ops.md' })
+    expect(r.data).toMatchObject({
+      id: 'S115',
+      target: 'HELM/OPS',
+      outcome: 'picked-up',
+      receiptFile: 'helm/.muse/ops.md',
+      sourceFile: 'helm/.muse/ops.md'
+    })
     const lines = before.toString('utf8').split('\r\n')
-    lines.splice(28, 0, '', '### S115→HELM/OPS (2026-04-01 21:10) — ✅ 已接收 2026-04-02 09:05', '> 备份演练改到周六 4/4 10:00', '> 演练结束后在本文件「待办」里勾掉, 并把恢复耗时写进 memory。')
+    lines.splice(
+      28,
+      0,
+      '',
+      '### S115→HELM/OPS (2026-04-01 21:10) — ✅ 已接收 2026-04-02 09:05',
+      '> 备份演练改到周六 4/4 10:00',
+      '> 演练结束后在本文件「待办」里勾掉, 并把恢复耗时写进 memory。'
+    )
     lines[44] = lines[44]!.replace('— 🟡 待处理', '— ✅ 待处理 — 已传递 2026-04-02 09:05')
     expect(readFileSync(path)).toEqual(Buffer.from(lines.join('\r\n'), 'utf8'))
     expect(readFileSync(path).subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]))
@@ -207,9 +273,15 @@ describe('muster directive pickup (own corpus)', () => {
   it('clear errors: unknown project, unknown target, ALL, missing id, nothing to pick up, bad id', async () => {
     const { home } = await fleet()
     const pickup = (...a: string[]) => run(home, 'directive', 'pickup', ...a)
-    expect((await pickup('--project', 'ghost', '--id', 'S112', '--target', 'ORBIT/BUILD')).err).toBe("muster: unknown project 'ghost' (see: muster projects list)\n")
-    expect((await pickup('--project', 'helm', '--id', 'S098', '--target', 'KITE/GM')).err).toBe('muster: unknown target KITE/GM: no registered project with key KITE\n')
-    expect((await pickup('--project', 'helm', '--id', 'S113', '--target', 'ALL')).err).toBe('muster: S113→ALL is addressed to every project: pick it up per role by sending a receipt, not with pickup\n')
+    expect((await pickup('--project', 'ghost', '--id', 'S112', '--target', 'ORBIT/BUILD')).err).toBe(
+      "muster: unknown project 'ghost' (see: muster projects list)\n"
+    )
+    expect((await pickup('--project', 'helm', '--id', 'S098', '--target', 'KITE/GM')).err).toBe(
+      'muster: unknown target KITE/GM: no registered project with key KITE\n'
+    )
+    expect((await pickup('--project', 'helm', '--id', 'S113', '--target', 'ALL')).err).toBe(
+      'muster: S113→ALL is addressed to every project: pick it up per role by sending a receipt, not with pickup\n'
+    )
     expect((await pickup('--project', 'helm', '--target', 'ORBIT/BUILD')).err).toMatch(/required option '--id <id>' not specified/)
     const none = await json(home, 'directive', 'pickup', '--project', 'helm', '--id', 'S999', '--target', 'ORBIT/BUILD')
     expect(none).toMatchObject({ code: 1, data: { error: 'no directive S999→ORBIT/BUILD in project helm' } })
@@ -222,7 +294,21 @@ describe('muster directive send (own corpus)', () => {
     const { home, helm } = await fleet()
     const path = join(helm, '.muse/strategy.md')
     const before = read(path)
-    const r = await json(home, 'directive', 'send', '--project', 'helm', '--from', 'strategy', '--to', 'orbit/qa', '--title', 'Regress AC4', '--body', 'b1\n\nb2')
+    const r = await json(
+      home,
+      'directive',
+      'send',
+      '--project',
+      'helm',
+      '--from',
+      'strategy',
+      '--to',
+      'orbit/qa',
+      '--title',
+      'Regress AC4',
+      '--body',
+      'b1\n\nb2'
+    )
     // 1 + the largest id in helm (sender and hub): S115 of ops.md, suffixes ignored
     expect(r.data).toEqual({ id: 'S116', target: 'ORBIT/QA', file: 'helm/.muse/strategy.md', line: 62, warnings: [] })
     const sent = before.replace('先归档再开新版本\n', '先归档再开新版本\n\n📡 **S116→ORBIT/QA**: 🟡 **Regress AC4**\n> b1\n>\n> b2\n')
@@ -249,8 +335,12 @@ describe('muster directive send (own corpus)', () => {
   it('refuses unknown targets, path-like roles and invocation-rule violations', async () => {
     const { home } = await fleet()
     const send = (...a: string[]) => run(home, 'directive', 'send', '--project', 'helm', '--title', 't', ...a)
-    expect((await send('--from', 'strategy', '--to', 'ORBIT/NOPE')).err).toBe('muster: unknown target ORBIT/NOPE: project orbit has no role file nope.md\n')
-    expect((await send('--from', 'strategy', '--to', 'KITE/GM')).err).toBe('muster: unknown target KITE/GM: no registered project with key KITE\n')
+    expect((await send('--from', 'strategy', '--to', 'ORBIT/NOPE')).err).toBe(
+      'muster: unknown target ORBIT/NOPE: project orbit has no role file nope.md\n'
+    )
+    expect((await send('--from', 'strategy', '--to', 'KITE/GM')).err).toBe(
+      'muster: unknown target KITE/GM: no registered project with key KITE\n'
+    )
     for (const bad of ['../../etc/passwd', 'a/b', '/etc/passwd']) {
       expect((await send('--from', bad, '--to', 'ORBIT/QA')).err).toMatch(/^muster: invalid role name/)
     }
@@ -265,7 +355,14 @@ describe('muster roles / role / lint (own corpus)', () => {
   it('lists roles with counters and shows one parsed role', async () => {
     const { home } = await fleet()
     const roles = await json(home, 'roles', '--project', 'orbit')
-    expect(roles.data.roles.map((r: { role: string; openTodos: number; doneTodos: number; pendingDirectives: number }) => [r.role, r.openTodos, r.doneTodos, r.pendingDirectives])).toEqual([
+    expect(
+      roles.data.roles.map((r: { role: string; openTodos: number; doneTodos: number; pendingDirectives: number }) => [
+        r.role,
+        r.openTodos,
+        r.doneTodos,
+        r.pendingDirectives
+      ])
+    ).toEqual([
       ['build', 5, 3, 1], // the 🟡 QA→BUILD notice
       ['gm', 0, 0, 0],
       ['growth', 0, 0, 1], // the 🟡 S108 heading in its received section
@@ -277,8 +374,12 @@ describe('muster roles / role / lint (own corpus)', () => {
     expect(role.data.directives).toHaveLength(4)
     expect(role.data.notices).toHaveLength(4)
     expect((await run(home, 'role', '--project', 'orbit', 'BUILD')).out).toMatch(/TODO: 5 open, 3 done\n/)
-    expect((await run(home, 'role', '--project', 'orbit', '../../etc/passwd')).err).toMatch(/^muster: invalid role name '\.\.\/\.\.\/etc\/passwd'/)
-    expect((await run(home, 'role', '--project', 'orbit', 'nope')).err).toBe("muster: no role 'nope' in orbit (roles: build, gm, growth, qa, research)\n")
+    expect((await run(home, 'role', '--project', 'orbit', '../../etc/passwd')).err).toMatch(
+      /^muster: invalid role name '\.\.\/\.\.\/etc\/passwd'/
+    )
+    expect((await run(home, 'role', '--project', 'orbit', 'nope')).err).toBe(
+      "muster: no role 'nope' in orbit (roles: build, gm, growth, qa, research)\n"
+    )
     expect((await run(home, 'role', '--project', 'helm', 'paths')).err).toMatch(/config file, not a role/)
     expect((await json(home, 'roles', '--project', 'helm')).data.roles.map((r: { role: string }) => r.role)).toEqual(['ops', 'strategy'])
   })
@@ -286,7 +387,14 @@ describe('muster roles / role / lint (own corpus)', () => {
   it('lint reports what the corpus is built to contain', async () => {
     const { home } = await fleet()
     const r = await json(home, 'lint')
-    expect(r.data.findings.map((f: { level: string; code: string; project: string; file: string; line: number | null }) => `${f.level} ${f.code} ${f.project}/${f.file}:${f.line}`).sort()).toEqual([
+    expect(
+      r.data.findings
+        .map(
+          (f: { level: string; code: string; project: string; file: string; line: number | null }) =>
+            `${f.level} ${f.code} ${f.project}/${f.file}:${f.line}`
+        )
+        .sort()
+    ).toEqual([
       'error no-l0 orbit/research.md:1',
       'warning after-footer helm/ops.md:41',
       'warning file-long lumen/build.md:null',

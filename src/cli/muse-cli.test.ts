@@ -11,7 +11,12 @@ const FIXTURES = upstreamPath('muse-real')
 async function run(home: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = ''
   let err = ''
-  const code = await runCli([...args, '--home', home], { stdout: (t) => (out += t), stderr: (t) => (err += t), env: {}, cwd: process.cwd() })
+  const code = await runCli([...args, '--home', home], {
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+    env: {},
+    cwd: process.cwd()
+  })
   return { code, out, err }
 }
 const json = async (home: string, ...args: string[]) => {
@@ -43,7 +48,10 @@ async function fleet(): Promise<{ home: string; muse: string; dya: string }> {
   chmodSync(join(muse, '.muse'), 0o755)
   for (const f of readdirSync(join(muse, '.muse'))) chmodSync(join(muse, '.muse', f), 0o644) // the fixtures are read-only
   const dya = join(root, 'dya')
-  writeTree(dya, { '.muse/strategy.md': STRATEGY, '.muse/paths.md': `# paths\n\n\`\`\`\nSTRATEGY_PATH: ${dya}/.muse/strategy.md\n\`\`\`\n` })
+  writeTree(dya, {
+    '.muse/strategy.md': STRATEGY,
+    '.muse/paths.md': `# paths\n\n\`\`\`\nSTRATEGY_PATH: ${dya}/.muse/strategy.md\n\`\`\`\n`
+  })
   const home = tmpDir()
   expect((await run(home, 'projects', 'add', muse)).code).toBe(0)
   expect((await run(home, 'projects', 'add', dya)).code).toBe(0)
@@ -91,11 +99,15 @@ describeUpstream('muster directive pickup (real MUSE files)', () => {
     const buildBefore = readFileSync(join(muse, '.muse/build.md'), 'utf8')
     const r = await run(home, 'directive', 'pickup', '--project', 'dya', '--id', 'S042', '--target', 'MUSE/BUILD')
     expect(r).toMatchObject({ code: 0, err: '' })
-    expect(r.out).toBe('S042→MUSE/BUILD picked up\n  receipt: muse/.muse/build.md\n  source:  dya/.muse/strategy.md (✅ 已传递 2026-03-17 09:05)\n')
+    expect(r.out).toBe(
+      'S042→MUSE/BUILD picked up\n  receipt: muse/.muse/build.md\n  source:  dya/.muse/strategy.md (✅ 已传递 2026-03-17 09:05)\n'
+    )
     const lines = buildBefore.split('\n')
     lines.splice(332, 0, '', '### S042→MUSE/BUILD (2026-03-17) — ✅ 已接收 2026-03-17 09:05', '> **Ship it**', '> line a', '> line b')
     expect(readFileSync(join(muse, '.muse/build.md'), 'utf8')).toBe(lines.join('\n'))
-    expect(readFileSync(join(dya, '.muse/strategy.md'), 'utf8')).toBe(STRATEGY.replace('🟡 **Ship it**', '✅ **Ship it** — 已传递 2026-03-17 09:05'))
+    expect(readFileSync(join(dya, '.muse/strategy.md'), 'utf8')).toBe(
+      STRATEGY.replace('🟡 **Ship it**', '✅ **Ship it** — 已传递 2026-03-17 09:05')
+    )
     const again = await json(home, 'directive', 'pickup', '--project', 'dya', '--id', 'S042', '--target', 'MUSE/BUILD')
     expect(again.data.outcome).toBe('already-done')
     expect(readFileSync(join(muse, '.muse/build.md'), 'utf8')).toBe(lines.join('\n'))
@@ -133,23 +145,61 @@ describeUpstream('muster directive pickup (real MUSE files)', () => {
 
   it('clear errors: unknown project, unknown target, missing id, nothing to pick up', async () => {
     const { home } = await fleet()
-    expect((await run(home, 'directive', 'pickup', '--project', 'ghost', '--id', 'S042', '--target', 'MUSE/BUILD')).err).toBe("muster: unknown project 'ghost' (see: muster projects list)\n")
-    expect((await run(home, 'directive', 'pickup', '--project', 'dya', '--id', 'S042', '--target', 'NOPE/BUILD')).err).toBe('muster: unknown target NOPE/BUILD: no registered project with key NOPE\n')
-    expect((await run(home, 'directive', 'pickup', '--project', 'dya', '--target', 'MUSE/BUILD')).err).toMatch(/required option '--id <id>' not specified/)
+    expect((await run(home, 'directive', 'pickup', '--project', 'ghost', '--id', 'S042', '--target', 'MUSE/BUILD')).err).toBe(
+      "muster: unknown project 'ghost' (see: muster projects list)\n"
+    )
+    expect((await run(home, 'directive', 'pickup', '--project', 'dya', '--id', 'S042', '--target', 'NOPE/BUILD')).err).toBe(
+      'muster: unknown target NOPE/BUILD: no registered project with key NOPE\n'
+    )
+    expect((await run(home, 'directive', 'pickup', '--project', 'dya', '--target', 'MUSE/BUILD')).err).toMatch(
+      /required option '--id <id>' not specified/
+    )
     const none = await json(home, 'directive', 'pickup', '--project', 'dya', '--id', 'S999', '--target', 'MUSE/BUILD')
     expect(none).toMatchObject({ code: 1, data: { error: 'no directive S999→MUSE/BUILD in project dya' } })
-    expect((await run(home, 'directive', 'pickup', '--project', 'dya', '--id', 'X1', '--target', 'MUSE/BUILD')).err).toMatch(/directive id must look like S042/)
+    expect((await run(home, 'directive', 'pickup', '--project', 'dya', '--id', 'X1', '--target', 'MUSE/BUILD')).err).toMatch(
+      /directive id must look like S042/
+    )
   })
 })
 
 describeUpstream('muster directive send (real MUSE files)', () => {
   it("writes the SPEC form into the sender's outgoing section with the next free id", async () => {
     const { home, dya } = await fleet()
-    const r = await json(home, 'directive', 'send', '--project', 'dya', '--from', 'strategy', '--to', 'muse/qa', '--title', 'Regress v2', '--body', 'b1\n\nb2')
+    const r = await json(
+      home,
+      'directive',
+      'send',
+      '--project',
+      'dya',
+      '--from',
+      'strategy',
+      '--to',
+      'muse/qa',
+      '--title',
+      'Regress v2',
+      '--body',
+      'b1\n\nb2'
+    )
     // 1 + the largest id in dya (the sender) and the hub (dya): S043; muse's S043 went to MUSE/BUILD, not MUSE/QA
     expect(r.data).toEqual({ id: 'S043', target: 'MUSE/QA', file: 'dya/.muse/strategy.md', line: 10, warnings: [] })
-    expect(readFileSync(join(dya, '.muse/strategy.md'), 'utf8')).toBe(STRATEGY.replace('> line b\n', '> line b\n\n📡 **S043→MUSE/QA**: 🟡 **Regress v2**\n> b1\n>\n> b2\n'))
-    const dup = await json(home, 'directive', 'send', '--project', 'dya', '--from', 'strategy', '--to', 'MUSE/QA', '--title', 'x', '--id', 'S043')
+    expect(readFileSync(join(dya, '.muse/strategy.md'), 'utf8')).toBe(
+      STRATEGY.replace('> line b\n', '> line b\n\n📡 **S043→MUSE/QA**: 🟡 **Regress v2**\n> b1\n>\n> b2\n')
+    )
+    const dup = await json(
+      home,
+      'directive',
+      'send',
+      '--project',
+      'dya',
+      '--from',
+      'strategy',
+      '--to',
+      'MUSE/QA',
+      '--title',
+      'x',
+      '--id',
+      'S043'
+    )
     expect(dup.data.error).toBe('S043→MUSE/QA already exists: pick another id')
   })
 
@@ -167,7 +217,9 @@ describeUpstream('muster directive send (real MUSE files)', () => {
   it('refuses unknown targets, path-like roles and invocation-rule violations', async () => {
     const { home } = await fleet()
     const send = (...a: string[]) => run(home, 'directive', 'send', '--project', 'dya', '--title', 't', ...a)
-    expect((await send('--from', 'strategy', '--to', 'MUSE/NOPE')).err).toBe('muster: unknown target MUSE/NOPE: project muse has no role file nope.md\n')
+    expect((await send('--from', 'strategy', '--to', 'MUSE/NOPE')).err).toBe(
+      'muster: unknown target MUSE/NOPE: project muse has no role file nope.md\n'
+    )
     for (const bad of ['../../etc/passwd', 'a/b', '/etc/passwd']) {
       expect((await send('--from', bad, '--to', 'MUSE/QA')).err).toMatch(/^muster: invalid role name/)
     }
@@ -181,7 +233,13 @@ describeUpstream('muster roles / role (real MUSE files)', () => {
   it('lists roles with counters and shows one parsed role', async () => {
     const { home } = await fleet()
     const roles = await json(home, 'roles', '--project', 'muse')
-    expect(roles.data.roles.map((r: { role: string; openTodos: number; doneTodos: number; pendingDirectives: number }) => [r.role, r.doneTodos, r.pendingDirectives])).toEqual([
+    expect(
+      roles.data.roles.map((r: { role: string; openTodos: number; doneTodos: number; pendingDirectives: number }) => [
+        r.role,
+        r.doneTodos,
+        r.pendingDirectives
+      ])
+    ).toEqual([
       ['build', 17, 0],
       ['gm', 0, 0],
       ['growth', 0, 2],
@@ -192,8 +250,12 @@ describeUpstream('muster roles / role (real MUSE files)', () => {
     expect(role.data.directives).toHaveLength(8)
     expect(role.data.notices).toHaveLength(6)
     expect((await run(home, 'role', '--project', 'muse', 'BUILD')).out).toMatch(/TODO: 0 open, 17 done\n/)
-    expect((await run(home, 'role', '--project', 'muse', '../../etc/passwd')).err).toMatch(/^muster: invalid role name '\.\.\/\.\.\/etc\/passwd'/)
-    expect((await run(home, 'role', '--project', 'muse', 'nope')).err).toBe('muster: no role \'nope\' in muse (roles: build, gm, growth, qa)\n')
+    expect((await run(home, 'role', '--project', 'muse', '../../etc/passwd')).err).toMatch(
+      /^muster: invalid role name '\.\.\/\.\.\/etc\/passwd'/
+    )
+    expect((await run(home, 'role', '--project', 'muse', 'nope')).err).toBe(
+      "muster: no role 'nope' in muse (roles: build, gm, growth, qa)\n"
+    )
     expect((await run(home, 'role', '--project', 'muse', 'paths')).err).toMatch(/config file, not a role/)
   })
 })
@@ -209,8 +271,13 @@ describe('muster directive pickup (inline files)', () => {
     const r = await run(home, 'directive', 'pickup', '--project', 'p', '--id', 'S007', '--target', 'QA')
     expect(r.code).toBe(0)
     expect(readFileSync(join(root, 'p/.muse/qa.md'))).toEqual(
-      Buffer.from('\uFEFF<!-- L0: v1.0 | a | b -->\r\n# QA\r\n\r\n## Results\r\nok\r\n\r\n## 📡 已接收战略指令\r\n\r\n### S007→P/QA (2026-03-17) — ✅ 已接收 2026-03-17 09:05\r\n> **Check**\r\n> do it', 'utf8')
+      Buffer.from(
+        '\uFEFF<!-- L0: v1.0 | a | b -->\r\n# QA\r\n\r\n## Results\r\nok\r\n\r\n## 📡 已接收战略指令\r\n\r\n### S007→P/QA (2026-03-17) — ✅ 已接收 2026-03-17 09:05\r\n> **Check**\r\n> do it',
+        'utf8'
+      )
     )
-    expect(readFileSync(join(root, 'p/.muse/strategy.md'), 'utf8')).toBe('# S\r\n\r\n📡 **S007→QA**: ✅ **Check** — 已传递 2026-03-17 09:05\r\n> do it\r\n')
+    expect(readFileSync(join(root, 'p/.muse/strategy.md'), 'utf8')).toBe(
+      '# S\r\n\r\n📡 **S007→QA**: ✅ **Check** — 已传递 2026-03-17 09:05\r\n> do it\r\n'
+    )
   })
 })

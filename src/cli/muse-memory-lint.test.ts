@@ -8,7 +8,12 @@ import { runCli } from './index'
 async function run(home: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = ''
   let err = ''
-  const code = await runCli([...args, '--home', home], { stdout: (t) => (out += t), stderr: (t) => (err += t), env: {}, cwd: process.cwd() })
+  const code = await runCli([...args, '--home', home], {
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+    env: {},
+    cwd: process.cwd()
+  })
   return { code, out, err }
 }
 const json = async (home: string, ...args: string[]) => JSON.parse((await run(home, ...args, '--json')).out)
@@ -20,12 +25,13 @@ beforeEach(() => {
 afterEach(() => vi.useRealTimers())
 
 describe('muster memory', () => {
-  it('write appends to today\'s log (created with its header), search ranks, finds CJK, short queries and new entries', async () => {
+  it("write appends to today's log (created with its header), search ranks, finds CJK, short queries and new entries", async () => {
     const root = tmpDir()
     const home = tmpDir()
     writeTree(join(root, 'p'), {
       '.muse/build.md': '<!-- L0: v1.0 | a | b -->\n',
-      'MEMORIES.md': '# MEMORIES\n\n## Hub\n- **[DECISION] 跨机器委派一律走 hub** (source: memory/2026-03-15.md) [PERMANENT]\n- ~~**[FACT] hub 放在 Dropbox** (source: memory/2026-03-01.md) [TEMPORAL:2026-03-01]~~ → 已迁\n',
+      'MEMORIES.md':
+        '# MEMORIES\n\n## Hub\n- **[DECISION] 跨机器委派一律走 hub** (source: memory/2026-03-15.md) [PERMANENT]\n- ~~**[FACT] hub 放在 Dropbox** (source: memory/2026-03-01.md) [TEMPORAL:2026-03-01]~~ → 已迁\n',
       'memory/2026-03-10.md': '# 2026-03-10\n\n## [BUILD] Session 1: 健康证明 PDF 导出\n\n- PDF 模板\n',
       'memory/2026-03-16.md': '# 2026-03-16\n\n## [QA] Session 1: 回归\n\n- AC3 FAIL 缺末尾换行\n'
     })
@@ -33,23 +39,37 @@ describe('muster memory', () => {
     const w = await json(home, 'memory', 'write', '--project', 'p', '--section', 'build', 'shipped', 'v2.15.0')
     expect(w).toEqual({ file: 'memory/2026-03-17.md', line: 3, created: true })
     await run(home, 'memory', 'write', '--project', 'p', '健康证明 第二版')
-    expect(readFileSync(join(root, 'p/memory/2026-03-17.md'), 'utf8')).toBe('# 2026-03-17\n\n## [BUILD] 21:07\n\nshipped v2.15.0\n\n## 21:07\n\n健康证明 第二版\n')
+    expect(readFileSync(join(root, 'p/memory/2026-03-17.md'), 'utf8')).toBe(
+      '# 2026-03-17\n\n## [BUILD] 21:07\n\nshipped v2.15.0\n\n## 21:07\n\n健康证明 第二版\n'
+    )
 
     const cjk = await json(home, 'memory', 'search', '健康证明')
     expect(cjk.mode).toBe('fts')
-    expect(cjk.hits.map((h: { file: string; line: number }) => `${h.file}:${h.line}`).sort()).toEqual(['memory/2026-03-10.md:3', 'memory/2026-03-17.md:9'])
+    expect(cjk.hits.map((h: { file: string; line: number }) => `${h.file}:${h.line}`).sort()).toEqual([
+      'memory/2026-03-10.md:3',
+      'memory/2026-03-17.md:9'
+    ])
     const recent = await json(home, 'memory', 'search', '--scope', 'recent', '健康证明')
     expect(recent.hits.map((h: { file: string }) => h.file)).toEqual(['memory/2026-03-17.md'])
     const long = await json(home, 'memory', 'search', '--project', 'p', '--scope', 'longterm', 'hub')
-    expect(long.hits.map((h: { line: number; kind: string }) => [h.line, h.kind])).toEqual(expect.arrayContaining([[4, 'DECISION'], [5, 'FACT~superseded']]))
+    expect(long.hits.map((h: { line: number; kind: string }) => [h.line, h.kind])).toEqual(
+      expect.arrayContaining([
+        [4, 'DECISION'],
+        [5, 'FACT~superseded']
+      ])
+    )
     const short = await json(home, 'memory', 'search', '--scope', 'recent', 'AC')
     expect(short.mode).toBe('like')
-    expect(short.hits).toEqual([expect.objectContaining({ file: 'memory/2026-03-16.md', line: 5, date: '2026-03-16', text: '- AC3 FAIL 缺末尾换行' })])
+    expect(short.hits).toEqual([
+      expect.objectContaining({ file: 'memory/2026-03-16.md', line: 5, date: '2026-03-16', text: '- AC3 FAIL 缺末尾换行' })
+    ])
     // an edit outside Muster is picked up by the incremental sync
     writeFileSync(join(root, 'p/memory/2026-03-16.md'), '# 2026-03-16\n\n- 新条目 zebra\n')
     expect((await json(home, 'memory', 'search', 'zebra')).hits).toHaveLength(1)
     expect((await json(home, 'memory', 'search', 'AC3')).hits).toHaveLength(0)
-    expect((await run(home, 'memory', 'search', 'x', '--scope', 'old')).err).toBe("muster: invalid --scope 'old': use all, recent or longterm\n")
+    expect((await run(home, 'memory', 'search', 'x', '--scope', 'old')).err).toBe(
+      "muster: invalid --scope 'old': use all, recent or longterm\n"
+    )
     expect((await run(home, 'memory', 'search', 'hub')).out).toMatch(/^p\/MEMORIES\.md:\d+\n {2}- /)
   })
 })
@@ -60,9 +80,11 @@ describe('muster lint', () => {
     const home = tmpDir()
     const p = join(root, 'p')
     writeTree(p, {
-      '.muse/build.md': `<!-- L0: v1.0.0 | ${'长'.repeat(130)} -->\n📡 **S010→NOPE/QA**: 🟡 **x**\n📡 **S011→P/QA**: 🟡 **dup**\n` + 'l\n'.repeat(600),
+      '.muse/build.md':
+        `<!-- L0: v1.0.0 | ${'长'.repeat(130)} -->\n📡 **S010→NOPE/QA**: 🟡 **x**\n📡 **S011→P/QA**: 🟡 **dup**\n` + 'l\n'.repeat(600),
       '.muse/gm.md': '# GM\n📡 **S011→P/QA**: 🟡 **dup**\n' + 'l\n'.repeat(900),
-      '.muse/qa.md': '<!-- L0: v1.1.0 | ok | fine -->\n# QA\n\n---\n\n*QA v1 — footer*\n### 📡 S042→QA (2026-12-02 19:20) — 🟡 待处理\n> later\n',
+      '.muse/qa.md':
+        '<!-- L0: v1.1.0 | ok | fine -->\n# QA\n\n---\n\n*QA v1 — footer*\n### 📡 S042→QA (2026-12-02 19:20) — 🟡 待处理\n> later\n',
       '.muse/paths.md': '# paths\n```\nSTRATEGY_PATH: /x/.muse/strategy.md\nnot a pair\n```\n'
     })
     execFileSync('git', ['init', '-q'], { cwd: p })

@@ -8,7 +8,12 @@ import { runCli } from './index'
 async function run(home: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = ''
   let err = ''
-  const code = await runCli([...args, '--home', home], { stdout: (t) => (out += t), stderr: (t) => (err += t), env: {}, cwd: process.cwd() })
+  const code = await runCli([...args, '--home', home], {
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+    env: {},
+    cwd: process.cwd()
+  })
   return { code, out, err }
 }
 
@@ -24,10 +29,25 @@ async function setup() {
 describe('muster notes', () => {
   it('write appends in the own namespace; list shows every note and the findings', async () => {
     const { home, repo, main } = await setup()
-    const w = await run(home, 'notes', 'write', '--project', 'app', '--agent', 'Data', '--type', 'decision', '--content', '{"decision":"Use JWT RS256","reasoning":"Matches existing auth pattern","promote_to_permanent":true}')
+    const w = await run(
+      home,
+      'notes',
+      'write',
+      '--project',
+      'app',
+      '--agent',
+      'Data',
+      '--type',
+      'decision',
+      '--content',
+      '{"decision":"Use JWT RS256","reasoning":"Matches existing auth pattern","promote_to_permanent":true}'
+    )
     expect(w).toMatchObject({ code: 0, err: '' })
     expect(w.out).toBe(`appended to refs/notes/squad/data on ${main.slice(0, 12)} (line 1)\n`)
-    const j = JSON.parse((await run(home, 'notes', 'write', '--project', 'app', '--agent', 'Data', '--type', 'progress', '--content', '"step 2"', '--json')).out)
+    const j = JSON.parse(
+      (await run(home, 'notes', 'write', '--project', 'app', '--agent', 'Data', '--type', 'progress', '--content', '"step 2"', '--json'))
+        .out
+    )
     expect(j).toMatchObject({ ref: 'refs/notes/squad/data', commit: main, note: { line: 3, summary: 'step 2' } })
     await repo.note('squad/worf', main, 'oops {')
 
@@ -47,26 +67,73 @@ describe('muster notes', () => {
 
   it('promote --dry-run shows exactly the entry, promote writes it once', async () => {
     const { home, repo, main } = await setup()
-    await run(home, 'notes', 'write', '--project', 'app', '--agent', 'Data', '--type', 'decision', '--content', '{"decision":"Use JWT RS256","reasoning":"Matches existing auth pattern","promote_to_permanent":true}')
+    await run(
+      home,
+      'notes',
+      'write',
+      '--project',
+      'app',
+      '--agent',
+      'Data',
+      '--type',
+      'decision',
+      '--content',
+      '{"decision":"Use JWT RS256","reasoning":"Matches existing auth pattern","promote_to_permanent":true}'
+    )
     const dry = await run(home, 'notes', 'promote', '--project', 'app', '--dry-run')
     expect(dry.code).toBe(0)
-    expect(dry.out).toMatch(/^would append 1 entry to \.squad\/decisions\.md \(new file\):\n\n### \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ: Use JWT RS256\n\n\*\*By:\*\* Data\n\n\*\*What:\*\* Use JWT RS256\n\n\*\*Why:\*\* Matches existing auth pattern\n\n<!-- muster: promoted squad note [0-9a-f]{16} from refs\/notes\/squad\/data on [0-9a-f]{40} -->\n\n0 already promoted, 0 already archived; dry run: nothing written\n$/)
+    expect(dry.out).toMatch(
+      /^would append 1 entry to \.squad\/decisions\.md \(new file\):\n\n### \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ: Use JWT RS256\n\n\*\*By:\*\* Data\n\n\*\*What:\*\* Use JWT RS256\n\n\*\*Why:\*\* Matches existing auth pattern\n\n<!-- muster: promoted squad note [0-9a-f]{16} from refs\/notes\/squad\/data on [0-9a-f]{40} -->\n\n0 already promoted, 0 already archived; dry run: nothing written\n$/
+    )
     const entry = dry.out.slice(dry.out.indexOf('###'), dry.out.indexOf('-->\n') + 4)
     expect(entry).toContain(main)
     const done = await run(home, 'notes', 'promote', '--project', 'app')
     expect(done.out.startsWith('appended 1 entry to .squad/decisions.md (new file):')).toBe(true)
     expect(readFileSync(join(repo.dir, '.squad/decisions.md'), 'utf8')).toBe(`# Decisions\n\n${entry}`)
-    expect((await run(home, 'notes', 'promote', '--project', 'app')).out).toBe('nothing to promote or archive\n1 already promoted, 0 already archived\n')
+    expect((await run(home, 'notes', 'promote', '--project', 'app')).out).toBe(
+      'nothing to promote or archive\n1 already promoted, 0 already archived\n'
+    )
   })
 
   it('bad input: one line, exit 1, nothing written', async () => {
     const { home, repo } = await setup()
-    const r = await run(home, 'notes', 'write', '--project', 'app', '--agent', 'Data', '--type', 'progress', '--content', '"x"', '--ref', 'squad/worf')
+    const r = await run(
+      home,
+      'notes',
+      'write',
+      '--project',
+      'app',
+      '--agent',
+      'Data',
+      '--type',
+      'progress',
+      '--content',
+      '"x"',
+      '--ref',
+      'squad/worf'
+    )
     expect(r).toMatchObject({ code: 1, out: '' })
-    expect(r.err).toBe('muster: Data may write only refs/notes/squad/data or the shared refs/notes/squad/research and refs/notes/squad/review, not refs/notes/squad/worf\n')
-    const j = await run(home, 'notes', 'write', '--project', 'app', '--agent', 'Data', '--type', 'progress', '--content', 'plain text', '--json')
+    expect(r.err).toBe(
+      'muster: Data may write only refs/notes/squad/data or the shared refs/notes/squad/research and refs/notes/squad/review, not refs/notes/squad/worf\n'
+    )
+    const j = await run(
+      home,
+      'notes',
+      'write',
+      '--project',
+      'app',
+      '--agent',
+      'Data',
+      '--type',
+      'progress',
+      '--content',
+      'plain text',
+      '--json'
+    )
     expect(JSON.parse(j.out)).toEqual({ error: '--content must be JSON: an object of note fields, or a quoted string' })
-    expect((await run(home, 'notes', 'list', '--project', 'ghost')).err).toBe("muster: unknown project 'ghost' (see: muster projects list)\n")
+    expect((await run(home, 'notes', 'list', '--project', 'ghost')).err).toBe(
+      "muster: unknown project 'ghost' (see: muster projects list)\n"
+    )
     expect(await repo.git(['for-each-ref', 'refs/notes'])).toBe('')
   })
 })

@@ -36,7 +36,7 @@ export function directStdoutIo(): CliIo {
 
 function writeStdoutSync(text: string): void {
   const bytes = Buffer.from(text)
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     try {
       at += writeSync(1, bytes, at)
     } catch (err) {
@@ -153,12 +153,23 @@ export function pad(text: string, width: number): string {
 /** Renders rows as aligned columns (the last column is not padded). */
 export function table(rows: string[][]): string {
   const widths: number[] = []
-  const cells = rows.map((r) => r.map((c, i) => {
-    const w = displayWidth(c)
-    widths[i] = Math.max(widths[i] ?? 0, w)
-    return w
-  }))
-  return rows.map((r, j) => r.map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i]! - cells[j]![i]!))).join('  ').trimEnd()).join('\n') + '\n'
+  const cells = rows.map((r) =>
+    r.map((c, i) => {
+      const w = displayWidth(c)
+      widths[i] = Math.max(widths[i] ?? 0, w)
+      return w
+    })
+  )
+  return (
+    rows
+      .map((r, j) =>
+        r
+          .map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i]! - cells[j]![i]!)))
+          .join('  ')
+          .trimEnd()
+      )
+      .join('\n') + '\n'
+  )
 }
 
 /** "3 min ago" style age of an ISO time relative to now. */

@@ -19,7 +19,12 @@ afterEach(async () => {
 async function run(home: string, palace: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = ''
   let err = ''
-  const code = await runCli([...args, '--home', home, '--palace', palace], { stdout: (t) => (out += t), stderr: (t) => (err += t), env: {}, cwd: process.cwd() })
+  const code = await runCli([...args, '--home', home, '--palace', palace], {
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+    env: {},
+    cwd: process.cwd()
+  })
   return { code, out, err }
 }
 
@@ -92,7 +97,9 @@ describe('muster patch', () => {
     const a = await run(w.home, w.palace, 'patch', 'apply', id, '--project', 'demo', '--test', 'sh test.sh')
     expect(a.code).toBe(1)
     expect(a.out).toContain('not ok 1 - beta is quiet')
-    expect(a.out).toMatch(/failed: tests failed \(exit 1\)\nacked failed as \S+\nthe worktree can be put back as it was: muster patch revert \S+\n$/)
+    expect(a.out).toMatch(
+      /failed: tests failed \(exit 1\)\nacked failed as \S+\nthe worktree can be put back as it was: muster patch revert \S+\n$/
+    )
     const runId = /muster patch revert (\S+)/.exec(a.out)![1]!
     const r = await run(w.home, w.palace, 'patch', 'revert', runId)
     expect(r).toMatchObject({ code: 0, out: `reverted ${runId}: 1 path restored (src/app.txt)\n` })
@@ -118,7 +125,19 @@ describe('muster patch', () => {
   it('submit sends a file or the working-tree diff byte-exactly', async () => {
     w = await patchWorld()
     writeFileSync(join(w.repo.dir, 'src/app.txt'), 'alpha\nbeta\r\ngamma\ndelta\n')
-    const r = await run(w.home, w.palace, 'patch', 'submit', '--from-worktree', 'demo', '--to-agent', 'win-codex', '--correlation-id', 'task_1', '--json')
+    const r = await run(
+      w.home,
+      w.palace,
+      'patch',
+      'submit',
+      '--from-worktree',
+      'demo',
+      '--to-agent',
+      'win-codex',
+      '--correlation-id',
+      'task_1',
+      '--json'
+    )
     expect(r.code).toBe(0)
     const j = JSON.parse(r.out)
     expect(j.artifact.warnings).toEqual([PATCH_WARNING_CRLF])

@@ -54,7 +54,8 @@ function registeredProjects(home: string, snapshot: StatusSnapshot, startedAt: n
   if (kept) return kept
   const projects = readRegisteredProjects(home)
   const after = stateDbStampsNow(home)
-  if (projects && before && after && sameDbStamps(before, after) && dbStampsSettledAt(before, startedAt)) snapshot.keepRegistry(projects, before)
+  if (projects && before && after && sameDbStamps(before, after) && dbStampsSettledAt(before, startedAt))
+    snapshot.keepRegistry(projects, before)
   return projects
 }
 
@@ -66,14 +67,19 @@ function sameName(a: string, b: string): boolean {
 
 /** Prints cards as `muster status` does (`json`: the `--json` document). */
 export function printCards(io: CliIo, cards: Card[], json: boolean): void {
-  if (json) return printJson(io, { projects: cards.map((c) => ('json' in c ? (JSON.parse(c.json()) as ProjectStatus) : c)), count: cards.length })
+  if (json)
+    return printJson(io, { projects: cards.map((c) => ('json' in c ? (JSON.parse(c.json()) as ProjectStatus) : c)), count: cards.length })
   if (cards.length === 0) return io.stdout('no projects registered (try: muster projects scan DIR, or muster demo)\n')
-  io.stdout(cards.map((c) => ('json' in c ? renderHead(c.project, c.stamps.roles.length, c.lastChangeAt) + c.body : renderProject(c))).join('\n'))
+  io.stdout(
+    cards.map((c) => ('json' in c ? renderHead(c.project, c.stamps.roles.length, c.lastChangeAt) + c.body : renderProject(c))).join('\n')
+  )
 }
 
 /** Human rendering of one project's status. */
 export function renderProject(p: ProjectStatus): string {
-  return p.exists ? renderHead(p, p.roles.length, p.lastChangeAt) + renderBody(p) : `${p.name} (${p.key})  ${p.path}  MISSING\n` + renderBody(p)
+  return p.exists
+    ? renderHead(p, p.roles.length, p.lastChangeAt) + renderBody(p)
+    : `${p.name} (${p.key})  ${p.path}  MISSING\n` + renderBody(p)
 }
 
 /** The heading line of a project's card (the age of its last change is computed now). */

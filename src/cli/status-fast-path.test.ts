@@ -25,7 +25,12 @@ async function serviceStatus(home: string, project?: string): Promise<unknown> {
 
 async function cliStatus(home: string): Promise<unknown> {
   let out = ''
-  const code = await runCli(['status', '--json', '--home', home], { stdout: (t) => (out += t), stderr: () => undefined, env: {}, cwd: process.cwd() })
+  const code = await runCli(['status', '--json', '--home', home], {
+    stdout: (t) => (out += t),
+    stderr: () => undefined,
+    env: {},
+    cwd: process.cwd()
+  })
   expect(code).toBe(0)
   return (JSON.parse(out) as { projects: unknown }).projects
 }
@@ -50,7 +55,9 @@ describe('fleetStatusAt (muster status) and fleet.status', () => {
     const db = openStateDb(home)
     const rows = db.prepare('SELECT path FROM role_parse_cache ORDER BY path').all() as { path: string }[]
     db.close()
-    const roleFiles = (cold as { path: string; roles: { file: string }[] }[]).flatMap((p) => p.roles.map((r) => join(p.path, '.muse', r.file))).sort()
+    const roleFiles = (cold as { path: string; roles: { file: string }[] }[])
+      .flatMap((p) => p.roles.map((r) => join(p.path, '.muse', r.file)))
+      .sort()
     expect(rows.map((r) => r.path)).toEqual(roleFiles)
     expect(await serviceStatus(home)).toEqual(cold)
     expect(await cliStatus(home)).toEqual(cold)

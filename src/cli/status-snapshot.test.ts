@@ -127,7 +127,9 @@ describe('muster status snapshot', () => {
     writeFileSync(join(root, 'hotel', 'outside.md'), role('hotel', 'v3.0.0')) // the link now points at a role file
 
     expect(answered(home)).toEqual([])
-    const json = JSON.parse(await cli('status', '--json', '--home', home)) as { projects: { name: string; key: string; roles: { file: string; l0: { version: string } | null }[]; lastMemoryLog: string | null }[] }
+    const json = JSON.parse(await cli('status', '--json', '--home', home)) as {
+      projects: { name: string; key: string; roles: { file: string; l0: { version: string } | null }[]; lastMemoryLog: string | null }[]
+    }
     const byName = new Map(json.projects.map((p) => [p.name, p]))
     expect(byName.get('bravo')!.roles.find((r) => r.file === 'qa.md')!.l0!.version).toBe('v9.0.1')
     expect(byName.get('charlie')!.roles.map((r) => r.file)).toEqual(['build.md', 'ops.md', 'qa.md'])
@@ -195,8 +197,24 @@ describe('a plain status call (parseStatusArgv)', () => {
   it('takes the global options and --project around the command word, as commander does; anything else is left to commander', () => {
     expect(parseStatusArgv(['status'])).toEqual({ json: false })
     expect(parseStatusArgv(['--home', '/h', 'status', '--json', '--project=x'])).toEqual({ home: '/h', json: true, project: 'x' })
-    expect(parseStatusArgv(['--json', '--home=/h', '--palace', '/p', 'status', '--project', 'a', '--project', 'b'])).toEqual({ home: '/h', json: true, project: 'b' })
-    for (const argv of [[], ['lint'], ['--project', 'a', 'status'], ['status', '--help'], ['status', '-h'], ['status', 'extra'], ['status', '--home'], ['status', '--project', '--json'], ['status', '--', 'x'], ['status', 'status'], ['status', '--verbose']]) {
+    expect(parseStatusArgv(['--json', '--home=/h', '--palace', '/p', 'status', '--project', 'a', '--project', 'b'])).toEqual({
+      home: '/h',
+      json: true,
+      project: 'b'
+    })
+    for (const argv of [
+      [],
+      ['lint'],
+      ['--project', 'a', 'status'],
+      ['status', '--help'],
+      ['status', '-h'],
+      ['status', 'extra'],
+      ['status', '--home'],
+      ['status', '--project', '--json'],
+      ['status', '--', 'x'],
+      ['status', 'status'],
+      ['status', '--verbose']
+    ]) {
       expect(parseStatusArgv(argv), argv.join(' ')).toBeNull()
     }
   })
@@ -220,7 +238,11 @@ describe('the muster binary', () => {
     expect(run(bin.replace(/\.cjs$/, '.mjs'), 'status', '--json', '--home', home)).toBe(json)
     expect(run(bin, 'status', '--help')).toContain('--project <name>')
     const unknown = spawnSync(process.execPath, [bin, 'status', '--project', 'nope', '--home', home], { encoding: 'utf8' })
-    expect([unknown.status, unknown.stdout, unknown.stderr]).toEqual([1, '', "muster: unknown project 'nope' (see: muster projects list)\n"])
+    expect([unknown.status, unknown.stdout, unknown.stderr]).toEqual([
+      1,
+      '',
+      "muster: unknown project 'nope' (see: muster projects list)\n"
+    ])
   }, 60_000)
 })
 

@@ -51,7 +51,8 @@ export function pyIntFlag(v: string): number {
 /** A flag limited to `choices` (argparse `choices=`). */
 export function choiceFlag<T extends string>(...choices: T[]): (v: string) => T {
   return (v) => {
-    if (!(choices as string[]).includes(v)) throw new InvalidArgumentError(`invalid choice: ${repr(v)} (choose from ${choices.map(repr).join(', ')})`)
+    if (!(choices as string[]).includes(v))
+      throw new InvalidArgumentError(`invalid choice: ${repr(v)} (choose from ${choices.map(repr).join(', ')})`)
     return v as T
   }
 }
@@ -129,7 +130,8 @@ export function argparseMessage(err: CommanderError, cmd: Command, argv: string[
     case 'commander.conflictingOption': {
       const names = [...text.matchAll(/option '(-[-\w]+)/g)].map((m) => m[1]!)
       const opts = names.map((n) => cmd.options.find((o) => o.long === n)!).filter(Boolean)
-      const [first, later] = opts.length === 2 && lastUse(argv, opts[0]!) > lastUse(argv, opts[1]!) ? [opts[1]!, opts[0]!] : [opts[0]!, opts[1]!]
+      const [first, later] =
+        opts.length === 2 && lastUse(argv, opts[0]!) > lastUse(argv, opts[1]!) ? [opts[1]!, opts[0]!] : [opts[0]!, opts[1]!]
       return later ? `argument ${later.long}: not allowed with argument ${first.long}` : text
     }
     default:

@@ -34,13 +34,17 @@ describe.each(variants)('%s', (_name, make) => {
   it('refuses a path through a file, naming the file', async () => {
     const root = tmpDir()
     writeFileSync(join(root, 'f'), 'x')
-    await expect(make(join(root, 'f', 'sub'))).rejects.toThrow(`cannot create folder ${join(root, 'f', 'sub')}: ${join(root, 'f')} exists and is not a folder`)
+    await expect(make(join(root, 'f', 'sub'))).rejects.toThrow(
+      `cannot create folder ${join(root, 'f', 'sub')}: ${join(root, 'f')} exists and is not a folder`
+    )
     await expect(make(join(root, 'f'))).rejects.toThrow(/exists and is not a folder/)
   })
 
   it('refuses a dangling symbolic link in the way', async () => {
     const root = tmpDir()
     symlinkSync(join(root, 'gone'), join(root, 'link'))
-    await expect(make(join(root, 'link', 'x'))).rejects.toThrow(`cannot create folder ${join(root, 'link', 'x')}: ${join(root, 'link')} exists and is not a folder`)
+    await expect(make(join(root, 'link', 'x'))).rejects.toThrow(
+      `cannot create folder ${join(root, 'link', 'x')}: ${join(root, 'link')} exists and is not a folder`
+    )
   })
 })

@@ -20,7 +20,10 @@ async function start(watch = false): Promise<MusterService> {
 describe('service', () => {
   it('rejects input that fails the contract, with a one-line message and a code', async () => {
     const s = await start()
-    await expect(s.call('projects.add', { path: '' })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/path/) })
+    await expect(s.call('projects.add', { path: '' })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/path/)
+    })
     await expect(s.call('projects.add', { path: '/x', extra: 1 })).rejects.toMatchObject({ code: 'invalid_input' })
     await expect(s.call('settings.update', { operatorId: 'has space' })).rejects.toMatchObject({
       message: expect.stringMatching(/single token/)

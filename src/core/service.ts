@@ -63,7 +63,11 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
     : null
   watcher?.sync(registry.list())
   const hubs = new HubService({
-    state: db, projects: registry, operator: () => settings.get().operatorId, emit: watching ? emit : undefined, lockTimeoutMs: opts.hubLockTimeoutMs,
+    state: db,
+    projects: registry,
+    operator: () => settings.get().operatorId,
+    emit: watching ? emit : undefined,
+    lockTimeoutMs: opts.hubLockTimeoutMs,
     home: opts.home
   })
   closers.push(() => hubs.close())

@@ -15,7 +15,13 @@ describe('resolveRendererTarget', () => {
     expect(resolveRendererTarget({ isPackaged: true, devServerUrl: 'http://localhost:5173/', rendererFile: file }).kind).toBe('file')
   })
   it('ignores a dev server URL that is not loopback http', () => {
-    for (const devServerUrl of ['https://evil.example/', 'http://192.168.1.4:5173', 'javascript:alert(1)', 'not a url', 'http://u:p@localhost:5173']) {
+    for (const devServerUrl of [
+      'https://evil.example/',
+      'http://192.168.1.4:5173',
+      'javascript:alert(1)',
+      'not a url',
+      'http://u:p@localhost:5173'
+    ]) {
       expect(resolveRendererTarget({ isPackaged: false, devServerUrl, rendererFile: file }).kind).toBe('file')
     }
   })

@@ -6,11 +6,23 @@ type Listener = (e: PushedEvent) => void
 
 function fakeService(): { subscribe: (l: Listener) => () => void; push: (e: PushedEvent) => void; count: () => number } {
   const listeners = new Set<Listener>()
-  return { subscribe: (l) => (listeners.add(l), () => listeners.delete(l)), push: (e) => listeners.forEach((l) => l(e)), count: () => listeners.size }
+  return {
+    subscribe: (l) => (listeners.add(l), () => listeners.delete(l)),
+    push: (e) => listeners.forEach((l) => l(e)),
+    count: () => listeners.size
+  }
 }
 
 const inbox = (unread: number, from: string): PushedEvent =>
-  ({ name: 'hub.inbox', payload: { hub: 'demo', palace: '/p', unread, latest: { from_agent: from, type: 'task.reply', status: 'blocked', body: 'need the staging token\nplease' } } }) as unknown as PushedEvent
+  ({
+    name: 'hub.inbox',
+    payload: {
+      hub: 'demo',
+      palace: '/p',
+      unread,
+      latest: { from_agent: from, type: 'task.reply', status: 'blocked', body: 'need the staging token\nplease' }
+    }
+  }) as unknown as PushedEvent
 
 describe('main-process notifications (binding of shared/notify/attention)', () => {
   it('shows one coalesced notice per window and stops after unsubscribe', () => {
@@ -24,7 +36,14 @@ describe('main-process notifications (binding of shared/notify/attention)', () =
       vi.advanceTimersByTime(999)
       expect(shown).toEqual([])
       vi.advanceTimersByTime(1)
-      expect(shown).toEqual([{ title: '2 unread events in your hub inbox', body: 'win-codex: task.reply (blocked) — need the staging token please\nalso from mac-claude', target: 'inbox', hub: 'demo' }])
+      expect(shown).toEqual([
+        {
+          title: '2 unread events in your hub inbox',
+          body: 'win-codex: task.reply (blocked) — need the staging token please\nalso from mac-claude',
+          target: 'inbox',
+          hub: 'demo'
+        }
+      ])
       svc.push(inbox(3, 'mac-claude'))
       off()
       vi.advanceTimersByTime(2000)

@@ -2,14 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { ApiError, type PushedEvent } from '../shared/api'
 import type { MusterService } from '../core/service-types'
 import { CALL_CHANNEL, EVENT_CHANNEL } from '../preload/ipc-protocol'
-import {
-  bindService,
-  createTrustedSenderCheck,
-  forwardEvents,
-  serializeError,
-  type IpcCallEvent,
-  type IpcMainLike
-} from './ipc-binding'
+import { bindService, createTrustedSenderCheck, forwardEvents, serializeError, type IpcCallEvent, type IpcMainLike } from './ipc-binding'
 
 const APP = 'file:///opt/muster/out/renderer/index.html'
 
@@ -103,7 +96,12 @@ describe('bindService', () => {
   it('treats a throwing sender check as untrusted', async () => {
     const ipc = fakeIpcMain()
     const call = vi.fn()
-    bindService(ipc.ipcMain, { call } as never, { isTrustedSender: () => { throw new Error('boom') }, log: () => {} })
+    bindService(ipc.ipcMain, { call } as never, {
+      isTrustedSender: () => {
+        throw new Error('boom')
+      },
+      log: () => {}
+    })
     expect(await ipc.invoke(fakeWindow(1).fromMainFrame(), 'app.info', {})).toMatchObject({ ok: false, code: 'forbidden' })
     expect(call).not.toHaveBeenCalled()
   })
@@ -185,7 +183,12 @@ describe('forwardEvents', () => {
     }
     const live = { isDestroyed: () => false, send: vi.fn() }
     const dead = { isDestroyed: () => true, send: vi.fn() }
-    const broken = { isDestroyed: () => false, send: vi.fn(() => { throw new Error('gone') }) }
+    const broken = {
+      isDestroyed: () => false,
+      send: vi.fn(() => {
+        throw new Error('gone')
+      })
+    }
     const log = vi.fn()
     const stop = forwardEvents(service, () => [broken, live, dead], log)
     listener?.({ name: 'projects.changed', payload: { at: '2026-01-01T00:00:00Z' } })

@@ -57,7 +57,12 @@ const MAX_ERROR_MESSAGE = 2000
 export function serializeError(err: unknown): { ok: false; error: string; code: ApiErrorCode } {
   let code: ApiErrorCode = 'internal'
   if (err instanceof ApiError) code = err.code
-  else if (typeof err === 'object' && err !== null && isApiErrorCode((err as { code?: unknown }).code) && (err as Error).name === 'ApiError') {
+  else if (
+    typeof err === 'object' &&
+    err !== null &&
+    isApiErrorCode((err as { code?: unknown }).code) &&
+    (err as Error).name === 'ApiError'
+  ) {
     code = (err as { code: ApiErrorCode }).code
   }
   let message = err instanceof Error ? err.message : typeof err === 'string' ? err : 'internal error'

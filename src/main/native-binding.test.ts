@@ -16,7 +16,9 @@ describe('resolveNativeBinding', () => {
   })
   it('prefers MUSTER_SQLITE_BINDING', () => {
     expect(resolveNativeBinding({ ...base, env: { MUSTER_SQLITE_BINDING: '/x/addon.node' }, exists: () => true })).toBe('/x/addon.node')
-    expect(() => resolveNativeBinding({ ...base, env: { MUSTER_SQLITE_BINDING: '/x/addon.node' }, exists: () => false })).toThrow(/missing file/)
+    expect(() => resolveNativeBinding({ ...base, env: { MUSTER_SQLITE_BINDING: '/x/addon.node' }, exists: () => false })).toThrow(
+      /missing file/
+    )
   })
   it('explains how to fix a missing build', () => {
     expect(() => resolveNativeBinding({ ...base, exists: () => false })).toThrow(/npm run prepare:electron-native/)
@@ -25,7 +27,9 @@ describe('resolveNativeBinding', () => {
 
 describe('scripts/prepare-electron-native.mjs', () => {
   it('writes exactly where the main process looks', () => {
-    const printed = execFileSync(process.execPath, [join(ROOT, 'scripts/prepare-electron-native.mjs'), '--print-path'], { encoding: 'utf8' }).trim()
+    const printed = execFileSync(process.execPath, [join(ROOT, 'scripts/prepare-electron-native.mjs'), '--print-path'], {
+      encoding: 'utf8'
+    }).trim()
     const version = JSON.parse(readFileSync(join(ROOT, 'node_modules/electron/package.json'), 'utf8')).version as string
     expect(printed).toBe(electronNativeBindingPath(ROOT, version))
   })

@@ -24,7 +24,16 @@ describe('isSafeExternalUrl', () => {
     expect(isSafeExternalUrl('mailto:ops@example.com')).toBe(true)
   })
   it('rejects other schemes', () => {
-    for (const url of ['http://example.com', 'file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,x', 'smb://host/share', 'ms-msdt:/id', 'vscode://x', 'ftp://x.org']) {
+    for (const url of [
+      'http://example.com',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'smb://host/share',
+      'ms-msdt:/id',
+      'vscode://x',
+      'ftp://x.org'
+    ]) {
       expect(isSafeExternalUrl(url), url).toBe(false)
     }
   })
@@ -73,7 +82,10 @@ describe('CSP', () => {
     expect(csp).not.toContain('unsafe-eval')
   })
   it('replaces any existing CSP header whatever its case', () => {
-    const out = withCspHeader({ 'content-security-policy': ['default-src *'], 'Content-Type': 'text/html', 'Content-Security-Policy-Report-Only': ['x'] }, APP_CSP)
+    const out = withCspHeader(
+      { 'content-security-policy': ['default-src *'], 'Content-Type': 'text/html', 'Content-Security-Policy-Report-Only': ['x'] },
+      APP_CSP
+    )
     expect(out).toEqual({ 'Content-Type': ['text/html'], 'Content-Security-Policy': [APP_CSP] })
     expect(withCspHeader(undefined, 'x')).toEqual({ 'Content-Security-Policy': ['x'] })
   })

@@ -16,10 +16,7 @@ export const APP_CSP =
  */
 export function devCsp(devOrigin: string): string {
   const ws = devOrigin.replace(/^http/, 'ws')
-  return APP_CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace(
-    "connect-src 'self'",
-    `connect-src 'self' ${ws}`
-  )
+  return APP_CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace("connect-src 'self'", `connect-src 'self' ${ws}`)
 }
 
 /** The CSP for a renderer target. */

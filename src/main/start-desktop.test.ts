@@ -29,7 +29,10 @@ describe('scripts/start-desktop.mjs', () => {
         env: { ...process.env, ELECTRON_MIRROR: 'http://127.0.0.1:9/', electron_config_cache: cache, ELECTRON_OVERRIDE_DIST_PATH: '' }
       })
       expect(r.status).not.toBe(0)
-      const paragraphs = r.stderr.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean)
+      const paragraphs = r.stderr
+        .split(/\n\s*\n/)
+        .map((p) => p.trim())
+        .filter(Boolean)
       expect(paragraphs).toHaveLength(1)
       expect(paragraphs[0]).toMatch(/needs the Electron .* binary/)
       expect(paragraphs[0]).toContain('npm run serve')

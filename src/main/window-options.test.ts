@@ -24,7 +24,16 @@ describe('createWindowOptions', () => {
 
   it('starts hidden, titled, at the given bounds with a minimum size', () => {
     const opts = createWindowOptions(base)
-    expect(opts).toMatchObject({ show: false, title: 'Muster', x: 10, y: 20, width: 1200, height: 800, minWidth: MIN_WIDTH, minHeight: MIN_HEIGHT })
+    expect(opts).toMatchObject({
+      show: false,
+      title: 'Muster',
+      x: 10,
+      y: 20,
+      width: 1200,
+      height: 800,
+      minWidth: MIN_WIDTH,
+      minHeight: MIN_HEIGHT
+    })
   })
 
   it('never opens smaller than the minimum and omits a half position', () => {

@@ -25,11 +25,26 @@ afterEach(() => {
 
 describe('parseWindowState', () => {
   it('reads a valid state', () => {
-    expect(parseWindowState('{"x":10,"y":20,"width":1000,"height":700,"isMaximized":true}')).toEqual({ x: 10, y: 20, width: 1000, height: 700, isMaximized: true })
+    expect(parseWindowState('{"x":10,"y":20,"width":1000,"height":700,"isMaximized":true}')).toEqual({
+      x: 10,
+      y: 20,
+      width: 1000,
+      height: 700,
+      isMaximized: true
+    })
   })
   it('drops a half position and rejects nonsense', () => {
     expect(parseWindowState('{"x":10,"width":1000,"height":700}')).toEqual({ width: 1000, height: 700, isMaximized: false })
-    for (const text of ['', 'null', '[]', '{"width":"big","height":700}', '{"width":5,"height":700}', '{"width":1e9,"height":700}', '{"width":1000}', '{bad json']) {
+    for (const text of [
+      '',
+      'null',
+      '[]',
+      '{"width":"big","height":700}',
+      '{"width":5,"height":700}',
+      '{"width":1e9,"height":700}',
+      '{"width":1000}',
+      '{bad json'
+    ]) {
       expect(parseWindowState(text), text).toBeNull()
     }
   })

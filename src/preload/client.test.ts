@@ -36,7 +36,9 @@ describe('call', () => {
 
   it('throws an Error carrying the code', async () => {
     const f = fakeIpc(() => ({ ok: false, error: 'no project named x', code: 'not_found' }))
-    const err = await createPreloadClient(f.ipc).call('projects.remove', { name: 'x' }).catch((e: unknown) => e)
+    const err = await createPreloadClient(f.ipc)
+      .call('projects.remove', { name: 'x' })
+      .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(Error)
     expect(err).toMatchObject({ message: 'no project named x', code: 'not_found', name: 'ApiError' })
   })
@@ -52,7 +54,10 @@ describe('call', () => {
     const f = fakeIpc(() => {
       throw new Error("No handler registered for 'muster:call'")
     })
-    await expect(createPreloadClient(f.ipc).call('app.info', {})).rejects.toMatchObject({ code: 'internal', message: expect.stringContaining('No handler') })
+    await expect(createPreloadClient(f.ipc).call('app.info', {})).rejects.toMatchObject({
+      code: 'internal',
+      message: expect.stringContaining('No handler')
+    })
   })
 
   it('rejects method names that are not shaped like contract methods without IPC', async () => {
@@ -69,7 +74,11 @@ describe('call', () => {
 describe('callResult', () => {
   it('resolves the envelope instead of throwing', async () => {
     const f = fakeIpc(() => ({ ok: false, error: 'bad', code: 'invalid_input' }))
-    await expect(createPreloadClient(f.ipc).callResult('projects.add', { path: '' })).resolves.toEqual({ ok: false, error: 'bad', code: 'invalid_input' })
+    await expect(createPreloadClient(f.ipc).callResult('projects.add', { path: '' })).resolves.toEqual({
+      ok: false,
+      error: 'bad',
+      code: 'invalid_input'
+    })
   })
 })
 

@@ -31,7 +31,8 @@ afterEach(async () => {
 const raw = (path: string, opts: RawOptions = {}): Promise<Reply> => rawAt(server.port, path, opts)
 const auth = { authorization: `Bearer ${TOKEN}` }
 const json = { ...auth, 'content-type': 'application/json' }
-const appInfo = (headers: Record<string, string> = json): Promise<Reply> => raw('/api/call/app.info', { method: 'POST', headers, body: '{}' })
+const appInfo = (headers: Record<string, string> = json): Promise<Reply> =>
+  raw('/api/call/app.info', { method: 'POST', headers, body: '{}' })
 
 describe('muster serve under hostile or broken requests', () => {
   it('answers a body over the limit with a 413 JSON error, declared or streamed, and keeps serving', async () => {
@@ -61,7 +62,14 @@ describe('muster serve under hostile or broken requests', () => {
   })
 
   it('accepts exactly application/json (parameters allowed, any case) and refuses look-alikes with 415', async () => {
-    for (const type of ['application/jsonfoo', 'application/json-patch+json', 'application/json5', 'text/plain', 'application/x-json', '']) {
+    for (const type of [
+      'application/jsonfoo',
+      'application/json-patch+json',
+      'application/json5',
+      'text/plain',
+      'application/x-json',
+      ''
+    ]) {
       const r = await appInfo({ ...auth, 'content-type': type })
       expect([type, r.status]).toEqual([type, 415])
     }
@@ -95,7 +103,10 @@ describe('muster serve under hostile or broken requests', () => {
     const open: ClientRequest[] = []
     const stream = (): Promise<{ req: ClientRequest; res: IncomingMessage }> =>
       new Promise((resolve, reject) => {
-        const req = request({ host: '127.0.0.1', port: server.port, path: `/api/events?token=${TOKEN}`, headers: { host: `127.0.0.1:${server.port}` } }, (res) => resolve({ req, res }))
+        const req = request(
+          { host: '127.0.0.1', port: server.port, path: `/api/events?token=${TOKEN}`, headers: { host: `127.0.0.1:${server.port}` } },
+          (res) => resolve({ req, res })
+        )
         req.on('error', (e) => (e.message.includes('aborted') || e.message.includes('socket hang up') ? undefined : reject(e)))
         req.end()
         open.push(req)
@@ -132,7 +143,11 @@ describe('muster serve under hostile or broken requests', () => {
     await new Promise<void>((resolve) => spy.listen(0, '127.0.0.1', resolve))
     try {
       const url = `http://127.0.0.1:${(spy.address() as { port: number }).port}`
-      const r = await raw('/api/call/hubs.add', { method: 'POST', headers: json, body: JSON.stringify({ url, token_file: join(outside, 'secret.txt') }) })
+      const r = await raw('/api/call/hubs.add', {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ url, token_file: join(outside, 'secret.txt') })
+      })
       expect(r.status).toBe(400)
       expect(JSON.parse(r.body)).toMatchObject({ code: 'invalid_input', error: expect.stringContaining('token_file') })
       expect(r.body).not.toContain(SECRET)

@@ -39,7 +39,9 @@ describe('muster serve', () => {
   it('refuses requests without the token or with a wrong one, for pages and API alike', async () => {
     expect((await raw('/')).status).toBe(401)
     expect((await raw('/assets/app.js')).status).toBe(401)
-    expect((await raw('/api/call/projects.list', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401)
+    expect(
+      (await raw('/api/call/projects.list', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status
+    ).toBe(401)
     expect((await raw('/api/events?token=wrong')).status).toBe(401)
     expect((await raw('/', { headers: { authorization: 'Bearer nope' } })).status).toBe(401)
   })
@@ -48,9 +50,21 @@ describe('muster serve', () => {
     const host = await raw('/', { headers: { ...auth, host: `evil.example:${server.port}` } })
     expect(host.status).toBe(403)
     expect(JSON.parse(host.body).error).toMatch(/foreign Host/)
-    const origin = await raw('/api/call/projects.list', { method: 'POST', headers: { ...json, origin: 'https://evil.example' }, body: '{}' })
+    const origin = await raw('/api/call/projects.list', {
+      method: 'POST',
+      headers: { ...json, origin: 'https://evil.example' },
+      body: '{}'
+    })
     expect(origin.status).toBe(403)
-    expect((await raw('/api/call/projects.list', { method: 'POST', headers: { ...json, origin: `http://localhost:${server.port}` }, body: '{}' })).status).toBe(200)
+    expect(
+      (
+        await raw('/api/call/projects.list', {
+          method: 'POST',
+          headers: { ...json, origin: `http://localhost:${server.port}` },
+          body: '{}'
+        })
+      ).status
+    ).toBe(200)
   })
 
   it('serves the page with ?token=, sets an HttpOnly SameSite cookie, and accepts the cookie after', async () => {
@@ -88,17 +102,20 @@ describe('muster serve', () => {
 
   it('streams pushed events over SSE', async () => {
     const received = new Promise<string>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: server.port, path: `/api/events?token=${TOKEN}`, headers: { host: `127.0.0.1:${server.port}` } }, (res) => {
-        expect(res.headers['content-type']).toMatch(/text\/event-stream/)
-        let buf = ''
-        res.on('data', (d) => {
-          buf += d
-          if (buf.includes('event: projects.changed')) {
-            resolve(buf)
-            req.destroy()
-          }
-        })
-      })
+      const req = request(
+        { host: '127.0.0.1', port: server.port, path: `/api/events?token=${TOKEN}`, headers: { host: `127.0.0.1:${server.port}` } },
+        (res) => {
+          expect(res.headers['content-type']).toMatch(/text\/event-stream/)
+          let buf = ''
+          res.on('data', (d) => {
+            buf += d
+            if (buf.includes('event: projects.changed')) {
+              resolve(buf)
+              req.destroy()
+            }
+          })
+        }
+      )
       req.on('error', (e) => (e.message.includes('aborted') ? undefined : reject(e)))
       req.end()
     })

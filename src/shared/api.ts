@@ -26,7 +26,15 @@ export * from './contract/patches'
 export * from './contract/approvals'
 
 /** Every request/response method: name -> input and output schemas. */
-export const methods = { ...fleetMethods, ...museMethods, ...hubMethods, ...notesMethods, ...invokeMethods, ...patchMethods, ...approvalMethods } as const
+export const methods = {
+  ...fleetMethods,
+  ...museMethods,
+  ...hubMethods,
+  ...notesMethods,
+  ...invokeMethods,
+  ...patchMethods,
+  ...approvalMethods
+} as const
 
 /** Names of every request/response method. */
 export type MethodName = keyof typeof methods

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { DirectiveStateSchema, type Directive, type LocatedOccurrence } from './contract/muse'
-import { countStates, DIRECTIVE_STATES, directiveNumber, matchesDirective, queryDirectives, queryNotices, sortDirectives, textTerms, type LocatedNotice } from './directive-query'
+import {
+  countStates,
+  DIRECTIVE_STATES,
+  directiveNumber,
+  matchesDirective,
+  queryDirectives,
+  queryNotices,
+  sortDirectives,
+  textTerms,
+  type LocatedNotice
+} from './directive-query'
 
 function occ(patch: Partial<LocatedOccurrence>): LocatedOccurrence {
   return {
@@ -45,8 +55,26 @@ const S101 = directive({
   state: 'delivered',
   title: '插件 API 冻结为 v1',
   occurrences: [
-    occ({ id: 'S101', mark: 'done', title: '插件 API 冻结为 v1', body: '`definePlugin()` 签名冻结', statusText: '— 已传递 2026-03-21 09:30' }),
-    occ({ id: 'S101', form: 'head', project: 'orbit', role: 'build', file: 'build.md', sectionKind: 'received', mark: 'done', date: '3/20', statusText: '已接收 3/21 09:30', title: '插件 API 冻结为 v1', body: '> 已随 v1.6.0 发布' })
+    occ({
+      id: 'S101',
+      mark: 'done',
+      title: '插件 API 冻结为 v1',
+      body: '`definePlugin()` 签名冻结',
+      statusText: '— 已传递 2026-03-21 09:30'
+    }),
+    occ({
+      id: 'S101',
+      form: 'head',
+      project: 'orbit',
+      role: 'build',
+      file: 'build.md',
+      sectionKind: 'received',
+      mark: 'done',
+      date: '3/20',
+      statusText: '已接收 3/21 09:30',
+      title: '插件 API 冻结为 v1',
+      body: '> 已随 v1.6.0 发布'
+    })
   ]
 })
 const S112 = directive({})
@@ -56,7 +84,13 @@ const S112QA = directive({
   title: 'Retry budget 全局上限回归',
   occurrences: [occ({ target: 'ORBIT/QA', title: 'Retry budget 全局上限回归', body: '重点回归 AC4' })]
 })
-const S113 = directive({ id: 'S113', target: 'ALL', resolution: { kind: 'all' }, title: '四月冻结窗口', occurrences: [occ({ id: 'S113', target: 'ALL', title: '四月冻结窗口', body: '只合并 P0' })] })
+const S113 = directive({
+  id: 'S113',
+  target: 'ALL',
+  resolution: { kind: 'all' },
+  title: '四月冻结窗口',
+  occurrences: [occ({ id: 'S113', target: 'ALL', title: '四月冻结窗口', body: '只合并 P0' })]
+})
 const S098 = directive({
   key: 'S098→KITE/GM@HELM',
   id: 'S098',
@@ -73,7 +107,19 @@ const S040v3 = directive({
   resolution: { kind: 'role', project: 'orbit', key: 'ORBIT', role: 'growth', file: 'growth.md' },
   title: '每帖补至 3 图',
   source: null,
-  occurrences: [occ({ id: 'S040v3', form: 'head', project: 'orbit', role: 'growth', file: 'growth.md', sectionKind: 'received', date: '3/15 10:38', title: '每帖补至 3 图', body: '图2 对比表' })]
+  occurrences: [
+    occ({
+      id: 'S040v3',
+      form: 'head',
+      project: 'orbit',
+      role: 'growth',
+      file: 'growth.md',
+      sectionKind: 'received',
+      date: '3/15 10:38',
+      title: '每帖补至 3 图',
+      body: '图2 对比表'
+    })
+  ]
 })
 const ALL = [S098, S101, S112QA, S040v3, S113, S112]
 const keys = (list: readonly Directive[]) => list.map((d) => d.key)
@@ -94,9 +140,20 @@ describe('directive query: states', () => {
 
 describe('directive query: project, role and target', () => {
   it('project: the sender, the receipt or the resolved target, ignoring case', () => {
-    expect(keys(queryDirectives(ALL, { project: 'helm' }))).toEqual(['S113→ALL', 'S112→ORBIT/BUILD', 'S112→ORBIT/QA', 'S101→ORBIT/BUILD', 'S098→KITE/GM@HELM'])
+    expect(keys(queryDirectives(ALL, { project: 'helm' }))).toEqual([
+      'S113→ALL',
+      'S112→ORBIT/BUILD',
+      'S112→ORBIT/QA',
+      'S101→ORBIT/BUILD',
+      'S098→KITE/GM@HELM'
+    ])
     // orbit: every resolved target in orbit, and S101 whose receipt is in orbit; not ALL or KITE
-    expect(keys(queryDirectives(ALL, { project: 'ORBIT' }))).toEqual(['S112→ORBIT/BUILD', 'S112→ORBIT/QA', 'S040v3→ORBIT/GROWTH', 'S101→ORBIT/BUILD'])
+    expect(keys(queryDirectives(ALL, { project: 'ORBIT' }))).toEqual([
+      'S112→ORBIT/BUILD',
+      'S112→ORBIT/QA',
+      'S040v3→ORBIT/GROWTH',
+      'S101→ORBIT/BUILD'
+    ])
     expect(queryDirectives(ALL, { project: 'kite' })).toEqual([])
   })
 
@@ -116,7 +173,9 @@ describe('directive query: project, role and target', () => {
   })
 
   it('every filter must pass; empty and null fields filter nothing', () => {
-    expect(keys(queryDirectives(ALL, { state: 'pending', target: 'ORBIT/BUILD', project: 'orbit', role: 'strategy', text: 'retry' }))).toEqual(['S112→ORBIT/BUILD'])
+    expect(
+      keys(queryDirectives(ALL, { state: 'pending', target: 'ORBIT/BUILD', project: 'orbit', role: 'strategy', text: 'retry' }))
+    ).toEqual(['S112→ORBIT/BUILD'])
     expect(queryDirectives(ALL, { state: 'delivered', target: 'ORBIT/QA' })).toEqual([])
     expect(queryDirectives(ALL, { state: null, project: '', role: null, target: '', text: '  ' })).toHaveLength(6)
     expect(matchesDirective(S112, {})).toBe(true)
@@ -168,7 +227,14 @@ describe('directive query: text matching', () => {
 
 describe('directive query: ordering', () => {
   it('pending first, then received, delivered, untracked; newest S-number first; then target and key', () => {
-    expect(keys(sortDirectives(ALL))).toEqual(['S113→ALL', 'S112→ORBIT/BUILD', 'S112→ORBIT/QA', 'S040v3→ORBIT/GROWTH', 'S101→ORBIT/BUILD', 'S098→KITE/GM@HELM'])
+    expect(keys(sortDirectives(ALL))).toEqual([
+      'S113→ALL',
+      'S112→ORBIT/BUILD',
+      'S112→ORBIT/QA',
+      'S040v3→ORBIT/GROWTH',
+      'S101→ORBIT/BUILD',
+      'S098→KITE/GM@HELM'
+    ])
     expect(keys(queryDirectives(ALL, {}))).toEqual(keys(sortDirectives(ALL)))
     // sorting returns a new array and leaves the input alone
     const input = [...ALL]
@@ -206,8 +272,24 @@ describe('directive query: notices', () => {
     ...patch
   })
   const FAIL = notice({})
-  const DONE = notice({ from: 'GROWTH', mark: 'done', statusText: '已完成', title: '文档站迁移', body: 'VitePress', date: '2026-03-28 11:20' })
-  const ELSEWHERE = notice({ from: 'BUILD', to: 'GROWTH', role: 'growth', file: 'growth.md', mark: 'none', statusText: 'v1.7→v1.8 同步', title: 'Retry budget 即将发布', project: 'lumen' })
+  const DONE = notice({
+    from: 'GROWTH',
+    mark: 'done',
+    statusText: '已完成',
+    title: '文档站迁移',
+    body: 'VitePress',
+    date: '2026-03-28 11:20'
+  })
+  const ELSEWHERE = notice({
+    from: 'BUILD',
+    to: 'GROWTH',
+    role: 'growth',
+    file: 'growth.md',
+    mark: 'none',
+    statusText: 'v1.7→v1.8 同步',
+    title: 'Retry budget 即将发布',
+    project: 'lumen'
+  })
   const NOTICES = [FAIL, DONE, ELSEWHERE]
 
   it('state pending keeps 🟡 notices, any other state the rest', () => {

@@ -33,7 +33,11 @@ const fold = (s: string): string => s.replace(/\uFE0F/g, '').toLowerCase()
 
 /** The normalised terms of a text filter; [] matches everything. */
 export function textTerms(text: string | null | undefined): string[] {
-  return text ? fold(text).split(/\s+/).filter((t) => t.length > 0) : []
+  return text
+    ? fold(text)
+        .split(/\s+/)
+        .filter((t) => t.length > 0)
+    : []
 }
 
 /** The numeric part of a directive id (`S040v3` -> 40), 0 when there is none. */
@@ -91,7 +95,10 @@ export function queryDirectives(list: readonly Directive[], q: DirectiveQuery): 
 
 /** How many directives are in each state, plus the total (`all`). */
 export function countStates(list: readonly Directive[]): Record<DirectiveState | 'all', number> {
-  const counts = Object.fromEntries([['all', list.length], ...DIRECTIVE_STATES.map((s) => [s, 0])]) as Record<DirectiveState | 'all', number>
+  const counts = Object.fromEntries([['all', list.length], ...DIRECTIVE_STATES.map((s) => [s, 0])]) as Record<
+    DirectiveState | 'all',
+    number
+  >
   for (const d of list) counts[d.state] += 1
   return counts
 }

@@ -137,7 +137,8 @@ function dump(value: unknown, opts: PyDumpOptions, depth: number): string {
 }
 
 function float(n: number, opts: PyDumpOptions): string {
-  if (!Number.isFinite(n) && opts.allowNan === false) throw new PyJsonError(`Out of range float values are not JSON compliant: ${pyFloatRepr(n)}`)
+  if (!Number.isFinite(n) && opts.allowNan === false)
+    throw new PyJsonError(`Out of range float values are not JSON compliant: ${pyFloatRepr(n)}`)
   return pyFloatRepr(n)
 }
 

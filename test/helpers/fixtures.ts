@@ -24,7 +24,8 @@ export const HAS_SHARED_FIXTURES = existsSync(SHARED_FIXTURES)
 /** Absolute path of a file or folder under `shared/fixtures/`; throws a clear error when absent. */
 export function fixturePath(...parts: string[]): string {
   const p = join(SHARED_FIXTURES, ...parts)
-  if (!existsSync(p)) throw new Error(`fixture ${p} not found: the shared/ folder must sit beside the repository (or set MUSTER_SHARED_DIR)`)
+  if (!existsSync(p))
+    throw new Error(`fixture ${p} not found: the shared/ folder must sit beside the repository (or set MUSTER_SHARED_DIR)`)
   return p
 }
 

@@ -29,7 +29,10 @@ export interface PatchWorld {
   base: string
   pushed: PushedEvent[]
   /** An agent publishes `content` as a patch for the `demo` project; returns the patch.ready id. */
-  submit(content: string, extra?: { body?: string; metadata?: Record<string, unknown>; correlation_id?: string; branch?: string; base_commit?: string }): Promise<string>
+  submit(
+    content: string,
+    extra?: { body?: string; metadata?: Record<string, unknown>; correlation_id?: string; branch?: string; base_commit?: string }
+  ): Promise<string>
   /** Acks addressed to a patch, oldest first. */
   acksOf(id: string): Promise<HubEventEnvelope[]>
   /** The repository's `git status --porcelain` (empty = clean). */
@@ -44,7 +47,8 @@ export const BASE_FILES: Record<string, string> = {
   '.muse/build.md': '<!-- L0: v1 | demo | ok -->\n# build\n',
   'src/app.txt': 'alpha\nbeta\ngamma\ndelta\n',
   'src/keep.txt': 'untouched\n',
-  'test.sh': '#!/bin/sh\necho "checking src/app.txt"\ngrep -q "^BETA$" src/app.txt && echo "ok 1 - beta is loud" || { echo "not ok 1 - beta is quiet"; exit 1; }\n'
+  'test.sh':
+    '#!/bin/sh\necho "checking src/app.txt"\ngrep -q "^BETA$" src/app.txt && echo "ok 1 - beta is loud" || { echo "not ok 1 - beta is quiet"; exit 1; }\n'
 }
 
 /** Builds the world: home, hub, repository `demo` registered as a project. */
@@ -61,11 +65,26 @@ export async function patchWorld(): Promise<PatchWorld> {
   const base = await repo.commit('base', BASE_FILES)
   await projects.add(repo.dir, 'demo')
   return {
-    home, db, palace, hubs, patches, repo, base, pushed,
+    home,
+    db,
+    palace,
+    hubs,
+    patches,
+    repo,
+    base,
+    pushed,
     async submit(content, extra = {}) {
       const r = await hubs.submitPatch({
-        palace, content, from_agent: 'win-codex', to_agent: OPERATOR, stream: 'project/demo', correlation_id: extra.correlation_id ?? `task_${Math.random().toString(16).slice(2, 10)}`,
-        branch: extra.branch ?? 'main', base_commit: extra.base_commit ?? base, body: extra.body ?? 'patch ready', metadata: extra.metadata ?? null
+        palace,
+        content,
+        from_agent: 'win-codex',
+        to_agent: OPERATOR,
+        stream: 'project/demo',
+        correlation_id: extra.correlation_id ?? `task_${Math.random().toString(16).slice(2, 10)}`,
+        branch: extra.branch ?? 'main',
+        base_commit: extra.base_commit ?? base,
+        body: extra.body ?? 'patch ready',
+        metadata: extra.metadata ?? null
       })
       return r.event.id
     },

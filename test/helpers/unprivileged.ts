@@ -27,8 +27,14 @@ function cliBundle(): Promise<string> {
     chmodSync(dir, 0o755)
     const outfile = join(dir, 'muster.mjs')
     await build({
-      entryPoints: [join(REPO_ROOT, 'src', 'cli', 'main.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20',
-      packages: 'external', outfile, logLevel: 'warning'
+      entryPoints: [join(REPO_ROOT, 'src', 'cli', 'main.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      outfile,
+      logLevel: 'warning'
     })
     chmodSync(outfile, 0o644)
     return outfile

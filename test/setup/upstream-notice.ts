@@ -8,6 +8,8 @@ import { HAS_SHARED_FIXTURES, SHARED_FIXTURES } from '../helpers/fixtures'
 /** Prints the one skip line; nothing when the upstream fixtures are present. */
 export default function setup(): void {
   if (!HAS_SHARED_FIXTURES) {
-    console.log(`upstream-file suites skipped: ${SHARED_FIXTURES} not found (CI puts shared/ beside the repository; or set MUSTER_SHARED_DIR)`)
+    console.log(
+      `upstream-file suites skipped: ${SHARED_FIXTURES} not found (CI puts shared/ beside the repository; or set MUSTER_SHARED_DIR)`
+    )
   }
 }

@@ -88,7 +88,13 @@ export async function runAgentRace(opts: RaceOptions): Promise<RaceResult[]> {
   )
 }
 
-async function racePattern(fleet: FleetView, project: Project, pattern: AgentPattern, seed: number, opts: RaceOptions): Promise<RaceResult> {
+async function racePattern(
+  fleet: FleetView,
+  project: Project,
+  pattern: AgentPattern,
+  seed: number,
+  opts: RaceOptions
+): Promise<RaceResult> {
   const root = project.path
   const file = join(root, '.muse', 'build.md')
   const t0 = performance.now()
@@ -105,7 +111,14 @@ async function racePattern(fleet: FleetView, project: Project, pattern: AgentPat
       const title = `edit-${pattern}-${String(i).padStart(4, '0')}`
       const t = performance.now()
       try {
-        await send(fleet, { project, from: 'build', to: `${project.key}/QA`, id: `S${String(i + 1).padStart(3, '0')}`, title, body: `body of ${title}` })
+        await send(fleet, {
+          project,
+          from: 'build',
+          to: `${project.key}/QA`,
+          id: `S${String(i + 1).padStart(3, '0')}`,
+          title,
+          body: `body of ${title}`
+        })
         latencies.push(performance.now() - t)
       } catch (err) {
         failedEdits.push(`${title}: ${(err as Error).message}`)
@@ -169,7 +182,21 @@ class Agent {
   private readonly proc
 
   constructor(pattern: AgentPattern, file: string, opts: RaceOptions, seed: number) {
-    this.proc = spawn('python3', [opts.agentScript ?? AGENT, pattern, file, String(opts.agentWrites), pattern, String(opts.agentPauseMs), String(seed), String(opts.stallEvery ?? 0), String(opts.stallMs ?? 0)], { stdio: ['pipe', 'pipe', 'pipe'] })
+    this.proc = spawn(
+      'python3',
+      [
+        opts.agentScript ?? AGENT,
+        pattern,
+        file,
+        String(opts.agentWrites),
+        pattern,
+        String(opts.agentPauseMs),
+        String(seed),
+        String(opts.stallEvery ?? 0),
+        String(opts.stallMs ?? 0)
+      ],
+      { stdio: ['pipe', 'pipe', 'pipe'] }
+    )
     let out = ''
     let err = ''
     this.proc.stdout.on('data', (d: Buffer) => {

@@ -14,13 +14,43 @@ const PATTERNS: AgentPattern[] = ['append', 'truncate', 'rename']
 
 describe('agents and Muster writing one role file at once', () => {
   it('1,000 agent writes against 300 Muster edits, per write pattern: nothing lost, nothing twice', { timeout: 240_000 }, async () => {
-    const results = await runAgentRace({ dir: tmpDir(), patterns: PATTERNS, agentWrites: 1000, musterEdits: 300, concurrency: 6, agentPauseMs: 4, agentTimeoutMs: 150_000 })
+    const results = await runAgentRace({
+      dir: tmpDir(),
+      patterns: PATTERNS,
+      agentWrites: 1000,
+      musterEdits: 300,
+      concurrency: 6,
+      agentPauseMs: 4,
+      agentTimeoutMs: 150_000
+    })
     for (const r of results) {
       const p95 = [...r.latencies].sort((a, b) => a - b)[Math.ceil(r.latencies.length * 0.95) - 1]
-      console.log(`${r.pattern}: ${r.seconds.toFixed(1)} s, ${r.latencies.length} edits, p95 ${p95?.toFixed(0)} ms, failed ${r.failedEdits.length}`)
+      console.log(
+        `${r.pattern}: ${r.seconds.toFixed(1)} s, ${r.latencies.length} edits, p95 ${p95?.toFixed(0)} ms, failed ${r.failedEdits.length}`
+      )
     }
-    expect(results.map(({ pattern, lostLines, duplicatedLines, lostEdits, duplicatedEdits, failedEdits, leftovers, examples }) => ({ pattern, lostLines, duplicatedLines, lostEdits, duplicatedEdits, failedEdits, leftovers, examples }))).toEqual(
-      PATTERNS.map((pattern) => ({ pattern, lostLines: 0, duplicatedLines: 0, lostEdits: 0, duplicatedEdits: 0, failedEdits: [], leftovers: [], examples: [] }))
+    expect(
+      results.map(({ pattern, lostLines, duplicatedLines, lostEdits, duplicatedEdits, failedEdits, leftovers, examples }) => ({
+        pattern,
+        lostLines,
+        duplicatedLines,
+        lostEdits,
+        duplicatedEdits,
+        failedEdits,
+        leftovers,
+        examples
+      }))
+    ).toEqual(
+      PATTERNS.map((pattern) => ({
+        pattern,
+        lostLines: 0,
+        duplicatedLines: 0,
+        lostEdits: 0,
+        duplicatedEdits: 0,
+        failedEdits: [],
+        leftovers: [],
+        examples: []
+      }))
     )
   })
 })

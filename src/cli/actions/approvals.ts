@@ -13,7 +13,11 @@ function selection(o: { hub?: string }, cmd: Command): { hub?: string; palace?: 
 
 function waited(item: ApprovalItem, now = Date.now()): string {
   const s = Math.max(0, Math.round(((item.decision ? Date.parse(item.decision.created_at) : now) - Date.parse(item.created_at)) / 1000))
-  return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${Math.floor(s / 3600)}h${String(Math.floor(s / 60) % 60).padStart(2, '0')}m`
+  return s < 60
+    ? `${s}s`
+    : s < 3600
+      ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`
+      : `${Math.floor(s / 3600)}h${String(Math.floor(s / 60) % 60).padStart(2, '0')}m`
 }
 
 /** Lists the inbox. */
@@ -29,13 +33,26 @@ export async function listApprovals(io: CliIo, o: { hub?: string; history?: numb
   }
   if (o.history) {
     io.stdout('\n')
-    const rows = out.history.map((h) => [h.state, h.decision?.decided_by ?? '-', waited(h), h.agent, h.correlation_id, truncate(h.summary, 50) + (h.conflicts.length ? `  (+${h.conflicts.length} conflict)` : '')])
+    const rows = out.history.map((h) => [
+      h.state,
+      h.decision?.decided_by ?? '-',
+      waited(h),
+      h.agent,
+      h.correlation_id,
+      truncate(h.summary, 50) + (h.conflicts.length ? `  (+${h.conflicts.length} conflict)` : '')
+    ])
     io.stdout(table([['OUTCOME', 'BY', 'WAITED', 'AGENT', 'ID', 'REQUEST'], ...rows]))
   }
 }
 
 /** Decides one request; exit 2 when another decision came first. */
-export async function decideApproval(io: CliIo, id: string, decision: string, o: { hub?: string; reason?: string }, cmd: Command): Promise<void> {
+export async function decideApproval(
+  io: CliIo,
+  id: string,
+  decision: string,
+  o: { hub?: string; reason?: string },
+  cmd: Command
+): Promise<void> {
   if (decision !== 'allow' && decision !== 'deny') throw new CliError(`decision must be allow or deny, got '${decision}'`)
   const sel = selection(o, cmd)
   const out = await withService(cmd, io, async (s) => {
@@ -50,7 +67,11 @@ export async function decideApproval(io: CliIo, id: string, decision: string, o:
     return s.call('approvals.decide', { ...target, id, decision, ...(o.reason !== undefined ? { reason: o.reason } : {}) })
   })
   if (globals(cmd).json) printJson(io, out)
-  else if (out.outcome === 'decided') io.stdout(`${decision === 'allow' ? 'allowed' : 'denied'} ${out.item.correlation_id} (${out.item.agent}: ${out.item.summary})\n`)
-  else io.stderr(`muster: ${out.item.correlation_id} was already decided (${out.item.decision!.decision} by ${out.item.decision!.decided_by}); your ${decision} is recorded as a conflict and not applied\n`)
+  else if (out.outcome === 'decided')
+    io.stdout(`${decision === 'allow' ? 'allowed' : 'denied'} ${out.item.correlation_id} (${out.item.agent}: ${out.item.summary})\n`)
+  else
+    io.stderr(
+      `muster: ${out.item.correlation_id} was already decided (${out.item.decision!.decision} by ${out.item.decision!.decided_by}); your ${decision} is recorded as a conflict and not applied\n`
+    )
   if (out.outcome === 'conflict') throw new CliExit(2)
 }

@@ -2,7 +2,14 @@
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { DEFAULT_HOOK_TIMEOUT_MS } from '../../core/approvals/approve-hook'
-import { DEFAULT_PRE_TOOL_MATCHER, HARNESS_DEFAULTS, installHook, shellQuote, uninstallHook, type HarnessName } from '../../core/approvals/hook-install'
+import {
+  DEFAULT_PRE_TOOL_MATCHER,
+  HARNESS_DEFAULTS,
+  installHook,
+  shellQuote,
+  uninstallHook,
+  type HarnessName
+} from '../../core/approvals/hook-install'
 import { userHome } from '../../core/hub/locate'
 import { HookEvent, type HookEventName } from '../../shared/contract/hub-vocabulary'
 import type { HookCliOptions } from '../commands/hook-flags'
@@ -50,11 +57,16 @@ export async function installHookCommand(io: CliIo, own: InstallOptions, cmd: Co
   if (o.uninstall) {
     const r = uninstallHook(file)
     if (g.json) return printJson(io, r)
-    io.stdout(r.action === 'removed' ? `removed Muster's ${r.event} hook from ${file}\n` : `Muster's hook was not installed in ${file}; nothing changed\n`)
+    io.stdout(
+      r.action === 'removed'
+        ? `removed Muster's ${r.event} hook from ${file}\n`
+        : `Muster's hook was not installed in ${file}; nothing changed\n`
+    )
     return
   }
   if (!o.agent) throw new CliError('--agent is required to install the hook (the agent id it reports, e.g. --agent mac-claude)')
-  if (!/^[A-Za-z0-9._:-]{1,128}$/.test(o.agent)) throw new CliError(`--agent must be a single token like mac-claude (machine-harness), got '${o.agent}'`)
+  if (!/^[A-Za-z0-9._:-]{1,128}$/.test(o.agent))
+    throw new CliError(`--agent must be a single token like mac-claude (machine-harness), got '${o.agent}'`)
   const events = Object.values(HookEvent) as string[]
   if (o.event && !events.includes(o.event)) throw new CliError(`--event must be ${events.join(' or ')}, got '${o.event}'`)
   const event = (o.event ?? defaults.event) as HookEventName
@@ -67,10 +79,15 @@ export async function installHookCommand(io: CliIo, own: InstallOptions, cmd: Co
   if (o.project) words.push('--project', o.project)
   if (o.timeoutMs !== undefined) words.push('--timeout-ms', String(timeoutMs))
   const command = `${o.command ?? defaultProgram()} ${words.map(shellQuote).join(' ')}`
-  const matcher = o.matcher === '*' || o.matcher === '' ? undefined : (o.matcher ?? (event === HookEvent.preToolUse ? DEFAULT_PRE_TOOL_MATCHER : undefined))
+  const matcher =
+    o.matcher === '*' || o.matcher === ''
+      ? undefined
+      : (o.matcher ?? (event === HookEvent.preToolUse ? DEFAULT_PRE_TOOL_MATCHER : undefined))
   // the harness waits a little longer than the hook, so the hook's own timeout is the one recorded
   const r = installHook(file, { event, command, matcher, timeoutSec: Math.ceil(timeoutMs / 1000) + 30 })
   if (g.json) return printJson(io, { ...r, command })
-  const what = { installed: 'installed', updated: 'updated', unchanged: 'already installed (unchanged)' }[r.action as 'installed' | 'updated' | 'unchanged']
+  const what = { installed: 'installed', updated: 'updated', unchanged: 'already installed (unchanged)' }[
+    r.action as 'installed' | 'updated' | 'unchanged'
+  ]
   io.stdout(`${what}: Muster's ${event} hook for ${o.agent} in ${file}\n  ${command}\n`)
 }

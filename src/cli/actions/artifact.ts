@@ -20,10 +20,16 @@ import { printUpstreamJson } from '../upstream-output'
 import { withHub } from './hub-cli'
 
 /** `artifact put --kind K --created-by A [--content C | --file F] [--metadata JSON]`. */
-export async function put(io: CliIo, o: { kind: string; createdBy: string; content?: string; file?: string; metadata?: string }, cmd: Command): Promise<void> {
+export async function put(
+  io: CliIo,
+  o: { kind: string; createdBy: string; content?: string; file?: string; metadata?: string },
+  cmd: Command
+): Promise<void> {
   const content = o.content === undefined && o.file === undefined ? await readTextFile(io, '-') : await readTextArg(io, o.content, o.file)
   const metadata = metadataArg(o.metadata)
-  const { artifact } = await withHub(cmd, io, (hubs, sel) => hubs.putArtifact({ ...sel, kind: o.kind, content, created_by: o.createdBy, metadata }))
+  const { artifact } = await withHub(cmd, io, (hubs, sel) =>
+    hubs.putArtifact({ ...sel, kind: o.kind, content, created_by: o.createdBy, metadata })
+  )
   const { warnings = [], ...record } = artifact
   if (globals(cmd).json) printUpstreamJson(io, warnings.length ? artifact : record)
   else io.stdout(`Stored ${record.id}  kind=${record.kind}\n  sha256=${record.sha256}\n  size=${record.size_bytes} bytes\n`)
@@ -46,15 +52,28 @@ export async function get(io: CliIo, id: string, o: { out?: string }, cmd: Comma
   // upstream get_artifact's record, in its key order (metadata_json rides along for the exact printing)
   const { content, metadata, metadata_json, ...rest } = art
   const record = {
-    id: rest.id, kind: rest.kind, sha256: rest.sha256, size_bytes: rest.size_bytes, content, created_by: rest.created_by,
-    created_at: rest.created_at, origin_replica: rest.origin_replica, metadata, ...(metadata_json !== undefined ? { metadata_json } : {})
+    id: rest.id,
+    kind: rest.kind,
+    sha256: rest.sha256,
+    size_bytes: rest.size_bytes,
+    content,
+    created_by: rest.created_by,
+    created_at: rest.created_at,
+    origin_replica: rest.origin_replica,
+    metadata,
+    ...(metadata_json !== undefined ? { metadata_json } : {})
   }
   if (globals(cmd).json) {
     const { content: _c, ...written } = record
     printUpstreamJson(io, o.out !== undefined ? { ...written, content_written_to: o.out } : record)
   } else if (o.out !== undefined) io.stdout(`Wrote ${art.size_bytes} bytes to ${o.out}\n  sha256=${art.sha256}\n`)
   else io.stdout(content)
-  const what = createHash('sha256').update(content, 'utf8').digest('hex') !== art.sha256.toLowerCase() ? 'sha256' : Buffer.byteLength(content, 'utf8') !== art.size_bytes ? 'size' : null
+  const what =
+    createHash('sha256').update(content, 'utf8').digest('hex') !== art.sha256.toLowerCase()
+      ? 'sha256'
+      : Buffer.byteLength(content, 'utf8') !== art.size_bytes
+        ? 'size'
+        : null
   if (what) {
     io.stderr(`muster: artifact ${id} does not match its stored ${what}: its content was changed after it was stored\n`)
     throw new CliExit(1)

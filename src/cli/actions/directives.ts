@@ -15,7 +15,9 @@ export async function list(
     throw new ApiError(`--state must be one of ${DIRECTIVE_STATES.join(', ')} (got '${opts.state}')`, 'invalid_input')
   }
   const state = opts.pending ? 'pending' : (opts.state as DirectiveState | undefined)
-  const result = await withService(cmd, io, (s) => s.call('muse.directives', { state, project: opts.project, role: opts.role, target: opts.target, text: opts.text }))
+  const result = await withService(cmd, io, (s) =>
+    s.call('muse.directives', { state, project: opts.project, role: opts.role, target: opts.target, text: opts.text })
+  )
   if (globals(cmd).json) return printJson(io, { ...result, count: result.directives.length })
   if (result.directives.length === 0) return io.stdout('no directives\n')
   io.stdout(table([['ID', 'TARGET', 'STATE', 'WHERE', 'TITLE'], ...result.directives.map(row)]))
@@ -25,13 +27,21 @@ export async function list(
 export async function pickup(io: CliIo, opts: { project: string; id: string; target: string }, cmd: Command): Promise<void> {
   const r = await withService(cmd, io, (s) => s.call('muse.pickup', opts))
   if (globals(cmd).json) return printJson(io, r)
-  const what = { 'picked-up': 'picked up', completed: 'completed (receipt was already there)', 'already-done': 'already received: nothing written' }[r.outcome]
+  const what = {
+    'picked-up': 'picked up',
+    completed: 'completed (receipt was already there)',
+    'already-done': 'already received: nothing written'
+  }[r.outcome]
   io.stdout(`${r.id}→${r.target} ${what}\n`)
   if (r.outcome !== 'already-done') io.stdout(`  receipt: ${r.receiptFile}\n  source:  ${r.sourceFile} (✅ 已传递 ${r.at})\n`)
 }
 
 /** Sends one directive. */
-export async function send(io: CliIo, opts: { project: string; from: string; to: string; title: string; body: string; id?: string }, cmd: Command): Promise<void> {
+export async function send(
+  io: CliIo,
+  opts: { project: string; from: string; to: string; title: string; body: string; id?: string },
+  cmd: Command
+): Promise<void> {
   const r = await withService(cmd, io, (s) => s.call('muse.send', opts))
   if (globals(cmd).json) return printJson(io, r)
   io.stdout(`sent ${r.id}→${r.target}: ${r.file}:${r.line}\n`)

@@ -41,8 +41,15 @@ export async function watch(io: CliIo, o: WatchFlags, cmd: Command): Promise<voi
     const result = await withHub(cmd, io, (hubs, sel) =>
       hubs.watch(sel, {
         filters: { ...filtersFrom(o), ...(o.excludeFromAgent ? { exclude_from_agent: o.excludeFromAgent } : {}) },
-        agent: o.agent, stateFile: o.stateFile, sinceEventId: o.sinceEventId, fromStart: !!o.fromStart, follow,
-        idleExitMs: o.idleExitMs, pollTimeoutMs: o.pollTimeoutMs, limit: o.limit, signal: ac.signal,
+        agent: o.agent,
+        stateFile: o.stateFile,
+        sinceEventId: o.sinceEventId,
+        fromStart: !!o.fromStart,
+        follow,
+        idleExitMs: o.idleExitMs,
+        pollTimeoutMs: o.pollTimeoutMs,
+        limit: o.limit,
+        signal: ac.signal,
         onNotice: (n) => {
           if (n.kind !== 'watching' || !json) io.stderr(n.text + '\n')
         },

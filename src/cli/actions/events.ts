@@ -67,9 +67,20 @@ export async function append(io: CliIo, o: Record<string, string | string[] | un
   const metadata = metadataArg(o.metadata as string | undefined)
   const { event } = await withHub(cmd, io, (hubs, sel) =>
     hubs.append({
-      ...sel, type: o.type as string, stream: o.stream as string, room: o.room as string, from_agent: o.fromAgent as string,
-      topic: o.topic as string, to_agent: o.toAgent as string, correlation_id: o.correlationId as string, branch: o.branch as string,
-      base_commit: o.baseCommit as string, status: o.status as string, body, metadata, artifact_ids: (o.artifactId as string[] | undefined) ?? null
+      ...sel,
+      type: o.type as string,
+      stream: o.stream as string,
+      room: o.room as string,
+      from_agent: o.fromAgent as string,
+      topic: o.topic as string,
+      to_agent: o.toAgent as string,
+      correlation_id: o.correlationId as string,
+      branch: o.branch as string,
+      base_commit: o.baseCommit as string,
+      status: o.status as string,
+      body,
+      metadata,
+      artifact_ids: (o.artifactId as string[] | undefined) ?? null
     })
   )
   if (globals(cmd).json) return printUpstreamJson(io, event)

@@ -17,7 +17,11 @@ export async function list(io: CliIo, _o: unknown, cmd: Command): Promise<void> 
   const r = await withService(cmd, io, (s) => s.call('hubs.list', {}))
   if (globals(cmd).json) return printJson(io, { ...r, count: r.hubs.length })
   const rows = r.hubs.map((h) => [h.name, h.kind, state(h), h.palace])
-  io.stdout(rows.length ? table([['NAME', 'KIND', 'STATE', 'LOCATION'], ...rows]) : 'no hubs registered (try: muster hubs add PALACE, or --url URL --token-file FILE)\n')
+  io.stdout(
+    rows.length
+      ? table([['NAME', 'KIND', 'STATE', 'LOCATION'], ...rows])
+      : 'no hubs registered (try: muster hubs add PALACE, or --url URL --token-file FILE)\n'
+  )
   io.stdout(`default (${r.default.source}): ${r.default.palace}${r.default.exists ? '' : ' (no hub yet)'}\n`)
 }
 
@@ -25,7 +29,12 @@ export async function list(io: CliIo, _o: unknown, cmd: Command): Promise<void> 
  * `hubs add PALACE` or `hubs add --url URL [--token-file F]`. The token file is read here, in the
  * operator's shell, and its text passed to `hubs.add` (the API takes no file path).
  */
-export async function add(io: CliIo, palace: string | undefined, o: { name?: string; create?: boolean; url?: string; tokenFile?: string }, cmd: Command): Promise<void> {
+export async function add(
+  io: CliIo,
+  palace: string | undefined,
+  o: { name?: string; create?: boolean; url?: string; tokenFile?: string },
+  cmd: Command
+): Promise<void> {
   if (!palace === !o.url) throw new CliError('give a palace folder or --url URL (not both)')
   if (o.tokenFile && !o.url) throw new CliError('--token-file goes with --url (a hub server)')
   const input = o.url

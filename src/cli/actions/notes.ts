@@ -21,13 +21,26 @@ export async function list(io: CliIo, opts: { project: string; ref?: string }, c
     }
   }
   for (const f of r.findings) io.stdout(`${f.level === 'error' ? '✗' : '!'} ${f.message} [${f.code}]\n`)
-  io.stdout(`${count(r.counts.notes, 'note')} on ${count(r.counts.commits, 'commit')} in ${count(r.refs.length, 'ref')}; ${count(r.counts.errors, 'error')}, ${count(r.counts.warnings, 'warning')}\n`)
+  io.stdout(
+    `${count(r.counts.notes, 'note')} on ${count(r.counts.commits, 'commit')} in ${count(r.refs.length, 'ref')}; ${count(r.counts.errors, 'error')}, ${count(r.counts.warnings, 'warning')}\n`
+  )
 }
 
 /** `notes write --project P --agent A --type T --content JSON [--commit C] [--ref R]`. */
-export async function write(io: CliIo, opts: { project: string; agent: string; type: string; content: string; commit: string; ref?: string }, cmd: Command): Promise<void> {
+export async function write(
+  io: CliIo,
+  opts: { project: string; agent: string; type: string; content: string; commit: string; ref?: string },
+  cmd: Command
+): Promise<void> {
   const r = await withService(cmd, io, (s) =>
-    s.call('notes.write', { project: opts.project, agent: opts.agent, type: opts.type, content: opts.content, commit: opts.commit, ref: opts.ref })
+    s.call('notes.write', {
+      project: opts.project,
+      agent: opts.agent,
+      type: opts.type,
+      content: opts.content,
+      commit: opts.commit,
+      ref: opts.ref
+    })
   )
   if (globals(cmd).json) return printJson(io, r)
   io.stdout(`appended to ${r.ref} on ${short(r.commit)} (line ${r.note.line})\n`)
@@ -42,7 +55,9 @@ export async function promote(io: CliIo, opts: { project: string; dryRun?: boole
   const entries = dryRun ? r.entries : r.entries.filter((e) => r.appended.includes(e.noteId))
   const archives = dryRun ? r.archives : r.archives.filter((a) => r.archived.includes(a.noteId))
   if (entries.length) {
-    io.stdout(`${verb} ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} to ${r.decisionsFile}${r.createsDecisions ? ' (new file)' : ''}:\n`)
+    io.stdout(
+      `${verb} ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} to ${r.decisionsFile}${r.createsDecisions ? ' (new file)' : ''}:\n`
+    )
     for (const e of entries) io.stdout(`\n${e.text}`)
     io.stdout('\n')
   }

@@ -26,8 +26,14 @@ export async function list(io: CliIo, opts: { limit: number }, cmd: Command): Pr
   const rows = [['ID', 'STATE', 'VERDICT', 'FROM', 'TO', 'PROJECT', 'SIZE', 'AGE']]
   for (const p of r.patches) {
     rows.push([
-      p.event.id, p.state, p.verdict, truncate(p.event.from_agent, 16), truncate(p.event.to_agent ?? '*', 16), p.project ?? '-',
-      p.size_bytes === null ? '-' : `${p.size_bytes} B`, age(p.event.created_at)
+      p.event.id,
+      p.state,
+      p.verdict,
+      truncate(p.event.from_agent, 16),
+      truncate(p.event.to_agent ?? '*', 16),
+      p.project ?? '-',
+      p.size_bytes === null ? '-' : `${p.size_bytes} B`,
+      age(p.event.created_at)
     ])
   }
   io.stdout(table(rows))
@@ -38,7 +44,9 @@ export async function list(io: CliIo, opts: { limit: number }, cmd: Command): Pr
 
 function printVerification(io: CliIo, v: Verification): void {
   io.stdout(`${v.event_id}: ${v.verdict === 'refused' ? 'REFUSED' : v.verdict === 'warnings' ? 'verified, with warnings' : 'verified'}\n`)
-  io.stdout(`  sha256  stored ${v.sha256.stored ?? '-'}\n          computed ${v.sha256.computed ?? '-'}  ${v.sha256.ok ? 'match' : 'MISMATCH'}\n`)
+  io.stdout(
+    `  sha256  stored ${v.sha256.stored ?? '-'}\n          computed ${v.sha256.computed ?? '-'}  ${v.sha256.ok ? 'match' : 'MISMATCH'}\n`
+  )
   io.stdout(`  size    stored ${v.size.stored ?? '-'}, actual ${v.size.actual ?? '-'}  ${v.size.ok ? 'match' : 'MISMATCH'}\n`)
   for (const q of v.quoted) io.stdout(`  quoted  ${q.sha256} (${q.where} ${q.at})  ${q.ok ? 'match' : 'MISMATCH'}\n`)
   for (const r of v.refused) io.stdout(`✗ ${r}\n`)
@@ -64,17 +72,26 @@ export async function verify(io: CliIo, id: string, opts: { project?: string }, 
 }
 
 /** Waits for a run to end, printing its test output live unless `quiet`. */
-async function waitForRun(s: { call: (m: 'patch.run', i: unknown) => Promise<ApplyRun>; subscribe: (l: (e: PushedEvent) => void) => () => void }, first: ApplyRun, buffered: { id: string; text: string }[], print: ((t: string) => void) | null): Promise<ApplyRun> {
+async function waitForRun(
+  s: { call: (m: 'patch.run', i: unknown) => Promise<ApplyRun>; subscribe: (l: (e: PushedEvent) => void) => () => void },
+  first: ApplyRun,
+  buffered: { id: string; text: string }[],
+  print: ((t: string) => void) | null
+): Promise<ApplyRun> {
   let resolveDone: (r: ApplyRun) => void = () => undefined
   const finished = new Promise<ApplyRun>((res) => (resolveDone = res))
   for (const o of buffered) if (o.id === first.id) print?.(o.text)
   const off = s.subscribe((e) => {
     if (e.name === 'patch.output' && (e.payload as { id: string }).id === first.id) print?.((e.payload as { text: string }).text)
-    if (e.name === 'patch.run' && (e.payload as ApplyRun).id === first.id && (e.payload as ApplyRun).phase === 'done') resolveDone(e.payload as ApplyRun)
+    if (e.name === 'patch.run' && (e.payload as ApplyRun).id === first.id && (e.payload as ApplyRun).phase === 'done')
+      resolveDone(e.payload as ApplyRun)
   })
   // A poll as well: an end pushed before the subscription is still seen (every 250 ms, cheap).
   const poll = setInterval(() => {
-    void s.call('patch.run', { id: first.id }).then((r) => r.phase === 'done' && resolveDone(r), () => undefined)
+    void s.call('patch.run', { id: first.id }).then(
+      (r) => r.phase === 'done' && resolveDone(r),
+      () => undefined
+    )
   }, 250)
   try {
     return first.phase === 'done' ? first : await finished
@@ -86,7 +103,10 @@ async function waitForRun(s: { call: (m: 'patch.run', i: unknown) => Promise<App
 
 /** `patch apply ID [--project P] [--test CMD] [--timeout S] [--3way] [--allow-dirty]`: exit 0 only when applied. */
 export async function apply(
-  io: CliIo, id: string, opts: { project?: string; test?: string; timeout?: number; '3way'?: boolean; allowDirty?: boolean }, cmd: Command
+  io: CliIo,
+  id: string,
+  opts: { project?: string; test?: string; timeout?: number; '3way'?: boolean; allowDirty?: boolean },
+  cmd: Command
 ): Promise<void> {
   const sel = cliSelection(cmd, io)
   const json = globals(cmd).json
@@ -102,8 +122,13 @@ export async function apply(
     const off = s.subscribe((e) => e.name === 'patch.output' && early.push(e.payload as { id: string; text: string }))
     try {
       const run = await s.call('patch.apply', {
-        ...sel, id, project, test_command: opts.test, test_timeout_ms: opts.timeout === undefined ? undefined : opts.timeout * 1000,
-        three_way: opts['3way'], allow_dirty: opts.allowDirty
+        ...sel,
+        id,
+        project,
+        test_command: opts.test,
+        test_timeout_ms: opts.timeout === undefined ? undefined : opts.timeout * 1000,
+        three_way: opts['3way'],
+        allow_dirty: opts.allowDirty
       })
       return await waitForRun(s, run, early, json ? null : (t) => io.stdout(t))
     } finally {
@@ -141,13 +166,21 @@ export async function submit(io: CliIo, file: string | undefined, opts: SubmitFl
   const project = opts.fromWorktree ?? opts.project
   const r = await withService(cmd, io, (s) =>
     s.call('patch.submit', {
-      ...sel, to_agent: opts.toAgent, correlation_id: opts.correlationId, body: opts.body, stream: opts.stream, branch: opts.branch,
-      base_commit: opts.baseCommit, ...(project !== undefined ? { project } : {}),
+      ...sel,
+      to_agent: opts.toAgent,
+      correlation_id: opts.correlationId,
+      body: opts.body,
+      stream: opts.stream,
+      branch: opts.branch,
+      base_commit: opts.baseCommit,
+      ...(project !== undefined ? { project } : {}),
       ...(content !== undefined ? { content } : { from_worktree: true })
     })
   )
   if (globals(cmd).json) return printJson(io, r)
-  io.stdout(`${r.event.id}  patch.ready to ${opts.toAgent}  ${r.artifact.id}  ${r.artifact.size_bytes} bytes  sha256 ${r.artifact.sha256}\n`)
+  io.stdout(
+    `${r.event.id}  patch.ready to ${opts.toAgent}  ${r.artifact.id}  ${r.artifact.size_bytes} bytes  sha256 ${r.artifact.sha256}\n`
+  )
   for (const w of r.artifact.warnings) io.stdout(`! ${w}\n`)
 }
 

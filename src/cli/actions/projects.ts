@@ -38,7 +38,9 @@ export async function hub(io: CliIo, name: string | undefined, opts: { clear?: b
     name || opts.clear ? s.call('muse.setHub', { project: opts.clear ? null : name! }) : s.call('muse.hub', {})
   )
   if (globals(cmd).json) return printJson(io, result)
-  io.stdout(result.project ? `hub project: ${result.project} (${result.source})\n` : 'no hub project: bare ROLE targets cannot be resolved\n')
+  io.stdout(
+    result.project ? `hub project: ${result.project} (${result.source})\n` : 'no hub project: bare ROLE targets cannot be resolved\n'
+  )
 }
 
 /** `projects scan DIR`. */

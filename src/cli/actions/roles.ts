@@ -8,7 +8,13 @@ export async function roles(io: CliIo, opts: { project: string }, cmd: Command):
   const r = await withService(cmd, io, (s) => s.call('muse.roles', { project: opts.project }))
   if (globals(cmd).json) return printJson(io, { ...r, count: r.roles.length })
   if (r.roles.length === 0) return io.stdout(`no role files in ${r.project}/.muse/\n`)
-  const rows = r.roles.map((x) => [x.role, `${x.lines}`, `${x.pendingDirectives}`, `${x.openTodos}/${x.openTodos + x.doneTodos}`, x.l0 ? truncate(x.l0.body, 60) : 'no L0'])
+  const rows = r.roles.map((x) => [
+    x.role,
+    `${x.lines}`,
+    `${x.pendingDirectives}`,
+    `${x.openTodos}/${x.openTodos + x.doneTodos}`,
+    x.l0 ? truncate(x.l0.body, 60) : 'no L0'
+  ])
   io.stdout(table([['ROLE', 'LINES', '🟡', 'TODO', 'L0'], ...rows]))
 }
 
@@ -20,9 +26,18 @@ export async function role(io: CliIo, name: string, opts: { project: string }, c
   io.stdout(`TODO: ${r.todos.open} open, ${r.todos.done} done\n`)
   for (const g of r.todos.groups) io.stdout(`  ${g.group ?? '(top)'}: ${g.open} open, ${g.done} done\n`)
   io.stdout('Sections:\n')
-  for (const s of r.sections) io.stdout(`  ${String(s.line).padStart(5)}  ${'  '.repeat(s.level - 1)}${truncate(s.title, 60)}${s.kind === 'other' ? '' : `  [${s.kind}]`}\n`)
+  for (const s of r.sections)
+    io.stdout(
+      `  ${String(s.line).padStart(5)}  ${'  '.repeat(s.level - 1)}${truncate(s.title, 60)}${s.kind === 'other' ? '' : `  [${s.kind}]`}\n`
+    )
   if (r.directives.length) io.stdout('Directives:\n')
-  for (const d of r.directives) io.stdout(`  ${String(d.line).padStart(5)}  ${d.id}→${d.target}  ${d.mark === 'pending' ? '🟡' : d.mark === 'done' ? '✅' : '·'}  ${truncate(d.title, 50)}\n`)
+  for (const d of r.directives)
+    io.stdout(
+      `  ${String(d.line).padStart(5)}  ${d.id}→${d.target}  ${d.mark === 'pending' ? '🟡' : d.mark === 'done' ? '✅' : '·'}  ${truncate(d.title, 50)}\n`
+    )
   if (r.notices.length) io.stdout('Notices:\n')
-  for (const n of r.notices) io.stdout(`  ${String(n.line).padStart(5)}  ${n.from}→${n.to} (${n.date})  ${n.mark === 'pending' ? '🟡' : n.mark === 'done' ? '✅' : '·'}  ${truncate(n.title, 50)}\n`)
+  for (const n of r.notices)
+    io.stdout(
+      `  ${String(n.line).padStart(5)}  ${n.from}→${n.to} (${n.date})  ${n.mark === 'pending' ? '🟡' : n.mark === 'done' ? '✅' : '·'}  ${truncate(n.title, 50)}\n`
+    )
 }

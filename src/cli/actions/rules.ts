@@ -20,5 +20,8 @@ export async function install(io: CliIo, opts: { harness?: string; file?: string
   const r = await installRules(agent, file, undefined, io.env.HOME || undefined)
   if (globals(cmd).json) return printJson(io, { agent, ...r })
   io.stdout(`${r.outcome === 'unchanged' ? 'already up to date' : r.outcome}: ${r.file}\n`)
-  if (r.outcome !== 'unchanged') io.stdout('Allowlist the hub tools (event append and ack, patch submit) and the watch command in this harness, or every ack waits on an approval prompt.\n')
+  if (r.outcome !== 'unchanged')
+    io.stdout(
+      'Allowlist the hub tools (event append and ack, patch submit) and the watch command in this harness, or every ack waits on an approval prompt.\n'
+    )
 }

@@ -31,7 +31,10 @@ export async function printFleetStatus(io: CliIo, home: string, opts: StatusOpti
   if (misses.length) {
     // a card is kept only when the project's stamps, settled, were the same before and after the read
     const before = misses.map((i) => projectStampsNow(projects[i]!.path))
-    const read = await fleetStatusAt(home, misses.map((i) => projects[i]!.name))
+    const read = await fleetStatusAt(
+      home,
+      misses.map((i) => projects[i]!.name)
+    )
     misses.forEach((i, k) => {
       const status: ProjectStatus = (cards[i] = read[k]!)
       const stamps = before[k]

@@ -13,7 +13,14 @@ export async function create(io: CliIo, o: Record<string, string | undefined>, c
   // Through the hub service, like the UI: a registered project of that name gets its base commit checked.
   const { task: event, handoff } = await withHub(cmd, io, (hubs, sel) =>
     hubs.createTask({
-      ...sel, project: o.project!, from_agent: o.fromAgent!, to_agent: o.toAgent!, goal, branch: o.branch!, base_commit: o.baseCommit!, done
+      ...sel,
+      project: o.project!,
+      from_agent: o.fromAgent!,
+      to_agent: o.toAgent!,
+      goal,
+      branch: o.branch!,
+      base_commit: o.baseCommit!,
+      done
     })
   )
   if (globals(cmd).json) return printUpstreamJson(io, { task: event, handoff })

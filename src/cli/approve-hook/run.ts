@@ -34,7 +34,8 @@ export async function runHookCommand(io: CliIo, o: HookCliOptions, signal?: Abor
   }
   if (!o.agent) return fail('--agent is required (the agent whose tool call this is, e.g. --agent mac-claude)')
   if (!AGENT_RE.test(o.agent)) return fail(`--agent must be a single token like mac-claude (machine-harness), got '${o.agent}'`)
-  if (o.timeoutMs !== undefined && (o.timeoutMs < 1 || o.timeoutMs > MAX_HOOK_TIMEOUT_MS)) return fail(`--timeout-ms must be between 1 and ${MAX_HOOK_TIMEOUT_MS}`)
+  if (o.timeoutMs !== undefined && (o.timeoutMs < 1 || o.timeoutMs > MAX_HOOK_TIMEOUT_MS))
+    return fail(`--timeout-ms must be between 1 and ${MAX_HOOK_TIMEOUT_MS}`)
   if (o.hub && o.palace) return fail('give --hub or --palace, not both')
   let stdin: string
   try {
@@ -45,7 +46,15 @@ export async function runHookCommand(io: CliIo, o: HookCliOptions, signal?: Abor
     return fail((err as Error).message)
   }
   const home = resolveHome(o.home, io.env, defaultCliHome())
-  const { ctx, close } = await openHookContext({ home, palace: o.palace, hub: o.hub, env: io.env, cwd: io.cwd, lockTimeoutMs: o.lockTimeoutMs, warn: (line) => io.stderr(`${line}\n`) })
+  const { ctx, close } = await openHookContext({
+    home,
+    palace: o.palace,
+    hub: o.hub,
+    env: io.env,
+    cwd: io.cwd,
+    lockTimeoutMs: o.lockTimeoutMs,
+    warn: (line) => io.stderr(`${line}\n`)
+  })
   try {
     const run = await runApproveHook(stdin, { agent: o.agent, project: o.project, harness: o.harness, timeoutMs: o.timeoutMs, signal }, ctx)
     io.stdout(run.stdout)

@@ -19,15 +19,24 @@ export function registerApproveHook(program: Command, io: CliIo): void {
 
   hook
     .command('install')
-    .description("adds Muster's hook to a harness's settings (byte for byte outside its own entry; idempotent), or removes it with --uninstall")
+    .description(
+      "adds Muster's hook to a harness's settings (byte for byte outside its own entry; idempotent), or removes it with --uninstall"
+    )
     .option('--agent <id>', 'the agent id the hook reports (required to install), e.g. mac-claude')
     .option('--harness <name>', 'claude (default: ~/.claude/settings.json, PreToolUse) or codex (~/.codex/hooks.json, PermissionRequest)')
     .option('--settings <file>', 'the settings file to edit (default per harness)')
     .option('--event <name>', 'PreToolUse or PermissionRequest (default per harness)')
-    .option('--matcher <regex>', 'tool names the hook runs for (PreToolUse default: Bash|Edit|MultiEdit|Write|NotebookEdit|WebFetch|mcp__.*; "*" for every tool)')
+    .option(
+      '--matcher <regex>',
+      'tool names the hook runs for (PreToolUse default: Bash|Edit|MultiEdit|Write|NotebookEdit|WebFetch|mcp__.*; "*" for every tool)'
+    )
     .option('--hub <name-or-url>', 'the hub the hook asks through (default: --palace, else MemPalace’s resolution)')
     .option('--project <name>', 'the project the hook reports')
-    .option('--timeout-ms <ms>', 'how long the hook waits for a decision (default 540000); the harness’s own timeout is set 30 s longer', (v: string) => hookInt('--timeout-ms', v))
+    .option(
+      '--timeout-ms <ms>',
+      'how long the hook waits for a decision (default 540000); the harness’s own timeout is set 30 s longer',
+      (v: string) => hookInt('--timeout-ms', v)
+    )
     .option('--command <cmd>', 'how the harness starts Muster (default: this node and this muster, by absolute path)')
     .option('--uninstall', "remove Muster's hook instead")
     .action(lazyAction(io, () => import('../actions/approve-hook'), 'installHookCommand'))

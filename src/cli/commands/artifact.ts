@@ -12,7 +12,9 @@ import { argparseStyle } from '../usage'
 /** Registers the `artifact` command group. */
 export function registerArtifact(program: Command, io: CliIo): void {
   const actions = () => import('../actions/artifact')
-  const artifact = argparseStyle(program.command('artifact').description("exact artifact exchange for agent handoffs (a hub's artifacts, byte for byte)"))
+  const artifact = argparseStyle(
+    program.command('artifact').description("exact artifact exchange for agent handoffs (a hub's artifacts, byte for byte)")
+  )
   artifact
     .command('put')
     .description('store exact artifact content (patch warnings on stderr)')

@@ -39,11 +39,17 @@ export function registerEvents(program: Command, io: CliIo): void {
     events
       .command('watch')
       .description('background watcher: block until interesting events arrive, then wake (exit 2 on idle)')
-      .option('--agent <id>', 'your identity: --to-agent ID --exclude-from-agent ID (wake for what is addressed to you, never for your own events)')
+      .option(
+        '--agent <id>',
+        'your identity: --to-agent ID --exclude-from-agent ID (wake for what is addressed to you, never for your own events)'
+      )
   )
     .option('--exclude-from-agent <id>', 'never wake for events written by this agent (repeatable)', collect)
     .option('--since-event-id <id>', 'start strictly after this event id (overrides --state-file)')
-    .option('--state-file <file>', "persist the cursor here (default with --agent: ~/.mempalace/watch/<agent>.json, '_' doubled, ':' '/' '\\' as '_'; '' for none)")
+    .option(
+      '--state-file <file>',
+      "persist the cursor here (default with --agent: ~/.mempalace/watch/<agent>.json, '_' doubled, ':' '/' '\\' as '_'; '' for none)"
+    )
     .option('--from-start', 'replay the log from the beginning when there is no cursor (default: start at the tip)')
     .option('--follow', 'keep watching after a match instead of exiting on the first one')
     .option('--idle-exit-ms <ms>', 'give up after this long with no match (0 = wait forever, the default)', pyIntFlag, 0)

@@ -28,10 +28,24 @@ export interface HookFlag {
 export const HOOK_FLAGS: readonly HookFlag[] = [
   { spec: '--agent <id>', key: 'agent', help: 'the agent whose tool call this is (required), e.g. mac-claude' },
   { spec: '--hub <name-or-url>', key: 'hub', help: 'a registered hub (default: --palace, else MemPalace’s palace resolution)' },
-  { spec: '--project <name>', key: 'project', help: 'the project of the request (default: the registered project holding the hook’s cwd, else its folder name)' },
+  {
+    spec: '--project <name>',
+    key: 'project',
+    help: 'the project of the request (default: the registered project holding the hook’s cwd, else its folder name)'
+  },
   { spec: '--harness <name>', key: 'harness', help: 'claude-code or codex (default: read from the hook input)' },
-  { spec: '--timeout-ms <ms>', key: 'timeoutMs', int: true, help: 'how long to wait for a decision, then deny as a timeout (default 540000: below Claude Code’s 600 s hook timeout; max 86400000)' },
-  { spec: '--lock-timeout-ms <ms>', key: 'lockTimeoutMs', int: true, help: 'how long to wait for a locked hub before letting the harness ask (default 5000)' }
+  {
+    spec: '--timeout-ms <ms>',
+    key: 'timeoutMs',
+    int: true,
+    help: 'how long to wait for a decision, then deny as a timeout (default 540000: below Claude Code’s 600 s hook timeout; max 86400000)'
+  },
+  {
+    spec: '--lock-timeout-ms <ms>',
+    key: 'lockTimeoutMs',
+    int: true,
+    help: 'how long to wait for a locked hub before letting the harness ask (default 5000)'
+  }
 ]
 
 /** Global options the hook reads (values) or ignores (`--json`). */
@@ -59,7 +73,8 @@ export function parseHookArgv(argv: readonly string[]): HookCliOptions {
     const name = word.startsWith('--') && eq > 0 ? word.slice(0, eq) : word
     const flag = byName.get(name)
     const key = flag?.key ?? GLOBAL_VALUES[name]
-    if (!key) throw new Error(word.startsWith('-') ? `unknown option '${word}' (see: muster approve-hook --help)` : `unexpected argument '${word}'`)
+    if (!key)
+      throw new Error(word.startsWith('-') ? `unknown option '${word}' (see: muster approve-hook --help)` : `unexpected argument '${word}'`)
     const value = eq > 0 && name !== word ? word.slice(eq + 1) : argv[++i]
     if (value === undefined) throw new Error(`option '${name}' needs a value`)
     ;(out as Record<string, unknown>)[key] = flag?.int ? hookInt(name, value) : value

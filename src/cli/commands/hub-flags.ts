@@ -21,10 +21,14 @@ export function intFlag(name: string): (v: string) => number {
 
 /** The filter flags of list/wait/watch and their snake_case keys, with upstream's help examples. */
 export const FILTER_FLAGS = [
-  ['stream', 'stream', 'stream, e.g. project/mempalace'], ['room', 'room', 'room, e.g. delegation, patches'],
-  ['topic', 'topic', 'topic, e.g. auth-v2'], ['type', 'type', 'event type, e.g. task.request'],
-  ['to-agent', 'to_agent', "target agent (also matches '*')"], ['from-agent', 'from_agent', 'writer agent'],
-  ['correlation-id', 'correlation_id', 'task/conversation id'], ['status', 'status', 'open|claimed|ready|applied|blocked|failed|superseded']
+  ['stream', 'stream', 'stream, e.g. project/mempalace'],
+  ['room', 'room', 'room, e.g. delegation, patches'],
+  ['topic', 'topic', 'topic, e.g. auth-v2'],
+  ['type', 'type', 'event type, e.g. task.request'],
+  ['to-agent', 'to_agent', "target agent (also matches '*')"],
+  ['from-agent', 'from_agent', 'writer agent'],
+  ['correlation-id', 'correlation_id', 'task/conversation id'],
+  ['status', 'status', 'open|claimed|ready|applied|blocked|failed|superseded']
 ] as const
 
 /** Adds list/wait's filter flags: one value each (repeating one keeps the last, as upstream). */

@@ -8,7 +8,10 @@ export function registerHubs(program: Command, io: CliIo): void {
   const actions = () => import('../actions/hubs')
   const hubs = program.command('hubs').description('register, list and remove MemPalace hubs')
 
-  hubs.command('list').description('registered hubs and the MemPalace default palace').action(lazyAction(io, actions, 'list'))
+  hubs
+    .command('list')
+    .description('registered hubs and the MemPalace default palace')
+    .action(lazyAction(io, actions, 'list'))
 
   hubs
     .command('add')

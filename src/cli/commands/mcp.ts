@@ -7,7 +7,9 @@ import type { CliIo } from '../output'
 export function registerMcp(program: Command, io: CliIo): void {
   program
     .command('mcp')
-    .description("serve MCP over stdio: MUSE's tools (muse_get_status, ...) for --project-root and the hub tools (mempalace_event_list, ...)")
+    .description(
+      "serve MCP over stdio: MUSE's tools (muse_get_status, ...) for --project-root and the hub tools (mempalace_event_list, ...)"
+    )
     .option('--project-root <dir>', 'the MUSE project (holding .muse/); default: the current folder')
     .option('--hub <name>', 'registered hub for the hub tools (default: --palace, else MemPalace’s palace resolution)')
     .action(lazyAction(io, () => import('../actions/mcp'), 'mcp'))

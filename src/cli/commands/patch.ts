@@ -16,7 +16,9 @@ export function registerPatch(program: Command, io: CliIo): void {
     .action(lazyAction(io, actions, 'list'))
   patch
     .command('verify <id>')
-    .description('recompute sha256 over the exact bytes, compare with the stored sha, size and quoted shas; warnings and findings (exit 1 when refused)')
+    .description(
+      'recompute sha256 over the exact bytes, compare with the stored sha, size and quoted shas; warnings and findings (exit 1 when refused)'
+    )
     .option('--project <name>', 'check base-commit files in this project (default: the matching one)')
     .option('--hub <name>', 'a registered hub')
     .action(lazyAction(io, actions, 'verify'))
@@ -40,7 +42,7 @@ export function registerPatch(program: Command, io: CliIo): void {
     .requiredOption('--to-agent <id>', 'the agent to send it to')
     .option('--from-worktree <project>', "the project's working-tree diff against HEAD")
     .option('--project <name>', 'a registered project: the patch.ready goes to its stream project/<slug> (implied by --from-worktree)')
-    .option('--stream <stream>', 'the stream of the patch.ready (default: the project\'s)')
+    .option('--stream <stream>', "the stream of the patch.ready (default: the project's)")
     .option('--correlation-id <id>', 'thread to post in')
     .option('--branch <branch>', 'git branch of the work (--from-worktree: the checked-out one)')
     .option('--base-commit <sha>', 'commit the diff is against (--from-worktree: HEAD)')

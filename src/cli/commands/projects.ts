@@ -15,7 +15,10 @@ export function registerProjects(program: Command, io: CliIo): void {
     .option('--name <name>', 'registry name (default: folder name)')
     .action(lazyAction(io, actions, 'add'))
 
-  projects.command('list').description('list registered projects').action(lazyAction(io, actions, 'list'))
+  projects
+    .command('list')
+    .description('list registered projects')
+    .action(lazyAction(io, actions, 'list'))
 
   projects
     .command('remove')

@@ -16,8 +16,13 @@ export function registerRules(program: Command, io: CliIo): void {
   // subcommand's), so `rules install --agent ID` reads it from there
   rules
     .command('install')
-    .description('write the block (--agent ID) into a harness file: replaced in place when present, appended otherwise, the file created if needed')
-    .option('--harness <name>', 'claude (~/.claude/CLAUDE.md), codex (~/.codex/AGENTS.md), opencode (~/.config/opencode/AGENTS.md), gemini (~/.gemini/config/GEMINI.md)')
+    .description(
+      'write the block (--agent ID) into a harness file: replaced in place when present, appended otherwise, the file created if needed'
+    )
+    .option(
+      '--harness <name>',
+      'claude (~/.claude/CLAUDE.md), codex (~/.codex/AGENTS.md), opencode (~/.config/opencode/AGENTS.md), gemini (~/.gemini/config/GEMINI.md)'
+    )
     .option('--file <path>', 'any other instruction file (e.g. Hermes SOUL.md)')
     .action(lazyAction(io, actions, 'install'))
 }

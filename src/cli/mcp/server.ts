@@ -39,7 +39,9 @@ export function buildMcpServer(o: McpServerOptions): McpServer {
   }
   for (const name of Object.keys(MUSE_MCP_TOOLS) as MuseToolName[]) {
     const def = MUSE_MCP_TOOLS[name]
-    server.registerTool(name, { description: def.description, inputSchema: def.input }, async (args: unknown) => text(await muse[name](args as never)))
+    server.registerTool(name, { description: def.description, inputSchema: def.input }, async (args: unknown) =>
+      text(await muse[name](args as never))
+    )
   }
   const hub = hubTools(o.hubs, o.hub)
   for (const name of Object.keys(HUB_MCP_TOOLS) as HubToolName[]) {

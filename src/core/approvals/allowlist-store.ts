@@ -53,14 +53,19 @@ export class AllowlistStore {
 
   /** Adds a rule or changes one; refuses an unusable rule or a duplicate of another rule. */
   save(input: RuleInput): AllowRule {
-    const spec: RuleSpec = { agent_pattern: input.agent_pattern.trim(), tool_name: input.tool_name.trim(), input_pattern: input.input_pattern.trim() }
+    const spec: RuleSpec = {
+      agent_pattern: input.agent_pattern.trim(),
+      tool_name: input.tool_name.trim(),
+      input_pattern: input.input_pattern.trim()
+    }
     const problem = ruleProblem(spec)
     if (problem) throw new ApiError(`invalid allowlist rule: ${problem}`, 'invalid_input')
     const note = input.note?.trim() || null
     const dup = this.db
       .prepare('SELECT id FROM approval_rules WHERE agent_pattern = ? AND tool_name = ? AND input_pattern = ?')
       .get(spec.agent_pattern, spec.tool_name, spec.input_pattern) as { id: number } | undefined
-    if (dup && dup.id !== input.id) throw new ApiError(`allowlist rule #${dup.id} already has these patterns (${ruleLabel(spec)})`, 'conflict')
+    if (dup && dup.id !== input.id)
+      throw new ApiError(`allowlist rule #${dup.id} already has these patterns (${ruleLabel(spec)})`, 'conflict')
     if (input.id !== undefined) {
       this.get(input.id)
       this.db
@@ -76,7 +81,8 @@ export class AllowlistStore {
 
   /** Deletes a rule. */
   delete(id: number): void {
-    if (this.db.prepare('DELETE FROM approval_rules WHERE id = ?').run(id).changes === 0) throw new ApiError(`no allowlist rule #${id}`, 'not_found')
+    if (this.db.prepare('DELETE FROM approval_rules WHERE id = ?').run(id).changes === 0)
+      throw new ApiError(`no allowlist rule #${id}`, 'not_found')
   }
 
   /** The first rule (oldest) that allows the call, or null. */

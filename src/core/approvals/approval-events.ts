@@ -62,11 +62,24 @@ export function requestAppend(ask: ApprovalAsk, correlationId: string): { append
   return {
     truncated,
     append: {
-      type: EventType.approvalRequest, stream: projectStream(ask.project), room: Room.approvals, from_agent: ask.agent, to_agent: ask.to_agent,
-      correlation_id: correlationId, status: Status.open, body: summarizeToolCall(readToolCall(ask.tool_name, ask.tool_input)),
+      type: EventType.approvalRequest,
+      stream: projectStream(ask.project),
+      room: Room.approvals,
+      from_agent: ask.agent,
+      to_agent: ask.to_agent,
+      correlation_id: correlationId,
+      status: Status.open,
+      body: summarizeToolCall(readToolCall(ask.tool_name, ask.tool_input)),
       metadata: {
-        tool_name: ask.tool_name, tool_input: input, harness: ask.harness, session_id: ask.session_id, cwd: ask.cwd, timeout_ms: ask.timeout_ms,
-        hook_event_name: ask.hook_event_name, ...(ask.tool_use_id ? { tool_use_id: ask.tool_use_id } : {}), ...(truncated ? { tool_input_truncated: true } : {})
+        tool_name: ask.tool_name,
+        tool_input: input,
+        harness: ask.harness,
+        session_id: ask.session_id,
+        cwd: ask.cwd,
+        timeout_ms: ask.timeout_ms,
+        hook_event_name: ask.hook_event_name,
+        ...(ask.tool_use_id ? { tool_use_id: ask.tool_use_id } : {}),
+        ...(truncated ? { tool_input_truncated: true } : {})
       }
     }
   }
@@ -79,8 +92,13 @@ export function decisionAppend(
 ): AppendInput {
   const reason = d.reason.trim()
   return {
-    type: EventType.approvalDecision, stream: request.stream, room: request.room, from_agent: d.from_agent, to_agent: request.from_agent,
-    correlation_id: request.correlation_id ?? null, body: reason ? `${d.decision}: ${reason}` : d.decision,
+    type: EventType.approvalDecision,
+    stream: request.stream,
+    room: request.room,
+    from_agent: d.from_agent,
+    to_agent: request.from_agent,
+    correlation_id: request.correlation_id ?? null,
+    body: reason ? `${d.decision}: ${reason}` : d.decision,
     metadata: { [ACK_OF]: request.id, decision: d.decision, reason, decided_by: d.decided_by }
   }
 }
@@ -91,16 +109,23 @@ export function readDecision(e: HubEventEnvelope): ApprovalDecisionInfo | null {
   const decision = e.metadata.decision
   if (typeof decision !== 'string' || !(DECISIONS as readonly string[]).includes(decision)) return null
   return {
-    id: e.id, seq: e.seq, decision: decision as ApprovalDecision,
+    id: e.id,
+    seq: e.seq,
+    decision: decision as ApprovalDecision,
     reason: typeof e.metadata.reason === 'string' ? e.metadata.reason : '',
     decided_by: typeof e.metadata.decided_by === 'string' ? e.metadata.decided_by : e.from_agent,
-    from_agent: e.from_agent, created_at: e.created_at
+    from_agent: e.from_agent,
+    created_at: e.created_at
   }
 }
 
 /** True when `e` is a well-formed decision of this request (same thread; `ack_of` absent or naming it). */
 export function decidesRequest(e: HubEventEnvelope, request: Pick<HubEventEnvelope, 'id' | 'correlation_id'>): boolean {
-  return e.correlation_id === request.correlation_id && (e.metadata[ACK_OF] === undefined || e.metadata[ACK_OF] === request.id) && readDecision(e) !== null
+  return (
+    e.correlation_id === request.correlation_id &&
+    (e.metadata[ACK_OF] === undefined || e.metadata[ACK_OF] === request.id) &&
+    readDecision(e) !== null
+  )
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.floor(v) : null)
@@ -117,7 +142,12 @@ export function expiresAt(request: HubEventEnvelope): Date | null {
  * wins, the rest are conflicts; with none, the request is pending until its timeout has passed
  * (plus a grace for the hook's own timeout record), then expired.
  */
-export function foldApproval(request: HubEventEnvelope, decisionEvents: readonly HubEventEnvelope[], where: { hub: string; palace: string }, now = Date.now()): ApprovalItem {
+export function foldApproval(
+  request: HubEventEnvelope,
+  decisionEvents: readonly HubEventEnvelope[],
+  where: { hub: string; palace: string },
+  now = Date.now()
+): ApprovalItem {
   const decisions = decisionEvents
     .filter((e) => decidesRequest(e, request))
     .map(readDecision)
@@ -125,15 +155,40 @@ export function foldApproval(request: HubEventEnvelope, decisionEvents: readonly
     .sort((a, b) => a.seq - b.seq)
   const [first, ...conflicts] = decisions
   const expires = expiresAt(request)
-  const state: ApprovalState = first ? first.decision : now > expiryDeadline(request.created_at, request.metadata.timeout_ms) ? 'expired' : 'pending'
+  const state: ApprovalState = first
+    ? first.decision
+    : now > expiryDeadline(request.created_at, request.metadata.timeout_ms)
+      ? 'expired'
+      : 'pending'
   const toolName = text(request.metadata.tool_name) ?? 'unknown'
-  const toolInput = request.metadata.tool_input && typeof request.metadata.tool_input === 'object' && !Array.isArray(request.metadata.tool_input) ? (request.metadata.tool_input as ToolInput) : {}
+  const toolInput =
+    request.metadata.tool_input && typeof request.metadata.tool_input === 'object' && !Array.isArray(request.metadata.tool_input)
+      ? (request.metadata.tool_input as ToolInput)
+      : {}
   return {
-    hub: where.hub, palace: where.palace, id: request.id, seq: request.seq, correlation_id: request.correlation_id ?? request.id,
-    agent: request.from_agent, to_agent: request.to_agent, stream: request.stream, project: request.stream.replace(/^project\//, ''),
-    harness: text(request.metadata.harness), session_id: text(request.metadata.session_id), cwd: text(request.metadata.cwd),
-    tool_name: toolName, tool_input: toolInput, tool_input_truncated: request.metadata.tool_input_truncated === true, summary: request.body, created_at: request.created_at,
-    timeout_ms: num(request.metadata.timeout_ms), expires_at: expires ? expires.toISOString().replace(/\.\d{3}Z$/, 'Z') : null,
-    state, decision: first ?? null, conflicts, signature: callSignature(toolName, toolInput), identical: 1
+    hub: where.hub,
+    palace: where.palace,
+    id: request.id,
+    seq: request.seq,
+    correlation_id: request.correlation_id ?? request.id,
+    agent: request.from_agent,
+    to_agent: request.to_agent,
+    stream: request.stream,
+    project: request.stream.replace(/^project\//, ''),
+    harness: text(request.metadata.harness),
+    session_id: text(request.metadata.session_id),
+    cwd: text(request.metadata.cwd),
+    tool_name: toolName,
+    tool_input: toolInput,
+    tool_input_truncated: request.metadata.tool_input_truncated === true,
+    summary: request.body,
+    created_at: request.created_at,
+    timeout_ms: num(request.metadata.timeout_ms),
+    expires_at: expires ? expires.toISOString().replace(/\.\d{3}Z$/, 'Z') : null,
+    state,
+    decision: first ?? null,
+    conflicts,
+    signature: callSignature(toolName, toolInput),
+    identical: 1
   }
 }

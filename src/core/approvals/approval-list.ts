@@ -29,7 +29,12 @@ export async function listHubApprovals(hub: Hub, where: { hub: string; palace: s
   const requests: HubEventEnvelope[] = []
   let before: string | undefined
   for (;;) {
-    const page = await hub.list({ type: EventType.approvalRequest, order: 'desc', limit: PAGE, ...(before ? { before_event_id: before } : {}) })
+    const page = await hub.list({
+      type: EventType.approvalRequest,
+      order: 'desc',
+      limit: PAGE,
+      ...(before ? { before_event_id: before } : {})
+    })
     requests.push(...page.events)
     const last = page.events[page.events.length - 1]
     if (!page.has_more || !last || requests.length >= MAX_REQUESTS) break

@@ -21,13 +21,32 @@ async function service(home = join(tmpDir(), 'home'), operatorId = 'desk-muster'
 
 let n = 0
 /** An approval request as a hook writes it, `minutesAgo` old. */
-function request(hub: HubFile, agent: string, command: string, o: { minutesAgo?: number; project?: string; timeoutMs?: number; tool?: string; input?: Record<string, unknown> } = {}) {
+function request(
+  hub: HubFile,
+  agent: string,
+  command: string,
+  o: { minutesAgo?: number; project?: string; timeoutMs?: number; tool?: string; input?: Record<string, unknown> } = {}
+) {
   const at = new Date(Date.now() - (o.minutesAgo ?? 1) * 60_000)
   const corr = `appr_${(++n).toString(16).padStart(12, '0')}`
   return appendEvent(hub.db, hub.replicaId, {
-    type: 'approval.request', stream: `project/${o.project ?? 'muse'}`, room: 'approvals', fromAgent: agent, toAgent: '*', correlationId: corr, status: 'open',
-    body: `Bash: ${command}`, at,
-    metadata: { tool_name: o.tool ?? 'Bash', tool_input: o.input ?? { command }, harness: 'claude-code', session_id: 's', cwd: '/w', timeout_ms: o.timeoutMs ?? 540_000 }
+    type: 'approval.request',
+    stream: `project/${o.project ?? 'muse'}`,
+    room: 'approvals',
+    fromAgent: agent,
+    toAgent: '*',
+    correlationId: corr,
+    status: 'open',
+    body: `Bash: ${command}`,
+    at,
+    metadata: {
+      tool_name: o.tool ?? 'Bash',
+      tool_input: o.input ?? { command },
+      harness: 'claude-code',
+      session_id: 's',
+      cwd: '/w',
+      timeout_ms: o.timeoutMs ?? 540_000
+    }
   })
 }
 
@@ -56,7 +75,10 @@ describe('approvals inbox (service)', () => {
       ['a', 'linux-gemini', 'muse', 'Bash: npm publish', 2]
     ])
     expect(out.history.map((h) => [h.agent, h.state, h.decision])).toEqual([['home-bot', 'expired', null]])
-    expect(out.hubs.map((h) => [h.hub, h.ok])).toEqual([['a', true], ['b', true]])
+    expect(out.hubs.map((h) => [h.hub, h.ok])).toEqual([
+      ['a', true],
+      ['b', true]
+    ])
     expect((await svc.call('approvals.list', { hub: 'b' })).pending).toHaveLength(1)
   })
 
@@ -81,10 +103,20 @@ describe('approvals inbox (service)', () => {
     await svc.call('hubs.add', { palace: a.palace, name: 'a' })
     const first = await svc.call('approvals.decide', { hub: 'a', id: req.id, decision: 'deny', reason: 'not on Friday' })
     expect(first.outcome).toBe('decided')
-    expect(first.event).toMatchObject({ type: 'approval.decision', from_agent: 'desk-muster', to_agent: 'mac-claude', correlation_id: req.correlation_id, metadata: { ack_of: req.id, decision: 'deny', reason: 'not on Friday', decided_by: 'desk-muster' } })
+    expect(first.event).toMatchObject({
+      type: 'approval.decision',
+      from_agent: 'desk-muster',
+      to_agent: 'mac-claude',
+      correlation_id: req.correlation_id,
+      metadata: { ack_of: req.id, decision: 'deny', reason: 'not on Friday', decided_by: 'desk-muster' }
+    })
     const second = await svc.call('approvals.decide', { hub: 'a', id: req.correlation_id!, decision: 'allow' })
     expect(second.outcome).toBe('conflict')
-    expect(second.item).toMatchObject({ state: 'deny', decision: { decision: 'deny' }, conflicts: [{ decision: 'allow', decided_by: 'desk-muster' }] })
+    expect(second.item).toMatchObject({
+      state: 'deny',
+      decision: { decision: 'deny' },
+      conflicts: [{ decision: 'allow', decided_by: 'desk-muster' }]
+    })
     const list = await svc.call('approvals.list', {})
     expect(list.pending).toEqual([])
     expect(list.history[0]).toMatchObject({ state: 'deny', conflicts: [{ decision: 'allow' }] })
@@ -111,19 +143,40 @@ describe('approvals inbox (service)', () => {
 
   it('refuses what is not a request, and unknown ids', async () => {
     const a = hubWith()
-    const other = appendEvent(a.file.db, a.file.replicaId, { type: 'task.reply', stream: 'project/muse', room: 'delegation', fromAgent: 'x', body: 'hi' })
+    const other = appendEvent(a.file.db, a.file.replicaId, {
+      type: 'task.reply',
+      stream: 'project/muse',
+      room: 'delegation',
+      fromAgent: 'x',
+      body: 'hi'
+    })
     const svc = await service()
-    await expect(svc.call('approvals.decide', { palace: a.palace, id: other.id, decision: 'allow' })).rejects.toThrow(/is a task.reply, not an approval.request/)
-    await expect(svc.call('approvals.decide', { palace: a.palace, id: 'appr_0123456789ab', decision: 'allow' })).rejects.toThrow(/no approval request with correlation id/)
-    await expect(svc.call('approvals.decide', { palace: a.palace, id: other.id, decision: 'timeout' as never })).rejects.toThrow(/invalid input for approvals.decide: decision/)
+    await expect(svc.call('approvals.decide', { palace: a.palace, id: other.id, decision: 'allow' })).rejects.toThrow(
+      /is a task.reply, not an approval.request/
+    )
+    await expect(svc.call('approvals.decide', { palace: a.palace, id: 'appr_0123456789ab', decision: 'allow' })).rejects.toThrow(
+      /no approval request with correlation id/
+    )
+    await expect(svc.call('approvals.decide', { palace: a.palace, id: other.id, decision: 'timeout' as never })).rejects.toThrow(
+      /invalid input for approvals.decide: decision/
+    )
   })
 
   it('keeps allowlist rules with their hit counts; refuses duplicates and allow-everything rules', async () => {
     const svc = await service()
-    const rule = await svc.call('approvals.ruleSave', { agent_pattern: '*', tool_name: 'Bash', input_pattern: 'npm test*', note: 'tests are safe' })
+    const rule = await svc.call('approvals.ruleSave', {
+      agent_pattern: '*',
+      tool_name: 'Bash',
+      input_pattern: 'npm test*',
+      note: 'tests are safe'
+    })
     expect(rule).toMatchObject({ id: 1, label: 'Bash(npm test*)', hits: 0, last_hit_at: null, note: 'tests are safe' })
-    await expect(svc.call('approvals.ruleSave', { agent_pattern: '*', tool_name: 'Bash', input_pattern: 'npm test*' })).rejects.toThrow(/rule #1 already has these patterns/)
-    await expect(svc.call('approvals.ruleSave', { agent_pattern: '*', tool_name: '*', input_pattern: '*' })).rejects.toThrow(/approve everything/)
+    await expect(svc.call('approvals.ruleSave', { agent_pattern: '*', tool_name: 'Bash', input_pattern: 'npm test*' })).rejects.toThrow(
+      /rule #1 already has these patterns/
+    )
+    await expect(svc.call('approvals.ruleSave', { agent_pattern: '*', tool_name: '*', input_pattern: '*' })).rejects.toThrow(
+      /approve everything/
+    )
     const changed = await svc.call('approvals.ruleSave', { id: 1, agent_pattern: 'mac-*', tool_name: 'Bash', input_pattern: 'npm test*' })
     expect(changed.label).toBe('Bash(npm test*) for mac-*')
     expect((await svc.call('approvals.rules', {})).rules).toHaveLength(1)
@@ -137,8 +190,20 @@ describe('approvals inbox (service)', () => {
     const r2 = request(a.file, 'win-codex', 'npm ci')
     const svc = await service()
     await svc.call('hubs.add', { palace: a.palace, name: 'a' })
-    const out = await svc.call('approvals.decideMany', { items: [{ hub: 'a', id: r1.id }, { hub: 'a', id: r2.id }, { hub: 'a', id: 'evt_20260101T000000_000000000000' }], decision: 'allow', reason: 'bulk' })
-    expect(out.results.map((r) => ('error' in r ? r.error : r.outcome))).toEqual(['decided', 'decided', "event 'evt_20260101T000000_000000000000' not found"])
+    const out = await svc.call('approvals.decideMany', {
+      items: [
+        { hub: 'a', id: r1.id },
+        { hub: 'a', id: r2.id },
+        { hub: 'a', id: 'evt_20260101T000000_000000000000' }
+      ],
+      decision: 'allow',
+      reason: 'bulk'
+    })
+    expect(out.results.map((r) => ('error' in r ? r.error : r.outcome))).toEqual([
+      'decided',
+      'decided',
+      "event 'evt_20260101T000000_000000000000' not found"
+    ])
     expect((await svc.call('approvals.list', {})).pending).toEqual([])
   })
 })

@@ -70,7 +70,9 @@ export class ApprovalsService {
         }
       })
     )
-    const pending = markIdentical(results.flatMap((r) => r.pending).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.seq - b.seq))
+    const pending = markIdentical(
+      results.flatMap((r) => r.pending).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.seq - b.seq)
+    )
     const history = results
       .flatMap((r) => r.decided)
       .sort((a, b) => (b.decision?.created_at ?? b.created_at).localeCompare(a.decision?.created_at ?? a.created_at) || b.seq - a.seq)
@@ -88,7 +90,8 @@ export class ApprovalsService {
     }
     const event = await hub.get(id)
     if (!event) throw new ApiError(`event '${id}' not found`, 'not_found')
-    if (event.type !== EventType.approvalRequest) throw new ApiError(`event '${id}' is a ${event.type}, not an ${EventType.approvalRequest}`, 'invalid_input')
+    if (event.type !== EventType.approvalRequest)
+      throw new ApiError(`event '${id}' is a ${event.type}, not an ${EventType.approvalRequest}`, 'invalid_input')
     return event
   }
 
@@ -96,12 +99,21 @@ export class ApprovalsService {
   async decide(sel: HubSelection & { id: string; decision: ApprovalDecision; reason?: string }): Promise<DecideResult> {
     const request = await this.request(sel, sel.id)
     const me = this.opts.operator()
-    const { hub: hubName, palace, event } = await this.opts.hubs.append({
+    const {
+      hub: hubName,
+      palace,
+      event
+    } = await this.opts.hubs.append({
       ...(sel.hub ? { hub: sel.hub } : sel.palace ? { palace: sel.palace } : {}),
       ...decisionAppend(request, { decision: sel.decision, reason: sel.reason ?? '', decided_by: me, from_agent: me })
     })
     const { hub } = this.opts.hubs.choose(sel)
-    const thread = await hub.list({ correlation_id: request.correlation_id ?? request.id, type: EventType.approvalDecision, order: 'asc', limit: 500 })
+    const thread = await hub.list({
+      correlation_id: request.correlation_id ?? request.id,
+      type: EventType.approvalDecision,
+      order: 'asc',
+      limit: 500
+    })
     const item = foldApproval(request, thread.events, { hub: hubName, palace })
     return { item, outcome: item.decision?.id === event.id ? 'decided' : 'conflict', event }
   }

@@ -62,7 +62,12 @@ export interface HookRun {
 const isHub = (h: HookContext['hub']): h is AppendAndWait => !('unreachable' in h)
 
 /** Waits for the first decision after the request on a live tail; null on timeout or abort. */
-function waitForDecision(hub: AppendAndWait, request: HubEventEnvelope, timeoutMs: number, signal?: AbortSignal): Promise<HubEventEnvelope | null> {
+function waitForDecision(
+  hub: AppendAndWait,
+  request: HubEventEnvelope,
+  timeoutMs: number,
+  signal?: AbortSignal
+): Promise<HubEventEnvelope | null> {
   return new Promise((resolve) => {
     let sub: HubSubscription | null = null
     let done = false
@@ -96,7 +101,8 @@ function waitForDecision(hub: AppendAndWait, request: HubEventEnvelope, timeoutM
 /** The reason a harness shows for a decision. */
 function reasonFor(d: { decision: ApprovalDecision; reason: string; decided_by: string }, timeoutMs: number): string {
   const why = d.reason.trim()
-  if (d.decision === 'timeout') return `Muster approvals: no decision within ${Math.round(timeoutMs / 1000)} s (timed out)${why ? `: ${why}` : ''}`
+  if (d.decision === 'timeout')
+    return `Muster approvals: no decision within ${Math.round(timeoutMs / 1000)} s (timed out)${why ? `: ${why}` : ''}`
   if (d.decision === 'allow') return `approved by ${d.decided_by} in Muster${why ? `: ${why}` : ''}`
   return `denied by ${d.decided_by} in Muster: ${why || 'no reason given'}`
 }
@@ -113,12 +119,23 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
   }
   const timeoutMs = opts.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS
   const answer = (verdict: HookVerdict, reason: string, correlation_id: string | null = null): HookRun => ({
-    stdout: hookAnswer(input.hook_event_name, verdict, reason), exitCode: 0, verdict, correlation_id
+    stdout: hookAnswer(input.hook_event_name, verdict, reason),
+    exitCode: 0,
+    verdict,
+    correlation_id
   })
   const ask: ApprovalAsk = {
-    agent: opts.agent, project: opts.project ?? ctx.projectFor(input.cwd) ?? lastSegment(input.cwd) ?? 'unknown', to_agent: ctx.operator,
-    harness: opts.harness ?? input.harness_hint ?? 'unknown', hook_event_name: input.hook_event_name, session_id: input.session_id, cwd: input.cwd,
-    tool_use_id: input.tool_use_id, tool_name: input.tool_name, tool_input: input.tool_input, timeout_ms: timeoutMs
+    agent: opts.agent,
+    project: opts.project ?? ctx.projectFor(input.cwd) ?? lastSegment(input.cwd) ?? 'unknown',
+    to_agent: ctx.operator,
+    harness: opts.harness ?? input.harness_hint ?? 'unknown',
+    hook_event_name: input.hook_event_name,
+    session_id: input.session_id,
+    cwd: input.cwd,
+    tool_use_id: input.tool_use_id,
+    tool_name: input.tool_name,
+    tool_input: input.tool_input,
+    timeout_ms: timeoutMs
   }
   const hub = ctx.hub
 
@@ -135,7 +152,14 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
       if (!isHub(hub)) throw new Error(hub.unreachable)
       const request = await appendRequest(hub, ask)
       correlationId = request.correlation_id
-      await hub.append(decisionAppend(request, { decision: 'allow', reason: `matched allowlist rule ${label}`, decided_by: `${ALLOWLIST_DECIDER_PREFIX}${label}`, from_agent: ask.agent }))
+      await hub.append(
+        decisionAppend(request, {
+          decision: 'allow',
+          reason: `matched allowlist rule ${label}`,
+          decided_by: `${ALLOWLIST_DECIDER_PREFIX}${label}`,
+          from_agent: ask.agent
+        })
+      )
     } catch (err) {
       ctx.warn(`muster approve-hook: allowed by allowlist rule ${label}, but not recorded in the hub: ${(err as Error).message}`)
     }
@@ -162,13 +186,24 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
   if (!first) {
     const stopped = opts.signal?.aborted ? 'the harness stopped the hook before a decision' : ''
     try {
-      const mine = await hub.append(decisionAppend(request, { decision: 'timeout', reason: stopped || `no decision within ${Math.round(timeoutMs / 1000)} s`, decided_by: DECIDED_BY_TIMEOUT, from_agent: ask.agent }))
+      const mine = await hub.append(
+        decisionAppend(request, {
+          decision: 'timeout',
+          reason: stopped || `no decision within ${Math.round(timeoutMs / 1000)} s`,
+          decided_by: DECIDED_BY_TIMEOUT,
+          from_agent: ask.agent
+        })
+      )
       // a human decision may have landed just before ours: the first one wins
       const thread = await hub.list({ correlation_id: request.correlation_id!, type: EventType.approvalDecision, order: 'asc', limit: 50 })
       decisions = thread.events.length ? thread.events : [mine]
     } catch (err) {
       ctx.warn(`muster approve-hook: timed out, and the timeout could not be recorded: ${(err as Error).message}`)
-      return answer('deny', reasonFor({ decision: 'timeout', reason: stopped, decided_by: DECIDED_BY_TIMEOUT }, timeoutMs), request.correlation_id)
+      return answer(
+        'deny',
+        reasonFor({ decision: 'timeout', reason: stopped, decided_by: DECIDED_BY_TIMEOUT }, timeoutMs),
+        request.correlation_id
+      )
     }
   }
   const folded = foldApproval(request, decisions, { hub: hub.location, palace: hub.location })

@@ -13,7 +13,9 @@ export type HookVerdict = 'allow' | 'deny' | 'ask'
 /** The text to print on stdout (empty = no decision). */
 export function hookAnswer(event: HookEventName, verdict: HookVerdict, reason: string): string {
   if (event === HookEvent.preToolUse) {
-    return JSON.stringify({ hookSpecificOutput: { hookEventName: event, permissionDecision: verdict, permissionDecisionReason: reason } }) + '\n'
+    return (
+      JSON.stringify({ hookSpecificOutput: { hookEventName: event, permissionDecision: verdict, permissionDecisionReason: reason } }) + '\n'
+    )
   }
   if (verdict === 'ask') return ''
   const decision = verdict === 'allow' ? { behavior: 'allow' } : { behavior: 'deny', message: reason }

@@ -105,7 +105,10 @@ export async function openHookContext(o: HookEnvOptions): Promise<{ ctx: HookCon
     hub = { unreachable: (err as Error).message }
   }
   const ctx: HookContext = {
-    hub, rules, operator: operator ?? BROADCAST, projectFor: (cwd) => {
+    hub,
+    rules,
+    operator: operator ?? BROADCAST,
+    projectFor: (cwd) => {
       try {
         return projectOf(db, cwd)
       } catch {

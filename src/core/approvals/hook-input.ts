@@ -52,13 +52,26 @@ export function parseHookInput(text: string): HookInput {
   const event = o.hook_event_name
   const events = Object.values(HookEvent) as string[]
   if (typeof event !== 'string') throw new HookInputError('hook input has no hook_event_name')
-  if (!events.includes(event)) throw new HookInputError(`unsupported hook_event_name '${event}' (approve-hook answers ${events.join(' and ')})`)
+  if (!events.includes(event))
+    throw new HookInputError(`unsupported hook_event_name '${event}' (approve-hook answers ${events.join(' and ')})`)
   if (typeof o.tool_name !== 'string' || o.tool_name.trim() === '') throw new HookInputError('hook input has no tool_name')
-  if (!o.tool_input || typeof o.tool_input !== 'object' || Array.isArray(o.tool_input)) throw new HookInputError('hook input tool_input must be a JSON object')
+  if (!o.tool_input || typeof o.tool_input !== 'object' || Array.isArray(o.tool_input))
+    throw new HookInputError('hook input tool_input must be a JSON object')
   const transcript = optText(o, 'transcript_path')
-  const hint = 'permission_mode' in o || /[\\/]\.claude[\\/]/.test(transcript ?? '') ? 'claude-code' : /[\\/]\.codex[\\/]/.test(transcript ?? '') || 'turn_id' in o ? 'codex' : null
+  const hint =
+    'permission_mode' in o || /[\\/]\.claude[\\/]/.test(transcript ?? '')
+      ? 'claude-code'
+      : /[\\/]\.codex[\\/]/.test(transcript ?? '') || 'turn_id' in o
+        ? 'codex'
+        : null
   return {
-    hook_event_name: event as HookEventName, tool_name: o.tool_name, tool_input: o.tool_input as ToolInput,
-    session_id: optText(o, 'session_id'), cwd: optText(o, 'cwd'), tool_use_id: optText(o, 'tool_use_id'), transcript_path: transcript, harness_hint: hint
+    hook_event_name: event as HookEventName,
+    tool_name: o.tool_name,
+    tool_input: o.tool_input as ToolInput,
+    session_id: optText(o, 'session_id'),
+    cwd: optText(o, 'cwd'),
+    tool_use_id: optText(o, 'tool_use_id'),
+    transcript_path: transcript,
+    harness_hint: hint
   }
 }

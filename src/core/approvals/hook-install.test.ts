@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
 import { DEFAULT_PRE_TOOL_MATCHER, installHook, shellQuote, uninstallHook, type HookEntrySpec } from './hook-install'
 
-const spec = (agent = 'mac-claude'): HookEntrySpec => ({ event: 'PreToolUse', command: `/usr/bin/node /opt/muster/bin/muster.mjs approve-hook --agent ${agent}`, matcher: DEFAULT_PRE_TOOL_MATCHER, timeoutSec: 570 })
+const spec = (agent = 'mac-claude'): HookEntrySpec => ({
+  event: 'PreToolUse',
+  command: `/usr/bin/node /opt/muster/bin/muster.mjs approve-hook --agent ${agent}`,
+  matcher: DEFAULT_PRE_TOOL_MATCHER,
+  timeoutSec: 570
+})
 
 // A realistic settings file: other hooks on the same event, other events, permissions, comments, 4-space indent, CRLF.
 const SETTINGS = [
@@ -31,7 +36,10 @@ describe('approve-hook install', () => {
     const installed = readFileSync(file, 'utf8')
     const parsed = JSON.parse(installed.replace(/^\s*\/\/.*$/m, ''))
     expect(parsed.hooks.PreToolUse).toHaveLength(2)
-    expect(parsed.hooks.PreToolUse[1]).toEqual({ matcher: DEFAULT_PRE_TOOL_MATCHER, hooks: [{ type: 'command', command: spec().command, timeout: 570 }] })
+    expect(parsed.hooks.PreToolUse[1]).toEqual({
+      matcher: DEFAULT_PRE_TOOL_MATCHER,
+      hooks: [{ type: 'command', command: spec().command, timeout: 570 }]
+    })
     expect(parsed.hooks.Stop).toEqual([{ hooks: [{ type: 'command', command: 'say done' }] }])
     // everything before Muster's entry and after it is the original text
     const at = SETTINGS.indexOf('~/bin/audit.sh" } ] }') + '~/bin/audit.sh" } ] }'.length
@@ -54,7 +62,11 @@ describe('approve-hook install', () => {
     const plain = '{\n  "theme": "dark",\n  "includeCoAuthoredBy": false\n}\n'
     writeFileSync(file, plain)
     installHook(file, { ...spec(), event: 'PermissionRequest', matcher: undefined })
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ theme: 'dark', includeCoAuthoredBy: false, hooks: { PermissionRequest: [{ hooks: [{ type: 'command', command: spec().command, timeout: 570 }] }] } })
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      theme: 'dark',
+      includeCoAuthoredBy: false,
+      hooks: { PermissionRequest: [{ hooks: [{ type: 'command', command: spec().command, timeout: 570 }] }] }
+    })
     expect(readFileSync(file, 'utf8').startsWith('{\n  "theme": "dark",\n  "includeCoAuthoredBy": false,')).toBe(true)
     uninstallHook(file)
     expect(readFileSync(file, 'utf8')).toBe(plain)
@@ -76,7 +88,9 @@ describe('approve-hook install', () => {
     const theirs = withOurs.replace(/(\n\t\t\t})(\n\t\t\])/, '$1,\n\t\t\t{ "hooks": [ { "type": "command", "command": "log.sh" } ] }$2')
     writeFileSync(file, theirs)
     uninstallHook(file)
-    expect(readFileSync(file, 'utf8')).toBe('{\n\t"hooks": {\n\t\t"Stop": [],\n\t\t"PermissionRequest": [\n\t\t\t{ "hooks": [ { "type": "command", "command": "log.sh" } ] }\n\t\t]\n\t},\n\t"x": 1\n}')
+    expect(readFileSync(file, 'utf8')).toBe(
+      '{\n\t"hooks": {\n\t\t"Stop": [],\n\t\t"PermissionRequest": [\n\t\t\t{ "hooks": [ { "type": "command", "command": "log.sh" } ] }\n\t\t]\n\t},\n\t"x": 1\n}'
+    )
     // into an empty array
     writeFileSync(file, '{ "hooks": { "PreToolUse": [] } }')
     installHook(file, spec())

@@ -48,19 +48,33 @@ export interface HookInstallResult {
 
 /** Muster's hook group in a harness's settings. */
 export function hookEntry(spec: HookEntrySpec): Record<string, unknown> {
-  return { ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [{ type: 'command', command: spec.command, timeout: spec.timeoutSec }] }
+  return {
+    ...(spec.matcher ? { matcher: spec.matcher } : {}),
+    hooks: [{ type: 'command', command: spec.command, timeout: spec.timeoutSec }]
+  }
 }
 
 /** True for a hook group whose command runs `approve-hook` (Muster's). */
 function isMusterGroup(group: unknown): boolean {
   const hooks = (group as { hooks?: unknown } | null)?.hooks
-  return Array.isArray(hooks) && hooks.some((h) => typeof (h as { command?: unknown })?.command === 'string' && /(^|\s|['"/])approve-hook(\s|$)/.test((h as { command: string }).command))
+  return (
+    Array.isArray(hooks) &&
+    hooks.some(
+      (h) =>
+        typeof (h as { command?: unknown })?.command === 'string' &&
+        /(^|\s|['"/])approve-hook(\s|$)/.test((h as { command: string }).command)
+    )
+  )
 }
 
 /** Formatting of new text, read from the file: indentation unit and line ending. */
 function formatOf(text: string): FormattingOptions {
   const indent = /\n([ \t]+)\S/.exec(text)?.[1] ?? '  '
-  return { insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' }
+  return {
+    insertSpaces: !indent.startsWith('\t'),
+    tabSize: indent.startsWith('\t') ? 1 : indent.length,
+    eol: text.includes('\r\n') ? '\r\n' : '\n'
+  }
 }
 
 /** One indentation step of the file. */
@@ -112,10 +126,16 @@ function readSettings(file: string): { text: string; root: Node | undefined } {
   if (text.trim() === '') return { text, root: undefined }
   const errors: ParseError[] = []
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false })
-  if (errors.length || !root) throw new ApiError(`cannot edit ${file}: it is not valid JSON (error at offset ${errors[0]?.offset ?? 0}); nothing was changed`, 'invalid_input')
-  if (root.type !== 'object') throw new ApiError(`cannot edit ${file}: its top level is not a JSON object; nothing was changed`, 'invalid_input')
+  if (errors.length || !root)
+    throw new ApiError(
+      `cannot edit ${file}: it is not valid JSON (error at offset ${errors[0]?.offset ?? 0}); nothing was changed`,
+      'invalid_input'
+    )
+  if (root.type !== 'object')
+    throw new ApiError(`cannot edit ${file}: its top level is not a JSON object; nothing was changed`, 'invalid_input')
   const hooks = findNodeAtLocation(root, ['hooks'])
-  if (hooks && hooks.type !== 'object') throw new ApiError(`cannot edit ${file}: "hooks" is not an object; nothing was changed`, 'invalid_input')
+  if (hooks && hooks.type !== 'object')
+    throw new ApiError(`cannot edit ${file}: "hooks" is not an object; nothing was changed`, 'invalid_input')
   return { text, root }
 }
 
@@ -130,7 +150,9 @@ function findGroup(root: Node | undefined, event: string): { array: Node | undef
 function nodeValue(n: Node): unknown {
   switch (n.type) {
     case 'object':
-      return Object.fromEntries((n.children ?? []).map((p) => [p.children![0]!.value as string, p.children![1] ? nodeValue(p.children![1]) : null]))
+      return Object.fromEntries(
+        (n.children ?? []).map((p) => [p.children![0]!.value as string, p.children![1] ? nodeValue(p.children![1]) : null])
+      )
     case 'array':
       return (n.children ?? []).map(nodeValue)
     default:

@@ -20,6 +20,8 @@ describe('the demo writes the bytes real git notes commands write', () => {
     await clone.note('squad/q', sha, { ...c, content: 'other machine' }, 'append')
     await repo.git(['fetch', '-q', clone.dir, 'refs/notes/squad/q:refs/notes/remotes/clone/squad/q'])
     await repo.git(['notes', '--ref=squad/q', 'merge', '-q', '-s', 'cat_sort_uniq', 'refs/notes/remotes/clone/squad/q'])
-    expect((await repo.git(['notes', '--ref=squad/q', 'show', sha])) + '\n').toBe(catSortUniqBody(appendedBody(a, b, c), appendedBody(a, b, { ...c, content: 'other machine' })))
+    expect((await repo.git(['notes', '--ref=squad/q', 'show', sha])) + '\n').toBe(
+      catSortUniqBody(appendedBody(a, b, c), appendedBody(a, b, { ...c, content: 'other machine' }))
+    )
   })
 })

@@ -39,7 +39,9 @@ afterAll(() => {
 })
 
 const roleFiles = (project: string) =>
-  readdirSync(join(project, '.muse')).filter((f) => f.endsWith('.md') && f !== 'paths.md').map((f) => join(project, '.muse', f))
+  readdirSync(join(project, '.muse'))
+    .filter((f) => f.endsWith('.md') && f !== 'paths.md')
+    .map((f) => join(project, '.muse', f))
 const allRoles = () => demo.projects.flatMap((p) => roleFiles(p.path))
 const read = (file: string) => readFileSync(file, 'utf8')
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim()
@@ -115,7 +117,9 @@ describe('createDemoFleet', () => {
       expect(Number(git(p.path, 'rev-list', '--count', 'HEAD'))).toBeGreaterThanOrEqual(2)
     }
     const atlas = join(demo.dir, 'atlas')
-    const note = git(atlas, 'notes', '--ref=squad/home-bot', 'show', 'HEAD').split('\n\n').map((s) => JSON.parse(s))
+    const note = git(atlas, 'notes', '--ref=squad/home-bot', 'show', 'HEAD')
+      .split('\n\n')
+      .map((s) => JSON.parse(s))
     expect(note[0]).toMatchObject({ agent: 'home-bot', type: 'decision', promote_to_permanent: true, confidence: 'high' })
     expect(note[0].timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
     expect(note[1]).toMatchObject({ type: 'progress' })
@@ -126,7 +130,9 @@ describe('createDemoFleet', () => {
     const snap = await readSquadNotes('atlas', atlas)
     const shapes = new Set(snap.commits.flatMap((c) => c.bodies.map((b) => b.shape)))
     for (const shape of ['object', 'appended', 'jsonl', 'pretty']) expect(shapes, shape).toContain(shape)
-    expect(new Set(snap.findings.map((f) => f.code))).toEqual(new Set(['unparseable', 'foreign-namespace', 'unknown-type', 'refspec-missing']))
+    expect(new Set(snap.findings.map((f) => f.code))).toEqual(
+      new Set(['unparseable', 'foreign-namespace', 'unknown-type', 'refspec-missing'])
+    )
     expect(snap.commits.filter((c) => !c.merged).map((c) => c.subject)).toEqual(['spike: HNSW index prototype'])
     expect(git(atlas, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('main')
     const plan = await planPromotion(snap)
@@ -146,41 +152,69 @@ describe('createDemoFleet', () => {
     const n = (db.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n
     expect(n).toBeGreaterThanOrEqual(200)
     expect(n).toBeLessThan(1000)
-    const statuses = (db.prepare('SELECT DISTINCT status FROM events WHERE status IS NOT NULL').all() as { status: string }[]).map((r) => r.status)
+    const statuses = (db.prepare('SELECT DISTINCT status FROM events WHERE status IS NOT NULL').all() as { status: string }[]).map(
+      (r) => r.status
+    )
     expect(statuses.sort()).toEqual(['applied', 'blocked', 'claimed', 'failed', 'open', 'ready', 'superseded'])
     const latest = db.prepare('SELECT max(created_at) AS m FROM events').get() as { m: string }
     expect(Date.parse(latest.m)).toBeLessThanOrEqual(now.getTime())
     // stuck: a claimed task with nothing after the claim for more than a day
-    const stuck = db.prepare(`SELECT e.correlation_id, e.created_at FROM events e WHERE e.type = 'task.request' AND
-      (SELECT status FROM events x WHERE x.correlation_id = e.correlation_id AND x.status IS NOT NULL ORDER BY rowid DESC LIMIT 1) = 'claimed'`).all() as { created_at: string }[]
+    const stuck = db
+      .prepare(
+        `SELECT e.correlation_id, e.created_at FROM events e WHERE e.type = 'task.request' AND
+      (SELECT status FROM events x WHERE x.correlation_id = e.correlation_id AND x.status IS NOT NULL ORDER BY rowid DESC LIMIT 1) = 'claimed'`
+      )
+      .all() as { created_at: string }[]
     expect(stuck.some((s) => now.getTime() - Date.parse(s.created_at) > 86_400_000)).toBe(true)
     const presence = db.prepare("SELECT DISTINCT from_agent FROM events WHERE type = 'status' AND to_agent = '*' AND room = 'status'").all()
     expect(presence.length).toBeGreaterThanOrEqual(3)
-    const open = db.prepare(`SELECT count(*) AS n FROM events r WHERE r.type = 'approval.request' AND NOT EXISTS
-      (SELECT 1 FROM events d WHERE d.type = 'approval.decision' AND d.correlation_id = r.correlation_id)`).get() as { n: number }
+    const open = db
+      .prepare(
+        `SELECT count(*) AS n FROM events r WHERE r.type = 'approval.request' AND NOT EXISTS
+      (SELECT 1 FROM events d WHERE d.type = 'approval.decision' AND d.correlation_id = r.correlation_id)`
+      )
+      .get() as { n: number }
     expect(open.n).toBeGreaterThanOrEqual(1)
-    const decisions = (db.prepare("SELECT metadata_json FROM events WHERE type = 'approval.decision'").all() as { metadata_json: string }[]).map((r) => JSON.parse(r.metadata_json).decision)
+    const decisions = (
+      db.prepare("SELECT metadata_json FROM events WHERE type = 'approval.decision'").all() as { metadata_json: string }[]
+    ).map((r) => JSON.parse(r.metadata_json).decision)
     expect(new Set(decisions)).toEqual(new Set(['allow', 'deny', 'timeout']))
     // pending right now: several agents on both hook harnesses, an MCP call, identical requests
-    const pending = db.prepare(`SELECT from_agent, metadata_json FROM events r WHERE r.type = 'approval.request' AND NOT EXISTS
-      (SELECT 1 FROM events d WHERE d.type = 'approval.decision' AND d.correlation_id = r.correlation_id) AND r.created_at > ?`).all(new Date(now.getTime() - 3600_000).toISOString()) as { from_agent: string; metadata_json: string }[]
+    const pending = db
+      .prepare(
+        `SELECT from_agent, metadata_json FROM events r WHERE r.type = 'approval.request' AND NOT EXISTS
+      (SELECT 1 FROM events d WHERE d.type = 'approval.decision' AND d.correlation_id = r.correlation_id) AND r.created_at > ?`
+      )
+      .all(new Date(now.getTime() - 3600_000).toISOString()) as { from_agent: string; metadata_json: string }[]
     const meta = pending.map((p) => JSON.parse(p.metadata_json) as { harness: string; tool_name: string; tool_input: unknown })
     expect(new Set(pending.map((p) => p.from_agent)).size).toBeGreaterThanOrEqual(3)
     expect(new Set(meta.map((m) => m.harness))).toEqual(new Set(['claude-code', 'codex']))
     expect(meta.some((m) => m.tool_name.startsWith('mcp__'))).toBe(true)
     expect(new Set(meta.map((m) => JSON.stringify(m.tool_input))).size).toBeLessThan(meta.length)
     // a request two operators decided: both decisions kept
-    const twice = db.prepare("SELECT correlation_id FROM events WHERE type = 'approval.decision' GROUP BY correlation_id HAVING count(*) > 1").all()
+    const twice = db
+      .prepare("SELECT correlation_id FROM events WHERE type = 'approval.decision' GROUP BY correlation_id HAVING count(*) > 1")
+      .all()
     expect(twice).toHaveLength(1)
   })
 
   it('stores patches whose sha256 matches, one quoting a wrong sha, and a ready one that applies', () => {
-    const rows = db.prepare(`SELECT e.stream, e.body, e.metadata_json, a.content, a.sha256, a.size_bytes FROM events e
-      JOIN event_artifacts ea ON ea.event_id = e.id JOIN artifacts a ON a.id = ea.artifact_id WHERE e.type = 'patch.ready'`).all() as {
-      stream: string; body: string; metadata_json: string; content: string; sha256: string; size_bytes: number
+    const rows = db
+      .prepare(
+        `SELECT e.stream, e.body, e.metadata_json, a.content, a.sha256, a.size_bytes FROM events e
+      JOIN event_artifacts ea ON ea.event_id = e.id JOIN artifacts a ON a.id = ea.artifact_id WHERE e.type = 'patch.ready'`
+      )
+      .all() as {
+      stream: string
+      body: string
+      metadata_json: string
+      content: string
+      sha256: string
+      size_bytes: number
     }[]
     expect(rows.length).toBeGreaterThanOrEqual(5)
-    const intact = (r: (typeof rows)[number]) => createHash('sha256').update(r.content, 'utf8').digest('hex') === r.sha256 && Buffer.byteLength(r.content) === r.size_bytes
+    const intact = (r: (typeof rows)[number]) =>
+      createHash('sha256').update(r.content, 'utf8').digest('hex') === r.sha256 && Buffer.byteLength(r.content) === r.size_bytes
     // exactly one artifact was changed after its sha256 was stored, and its metadata says so
     const tampered = rows.filter((r) => !intact(r))
     expect(tampered).toHaveLength(1)

@@ -98,7 +98,11 @@ async function buildMuse(ctx: DemoContext): Promise<RepoFacts['muse']> {
     'README.md': '# MUSE\n\nMarkdown-only AI coding OS: role files, directives, memory.\n',
     'CHANGELOG.md': '# Changelog\n\n## [2.22.0]\n### Added\n- Memory Loss Prevention (5-layer SOP fixes)\n'
   }
-  const muse = await buildProject(ctx, 'muse', museSource, museRoles, { tag: 'v2.22.0', message: 'feat: v2.22.0 Memory Loss Prevention', author: 'mac-claude' })
+  const muse = await buildProject(ctx, 'muse', museSource, museRoles, {
+    tag: 'v2.22.0',
+    message: 'feat: v2.22.0 Memory Loss Prevention',
+    author: 'mac-claude'
+  })
   await writeFiles(muse.dir, { 'README.md': museSource['README.md'] + '\n## Hub\n\nAgents coordinate through a MemPalace hub (S048).\n' })
   return { head: await muse.commit('docs: S048 hub section in README', c.at(1, 18, 20), agent('mac-claude')) }
 }
@@ -109,22 +113,41 @@ export const DEMO_DYA_TEST = 'sh tests/expiry.sh'
 /** dya: released, with the certificate fix a task's patch carries. */
 async function buildDya(ctx: DemoContext): Promise<RepoFacts['dya']> {
   const dyaRest = Object.fromEntries(Object.entries(dyaFiles(ctx)).filter(([k]) => !(k in dyaSource())))
-  const dya = await buildProject(ctx, 'dya', dyaSource(), dyaRest, { tag: 'v1.3.0', message: 'feat: v1.3.0 健康证明 GA', author: 'win-codex' })
+  const dya = await buildProject(ctx, 'dya', dyaSource(), dyaRest, {
+    tag: 'v1.3.0',
+    message: 'feat: v1.3.0 健康证明 GA',
+    author: 'win-codex'
+  })
   const fixPatch = await dya.diff('src/health/certificate.ts', (s) =>
     replaceOnce(s, 'return cert.signature.length > 0\n', 'return cert.signature.length > 0 && now < cert.expiresAt\n')
   )
   // written against an older certificate.ts (label() said 'valid'): git apply --check refuses it
   const labelPatch = await dya.diff('src/health/certificate.ts', (s) =>
-    replaceOnce(s, "  return isValid(cert) ? '有效' : '已过期'\n", "  return isValid(cert) ? `有效 (至 ${new Date(cert.expiresAt).toISOString().slice(0, 10)})` : '已过期'\n")
+    replaceOnce(
+      s,
+      "  return isValid(cert) ? '有效' : '已过期'\n",
+      "  return isValid(cert) ? `有效 (至 ${new Date(cert.expiresAt).toISOString().slice(0, 10)})` : '已过期'\n"
+    )
   )
-  const stalePatch = replaceOnce(labelPatch, "-  return isValid(cert) ? '有效' : '已过期'\n", "-  return isValid(cert) ? 'valid' : 'expired'\n")
+  const stalePatch = replaceOnce(
+    labelPatch,
+    "-  return isValid(cert) ? '有效' : '已过期'\n",
+    "-  return isValid(cert) ? 'valid' : 'expired'\n"
+  )
   return { head: await dya.head(), fixPatch, stalePatch }
 }
 
 /** atlas: released, with squad notes on its head and the streaming fix a task's patch carries. */
 async function buildAtlas(ctx: DemoContext): Promise<RepoFacts['atlas']> {
-  const atlasRest = { ...Object.fromEntries(Object.entries(atlasFiles(ctx)).filter(([k]) => !(k in atlasSource()))), '.squad/decisions.md': demoDecisions(ctx) }
-  const atlas = await buildProject(ctx, 'atlas', atlasSource(), atlasRest, { tag: 'v0.4.1', message: 'fix: v0.4.1 FTS5 batch size 5000', author: 'home-bot' })
+  const atlasRest = {
+    ...Object.fromEntries(Object.entries(atlasFiles(ctx)).filter(([k]) => !(k in atlasSource()))),
+    '.squad/decisions.md': demoDecisions(ctx)
+  }
+  const atlas = await buildProject(ctx, 'atlas', atlasSource(), atlasRest, {
+    tag: 'v0.4.1',
+    message: 'fix: v0.4.1 FTS5 batch size 5000',
+    author: 'home-bot'
+  })
   const atlasHead = await atlas.head()
   await writeDemoNotes(ctx, atlas, await atlas.git(['rev-list', '--max-parents=0', 'HEAD']), atlasHead)
 
@@ -178,10 +201,12 @@ async function buildHub(ctx: DemoContext, palace: string, repos: RepoFacts): Pro
     let next = 0
     while (next < steps.length) {
       const started = performance.now()
-      hub.db.transaction(() => {
-        do steps[next++]!.run()
-        while (next < steps.length && performance.now() - started < HUB_SLICE_MS)
-      }).immediate()
+      hub.db
+        .transaction(() => {
+          do steps[next++]!.run()
+          while (next < steps.length && performance.now() - started < HUB_SLICE_MS)
+        })
+        .immediate()
       await new Promise((resolve) => setImmediate(resolve))
     }
   } finally {

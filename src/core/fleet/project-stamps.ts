@@ -105,7 +105,11 @@ export function sameProjectStamps(a: ProjectStamps, b: ProjectStamps): boolean {
 export function settledAt(s: ProjectStamps, at: number): boolean {
   const limit = at - RACY_MS
   const dirs = s.memory ? [s.muse, s.memory] : [s.muse]
-  return s.roles.every((r) => r[4] <= limit && r[5] <= limit) && dirs.every((d) => d[2] <= limit && d[3] <= limit) && s.notes.every((n) => n[1] <= limit)
+  return (
+    s.roles.every((r) => r[4] <= limit && r[5] <= limit) &&
+    dirs.every((d) => d[2] <= limit && d[3] <= limit) &&
+    s.notes.every((n) => n[1] <= limit)
+  )
 }
 
 function dirStamp(st: Stats | undefined): DirStamp | null {

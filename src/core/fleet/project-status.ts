@@ -5,7 +5,16 @@
 import { join } from 'node:path'
 import type { Project, ProjectStatus, RoleStatus } from '../../shared/api'
 import type { RoleCache } from '../muse/fleet-scan'
-import { entryPath, museDir, readRoleDir, roleStatusOf, throughSwaps, unreadableRoleStatus, LINE_ERROR, LINE_WARNING } from '../muse/role-files'
+import {
+  entryPath,
+  museDir,
+  readRoleDir,
+  roleStatusOf,
+  throughSwaps,
+  unreadableRoleStatus,
+  LINE_ERROR,
+  LINE_WARNING
+} from '../muse/role-files'
 import { mtimeIso, type ScanFs } from '../muse/scan-fs'
 
 const DAILY_LOG = /^\d{4}-\d{2}-\d{2}\.md$/
@@ -18,7 +27,14 @@ export async function readProjectStatus(project: Project, cache: RoleCache): Pro
   const dir = museDir(project.path)
   cache.retainIn(dir, files)
   const [roles, memory] = await Promise.all([
-    Promise.all(files.map((f) => throughSwaps(() => cache.readCounts(entryPath(dir, f), f)).then((r) => roleStatusOf(f, r), (err: unknown) => unreadableRoleStatus(f, err)))),
+    Promise.all(
+      files.map((f) =>
+        throughSwaps(() => cache.readCounts(entryPath(dir, f), f)).then(
+          (r) => roleStatusOf(f, r),
+          (err: unknown) => unreadableRoleStatus(f, err)
+        )
+      )
+    ),
     readMemoryInfo(fs, project.path)
   ])
   return projectStatusOf(project, roles, memory)
@@ -52,7 +68,16 @@ function projectStatusOf(project: Project, roles: RoleStatus[], memory: MemoryIn
   for (const r of roles) if (!r.error && (!last || r.modifiedAt > last)) last = r.modifiedAt
   const pendingDirectives = roles.reduce((n, r) => n + r.pendingDirectives, 0)
   const openTodos = roles.reduce((n, r) => n + r.openTodos, 0)
-  return { ...project, exists: true, roles, lastChangeAt: last, lastMemoryLog: memory.lastLog, pendingDirectives, openTodos, findings: findingsOf(roles) }
+  return {
+    ...project,
+    exists: true,
+    roles,
+    lastChangeAt: last,
+    lastMemoryLog: memory.lastLog,
+    pendingDirectives,
+    openTodos,
+    findings: findingsOf(roles)
+  }
 }
 
 /** The overview's findings for a set of role statuses. */
@@ -62,9 +87,12 @@ export function findingsOf(roles: RoleStatus[]): ProjectStatus['findings'] {
   for (const r of roles) {
     if (r.error) out.push({ code: 'unreadable', level: 'error', role: r.role, message: r.error })
     else if (!r.l0) out.push({ code: 'no-l0', level: 'error', role: r.role, message: 'no L0 status line' })
-    else if (r.l0.overLimit) out.push({ code: 'l0-long', level: 'warning', role: r.role, message: `L0 is ${r.l0.length} chars (limit 120)` })
-    if (r.lines > LINE_ERROR) out.push({ code: 'size', level: 'error', role: r.role, message: `${r.lines} lines: archive to .muse/archive/ (limit ${LINE_ERROR})` })
-    else if (r.lines > LINE_WARNING) out.push({ code: 'size', level: 'warning', role: r.role, message: `${r.lines} lines: directives get buried (over ${LINE_WARNING})` })
+    else if (r.l0.overLimit)
+      out.push({ code: 'l0-long', level: 'warning', role: r.role, message: `L0 is ${r.l0.length} chars (limit 120)` })
+    if (r.lines > LINE_ERROR)
+      out.push({ code: 'size', level: 'error', role: r.role, message: `${r.lines} lines: archive to .muse/archive/ (limit ${LINE_ERROR})` })
+    else if (r.lines > LINE_WARNING)
+      out.push({ code: 'size', level: 'warning', role: r.role, message: `${r.lines} lines: directives get buried (over ${LINE_WARNING})` })
   }
   return out
 }

@@ -51,7 +51,10 @@ describe('ProjectRegistry', () => {
     expect(first.added.map((p) => p.name).sort()).toEqual(['a', 'b'])
     const second = await r.scan(dir)
     expect(second.added).toEqual([])
-    expect(second.skipped.map((s) => s.reason)).toEqual([expect.stringMatching(/already registered/), expect.stringMatching(/already registered/)])
+    expect(second.skipped.map((s) => s.reason)).toEqual([
+      expect.stringMatching(/already registered/),
+      expect.stringMatching(/already registered/)
+    ])
   })
 
   it('changes a key: upper-cased, validated, unique, ALL reserved', async () => {

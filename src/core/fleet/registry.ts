@@ -26,7 +26,10 @@ export function projectKey(name: string): string {
 
 /** Derives a registry name from a folder name (`My Project` -> `my-project`). */
 export function nameFromFolder(path: string): string {
-  const base = basename(path).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '')
+  const base = basename(path)
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|-+$/g, '')
   return base || 'project'
 }
 
@@ -83,10 +86,14 @@ export class ProjectRegistry {
     const project = this.get(name)
     const key = rawKey.trim().toUpperCase()
     if (!KEY.test(key)) {
-      throw new ApiError(`invalid project key '${rawKey}': a letter, then letters, digits, '_' or '-' (like MUSE or DYA-WEB; max 64)`, 'invalid_input')
+      throw new ApiError(
+        `invalid project key '${rawKey}': a letter, then letters, digits, '_' or '-' (like MUSE or DYA-WEB; max 64)`,
+        'invalid_input'
+      )
     }
     if (key === 'ALL') throw new ApiError("'ALL' is reserved: it addresses every project", 'invalid_input')
-    const other = this.db.prepare('SELECT name FROM projects WHERE key = ? AND name <> ?').get(key, project.name) as { name: string } | undefined
+    const other = this.db.prepare('SELECT name FROM projects WHERE key = ? AND name <> ?').get(key, project.name) as
+      { name: string } | undefined
     if (other) throw new ApiError(`project key ${key} is already used by '${other.name}'`, 'conflict')
     this.db.prepare('UPDATE projects SET key = ? WHERE name = ?').run(key, project.name)
     return { ...project, key }

@@ -29,7 +29,9 @@ export class SettingsStore {
 
   /** Applies a validated partial update in one transaction and returns the result. */
   update(patch: Partial<Settings>): Settings {
-    const put = this.db.prepare('INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json')
+    const put = this.db.prepare(
+      'INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json'
+    )
     this.db.transaction(() => {
       for (const [k, v] of Object.entries(patch)) if (v !== undefined) put.run(k, JSON.stringify(v))
     })()

@@ -86,7 +86,8 @@ function run(repo: string, ids: string[], withContent: boolean, opts: BatchOptio
     child.on('error', (e: NodeJS.ErrnoException) => finish(processError(repo, args, e, null, '')))
     child.on('close', (code) => {
       if (code !== 0) return finish(processError(repo, args, null, code, Buffer.concat(err).toString('utf8')))
-      if (results.length !== ids.length) return finish(new GitError(`git cat-file answered ${results.length} of ${ids.length} lookups`, 'failed'))
+      if (results.length !== ids.length)
+        return finish(new GitError(`git cat-file answered ${results.length} of ${ids.length} lookups`, 'failed'))
       finish(null)
     })
     child.stdin.on('error', () => undefined)

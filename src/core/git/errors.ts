@@ -35,6 +35,10 @@ export function isGitFailure(err: unknown, ...kinds: GitFailure[]): err is GitEr
 
 /** The first non-empty line of git's stderr, without git's `fatal: `/`error: ` prefix. */
 export function firstLine(stderr: string): string {
-  const line = stderr.split('\n').map((l) => l.trim()).find(Boolean) ?? ''
+  const line =
+    stderr
+      .split('\n')
+      .map((l) => l.trim())
+      .find(Boolean) ?? ''
   return line.replace(/^(fatal|error):\s*/, '')
 }

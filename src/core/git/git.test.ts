@@ -26,20 +26,34 @@ describe('running git', () => {
 
   it('says clearly when the folder is missing or not a repository', async () => {
     const none = join(tmpDir(), 'nope')
-    await expect(git(none, ['status'])).rejects.toMatchObject({ failure: 'no-folder', message: `${none} does not exist or is not a folder` })
+    await expect(git(none, ['status'])).rejects.toMatchObject({
+      failure: 'no-folder',
+      message: `${none} does not exist or is not a folder`
+    })
     const plain = tmpDir()
-    await expect(git(plain, ['status'])).rejects.toMatchObject({ failure: 'not-a-repo', code: 'not_found', message: `${plain} is not a git repository` })
+    await expect(git(plain, ['status'])).rejects.toMatchObject({
+      failure: 'not-a-repo',
+      code: 'not_found',
+      message: `${plain} is not a git repository`
+    })
   })
 
   it('says clearly when git itself is missing', async () => {
     const err = await git(tmpDir(), ['status'], { env: { PATH: tmpDir() } }).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(GitError)
-    expect(err).toMatchObject({ failure: 'missing', message: 'git was not found on the PATH: install git to read repositories, tags and notes' })
+    expect(err).toMatchObject({
+      failure: 'missing',
+      message: 'git was not found on the PATH: install git to read repositories, tags and notes'
+    })
   })
 
   it("reports git's own first error line, and accepts listed exit codes as answers", async () => {
     const repo = await makeRepo()
-    await expect(git(repo.dir, ['rev-parse', '--verify', 'no-such-branch'])).rejects.toMatchObject({ failure: 'failed', exitCode: 128, message: `git rev-parse failed in ${repo.dir}: Needed a single revision` })
+    await expect(git(repo.dir, ['rev-parse', '--verify', 'no-such-branch'])).rejects.toMatchObject({
+      failure: 'failed',
+      exitCode: 128,
+      message: `git rev-parse failed in ${repo.dir}: Needed a single revision`
+    })
     const r = await git(repo.dir, ['config', '--get', 'no.such'], { okCodes: [0, 1] })
     expect(r.code).toBe(1)
   })
@@ -74,7 +88,8 @@ describe('batched object reads', () => {
     const big = 'x'.repeat(300_000) + '\n'
     const binary = Buffer.from([0, 10, 10, 255, 13, 10])
     const oids: string[] = []
-    for (const content of ['one\n', big, binary, '']) oids.push((await git(repo.dir, ['hash-object', '-w', '--stdin'], { input: content })).stdout.trim())
+    for (const content of ['one\n', big, binary, ''])
+      oids.push((await git(repo.dir, ['hash-object', '-w', '--stdin'], { input: content })).stdout.trim())
     const got = await catFileBatch(repo.dir, [oids[0]!, 'f'.repeat(40), oids[1]!, oids[2]!, oids[3]!])
     expect(got.map((o) => o?.type ?? null)).toEqual(['blob', null, 'blob', 'blob', 'blob'])
     expect(got[0]!.content.toString()).toBe('one\n')
@@ -91,7 +106,11 @@ describe('batched object reads', () => {
     // one fast-import writes them all into a pack, as a real repository holds them
     const stream = input.map((t) => `blob\ndata ${Buffer.byteLength(t)}\n${t}\n`).join('')
     await git(repo.dir, ['fast-import', '--quiet'], { input: stream })
-    const oids = input.map((t) => createHash('sha1').update(`blob ${Buffer.byteLength(t)}\0${t}`).digest('hex'))
+    const oids = input.map((t) =>
+      createHash('sha1')
+        .update(`blob ${Buffer.byteLength(t)}\0${t}`)
+        .digest('hex')
+    )
     const started = Date.now()
     const got = await catFileBatch(repo.dir, oids)
     expect(Date.now() - started).toBeLessThan(5000)

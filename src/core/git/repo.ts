@@ -18,7 +18,9 @@ export interface RepoInfo {
 
 /** Locates the repository containing `dir`; a GitError (`not-a-repo`, `no-folder`, `missing`) otherwise. */
 export async function repoInfo(dir: string): Promise<RepoInfo> {
-  const [root, gitDir, common] = (await gitText(dir, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'])).split('\n')
+  const [root, gitDir, common] = (await gitText(dir, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'])).split(
+    '\n'
+  )
   // --git-common-dir is relative to the folder git ran in (`-C dir`), or absolute
   return { root: root!, gitDir: gitDir!, commonDir: isAbsolute(common!) ? common! : resolve(dir, common!) }
 }

@@ -19,7 +19,15 @@ export const DEFAULT_TIMEOUT_MS = 30_000
 const DEFAULT_MAX_BYTES = 128 * 1024 * 1024
 
 /** Inherited variables git may keep: how to reach git and its credentials, never where the repository is. */
-const KEEP_GIT_VARS = new Set(['GIT_EXEC_PATH', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_ASKPASS', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_NOSYSTEM'])
+const KEEP_GIT_VARS = new Set([
+  'GIT_EXEC_PATH',
+  'GIT_SSH',
+  'GIT_SSH_COMMAND',
+  'GIT_ASKPASS',
+  'GIT_CONFIG_GLOBAL',
+  'GIT_CONFIG_SYSTEM',
+  'GIT_CONFIG_NOSYSTEM'
+])
 
 /** Options of one git call. */
 export interface GitOptions {
@@ -61,13 +69,25 @@ function argv(repo: string, args: string[], config: string[] = []): string[] {
  * `processError` to turn a spawn error or a bad exit into a GitError.
  */
 export function spawnGit(repo: string, args: string[], opts: Pick<GitOptions, 'env' | 'config'> = {}): ChildProcessWithoutNullStreams {
-  return spawn('git', argv(repo, args, opts.config), { env: gitEnv(opts.env), windowsHide: true, shell: false, stdio: ['pipe', 'pipe', 'pipe'] })
+  return spawn('git', argv(repo, args, opts.config), {
+    env: gitEnv(opts.env),
+    windowsHide: true,
+    shell: false,
+    stdio: ['pipe', 'pipe', 'pipe']
+  })
 }
 
 /** A GitError for a process that could not start (`err`) or exited with `code` and `stderr`. */
-export function processError(repo: string, args: string[], err: NodeJS.ErrnoException | null, code: number | null, stderr: string): GitError {
+export function processError(
+  repo: string,
+  args: string[],
+  err: NodeJS.ErrnoException | null,
+  code: number | null,
+  stderr: string
+): GitError {
   const dir = resolve(repo)
-  if (err?.code === 'ENOENT') return new GitError('git was not found on the PATH: install git to read repositories, tags and notes', 'missing')
+  if (err?.code === 'ENOENT')
+    return new GitError('git was not found on the PATH: install git to read repositories, tags and notes', 'missing')
   if (err) return new GitError(`cannot run git in ${dir}: ${err.message}`, 'failed')
   const why = firstLine(stderr)
   if (/^cannot change to /.test(why)) return new GitError(`${dir} does not exist or is not a folder`, 'no-folder', code, stderr)

@@ -46,7 +46,10 @@ export async function headInfo(repo: string): Promise<HeadInfo> {
 
 /** Resolves `rev` to a full commit id, or null when the repository has no such commit. */
 export async function resolveCommit(repo: string, rev: string): Promise<string | null> {
-  return (await git(repo, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], { okCodes: [0, 1] })).stdout.trim() || null
+  return (
+    (await git(repo, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], { okCodes: [0, 1] })).stdout.trim() ||
+    null
+  )
 }
 
 /** True when `ancestor` is `descendant` or one of its ancestors. */
@@ -95,7 +98,16 @@ export function literal(path: string): string {
 }
 
 /** Flags that make `git diff` print what `git apply` reads, whatever the user's configuration. */
-const DIFF_FLAGS = ['--no-color', '--no-ext-diff', '--no-textconv', '--binary', '--full-index', '--src-prefix=a/', '--dst-prefix=b/', '--no-relative']
+const DIFF_FLAGS = [
+  '--no-color',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--binary',
+  '--full-index',
+  '--src-prefix=a/',
+  '--dst-prefix=b/',
+  '--no-relative'
+]
 const DIFF_CONFIG = ['diff.noprefix=false', 'diff.mnemonicPrefix=false', 'core.quotePath=true']
 
 /**
@@ -111,7 +123,10 @@ export async function worktreeDiff(repo: string): Promise<Buffer> {
   const parts = [tracked]
   for (const path of untracked) {
     // --no-index answers 1 when the files differ, which they always do here
-    parts.push((await gitBytes(repo, ['diff', '--no-index', ...DIFF_FLAGS, '--', '/dev/null', path], { config: DIFF_CONFIG, okCodes: [0, 1] })).stdout)
+    parts.push(
+      (await gitBytes(repo, ['diff', '--no-index', ...DIFF_FLAGS, '--', '/dev/null', path], { config: DIFF_CONFIG, okCodes: [0, 1] }))
+        .stdout
+    )
   }
   return Buffer.concat(parts)
 }

@@ -9,7 +9,11 @@ import type { HandlersFor, ServiceContext } from '../service-context'
 
 /** The approvals handlers bound to a service context. */
 export function approvalHandlers(ctx: ServiceContext): HandlersFor<typeof approvalMethods> {
-  const approvals = new ApprovalsService({ hubs: ctx.hubs, rules: new AllowlistStore(ctx.db), operator: () => ctx.settings.get().operatorId })
+  const approvals = new ApprovalsService({
+    hubs: ctx.hubs,
+    rules: new AllowlistStore(ctx.db),
+    operator: () => ctx.settings.get().operatorId
+  })
   return {
     'approvals.list': (input) => approvals.list(input),
     'approvals.decide': (input) => approvals.decide(input),

@@ -63,7 +63,16 @@ describe('remote hubs through the service', () => {
   it('hubs.add --url with a token: the token is copied 0600 and never returned; list/remove handle remote hubs', async () => {
     const { s, home, server } = await setup()
     const added = await s.call('hubs.add', { url: `${server.url}/`, token: TOKEN, name: 'lab' })
-    expect(added).toMatchObject({ name: 'lab', kind: 'remote', palace: server.url, file: server.url, added: true, online: true, offline_reason: null, read_only: false })
+    expect(added).toMatchObject({
+      name: 'lab',
+      kind: 'remote',
+      palace: server.url,
+      file: server.url,
+      added: true,
+      online: true,
+      offline_reason: null,
+      read_only: false
+    })
     const tokens = readdirSync(join(home, 'hub-tokens'))
     expect(tokens).toHaveLength(1)
     const stored = join(home, 'hub-tokens', tokens[0]!)
@@ -86,16 +95,30 @@ describe('remote hubs through the service', () => {
 
   it('refuses a wrong token, an unreachable URL and bad input, registering nothing', async () => {
     const { s, home, server } = await setup()
-    await expect(s.call('hubs.add', { url: server.url, token: 'not-the-token-42' })).rejects.toMatchObject({ code: 'forbidden', message: expect.stringMatching(/refused the token \(HTTP 401\).*\(nothing registered\)/) })
+    await expect(s.call('hubs.add', { url: server.url, token: 'not-the-token-42' })).rejects.toMatchObject({
+      code: 'forbidden',
+      message: expect.stringMatching(/refused the token \(HTTP 401\).*\(nothing registered\)/)
+    })
     const closed = `http://127.0.0.1:${await freePort()}`
-    await expect(s.call('hubs.add', { url: closed, token: TOKEN })).rejects.toMatchObject({ code: 'conflict', message: `cannot reach hub server ${closed}: connection refused (nothing registered)` })
-    await expect(s.call('hubs.add', { url: server.url, palace: '/tmp/x' })).rejects.toThrow('give either palace (a local hub) or url (a hub server)')
+    await expect(s.call('hubs.add', { url: closed, token: TOKEN })).rejects.toMatchObject({
+      code: 'conflict',
+      message: `cannot reach hub server ${closed}: connection refused (nothing registered)`
+    })
+    await expect(s.call('hubs.add', { url: server.url, palace: '/tmp/x' })).rejects.toThrow(
+      'give either palace (a local hub) or url (a hub server)'
+    )
     await expect(s.call('hubs.add', { palace: '/tmp/x', token: TOKEN })).rejects.toThrow('token is for a hub server (url)')
     await expect(s.call('hubs.add', { url: 'ftp://h', token: TOKEN })).rejects.toThrow('only http and https')
-    await expect(s.call('hubs.add', { url: server.url, token: 'two words' })).rejects.toMatchObject({ code: 'invalid_input', message: 'the token does not hold a bearer token (one line of visible ASCII characters)' })
+    await expect(s.call('hubs.add', { url: server.url, token: 'two words' })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: 'the token does not hold a bearer token (one line of visible ASCII characters)'
+    })
     expect((await s.call('hubs.list', {})).hubs).toEqual([])
     expect(existsSync(join(home, 'hub-tokens')) ? readdirSync(join(home, 'hub-tokens')) : []).toEqual([])
-    expect(await s.call('hubs.add', { url: server.url, token: ` ${TOKEN} ` })).toMatchObject({ name: '127.0.0.1-' + server.port, online: true })
+    expect(await s.call('hubs.add', { url: server.url, token: ` ${TOKEN} ` })).toMatchObject({
+      name: '127.0.0.1-' + server.port,
+      online: true
+    })
   })
 
   it('never takes a token file path: an API caller cannot make Muster read a file and send it to a URL', async () => {
@@ -112,8 +135,15 @@ describe('remote hubs through the service', () => {
     await new Promise<void>((resolve) => spy.listen(0, '127.0.0.1', resolve))
     try {
       const url = `http://127.0.0.1:${(spy.address() as { port: number }).port}`
-      for (const input of [{ url, token_file: secret }, { url, token_file: secret, token: 'x' }, { url, token_file: '~/secret' }]) {
-        await expect(s.call('hubs.add', input)).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringContaining('token_file') })
+      for (const input of [
+        { url, token_file: secret },
+        { url, token_file: secret, token: 'x' },
+        { url, token_file: '~/secret' }
+      ]) {
+        await expect(s.call('hubs.add', input)).rejects.toMatchObject({
+          code: 'invalid_input',
+          message: expect.stringContaining('token_file')
+        })
       }
       expect(seen).toEqual([])
       expect((await s.call('hubs.list', {})).hubs).toEqual([])
@@ -127,9 +157,25 @@ describe('remote hubs through the service', () => {
     const { s, palace, server } = await setup()
     await s.call('settings.update', { operatorId: 'desk-op' })
     await s.call('hubs.add', { url: server.url, token: TOKEN, name: 'lab' })
-    const task = await s.call('hub.taskCreate', { hub: 'lab', project: 'muse', to_agent: 'win-codex', goal: 'Fix it', branch: 'main', base_commit: 'abcdef1', done: 'green' })
+    const task = await s.call('hub.taskCreate', {
+      hub: 'lab',
+      project: 'muse',
+      to_agent: 'win-codex',
+      goal: 'Fix it',
+      branch: 'main',
+      base_commit: 'abcdef1',
+      done: 'green'
+    })
     expect(task.task).toMatchObject({ from_agent: 'desk-op', correlation_id: expect.stringMatching(/^task_fix_it_[0-9a-f]{8}$/) })
-    const reply = await s.call('hub.append', { hub: 'lab', type: 'task.reply', stream: 'project/muse', room: 'delegation', to_agent: 'win-codex', correlation_id: task.task.correlation_id, body: 'more detail' })
+    const reply = await s.call('hub.append', {
+      hub: 'lab',
+      type: 'task.reply',
+      stream: 'project/muse',
+      room: 'delegation',
+      to_agent: 'win-codex',
+      correlation_id: task.task.correlation_id,
+      body: 'more detail'
+    })
     const ack = await s.call('hub.ack', { hub: 'lab', event_id: reply.event.id, status: 'claimed' })
     expect(ack.event).toMatchObject({ type: 'event.ack', from_agent: 'desk-op', to_agent: 'desk-op', metadata: { ack_of: reply.event.id } })
     const thread = await s.call('hub.thread', { hub: 'lab', correlation_id: task.task.correlation_id! })
@@ -141,7 +187,18 @@ describe('remote hubs through the service', () => {
     const ov = await s.call('hub.overview', {})
     expect(ov.hubs.find((h) => h.hub === 'lab')).toMatchObject({ ok: true, palace: server.url, tasks: { claimed: 1 } })
     expect((await s.call('hub.inbox', { hub: 'lab' })).unread).toBe(0) // the self-ack is not inbox material
-    pyWrite(palace, [{ event: { type: 'task.reply', stream: 'project/muse', room: 'delegation', from_agent: 'win-codex', to_agent: 'desk-op', body: 'done?' } }])
+    pyWrite(palace, [
+      {
+        event: {
+          type: 'task.reply',
+          stream: 'project/muse',
+          room: 'delegation',
+          from_agent: 'win-codex',
+          to_agent: 'desk-op',
+          body: 'done?'
+        }
+      }
+    ])
     await until(async () => (await s.call('hub.inbox', { hub: 'lab' })).unread === 1)
     expect(await s.call('hub.markRead', { hub: 'lab' })).toMatchObject({ unread: 0, cursor: { last_seq: 4 } })
   })
@@ -154,7 +211,9 @@ describe('remote hubs through the service', () => {
     const statuses = () => pushed.flatMap((e) => (e.name === 'hub.status' && e.payload.hub === 'lab' ? [e.payload] : []))
     await until(() => statuses().at(-1)?.online === true)
     await s.call('hub.append', { palace: server.url, type: 'note', stream: 's', room: 'r', body: 'one' })
-    await until(() => pushed.some((e) => e.name === 'hub.events' && e.payload.palace === server.url && e.payload.events.some((x) => x.body === 'one')))
+    await until(() =>
+      pushed.some((e) => e.name === 'hub.events' && e.payload.palace === server.url && e.payload.events.some((x) => x.body === 'one'))
+    )
     await server.stop()
     await until(() => statuses().at(-1)?.online === false)
     expect(statuses().at(-1)).toMatchObject({ palace: server.url, offline_reason: expect.stringContaining(server.url) })

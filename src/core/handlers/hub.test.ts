@@ -33,7 +33,8 @@ describe('hub handlers', () => {
     const s = await service()
     const palace = join(tmpDir(), 'palace')
     await s.call('hubs.add', { palace, name: 'h', create: true })
-    for (let i = 0; i < 10; i++) await s.call('hub.append', { hub: 'h', type: 'chat.message', stream: 'project/x', room: 'rooms', body: `m${i}` })
+    for (let i = 0; i < 10; i++)
+      await s.call('hub.append', { hub: 'h', type: 'chat.message', stream: 'project/x', room: 'rooms', body: `m${i}` })
     const seqs = (r: { events: { seq: number }[] }) => r.events.map((e) => e.seq)
     expect(seqs(await s.call('hub.list', { hub: 'h', since_seq: 3, before_seq: 7 }))).toEqual([4, 5, 6])
     expect(seqs(await s.call('hub.list', { hub: 'h', before_seq: 5, order: 'desc', limit: 2 }))).toEqual([4, 3])
@@ -49,13 +50,19 @@ describe('hub handlers', () => {
       { artifact: { kind: 'patch', content: 'diff --git a/x b/x\n', created_by: 'mac-claude' } },
       { artifact: { kind: 'patch', content: 'diff --git a/y b/y\r\n+z', created_by: 'win-codex' } }
     ])
-    expect(await s.call('hub.artifact', { hub: 'h', id: good! })).toMatchObject({ kind: 'patch', sha256_ok: true, size_ok: true, warnings: [], size_bytes: 19 })
+    expect(await s.call('hub.artifact', { hub: 'h', id: good! })).toMatchObject({
+      kind: 'patch',
+      sha256_ok: true,
+      size_ok: true,
+      warnings: [],
+      size_bytes: 19
+    })
     const r = await s.call('hub.artifact', { hub: 'h', id: bad!, content: true })
     expect(r.warnings).toHaveLength(2)
     expect(r.content).toBe('diff --git a/y b/y\r\n+z')
     const { openDatabase } = await import('../sqlite')
     const db = openDatabase(join(palace, 'logstream.sqlite3'))
-    db.prepare("UPDATE artifacts SET sha256 = ? WHERE id = ?").run('0'.repeat(64), good)
+    db.prepare('UPDATE artifacts SET sha256 = ? WHERE id = ?').run('0'.repeat(64), good)
     db.close()
     expect(await s.call('hub.artifact', { hub: 'h', id: good! })).toMatchObject({ sha256_ok: false })
     await expect(s.call('hub.artifact', { hub: 'h', id: 'art_x' })).rejects.toMatchObject({ code: 'not_found' })
@@ -88,7 +95,10 @@ describe('hub handlers', () => {
       [{ body: 'a\u0000b' }, 'body contains null bytes'],
       [{ body: 'x'.repeat(256 * 1024 + 1) }, `body is ${256 * 1024 + 1} bytes; maximum is ${256 * 1024} bytes`],
       [{ metadata: { big: 'x'.repeat(64 * 1024) } }, `metadata exceeds maximum size of ${64 * 1024} bytes`],
-      [{ artifact_ids: ['art_20260101T000000_000000000000'] }, "artifact_ids references unknown artifact 'art_20260101T000000_000000000000'"]
+      [
+        { artifact_ids: ['art_20260101T000000_000000000000'] },
+        "artifact_ids references unknown artifact 'art_20260101T000000_000000000000'"
+      ]
     ]
     for (const [over, message] of cases) {
       await expect(s.call('hub.append', { ...base, ...over } as never)).rejects.toThrow(message)
@@ -104,10 +114,42 @@ describe('hub handlers', () => {
     const py = pyWrite(palace, [
       { artifact: { kind: 'patch', content: '--- a\n+++ b\n', created_by: 'win-codex' } },
       { artifact: { kind: 'note', content: 'ノート', created_by: 'win-codex' } },
-      { event: { type: 'task.request', stream: 'project/muse', room: 'delegation', from_agent: 'mac-claude', to_agent: 'win-codex', correlation_id: 'task_fix_11111111', status: 'open', body: 'Goal:\nFix\n', metadata: { z: 1, a: '中' } } },
+      {
+        event: {
+          type: 'task.request',
+          stream: 'project/muse',
+          room: 'delegation',
+          from_agent: 'mac-claude',
+          to_agent: 'win-codex',
+          correlation_id: 'task_fix_11111111',
+          status: 'open',
+          body: 'Goal:\nFix\n',
+          metadata: { z: 1, a: '中' }
+        }
+      },
       { ack: { target: 2, from_agent: 'win-codex', status: 'claimed' } },
-      { event: { type: 'patch.ready', stream: 'project/muse', room: 'patches', from_agent: 'win-codex', to_agent: 'desk-muster', correlation_id: 'task_fix_11111111', status: 'ready', artifact_refs: [1, 0] } },
-      { event: { type: 'status', stream: 'presence', room: 'status', from_agent: 'home-bot', to_agent: '*', body: 'watching cursor evt_20260101T000000_0123456789ab' } },
+      {
+        event: {
+          type: 'patch.ready',
+          stream: 'project/muse',
+          room: 'patches',
+          from_agent: 'win-codex',
+          to_agent: 'desk-muster',
+          correlation_id: 'task_fix_11111111',
+          status: 'ready',
+          artifact_refs: [1, 0]
+        }
+      },
+      {
+        event: {
+          type: 'status',
+          stream: 'presence',
+          room: 'status',
+          from_agent: 'home-bot',
+          to_agent: '*',
+          body: 'watching cursor evt_20260101T000000_0123456789ab'
+        }
+      },
       { event: { type: 'chat.message', stream: 'project/muse', room: 'rooms', from_agent: 'x', body: 'null to_agent' } }
     ])
     await s.call('hubs.add', { palace, name: 'h' })
@@ -124,9 +166,24 @@ describe('hub handlers', () => {
     expect(presence.agents).toMatchObject([{ agent: 'home-bot', cursor: 'evt_20260101T000000_0123456789ab' }])
 
     await s.call('hub.ack', { hub: 'h', event_id: py[4]!, status: 'applied', body: 'applied, 12 passed' })
-    await s.call('hub.taskCreate', { hub: 'h', project: 'Muse App', to_agent: 'win-codex', goal: 'Add tests', branch: 'main', base_commit: 'ABCDEF1', done: 'green' })
+    await s.call('hub.taskCreate', {
+      hub: 'h',
+      project: 'Muse App',
+      to_agent: 'win-codex',
+      goal: 'Add tests',
+      branch: 'main',
+      base_commit: 'ABCDEF1',
+      done: 'green'
+    })
     await s.call('hub.announce', { hub: 'h', cursor: py[6]! })
-    await s.call('hub.append', { hub: 'h', type: 'chat.message', stream: 'project/muse', room: 'rooms', body: 'q"\\\n\u0001 ✅', metadata: { n: 1.5, l: [1, 'x'] } })
+    await s.call('hub.append', {
+      hub: 'h',
+      type: 'chat.message',
+      stream: 'project/muse',
+      room: 'rooms',
+      body: 'q"\\\n\u0001 ✅',
+      metadata: { n: 1.5, l: [1, 'x'] }
+    })
     await expect(s.call('hub.ack', { hub: 'h', event_id: 'evt_nope' })).rejects.toThrow("event 'evt_nope' not found")
     const res = spawnSync('python3', [script('hub_check.py'), palace], { encoding: 'utf8' })
     expect(JSON.parse(res.stdout)).toMatchObject({ ok: true, events: 9, violations: [] })
@@ -141,7 +198,11 @@ describe('hub handlers', () => {
     const repo = join(tmpDir(), 'atlas')
     mkdirSync(join(repo, '.muse'), { recursive: true })
     writeFileSync(join(repo, '.muse', 'ops.md'), '<!-- L0: v1 | x | y -->\n')
-    const git = (...a: string[]): string => execFileSync('git', ['-C', repo, ...a], { encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } })
+    const git = (...a: string[]): string =>
+      execFileSync('git', ['-C', repo, ...a], {
+        encoding: 'utf8',
+        env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' }
+      })
     git('init', '-q')
     git('add', '.')
     git('commit', '-qm', 'init')
@@ -151,7 +212,9 @@ describe('hub handlers', () => {
     const base = { palace, project: 'atlas', to_agent: 'win-codex', goal: 'g', branch: 'main', done: 'd' }
     const ok = await s.call('hub.taskCreate', { ...base, base_commit: sha.slice(0, 10) })
     expect(ok.verified_in).toBe('atlas')
-    await expect(s.call('hub.taskCreate', { ...base, base_commit: 'deadbeef12' })).rejects.toThrow(/task base commit deadbeef12 is not a commit in project 'atlas'/)
+    await expect(s.call('hub.taskCreate', { ...base, base_commit: 'deadbeef12' })).rejects.toThrow(
+      /task base commit deadbeef12 is not a commit in project 'atlas'/
+    )
     await expect(s.call('hub.taskCreate', { ...base, base_commit: 'main' })).rejects.toThrow(
       'task base commit must be a hexadecimal Git object id (at least 7 characters), not a branch or tag'
     )
@@ -161,7 +224,8 @@ describe('hub handlers', () => {
     const s = await service()
     const palace = join(tmpDir(), 'palace')
     const hub = createHub(palace)
-    const w = (over: Record<string, unknown>) => appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 's', room: 'r', fromAgent: 'a', ...over } as never)
+    const w = (over: Record<string, unknown>) =>
+      appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 's', room: 'r', fromAgent: 'a', ...over } as never)
     w({ toAgent: 'desk-muster', fromAgent: 'win-codex' })
     w({ toAgent: '*', fromAgent: 'desk-muster' })
     w({ toAgent: '*', fromAgent: 'mac-claude' })
@@ -199,14 +263,22 @@ describe('hub handlers', () => {
     const lat: number[] = []
     for (let i = 0; i < 20; i++) {
       const t = Date.now()
-      const e = appendEvent(other.db, other.replicaId, { type: 'chat.message', stream: 's', room: 'r', fromAgent: 'x', toAgent: i % 5 === 0 ? 'desk-muster' : 'y' })
+      const e = appendEvent(other.db, other.replicaId, {
+        type: 'chat.message',
+        stream: 's',
+        room: 'r',
+        fromAgent: 'x',
+        toAgent: i % 5 === 0 ? 'desk-muster' : 'y'
+      })
       while (!seen.has(e.id) && Date.now() - t < 2000) await new Promise((r) => setTimeout(r, 5))
       lat.push((seen.get(e.id) ?? Infinity) - t)
     }
     other.close()
     lat.sort((a, b) => a - b)
     expect(lat[Math.ceil(lat.length * 0.95) - 1]).toBeLessThan(250)
-    const [pyId] = pyWrite(palace, [{ event: { type: 'status', stream: 'presence', room: 'status', from_agent: 'home-bot', to_agent: '*' } }])
+    const [pyId] = pyWrite(palace, [
+      { event: { type: 'status', stream: 'presence', room: 'status', from_agent: 'home-bot', to_agent: '*' } }
+    ])
     const t = Date.now()
     while (!seen.has(pyId!) && Date.now() - t < 2000) await new Promise((r) => setTimeout(r, 5))
     expect(seen.has(pyId!)).toBe(true)

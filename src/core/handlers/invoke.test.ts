@@ -16,8 +16,14 @@ describe('invocation handlers', () => {
     const s = await createService({ home: tmpDir(), transport: 'http', watch: false })
     services.push(s)
     expect(await s.call('invoke.check', { chain: 'cro', target: 'cro', caller: 'cfo' })).toEqual({
-      allowed: false, rule: 'circular', reason: 'circular call: cro is already in cro → cfo', chain: ['cro', 'cfo'], target: 'cro', warnings: [],
-      blocked: '[BLOCKED: cannot invoke cro — circular call: cro is already in cro → cfo]', assumption: 'State assumption used instead: <the explicit assumption you make instead>'
+      allowed: false,
+      rule: 'circular',
+      reason: 'circular call: cro is already in cro → cfo',
+      chain: ['cro', 'cfo'],
+      target: 'cro',
+      warnings: [],
+      blocked: '[BLOCKED: cannot invoke cro — circular call: cro is already in cro → cfo]',
+      assumption: 'State assumption used instead: <the explicit assumption you make instead>'
     })
     await expect(s.call('invoke.check', { chain: 'cro', target: '', phase: 1 })).rejects.toThrow(/target is required/)
   })
@@ -33,9 +39,31 @@ describe('invocation handlers', () => {
     await s.call('hubs.add', { palace, name: 'h', create: true })
     const hub = createHub(palace)
     const at = new Date('2026-03-01T10:00:00Z')
-    const ev = appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 'project/dya', room: 'rooms', fromAgent: 'cfo', toAgent: 'cro', body: 'need it\n[CHAIN: cro → cfo]\n[INVOKE:cro|pipeline?]', at })
-    appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 'project/atlas', room: 'rooms', fromAgent: 'ceo', body: '[BROADCAST:all|pivot?]', at })
-    appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 'project/atlas', room: 'rooms', fromAgent: 'cmo', body: '[BROADCAST:all|me too?]', at })
+    const ev = appendEvent(hub.db, hub.replicaId, {
+      type: 'chat.message',
+      stream: 'project/dya',
+      room: 'rooms',
+      fromAgent: 'cfo',
+      toAgent: 'cro',
+      body: 'need it\n[CHAIN: cro → cfo]\n[INVOKE:cro|pipeline?]',
+      at
+    })
+    appendEvent(hub.db, hub.replicaId, {
+      type: 'chat.message',
+      stream: 'project/atlas',
+      room: 'rooms',
+      fromAgent: 'ceo',
+      body: '[BROADCAST:all|pivot?]',
+      at
+    })
+    appendEvent(hub.db, hub.replicaId, {
+      type: 'chat.message',
+      stream: 'project/atlas',
+      room: 'rooms',
+      fromAgent: 'cmo',
+      body: '[BROADCAST:all|me too?]',
+      at
+    })
     hub.close()
 
     const all = await s.call('invoke.findings', {})
@@ -59,11 +87,24 @@ describe("the operator's own sends", () => {
     await s.call('hubs.add', { palace: join(tmpDir(), 'palace'), name: 'h', create: true })
     const base = { hub: 'h', type: 'chat.message', stream: 'project/x', room: 'rooms' }
     await expect(s.call('hub.append', { ...base, body: '[CHAIN: cro → cfo]\n[INVOKE:cro|again?]' })).rejects.toMatchObject({
-      code: 'forbidden', message: 'invocation refused: line 2: INVOKE:cro blocked (circular): circular call: cro is already in cro → cfo'
+      code: 'forbidden',
+      message: 'invocation refused: line 2: INVOKE:cro blocked (circular): circular call: cro is already in cro → cfo'
     })
     const ok = await s.call('hub.append', { ...base, body: '[CHAIN: cro → cfo]\n[INVOKE:cfo|burn?]' })
-    await expect(s.call('hub.ack', { hub: 'h', event_id: ok.event.id, body: '[CHAIN: cfo]\n[INVOKE:cfo|me?]' })).rejects.toMatchObject({ code: 'forbidden' })
-    await expect(s.call('hub.taskCreate', { hub: 'h', project: 'x', to_agent: 'a', goal: '[CHAIN: a → b → c]\n[INVOKE:cto|ship?]', branch: 'b', base_commit: 'abcdef1', done: 'd' })).rejects.toMatchObject({ code: 'forbidden' })
+    await expect(s.call('hub.ack', { hub: 'h', event_id: ok.event.id, body: '[CHAIN: cfo]\n[INVOKE:cfo|me?]' })).rejects.toMatchObject({
+      code: 'forbidden'
+    })
+    await expect(
+      s.call('hub.taskCreate', {
+        hub: 'h',
+        project: 'x',
+        to_agent: 'a',
+        goal: '[CHAIN: a → b → c]\n[INVOKE:cto|ship?]',
+        branch: 'b',
+        base_commit: 'abcdef1',
+        done: 'd'
+      })
+    ).rejects.toMatchObject({ code: 'forbidden' })
     expect((await s.call('hub.list', { hub: 'h' })).events.map((e) => e.id)).toEqual([ok.event.id])
   })
 })

@@ -27,7 +27,16 @@ export function invokeHandlers(ctx: ServiceContext): HandlersFor<typeof invokeMe
       const full = effectiveChain({ chain: roles, caller })
       return v.allowed
         ? { allowed: true, rule: null, reason: null, chain: full, target: t, warnings, blocked: null, assumption: null }
-        : { allowed: false, rule: v.rule, reason: v.reason, chain: full, target: t, warnings, blocked: blockedLine(t, v.reason), assumption: ASSUMPTION_LINE }
+        : {
+            allowed: false,
+            rule: v.rule,
+            reason: v.reason,
+            chain: full,
+            target: t,
+            warnings,
+            blocked: blockedLine(t, v.reason),
+            assumption: ASSUMPTION_LINE
+          }
     },
     'invoke.findings': async ({ project }) => {
       const projects = project ? [ctx.registry.get(project)] : ctx.registry.list()
@@ -41,7 +50,13 @@ export function invokeHandlers(ctx: ServiceContext): HandlersFor<typeof invokeMe
       for (const h of targets) {
         const seen = new Map<string, TaggedEvent>()
         for (const text of TAG_MARKERS) {
-          const page = await ctx.call('hub.list', { ...(h.registered ? { hub: h.name } : { palace: h.palace }), text, order: 'desc', limit: EVENTS_PER_MARKER, ...(stream ? { stream } : {}) })
+          const page = await ctx.call('hub.list', {
+            ...(h.registered ? { hub: h.name } : { palace: h.palace }),
+            text,
+            order: 'desc',
+            limit: EVENTS_PER_MARKER,
+            ...(stream ? { stream } : {})
+          })
           for (const e of page.events) seen.set(e.id, { id: e.id, from_agent: e.from_agent, body: e.body })
         }
         events += seen.size

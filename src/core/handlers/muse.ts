@@ -31,7 +31,14 @@ export function museHandlers(ctx: ServiceContext): HandlersFor<typeof museMethod
     memoryInSync.delete(project)
     ctx.emit({ name: 'muse.written', payload: { project, files, at: new Date().toISOString() } })
   }
-  const summary = (r: RoleDigest): RoleSummary => ({ role: r.role, file: r.file, l0: r.l0, lines: r.lineCount, sizeLevel: sizeLevel(r.lineCount), ...pendingAndTodos(r) })
+  const summary = (r: RoleDigest): RoleSummary => ({
+    role: r.role,
+    file: r.file,
+    l0: r.l0,
+    lines: r.lineCount,
+    sizeLevel: sizeLevel(r.lineCount),
+    ...pendingAndTodos(r)
+  })
 
   return {
     'muse.roles': async ({ project }) => {
@@ -52,7 +59,15 @@ export function museHandlers(ctx: ServiceContext): HandlersFor<typeof museMethod
       const rf = await roleFile(p, role)
       const text = await throughSwaps(() => fs.readFile(rf.path, 'utf8'))
       const parsed = parseRole(rf.file, text)
-      return { ...summary(parsed), project: p.name, text, sections: parsed.sections, todos: parsed.todos, directives: parsed.directives, notices: parsed.notices }
+      return {
+        ...summary(parsed),
+        project: p.name,
+        text,
+        sections: parsed.sections,
+        todos: parsed.todos,
+        directives: parsed.directives,
+        notices: parsed.notices
+      }
     },
     'muse.directives': async ({ state, project, role, target, text }) => {
       if (project) ctx.registry.get(project)
@@ -75,7 +90,14 @@ export function museHandlers(ctx: ServiceContext): HandlersFor<typeof museMethod
     },
     'muse.send': async (input) => {
       const p = ctx.registry.get(input.project)
-      const result = await send(await fleet(), { project: p, from: input.from, to: input.to, title: input.title, body: input.body, id: input.id })
+      const result = await send(await fleet(), {
+        project: p,
+        from: input.from,
+        to: input.to,
+        title: input.title,
+        body: input.body,
+        id: input.id
+      })
       written(p.name, [result.file])
       return result
     },
@@ -98,7 +120,11 @@ export function museHandlers(ctx: ServiceContext): HandlersFor<typeof museMethod
     'muse.lint': async ({ project }) => {
       const only = project ? [ctx.registry.get(project).name] : null
       const findings = await lintFleet(await fleet(), only)
-      return { findings, errors: findings.filter((f) => f.level === 'error').length, warnings: findings.filter((f) => f.level === 'warning').length }
+      return {
+        findings,
+        errors: findings.filter((f) => f.level === 'error').length,
+        warnings: findings.filter((f) => f.level === 'warning').length
+      }
     },
     'muse.hub': async () => detectHub(ctx.registry.list(), markedHub(ctx.db)),
     'muse.setHub': async ({ project }) => {

@@ -31,10 +31,19 @@ describe('notes handlers', () => {
     const s = await service()
     const { repo, head } = await project(s)
     expect(await s.call('notes.list', { project: 'app' })).toMatchObject({ repo: repo.dir, commits: [], findings: [] })
-    const w = await s.call('notes.write', { project: 'app', agent: 'Data', type: 'decision', content: '{"decision":"Use JWT","reasoning":"pattern","promote_to_permanent":true}' })
+    const w = await s.call('notes.write', {
+      project: 'app',
+      agent: 'Data',
+      type: 'decision',
+      content: '{"decision":"Use JWT","reasoning":"pattern","promote_to_permanent":true}'
+    })
     expect(w).toMatchObject({ project: 'app', ref: 'refs/notes/squad/data', commit: head, note: { promote: true } })
-    await expect(s.call('notes.write', { project: 'app', agent: 'Data', type: 'progress', content: '"x"', ref: 'squad/worf' })).rejects.toMatchObject({ code: 'forbidden' })
-    await expect(s.call('notes.write', { project: 'app', agent: 'Data', type: 'gossip' as 'progress', content: '"x"' })).rejects.toThrow(/^invalid input for notes.write: type: type must be one of decision/)
+    await expect(
+      s.call('notes.write', { project: 'app', agent: 'Data', type: 'progress', content: '"x"', ref: 'squad/worf' })
+    ).rejects.toMatchObject({ code: 'forbidden' })
+    await expect(s.call('notes.write', { project: 'app', agent: 'Data', type: 'gossip' as 'progress', content: '"x"' })).rejects.toThrow(
+      /^invalid input for notes.write: type: type must be one of decision/
+    )
     const list = await s.call('notes.list', { project: 'app', ref: 'squad/data' })
     expect(list.counts).toMatchObject({ notes: 1, commits: 1 })
 

@@ -32,7 +32,11 @@ export function notesHandlers(ctx: ServiceContext): HandlersFor<typeof notesMeth
       cache.set(p.name, hit)
       hit.then(
         (s) => {
-          if (s.repo && watcher && !watcher.has(p.name)) repoInfo(p.path).then((i) => watcher.add(p.name, i.commonDir), () => undefined)
+          if (s.repo && watcher && !watcher.has(p.name))
+            repoInfo(p.path).then(
+              (i) => watcher.add(p.name, i.commonDir),
+              () => undefined
+            )
         },
         () => cache.delete(p.name)
       )

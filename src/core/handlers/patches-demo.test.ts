@@ -37,7 +37,9 @@ describe('demo patches', () => {
     const tampered = await byBody('patch ready: batch size logged')
     const v = (await s.call('patch.verify', { ...hub, id: tampered.event.id })).verification
     expect(v.sha256.ok).toBe(false)
-    await expect(s.call('patch.apply', { ...hub, id: tampered.event.id, project: 'atlas' })).rejects.toThrow(/apply refused: verification refused/)
+    await expect(s.call('patch.apply', { ...hub, id: tampered.event.id, project: 'atlas' })).rejects.toThrow(
+      /apply refused: verification refused/
+    )
     const forged = await byBody('S050 fix:')
     await expect(s.call('patch.apply', { ...hub, id: forged.event.id, project: 'atlas' })).rejects.toThrow(/quoted sha256/)
   })

@@ -22,11 +22,26 @@ export function patchHandlers(ctx: ServiceContext): HandlersFor<typeof patchMeth
     'patch.worktreeDiff': ({ project }) => p.worktreeDiff(project),
     'patch.audit': (i) => p.audit(sel(i), i),
     'artifact.put': async (i) => {
-      const r = await ctx.hubs.putArtifact({ ...sel(i), kind: i.kind, content: i.content, metadata: i.metadata ?? null, created_by: ctx.settings.get().operatorId })
+      const r = await ctx.hubs.putArtifact({
+        ...sel(i),
+        kind: i.kind,
+        content: i.content,
+        metadata: i.metadata ?? null,
+        created_by: ctx.settings.get().operatorId
+      })
       const a = r.artifact
       return {
-        hub: r.hub, palace: r.palace,
-        artifact: { id: a.id, kind: a.kind, sha256: a.sha256, size_bytes: a.size_bytes, created_by: a.created_by, created_at: a.created_at, warnings: a.warnings ?? [] }
+        hub: r.hub,
+        palace: r.palace,
+        artifact: {
+          id: a.id,
+          kind: a.kind,
+          sha256: a.sha256,
+          size_bytes: a.size_bytes,
+          created_by: a.created_by,
+          created_at: a.created_at,
+          warnings: a.warnings ?? []
+        }
       }
     },
     'patch.settings': ({ project }) => p.settings(project),

@@ -7,7 +7,14 @@ import { createHash } from 'node:crypto'
 import type { Db } from '../sqlite'
 import type { ArtifactRecord, StoredArtifact } from './hub-port'
 import { formatCreatedAt, newId } from './ids'
-import { patchWarnings, validateArtifactContent, validateArtifactKind, validateMetadata, validateRouting, type ArtifactKind } from './validate'
+import {
+  patchWarnings,
+  validateArtifactContent,
+  validateArtifactKind,
+  validateMetadata,
+  validateRouting,
+  type ArtifactKind
+} from './validate'
 import { readMetadata, stmt, validInstant } from './write-support'
 
 export type { ArtifactRecord, StoredArtifact }
@@ -73,8 +80,7 @@ export function checkArtifact(input: PutArtifactInput): void {
 /** One artifact with its exact content, or null. */
 export function getArtifact(db: Db, id: string): StoredArtifact | null {
   const row = db.prepare('SELECT * FROM artifacts WHERE id = ?').get(id) as
-    | (Omit<StoredArtifact, 'metadata'> & { metadata_json: string })
-    | undefined
+    (Omit<StoredArtifact, 'metadata'> & { metadata_json: string }) | undefined
   if (!row) return null
   const { metadata_json, ...rest } = row
   return { ...rest, origin_replica: rest.origin_replica ?? null, ...readMetadata(metadata_json) }

@@ -29,9 +29,20 @@ describe('generateBenchHub', () => {
     const rare = listEvents(conn, { correlation_id: BENCH_BIG_THREAD, order: 'desc', limit: 20 })
     expect(rare.plan).toBe('index:events_correlation_idx')
     const all = listEvents(conn, { correlation_id: BENCH_BIG_THREAD, order: 'asc', limit: 500 })
-    expect(rare.events.map((e) => e.id)).toEqual(readThread(conn, BENCH_BIG_THREAD).events.slice(-20).reverse().map((e) => e.id))
+    expect(rare.events.map((e) => e.id)).toEqual(
+      readThread(conn, BENCH_BIG_THREAD)
+        .events.slice(-20)
+        .reverse()
+        .map((e) => e.id)
+    )
     expect(all.events).toHaveLength(500)
-    const paged = listEvents(conn, { to_agent: 'win-codex', type: 'status', before_event_id: dense.events[50]!.id, order: 'desc', limit: 30 })
+    const paged = listEvents(conn, {
+      to_agent: 'win-codex',
+      type: 'status',
+      before_event_id: dense.events[50]!.id,
+      order: 'desc',
+      limit: 30
+    })
     expect(paged.events.every((e) => e.seq < dense.events[50]!.seq)).toBe(true)
   })
 })

@@ -11,7 +11,16 @@ import { formatCreatedAt, idStamp, renderHlc } from './ids'
 /** The correlation id of the 1,000-event thread. */
 export const BENCH_BIG_THREAD = 'task_bench_big_thread_0badc0de'
 /** Agents writing the synthetic stream (the operator reads as `desk-muster`). */
-export const BENCH_AGENTS = ['mac-claude', 'win-codex', 'home-bot', 'linux-claude', 'mac-codex', 'ci-runner', 'desk-muster', 'lab-gemini'] as const
+export const BENCH_AGENTS = [
+  'mac-claude',
+  'win-codex',
+  'home-bot',
+  'linux-claude',
+  'mac-codex',
+  'ci-runner',
+  'desk-muster',
+  'lab-gemini'
+] as const
 
 /** What `generateBenchHub` wrote. */
 export interface BenchHub {
@@ -21,14 +30,32 @@ export interface BenchHub {
   bigThread: string
 }
 
-const TYPES = ['chat.message', 'chat.message', 'review.comment', 'ci.result', 'status', 'task.request', 'event.ack', 'event.ack', 'patch.ready', 'task.reply'] as const
+const TYPES = [
+  'chat.message',
+  'chat.message',
+  'review.comment',
+  'ci.result',
+  'status',
+  'task.request',
+  'event.ack',
+  'event.ack',
+  'patch.ready',
+  'task.reply'
+] as const
 const ROOMS: Record<string, string> = {
-  'chat.message': 'rooms', 'review.comment': 'reviews', 'ci.result': 'status', status: 'status',
-  'task.request': 'delegation', 'event.ack': 'delegation', 'patch.ready': 'patches', 'task.reply': 'delegation'
+  'chat.message': 'rooms',
+  'review.comment': 'reviews',
+  'ci.result': 'status',
+  status: 'status',
+  'task.request': 'delegation',
+  'event.ack': 'delegation',
+  'patch.ready': 'patches',
+  'task.reply': 'delegation'
 }
 const STREAMS = ['project/muse', 'project/atlas', 'project/dya', 'project/hub', 'presence'] as const
-const WORDS = 'the patch fixes timeout handling in the MCP bridge and adds tests for retry backoff 修复 超时 ✅ cache index rebuild'.split(' ')
-
+const WORDS = 'the patch fixes timeout handling in the MCP bridge and adds tests for retry backoff 修复 超时 ✅ cache index rebuild'.split(
+  ' '
+)
 
 /** Writes `count` events into a new hub at `palace` (default 1,000,000). */
 export function generateBenchHub(palace: string, count = 1_000_000, seed = 42): BenchHub {
@@ -93,8 +120,26 @@ export function generateBenchHub(palace: string, count = 1_000_000, seed = 42): 
       const stream = ackTarget?.stream ?? (type === 'status' ? 'presence' : pick(STREAMS))
       const room = ackTarget?.room ?? ROOMS[type] ?? 'rooms'
       const topic = ackTarget ? ackTarget.topic : rand() < 0.5 ? pick(['hub', 'release', 'ci', 'oom']) : null
-      insert.run(i, id, type, stream, room, topic, from, to, corr, type === 'task.request' ? 'main' : null, type === 'task.request' ? 'f631dfe' : null, status, body,
-        formatCreatedAt(at), meta, replicaId, i, renderHlc(ms, 0, replicaId))
+      insert.run(
+        i,
+        id,
+        type,
+        stream,
+        room,
+        topic,
+        from,
+        to,
+        corr,
+        type === 'task.request' ? 'main' : null,
+        type === 'task.request' ? 'f631dfe' : null,
+        status,
+        body,
+        formatCreatedAt(at),
+        meta,
+        replicaId,
+        i,
+        renderHlc(ms, 0, replicaId)
+      )
       if (corr === BENCH_BIG_THREAD) lastBig = { id, from, corr, stream, room, topic }
       else recent.push({ id, from, corr, stream, room, topic })
       if (recent.length > 64) recent.shift()

@@ -10,5 +10,13 @@ export function announcement(a: AnnounceInput): AppendInput {
   const me = a.from_agent
   const metadata: Record<string, unknown> = { filters: a.filters ?? { to_agent: [me] }, cursor: a.cursor ?? null, harness: 'muster' }
   const body = a.body ?? `${me} watching via Muster (to_agent=${me} or *)${a.cursor ? ` cursor ${a.cursor}` : ''}`
-  return { type: EventType.status, stream: a.stream ?? PRESENCE_STREAM, room: Room.status, from_agent: me, to_agent: BROADCAST, body, metadata }
+  return {
+    type: EventType.status,
+    stream: a.stream ?? PRESENCE_STREAM,
+    room: Room.status,
+    from_agent: me,
+    to_agent: BROADCAST,
+    body,
+    metadata
+  }
 }

@@ -80,9 +80,24 @@ export function buildWhere(f: EventFilters, shape: HubShape, unindexed = false):
 export function selectList(shape: HubShape): string {
   const c = (name: string, fallback = 'NULL'): string => (shape.columns.has(name) ? name : `${fallback} AS ${name}`)
   return [
-    'rowid AS rowid', 'id', c('origin_replica'), c('origin_seq'), c('hlc'), 'type', 'stream', 'room', c('topic'),
-    'from_agent', c('to_agent'), c('correlation_id'), c('branch'), c('base_commit'), c('status'), c('body', "''"),
-    'created_at', c('metadata_json', "'{}'")
+    'rowid AS rowid',
+    'id',
+    c('origin_replica'),
+    c('origin_seq'),
+    c('hlc'),
+    'type',
+    'stream',
+    'room',
+    c('topic'),
+    'from_agent',
+    c('to_agent'),
+    c('correlation_id'),
+    c('branch'),
+    c('base_commit'),
+    c('status'),
+    c('body', "''"),
+    'created_at',
+    c('metadata_json', "'{}'")
   ].join(', ')
 }
 
@@ -169,7 +184,9 @@ function scanWindows<Row>(db: Db, shape: HubShape, q: PageQuery, lo: number, hi:
     if (where.sql && scanned >= SCAN_BUDGET) {
       if (rows.length === 0) return null
       // Continue past what we have with the rest of the range (still rowid-ordered).
-      const rest = desc ? scanAll<Row>(db, shape, { ...q, limit: q.limit - rows.length }, lo, a + 1) : scanAll<Row>(db, shape, { ...q, limit: q.limit - rows.length }, b - 1, hi)
+      const rest = desc
+        ? scanAll<Row>(db, shape, { ...q, limit: q.limit - rows.length }, lo, a + 1)
+        : scanAll<Row>(db, shape, { ...q, limit: q.limit - rows.length }, b - 1, hi)
       return [...rows, ...rest]
     }
     if (desc) {

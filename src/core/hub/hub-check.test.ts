@@ -34,18 +34,35 @@ afterEach(() => {
 function writeSampleHub(): void {
   const at = new Date(Date.UTC(2026, 2, 15, 12, 0, 0))
   const { task } = createTaskRequest(hub.db, hub.replicaId, {
-    project: 'muse', fromAgent: 'mac-claude', toAgent: 'win-codex', goal: 'Fix MCP 超时 handling',
-    branch: 'fix/mcp-timeout', baseCommit: 'f631dfe', done: 'npm test passes', at
+    project: 'muse',
+    fromAgent: 'mac-claude',
+    toAgent: 'win-codex',
+    goal: 'Fix MCP 超时 handling',
+    branch: 'fix/mcp-timeout',
+    baseCommit: 'f631dfe',
+    done: 'npm test passes',
+    at
   })
   ackEvent(hub.db, hub.replicaId, { eventId: task.id, fromAgent: 'win-codex', status: 'claimed', at })
   const { event } = submitPatch(hub.db, hub.replicaId, {
-    content: '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-旧\n+新\n', fromAgent: 'win-codex', stream: task.stream,
-    correlationId: task.correlation_id, toAgent: 'mac-claude', body: 'patch ready ✅', metadata: { tests: 'ok', 中: [1, 2.5] }, at
+    content: '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-旧\n+新\n',
+    fromAgent: 'win-codex',
+    stream: task.stream,
+    correlationId: task.correlation_id,
+    toAgent: 'mac-claude',
+    body: 'patch ready ✅',
+    metadata: { tests: 'ok', 中: [1, 2.5] },
+    at
   })
   ackEvent(hub.db, hub.replicaId, { eventId: event.id, fromAgent: 'mac-claude', status: 'applied', body: 'applied, 12 passed' })
   appendEvent(hub.db, hub.replicaId, {
-    type: 'status', stream: 'presence', room: 'status', fromAgent: 'home-bot', toAgent: '*',
-    body: 'watching', metadata: { filters: { to_agent: ['home-bot'] }, cursor: task.id, note: 'q"\\\n\u0001' }
+    type: 'status',
+    stream: 'presence',
+    room: 'status',
+    fromAgent: 'home-bot',
+    toAgent: '*',
+    body: 'watching',
+    metadata: { filters: { to_agent: ['home-bot'] }, cursor: task.id, note: 'q"\\\n\u0001' }
   })
 }
 
@@ -62,7 +79,8 @@ describe('test/hub_check.py (MemPalace rules, run by Python)', () => {
 
   it('fails (exit 1) on rows MemPalace would not have written', () => {
     writeSampleHub()
-    hub.db.exec(`INSERT INTO events (id, type, stream, room, from_agent, to_agent, created_at, metadata_json, origin_replica, origin_seq, hlc)
+    hub.db
+      .exec(`INSERT INTO events (id, type, stream, room, from_agent, to_agent, created_at, metadata_json, origin_replica, origin_seq, hlc)
       VALUES ('evt_bad', 'event.ack', 's', 'r', 'x', 'nobody', '2026-03-15 12:00:00', '{"b":1,"a":2}', '${hub.replicaId}', 99, '0000000000001-000000-${hub.replicaId}')`)
     const { status, summary } = runHubCheck(hub.palaceDir)
     expect(status).toBe(1)

@@ -175,8 +175,12 @@ export class HubConnection {
   shapeOf(db: Db): HubShape {
     const version = db.pragma('schema_version', { simple: true }) as number
     if (this.shape && version === this.shapeVersion) return this.shape
-    const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name))
-    const indexes = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all() as { name: string }[]).map((r) => r.name))
+    const tables = new Set(
+      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name)
+    )
+    const indexes = new Set(
+      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all() as { name: string }[]).map((r) => r.name)
+    )
     const columns = tables.has('events')
       ? new Set((db.prepare('PRAGMA table_info(events)').all() as { name: string }[]).map((r) => r.name))
       : new Set<string>()

@@ -38,9 +38,12 @@ describe('a refused hub write changes nothing', () => {
     writeFileSync(join(palace, 'logstream.sqlite3'), 'not a database, just text '.repeat(300))
     const before = snapshot(palace)
     await expect(s.call('hub.append', { palace, ...event })).rejects.toMatchObject({
-      code: 'invalid_input', message: expect.stringMatching(/is not a readable SQLite database \(corrupt\?\)/)
+      code: 'invalid_input',
+      message: expect.stringMatching(/is not a readable SQLite database \(corrupt\?\)/)
     })
-    await expect(s.call('hub.taskCreate', { palace, project: 'x', to_agent: 'b', goal: 'g', branch: 'main', base_commit: 'abcdef1', done: 'd' })).rejects.toThrow(/corrupt/)
+    await expect(
+      s.call('hub.taskCreate', { palace, project: 'x', to_agent: 'b', goal: 'g', branch: 'main', base_commit: 'abcdef1', done: 'd' })
+    ).rejects.toThrow(/corrupt/)
     expect(snapshot(palace)).toEqual(before)
   })
 
@@ -59,10 +62,13 @@ describe('a refused hub write changes nothing', () => {
     const palace = join(tmpDir(), 'new-palace')
     await expect(s.call('hub.append', { palace, ...event, type: 'Bad Type' })).rejects.toThrow(/is not a valid event type/)
     await expect(s.call('hub.ack', { palace, event_id: 'evt_x', status: 'done' })).rejects.toThrow("status='done' is not one of")
-    await expect(s.call('hub.ack', { palace, event_id: 'evt_x' })).rejects.toMatchObject({ code: 'not_found', message: expect.stringMatching(/^no hub at /) })
-    await expect(s.call('hub.taskCreate', { palace, project: 'x', to_agent: 'b', goal: ' ', branch: 'main', base_commit: 'abcdef1', done: 'd' })).rejects.toThrow(
-      'task goal must not be empty'
-    )
+    await expect(s.call('hub.ack', { palace, event_id: 'evt_x' })).rejects.toMatchObject({
+      code: 'not_found',
+      message: expect.stringMatching(/^no hub at /)
+    })
+    await expect(
+      s.call('hub.taskCreate', { palace, project: 'x', to_agent: 'b', goal: ' ', branch: 'main', base_commit: 'abcdef1', done: 'd' })
+    ).rejects.toThrow('task goal must not be empty')
     await expect(s.call('hub.announce', { palace, stream: '\u0001' })).rejects.toThrow('stream contains control characters')
     expect(existsSync(palace)).toBe(false)
   })

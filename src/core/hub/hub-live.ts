@@ -63,7 +63,11 @@ export class HubLive {
       { from: 'tip' },
       {
         events: (events) => this.onEvents(tail, events),
-        health: (h) => this.opts.emit({ name: 'hub.status', payload: { hub: live.name, palace: live.location, online: h.online, offline_reason: h.offline_reason } })
+        health: (h) =>
+          this.opts.emit({
+            name: 'hub.status',
+            payload: { hub: live.name, palace: live.location, online: h.online, offline_reason: h.offline_reason }
+          })
       }
     )
     this.checkInbox(tail, true)

@@ -58,7 +58,7 @@ async function probe(done: Promise<unknown>, s: MusterService): Promise<{ latenc
 const p95 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * 0.95) - 1]!
 
 describe('a locked hub never freezes the service', () => {
-  it('a write waiting on another process\'s lock leaves the event loop free, then fails clearly having written nothing', async () => {
+  it("a write waiting on another process's lock leaves the event loop free, then fails clearly having written nothing", async () => {
     const s = await service(1500)
     const palace = join(tmpDir(), 'palace')
     await s.call('hubs.add', { palace, name: 'h', create: true })

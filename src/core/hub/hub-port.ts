@@ -8,7 +8,14 @@
  * a corrupt file), `conflict` (locked past the deadline), `forbidden` (read-only hub).
  */
 import type {
-  HubEvent, HubEventEnvelope, HubOverviewData, PresenceEntry, TaskCounts, TaskFold, TaskSummary, WaitingPatch
+  HubEvent,
+  HubEventEnvelope,
+  HubOverviewData,
+  PresenceEntry,
+  TaskCounts,
+  TaskFold,
+  TaskSummary,
+  WaitingPatch
 } from '../../shared/contract/hub-types'
 import type { ArtifactKind, EventStatus } from '../../shared/contract/hub-vocabulary'
 

@@ -16,13 +16,19 @@ describe('hub registry', () => {
     db.prepare("INSERT INTO inbox_cursors VALUES ('/p/home', 'desk-muster', 7, 'evt_x', 'now')").run()
     migrate(db)
     const reg = new HubRegistry(db)
-    expect(reg.list()).toEqual([{ name: 'Home', kind: 'local', palace: '/p/home', url: null, token_file: null, added_at: '2026-01-01T00:00:00.000Z' }])
+    expect(reg.list()).toEqual([
+      { name: 'Home', kind: 'local', palace: '/p/home', url: null, token_file: null, added_at: '2026-01-01T00:00:00.000Z' }
+    ])
     expect(reg.find('home')?.name).toBe('Home') // names stay case-insensitive
     expect(reg.cursor('/p/home', 'desk-muster')).toMatchObject({ last_seq: 7 })
     // A remote record: URL + token file, no palace; a half-local half-remote row is refused.
-    db.prepare("INSERT INTO hubs (name, kind, url, token_file, added_at) VALUES ('lab', 'remote', 'http://10.0.0.2:8765', 'hub-tokens/lab.token', 'now')").run()
+    db.prepare(
+      "INSERT INTO hubs (name, kind, url, token_file, added_at) VALUES ('lab', 'remote', 'http://10.0.0.2:8765', 'hub-tokens/lab.token', 'now')"
+    ).run()
     expect(locationOf(reg.get('lab'))).toBe('http://10.0.0.2:8765')
-    expect(() => db.prepare("INSERT INTO hubs (name, kind, palace, url, added_at) VALUES ('x', 'local', '/p/x', 'http://y', 'now')").run()).toThrow(/CHECK/)
+    expect(() =>
+      db.prepare("INSERT INTO hubs (name, kind, palace, url, added_at) VALUES ('x', 'local', '/p/x', 'http://y', 'now')").run()
+    ).toThrow(/CHECK/)
     expect(() => db.prepare("INSERT INTO hubs (name, kind, added_at) VALUES ('y', 'remote', 'now')").run()).toThrow(/CHECK/)
     db.close()
   })

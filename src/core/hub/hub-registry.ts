@@ -37,7 +37,10 @@ export const HUB_NAME_RE = /^[A-Za-z0-9._-]{1,64}$/
 
 /** A default name for a palace folder: its base name, or `hub`. */
 export function defaultHubName(palace: string): string {
-  const base = basename(resolve(palace)).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 64)
+  const base = basename(resolve(palace))
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, 64)
   return base || 'hub'
 }
 
@@ -105,11 +108,14 @@ export class HubRegistry {
       }
       return { hub: existing, added: false }
     }
-    if (!HUB_NAME_RE.test(name)) throw new ApiError(`invalid hub name '${name}': use letters, digits, '.', '_' or '-' (max 64)`, 'invalid_input')
+    if (!HUB_NAME_RE.test(name))
+      throw new ApiError(`invalid hub name '${name}': use letters, digits, '.', '_' or '-' (max 64)`, 'invalid_input')
     const taken = this.find(name)
     if (taken) throw new ApiError(`a hub named '${name}' already exists (${locationOf(taken)}); pass another name`, 'conflict')
     const hub: HubRecord = { name, kind: 'remote', palace: null, url, token_file: tokenFile, added_at: new Date().toISOString() }
-    this.db.prepare("INSERT INTO hubs (name, kind, url, token_file, added_at) VALUES (?, 'remote', ?, ?, ?)").run(name, url, tokenFile, hub.added_at)
+    this.db
+      .prepare("INSERT INTO hubs (name, kind, url, token_file, added_at) VALUES (?, 'remote', ?, ?, ?)")
+      .run(name, url, tokenFile, hub.added_at)
     return { hub, added: true }
   }
 

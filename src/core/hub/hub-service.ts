@@ -14,7 +14,18 @@ import type { Db } from '../sqlite'
 import { assertCommitExists } from './commit-check'
 import { HubLive } from './hub-live'
 import type {
-  AckInput, AnnounceInput, AppendInput, ArtifactPutInput, EventPosition, Hub, ListQuery, PatchSubmitInput, StoredArtifact, TaskCreateInput, TasksQuery, WaitQuery
+  AckInput,
+  AnnounceInput,
+  AppendInput,
+  ArtifactPutInput,
+  EventPosition,
+  Hub,
+  ListQuery,
+  PatchSubmitInput,
+  StoredArtifact,
+  TaskCreateInput,
+  TasksQuery,
+  WaitQuery
 } from './hub-port'
 import { HubRegistry, locationOf, type HubRecord } from './hub-registry'
 import { resolvePalace, type PalaceEnv, type PalaceSource } from './locate'
@@ -128,7 +139,8 @@ export class HubService {
     if (sel.palace && isHubUrl(sel.palace)) {
       const url = normalizeHubUrl(sel.palace)
       const rec = this.registry.findByUrl(url)
-      if (!rec) throw new ApiError(`no hub server registered at ${url} (add it with: muster hubs add --url ${url} --token-file FILE)`, 'not_found')
+      if (!rec)
+        throw new ApiError(`no hub server registered at ${url} (add it with: muster hubs add --url ${url} --token-file FILE)`, 'not_found')
       return { name: rec.name, location: url, hub: this.hubOf(rec) }
     }
     const palace = sel.palace ? resolvePalace(sel.palace, this.env).palace : this.defaultPalace().palace
@@ -172,8 +184,17 @@ export class HubService {
     const hub = this.hubAt(location)
     const s = await hub.status()
     return {
-      name, palace: location, file: hub.label, added_at: addedAt, exists: s.exists, registered, kind: hub.kind,
-      read_only: s.read_only, read_only_reason: s.read_only_reason, online: s.online, offline_reason: s.offline_reason
+      name,
+      palace: location,
+      file: hub.label,
+      added_at: addedAt,
+      exists: s.exists,
+      registered,
+      kind: hub.kind,
+      read_only: s.read_only,
+      read_only_reason: s.read_only_reason,
+      online: s.online,
+      offline_reason: s.offline_reason
     }
   }
 
@@ -191,7 +212,10 @@ export class HubService {
    */
   async addHub(input: MethodInput<'hubs.add'>): Promise<MethodOutput<'hubs.add'>> {
     if (input.url) {
-      const { hub, added } = await registerRemoteHub({ registry: this.registry, hubs: this.open, home: this.opts.home }, { ...input, url: input.url })
+      const { hub, added } = await registerRemoteHub(
+        { registry: this.registry, hubs: this.open, home: this.opts.home },
+        { ...input, url: input.url }
+      )
       if (added) this.resync()
       return { ...(await this.info(hub.name, locationOf(hub), hub.added_at, true)), added }
     }
@@ -202,7 +226,8 @@ export class HubService {
       throw new ApiError(`a hub named '${taken.name}' already exists (${locationOf(taken)}); pass another name`, 'conflict')
     }
     if (!(await chosen.hub.status()).exists) {
-      if (!input.create) throw new ApiError(`no hub at ${chosen.location} (logstream.sqlite3 does not exist; pass create to make one)`, 'not_found')
+      if (!input.create)
+        throw new ApiError(`no hub at ${chosen.location} (logstream.sqlite3 does not exist; pass create to make one)`, 'not_found')
       await chosen.hub.create()
     }
     await chosen.hub.tip() // a corrupt or unreadable file is refused before it is registered
@@ -228,7 +253,13 @@ export class HubService {
     const h = this.choose(input)
     const page = await h.hub.list(q)
     const total = input.count ? await h.hub.count(q) : undefined
-    return { ...this.ref(h), events: page.events, count: page.events.length, has_more: page.has_more, ...(total !== undefined ? { total } : {}) }
+    return {
+      ...this.ref(h),
+      events: page.events,
+      count: page.events.length,
+      has_more: page.has_more,
+      ...(total !== undefined ? { total } : {})
+    }
   }
 
   /** One event (full body). */
@@ -250,8 +281,15 @@ export class HubService {
     const art = await h.hub.getArtifact(input.id)
     if (!art) throw new ApiError(`artifact '${input.id}' not found`, 'not_found')
     return {
-      ...this.ref(h), id: art.id, kind: art.kind, sha256: art.sha256, size_bytes: art.size_bytes, created_by: art.created_by,
-      created_at: art.created_at, metadata: art.metadata, ...(art.metadata_json !== undefined ? { metadata_json: art.metadata_json } : {}),
+      ...this.ref(h),
+      id: art.id,
+      kind: art.kind,
+      sha256: art.sha256,
+      size_bytes: art.size_bytes,
+      created_by: art.created_by,
+      created_at: art.created_at,
+      metadata: art.metadata,
+      ...(art.metadata_json !== undefined ? { metadata_json: art.metadata_json } : {}),
       sha256_ok: sha256Hex(art.content) === art.sha256.toLowerCase(),
       size_ok: Buffer.byteLength(art.content, 'utf8') === art.size_bytes,
       warnings: patchWarnings(art.kind, art.content),
@@ -292,7 +330,10 @@ export class HubService {
     const h = this.choose(input)
     const list = await h.hub.tasks(input)
     return {
-      ...this.ref(h), counts: list.counts, tasks: list.tasks, truncated: list.truncated,
+      ...this.ref(h),
+      counts: list.counts,
+      tasks: list.tasks,
+      truncated: list.truncated,
       open: list.tasks.filter((t) => t.state === Status.open),
       claimed: list.tasks.filter((t) => t.state === Status.claimed),
       stuck: list.tasks.filter((t) => t.stuck),
@@ -301,7 +342,9 @@ export class HubService {
   }
 
   /** Who is home. */
-  async presence(input: HubSelection & { agent?: string | readonly string[]; stale_after_ms?: number }): Promise<MethodOutput<'hub.presence'>> {
+  async presence(
+    input: HubSelection & { agent?: string | readonly string[]; stale_after_ms?: number }
+  ): Promise<MethodOutput<'hub.presence'>> {
     const h = this.choose(input)
     const agents = input.agent === undefined ? undefined : typeof input.agent === 'string' ? [input.agent] : input.agent
     return { ...this.ref(h), agents: await h.hub.presence({ agents, stale_after_ms: input.stale_after_ms }) }
@@ -338,16 +381,31 @@ export class HubService {
   /** Per hub (one, or every known hub): agents, tasks, patches, approvals, inbox. */
   async overview(input: HubSelection & { stuck_after_ms?: number; stale_after_ms?: number }): Promise<MethodOutput<'hub.overview'>> {
     const me = this.opts.operator()
-    const targets = input.hub || input.palace ? [this.choose(input)] : (await this.known()).map((k) => this.choose(k.name === k.location ? { palace: k.location } : { hub: k.name }))
+    const targets =
+      input.hub || input.palace
+        ? [this.choose(input)]
+        : (await this.known()).map((k) => this.choose(k.name === k.location ? { palace: k.location } : { hub: k.name }))
     const hubs = await Promise.all(
       targets.map(async (h) => {
         try {
-          const o = await h.hub.overview({ operator: me, inbox_after: this.inboxPosition(h.location, me), stuck_after_ms: input.stuck_after_ms, stale_after_ms: input.stale_after_ms })
+          const o = await h.hub.overview({
+            operator: me,
+            inbox_after: this.inboxPosition(h.location, me),
+            stuck_after_ms: input.stuck_after_ms,
+            stale_after_ms: input.stale_after_ms
+          })
           return { ...this.ref(h), ok: true, error: null, ...o }
         } catch (err) {
           return {
-            ...this.ref(h), ok: false, error: (err as Error).message, agents: [], tasks: null, stuck: [], patches_waiting: [],
-            approvals_waiting: 0, inbox_unread: 0
+            ...this.ref(h),
+            ok: false,
+            error: (err as Error).message,
+            agents: [],
+            tasks: null,
+            stuck: [],
+            patches_waiting: [],
+            approvals_waiting: 0,
+            inbox_unread: 0
           }
         }
       })
@@ -386,7 +444,9 @@ export class HubService {
       throw new ApiError((err as Error).message, 'invalid_input')
     }
     const wanted = input.project.trim().toLowerCase()
-    const repo = input.repo_project ? this.opts.projects.get(input.repo_project) : this.opts.projects.list().find((p) => p.name.toLowerCase() === wanted)
+    const repo = input.repo_project
+      ? this.opts.projects.get(input.repo_project)
+      : this.opts.projects.list().find((p) => p.name.toLowerCase() === wanted)
     if (repo) await assertCommitExists(repo.path, sha, `project '${repo.name}'`)
     const { repo_project: _r, ...task } = query(input)
     const { task: event, handoff } = await h.hub.createTask(task)

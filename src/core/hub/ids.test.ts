@@ -77,9 +77,7 @@ describe('pyJsonDumps (Python json.dumps(ensure_ascii=False, sort_keys=True))', 
 
   it('keeps non-ASCII as-is and escapes like Python', () => {
     expect(pyJsonDumps({ title: '竞品深度调研 ✅ 🟡', ack_of: 'evt_x' })).toBe('{"ack_of": "evt_x", "title": "竞品深度调研 ✅ 🟡"}')
-    expect(pyJsonDumps({ s: 'q"b\\n\n\r\t\b\f\x01\x1f\x7f\u2028é' })).toBe(
-      '{"s": "q\\"b\\\\n\\n\\r\\t\\b\\f\\u0001\\u001f\x7f\u2028é"}'
-    )
+    expect(pyJsonDumps({ s: 'q"b\\n\n\r\t\b\f\x01\x1f\x7f\u2028é' })).toBe('{"s": "q\\"b\\\\n\\n\\r\\t\\b\\f\\u0001\\u001f\x7f\u2028é"}')
   })
 
   it('sorts keys by code point like Python, not by UTF-16 unit', () => {
@@ -94,9 +92,7 @@ describe('pyJsonDumps (Python json.dumps(ensure_ascii=False, sort_keys=True))', 
     )
     // integral JS numbers are Python ints; pyFloat keeps Python float repr for large ones
     expect(pyJsonDumps([1.5e16, pyFloat(1.5e16), pyFloat(1e22)])).toBe('[15000000000000000, 1.5e+16, 1e+22]')
-    expect(pyJsonDumps({ f: pyFloat(1), g: pyFloat(100), h: pyFloat(1e16), n: 12n })).toBe(
-      '{"f": 1.0, "g": 100.0, "h": 1e+16, "n": 12}'
-    )
+    expect(pyJsonDumps({ f: pyFloat(1), g: pyFloat(100), h: pyFloat(1e16), n: 12n })).toBe('{"f": 1.0, "g": 100.0, "h": 1e+16, "n": 12}')
     expect(pyFloatRepr(-0)).toBe('-0.0')
     expect(pyFloatRepr(123.0)).toBe('123.0')
     expect(pyFloatRepr(9999999999999998)).toBe('9999999999999998.0')

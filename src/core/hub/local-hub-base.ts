@@ -10,8 +10,19 @@ import type { HubEvent } from '../../shared/contract/hub-types'
 import { checkArtifact } from './artifacts'
 import { HubConnection, hubError, type HubConnectionOptions } from './hub-connection'
 import type {
-  AppendInput, ArtifactPutInput, ArtifactRecord, EventFilters, EventPage, EventPosition, Hub, HubStatus, HubSubscription, ListQuery, StoredArtifact,
-  TailListener, TailStart
+  AppendInput,
+  ArtifactPutInput,
+  ArtifactRecord,
+  EventFilters,
+  EventPage,
+  EventPosition,
+  Hub,
+  HubStatus,
+  HubSubscription,
+  ListQuery,
+  StoredArtifact,
+  TailListener,
+  TailStart
 } from './hub-port'
 import { LocalTail } from './local-tail'
 import { countOn, eventOn, listOn, tipOn } from './reader'
@@ -22,14 +33,40 @@ import { appendEvent, checkAppend, getArtifact, putArtifact, type AppendEventInp
 /** The wire's snake_case append input as the writer's camelCase one. */
 export function toWriterInput(e: AppendInput): AppendEventInput {
   return {
-    type: e.type, stream: e.stream, room: e.room, fromAgent: e.from_agent, topic: e.topic, toAgent: e.to_agent,
-    correlationId: e.correlation_id, branch: e.branch, baseCommit: e.base_commit, status: e.status, body: e.body,
-    metadata: e.metadata, artifactIds: e.artifact_ids
+    type: e.type,
+    stream: e.stream,
+    room: e.room,
+    fromAgent: e.from_agent,
+    topic: e.topic,
+    toAgent: e.to_agent,
+    correlationId: e.correlation_id,
+    branch: e.branch,
+    baseCommit: e.base_commit,
+    status: e.status,
+    body: e.body,
+    metadata: e.metadata,
+    artifactIds: e.artifact_ids
   }
 }
 
 /** The methods of the hub interface this class implements. */
-export type AppendAndFollow = Pick<Hub, 'kind' | 'location' | 'label' | 'status' | 'create' | 'list' | 'count' | 'get' | 'tip' | 'subscribe' | 'getArtifact' | 'append' | 'putArtifact' | 'close'>
+export type AppendAndFollow = Pick<
+  Hub,
+  | 'kind'
+  | 'location'
+  | 'label'
+  | 'status'
+  | 'create'
+  | 'list'
+  | 'count'
+  | 'get'
+  | 'tip'
+  | 'subscribe'
+  | 'getArtifact'
+  | 'append'
+  | 'putArtifact'
+  | 'close'
+>
 
 /** A hub file on this machine: append, read, follow. */
 export class LocalHubBase implements AppendAndFollow {
@@ -63,7 +100,10 @@ export class LocalHubBase implements AppendAndFollow {
   async create(): Promise<void> {
     const refusal = writeRefusal(this.conn.palace, this.conn.file)
     if (refusal) throw new ApiError(`cannot create hub ${this.conn.file}: ${refusal}`, 'forbidden')
-    await this.write(() => undefined, () => undefined)
+    await this.write(
+      () => undefined,
+      () => undefined
+    )
   }
 
   list(q: ListQuery): Promise<EventPage> {
@@ -102,12 +142,18 @@ export class LocalHubBase implements AppendAndFollow {
 
   append(e: AppendInput): Promise<HubEvent> {
     const input = toWriterInput(e)
-    return this.write(() => checkAppend(input), (w) => appendEvent(w.db, w.replicaId, input))
+    return this.write(
+      () => checkAppend(input),
+      (w) => appendEvent(w.db, w.replicaId, input)
+    )
   }
 
   putArtifact(a: ArtifactPutInput): Promise<ArtifactRecord> {
     const input = { kind: a.kind, content: a.content, createdBy: a.created_by, metadata: a.metadata }
-    return this.write(() => checkArtifact(input), (w) => putArtifact(w.db, w.replicaId, input))
+    return this.write(
+      () => checkArtifact(input),
+      (w) => putArtifact(w.db, w.replicaId, input)
+    )
   }
 
   /**

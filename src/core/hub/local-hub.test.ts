@@ -19,7 +19,9 @@ function hubIn(palace = join(tmpDir(), 'palace')): LocalHub {
   return h
 }
 const hubCheck = (palace: string) =>
-  JSON.parse(spawnSync('python3', [fileURLToPath(new URL('../../../test/hub_check.py', import.meta.url)), palace], { encoding: 'utf8' }).stdout) as { ok: boolean }
+  JSON.parse(
+    spawnSync('python3', [fileURLToPath(new URL('../../../test/hub_check.py', import.meta.url)), palace], { encoding: 'utf8' }).stdout
+  ) as { ok: boolean }
 
 const until = async (cond: () => boolean, ms = 2000): Promise<void> => {
   const t = Date.now()
@@ -31,14 +33,29 @@ describe('the local hub (the hub interface over a logstream file)', () => {
     const hub = hubIn()
     const content = 'diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b'
     const { artifact, event } = await hub.submitPatch({
-      content, from_agent: 'win-codex', stream: 'project/muse', to_agent: 'mac-claude', correlation_id: 'task_x_00000001',
-      branch: 'fix', base_commit: 'abcdef1', body: 'ready', metadata: { tests: 'green' }
+      content,
+      from_agent: 'win-codex',
+      stream: 'project/muse',
+      to_agent: 'mac-claude',
+      correlation_id: 'task_x_00000001',
+      branch: 'fix',
+      base_commit: 'abcdef1',
+      body: 'ready',
+      metadata: { tests: 'green' }
     })
     expect(artifact).toMatchObject({ kind: 'patch', created_by: 'win-codex', size_bytes: Buffer.byteLength(content) })
     expect(artifact.warnings).toEqual([expect.stringMatching(/^patch content does not end with a trailing newline/)])
     expect(event).toMatchObject({
-      type: EventType.patchReady, room: Room.patches, status: Status.ready, artifact_ids: [artifact.id], from_agent: 'win-codex',
-      to_agent: 'mac-claude', correlation_id: 'task_x_00000001', branch: 'fix', base_commit: 'abcdef1', metadata: { tests: 'green' }
+      type: EventType.patchReady,
+      room: Room.patches,
+      status: Status.ready,
+      artifact_ids: [artifact.id],
+      from_agent: 'win-codex',
+      to_agent: 'mac-claude',
+      correlation_id: 'task_x_00000001',
+      branch: 'fix',
+      base_commit: 'abcdef1',
+      metadata: { tests: 'green' }
     })
     const stored = await hub.getArtifact(artifact.id)
     expect(stored).toMatchObject({ content, metadata: { tests: 'green' }, sha256: artifact.sha256 })
@@ -49,7 +66,9 @@ describe('the local hub (the hub interface over a logstream file)', () => {
   it('a refused patch stores neither the artifact nor the event', async () => {
     const hub = hubIn()
     await hub.create()
-    await expect(hub.submitPatch({ content: 'x\n', from_agent: 'a', stream: 's', to_agent: 'a\u0001b' })).rejects.toThrow('to_agent contains control characters')
+    await expect(hub.submitPatch({ content: 'x\n', from_agent: 'a', stream: 's', to_agent: 'a\u0001b' })).rejects.toThrow(
+      'to_agent contains control characters'
+    )
     await expect(hub.submitPatch({ content: 'x\n', from_agent: 'a', stream: ' ' })).rejects.toThrow('stream must be a non-empty string')
     const db = createHub(hub.location)
     expect(db.db.prepare('SELECT (SELECT count(*) FROM artifacts) + (SELECT count(*) FROM events) AS n').get()).toEqual({ n: 0 })
@@ -64,7 +83,14 @@ describe('the local hub (the hub interface over a logstream file)', () => {
     const rec = await hub.putArtifact({ kind: 'note', content: 'ノート\r\n', created_by: 'mac-claude' })
     expect((await hub.getArtifact(rec.id))!.content).toBe('ノート\r\n')
     expect(await hub.getArtifact('art_missing')).toBeNull()
-    const e = await hub.append({ type: EventType.chatMessage, stream: 's', room: Room.rooms, from_agent: 'a', to_agent: '*', artifact_ids: [rec.id] })
+    const e = await hub.append({
+      type: EventType.chatMessage,
+      stream: 's',
+      room: Room.rooms,
+      from_agent: 'a',
+      to_agent: '*',
+      artifact_ids: [rec.id]
+    })
     expect(await hub.tip()).toEqual({ id: e.id, seq: e.seq })
     expect(await hub.count({ to_agent: 'anyone' })).toBe(1)
     expect(await hub.count({ type: EventType.ack })).toBe(0)
@@ -80,7 +106,8 @@ describe('the local hub (the hub interface over a logstream file)', () => {
   it('subscribe tails from the tip, from the start, or after an event id (a vanished id replays from the start)', async () => {
     const palace = join(tmpDir(), 'palace')
     const writer = createHub(palace)
-    const put = (body: string): HubEvent => appendEvent(writer.db, writer.replicaId, { type: 'chat.message', stream: 's', room: 'r', fromAgent: 'x', body })
+    const put = (body: string): HubEvent =>
+      appendEvent(writer.db, writer.replicaId, { type: 'chat.message', stream: 's', room: 'r', fromAgent: 'x', body })
     const [a, b] = [put('a'), put('b')]
     const hub = hubIn(palace)
     const seen = { tip: [] as string[], start: [] as string[], after: [] as string[], gone: [] as string[] }
@@ -106,7 +133,10 @@ describe('the local hub (the hub interface over a logstream file)', () => {
     const hub = hubIn(palace)
     const health: boolean[] = []
     const bodies: string[] = []
-    const sub = hub.subscribe({ from: 'tip' }, { events: (es) => bodies.push(...es.map((e) => e.body)), health: (h) => health.push(h.online) })
+    const sub = hub.subscribe(
+      { from: 'tip' },
+      { events: (es) => bodies.push(...es.map((e) => e.body)), health: (h) => health.push(h.online) }
+    )
     await until(() => health.length > 0)
     const writer = createHub(palace)
     appendEvent(writer.db, writer.replicaId, { type: 'chat.message', stream: 's', room: 'r', fromAgent: 'x', body: 'first' })

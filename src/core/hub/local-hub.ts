@@ -11,8 +11,24 @@ import { EventType, Room } from '../../shared/contract/hub-vocabulary'
 import { checkArtifact } from './artifacts'
 import { announcement } from './compose'
 import type {
-  AckInput, AnnounceInput, EventPosition, Hub, InboxQuery, InboxResult, OverviewQuery, PatchSubmitInput, PatchSubmitted, PresenceQuery,
-  TaskCreated, TaskCreateInput, TasksQuery, TasksResult, ThreadQuery, ThreadResult, WaitQuery, WaitResult
+  AckInput,
+  AnnounceInput,
+  EventPosition,
+  Hub,
+  InboxQuery,
+  InboxResult,
+  OverviewQuery,
+  PatchSubmitInput,
+  PatchSubmitted,
+  PresenceQuery,
+  TaskCreated,
+  TaskCreateInput,
+  TasksQuery,
+  TasksResult,
+  ThreadQuery,
+  ThreadResult,
+  WaitQuery,
+  WaitResult
 } from './hub-port'
 import { inboxOn, latestInboxOn, unreadOn } from './inbox'
 import { LocalHubBase } from './local-hub-base'
@@ -61,22 +77,48 @@ export class LocalHub extends LocalHubBase implements Hub {
 
   overview(q: OverviewQuery) {
     return this.conn.readAsync((db, shape) =>
-      overviewOn(db, shape, { operator: q.operator, inboxAfterSeq: q.inbox_after?.seq ?? 0, stuckAfterMs: q.stuck_after_ms, staleAfterMs: q.stale_after_ms })
+      overviewOn(db, shape, {
+        operator: q.operator,
+        inboxAfterSeq: q.inbox_after?.seq ?? 0,
+        stuckAfterMs: q.stuck_after_ms,
+        staleAfterMs: q.stale_after_ms
+      })
     )
   }
 
   ack(a: AckInput): Promise<HubEvent> {
     // The ack's own fields first; its target must be in an existing hub, so a missing one is not created.
     const check = (): void => {
-      checkAppend({ type: EventType.ack, stream: '-', room: '-', fromAgent: a.from_agent, status: a.status, body: a.body ?? '', topic: a.topic })
+      checkAppend({
+        type: EventType.ack,
+        stream: '-',
+        room: '-',
+        fromAgent: a.from_agent,
+        status: a.status,
+        body: a.body ?? '',
+        topic: a.topic
+      })
       if (!this.conn.exists()) throw new ApiError(`no hub at ${this.location} (logstream.sqlite3 does not exist)`, 'not_found')
     }
-    return this.write(check, (w) => ackEvent(w.db, w.replicaId, { eventId: a.event_id, fromAgent: a.from_agent, status: a.status, body: a.body, topic: a.topic }))
+    return this.write(check, (w) =>
+      ackEvent(w.db, w.replicaId, { eventId: a.event_id, fromAgent: a.from_agent, status: a.status, body: a.body, topic: a.topic })
+    )
   }
 
   createTask(t: TaskCreateInput): Promise<TaskCreated> {
-    const input = { project: t.project, fromAgent: t.from_agent, toAgent: t.to_agent, goal: t.goal, branch: t.branch, baseCommit: t.base_commit, done: t.done }
-    return this.write(() => checkTask(input), (w) => createTaskRequest(w.db, w.replicaId, input))
+    const input = {
+      project: t.project,
+      fromAgent: t.from_agent,
+      toAgent: t.to_agent,
+      goal: t.goal,
+      branch: t.branch,
+      baseCommit: t.base_commit,
+      done: t.done
+    }
+    return this.write(
+      () => checkTask(input),
+      (w) => createTaskRequest(w.db, w.replicaId, input)
+    )
   }
 
   announce(a: AnnounceInput): Promise<HubEvent> {
@@ -85,8 +127,17 @@ export class LocalHub extends LocalHubBase implements Hub {
 
   submitPatch(p: PatchSubmitInput): Promise<PatchSubmitted> {
     const patch = {
-      content: p.content, fromAgent: p.from_agent, room: p.room ?? undefined, stream: p.stream, topic: p.topic, toAgent: p.to_agent,
-      correlationId: p.correlation_id, branch: p.branch, baseCommit: p.base_commit, body: p.body, metadata: p.metadata
+      content: p.content,
+      fromAgent: p.from_agent,
+      room: p.room ?? undefined,
+      stream: p.stream,
+      topic: p.topic,
+      toAgent: p.to_agent,
+      correlationId: p.correlation_id,
+      branch: p.branch,
+      baseCommit: p.base_commit,
+      body: p.body,
+      metadata: p.metadata
     }
     const check = (): void => {
       checkArtifact({ kind: 'patch', content: patch.content, createdBy: patch.fromAgent, metadata: patch.metadata })
@@ -95,5 +146,4 @@ export class LocalHub extends LocalHubBase implements Hub {
     // One transaction (the artifact and its event commit together), so a locked attempt wrote nothing.
     return this.write(check, (w) => w.db.transaction(() => submitPatch(w.db, w.replicaId, patch)).immediate())
   }
-
 }

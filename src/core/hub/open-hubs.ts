@@ -35,7 +35,11 @@ export class OpenHubs {
     if (open) return open
     if (isHubUrl(location)) {
       const rec = this.o.registry.findByUrl(location)
-      if (!rec) throw new ApiError(`no hub server registered at ${location} (add it with: muster hubs add --url ${location} --token-file FILE)`, 'not_found')
+      if (!rec)
+        throw new ApiError(
+          `no hub server registered at ${location} (add it with: muster hubs add --url ${location} --token-file FILE)`,
+          'not_found'
+        )
       return this.of(rec)
     }
     const hub = new LocalHub(location, { busyTimeoutMs: this.o.lockTimeoutMs })
@@ -48,8 +52,14 @@ export class OpenHubs {
     if (rec.kind === 'local') return this.at(rec.palace!)
     const open = this.open.get(rec.url!)
     if (open) return open
-    if (!this.o.home) throw new ApiError(`hub '${rec.name}' is a hub server: this Muster process has no home to keep its token and mirror`, 'invalid_input')
-    const hub = new RemoteHub({ url: rec.url!, token: loadToken(this.o.home, rec.token_file, rec.name), home: this.o.home, sync: this.o.remoteSync })
+    if (!this.o.home)
+      throw new ApiError(`hub '${rec.name}' is a hub server: this Muster process has no home to keep its token and mirror`, 'invalid_input')
+    const hub = new RemoteHub({
+      url: rec.url!,
+      token: loadToken(this.o.home, rec.token_file, rec.name),
+      home: this.o.home,
+      sync: this.o.remoteSync
+    })
     this.open.set(rec.url!, hub)
     return hub
   }

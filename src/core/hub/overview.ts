@@ -45,7 +45,13 @@ function recent(db: Db, shape: HubShape): HubEvent[] {
 
 /** Open approval requests (newest 500 examined; past their hook's timeout they no longer wait) per requesting agent. */
 function approvalsWaiting(db: Db, shape: HubShape, now: number): Map<string, number> {
-  const { rows } = queryPage<EventRow>(db, shape, { filters: { type: EventType.approvalRequest }, after: 0, before: null, order: 'desc', limit: 500 })
+  const { rows } = queryPage<EventRow>(db, shape, {
+    filters: { type: EventType.approvalRequest },
+    after: 0,
+    before: null,
+    order: 'desc',
+    limit: 500
+  })
   const requests = toEvents(db, shape, rows)
   const threads = threadsOn(db, shape, [...new Set(requests.map((r) => r.correlation_id).filter((c): c is string => !!c))])
   const out = new Map<string, number>()

@@ -46,14 +46,24 @@ const WINDOW = 2_000
  */
 function latestStatusRowids(db: Db, shape: HubShape): number[] {
   const indexed = shape.indexes.has('events_type_idx') ? 'INDEXED BY events_type_idx' : ''
-  const n = (db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM events ${indexed} WHERE type = ? LIMIT ?)`).get(EventType.status, EXACT_LIMIT + 1) as { n: number }).n
+  const n = (
+    db
+      .prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM events ${indexed} WHERE type = ? LIMIT ?)`)
+      .get(EventType.status, EXACT_LIMIT + 1) as { n: number }
+  ).n
   if (n <= EXACT_LIMIT) {
-    return (db.prepare(`SELECT max(rowid) AS r FROM events ${indexed} WHERE type = ? GROUP BY from_agent`).all(EventType.status) as { r: number }[]).map((x) => x.r)
+    return (
+      db.prepare(`SELECT max(rowid) AS r FROM events ${indexed} WHERE type = ? GROUP BY from_agent`).all(EventType.status) as {
+        r: number
+      }[]
+    ).map((x) => x.r)
   }
   // Index order (type, created_at): newest first without a sort; the scan stops early.
   const latest = new Map<string, number>()
   let sinceNew = 0
-  const rows = db.prepare(`SELECT rowid AS r, from_agent AS a FROM events ${indexed} WHERE type = ? ORDER BY created_at DESC`).iterate(EventType.status) as IterableIterator<{ r: number; a: string }>
+  const rows = db
+    .prepare(`SELECT rowid AS r, from_agent AS a FROM events ${indexed} WHERE type = ? ORDER BY created_at DESC`)
+    .iterate(EventType.status) as IterableIterator<{ r: number; a: string }>
   for (const row of rows) {
     const known = latest.get(row.a)
     if (known === undefined) sinceNew = 0
@@ -72,7 +82,11 @@ export function presenceOn(db: Db, shape: HubShape, o: PresenceOptions = {}): Pr
   const rows: EventRow[] = []
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500)
-    rows.push(...(db.prepare(`SELECT ${selectList(shape)} FROM events WHERE rowid IN (${chunk.map(() => '?').join(', ')})`).all(...chunk) as EventRow[]))
+    rows.push(
+      ...(db
+        .prepare(`SELECT ${selectList(shape)} FROM events WHERE rowid IN (${chunk.map(() => '?').join(', ')})`)
+        .all(...chunk) as EventRow[])
+    )
   }
   const now = o.now ?? Date.now()
   const stale = o.staleAfterMs ?? DEFAULT_STALE_AFTER_MS
@@ -82,7 +96,15 @@ export function presenceOn(db: Db, shape: HubShape, o: PresenceOptions = {}): Pr
     .map((e) => {
       const age = Math.max(0, now - Date.parse(e.created_at))
       const filters = e.metadata.filters ?? e.metadata.filter ?? null
-      return { agent: e.from_agent, at: e.created_at, age_ms: age, stale: age > stale, filters, cursor: announcedCursor(e.metadata, e.body), event: previewEvent(e) }
+      return {
+        agent: e.from_agent,
+        at: e.created_at,
+        age_ms: age,
+        stale: age > stale,
+        filters,
+        cursor: announcedCursor(e.metadata, e.body),
+        event: previewEvent(e)
+      }
     })
 }
 

@@ -29,7 +29,10 @@ function pythonWrite(palace: string, scriptJson: string): string[] {
 }
 
 const rejects = async (p: Promise<unknown>, message: string): Promise<void> => {
-  const err = await p.then(() => null, (e: unknown) => e)
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e
+  )
   expect(err).toBeInstanceOf(ApiError)
   expect((err as ApiError).message).toBe(message)
   expect((err as ApiError).code).toBe('invalid_input')
@@ -38,21 +41,43 @@ const rejects = async (p: Promise<unknown>, message: string): Promise<void> => {
 describe('read queries: one validation path (hub service list/wait)', () => {
   it('bad filter values are errors with upstream wording; routing values are trimmed; limit and dates checked', async () => {
     const palace = join(tmpDir(), 'palace')
-    pythonWrite(palace, JSON.stringify([' mac-codex ', 'mac-codex', 'win-codex'].map((a, i) => ({ event: { type: 'chat.message', stream: 's', room: 'rooms', from_agent: a.trim(), to_agent: 'x', body: String(i) } }))))
+    pythonWrite(
+      palace,
+      JSON.stringify(
+        [' mac-codex ', 'mac-codex', 'win-codex'].map((a, i) => ({
+          event: { type: 'chat.message', stream: 's', room: 'rooms', from_agent: a.trim(), to_agent: 'x', body: String(i) }
+        }))
+      )
+    )
     const svc = openHubService(tmpDir(), {})
     try {
       const hubs = svc.hubs
-      await rejects(hubs.list({ palace, type: 'Task.Request' }), "type='Task.Request' is not a valid event type (lowercase letters, digits, '.', '_', '-'; max 64 chars)")
-      await rejects(hubs.list({ palace, status: 'bogus' }), "status='bogus' is not one of: applied, blocked, claimed, failed, open, ready, superseded")
-      await rejects(hubs.list({ palace, type: ['patch.ready', 'Task.Request'] }), "type='Task.Request' is not a valid event type (lowercase letters, digits, '.', '_', '-'; max 64 chars)")
+      await rejects(
+        hubs.list({ palace, type: 'Task.Request' }),
+        "type='Task.Request' is not a valid event type (lowercase letters, digits, '.', '_', '-'; max 64 chars)"
+      )
+      await rejects(
+        hubs.list({ palace, status: 'bogus' }),
+        "status='bogus' is not one of: applied, blocked, claimed, failed, open, ready, superseded"
+      )
+      await rejects(
+        hubs.list({ palace, type: ['patch.ready', 'Task.Request'] }),
+        "type='Task.Request' is not a valid event type (lowercase letters, digits, '.', '_', '-'; max 64 chars)"
+      )
       await rejects(hubs.list({ palace, stream: '   ' }), 'stream must be a non-empty string')
       await rejects(hubs.list({ palace, from_agent: 'a\tb' }), 'from_agent contains control characters')
       await rejects(hubs.list({ palace, limit: 0 }), 'limit must be a positive integer')
       await rejects(hubs.list({ palace, limit: -3 }), 'limit must be a positive integer')
       await rejects(hubs.wait({ palace, limit: 0, timeout_ms: 10 }), 'limit must be a positive integer')
       await rejects(hubs.wait({ palace, timeout_ms: -1 }), 'timeout_ms must be a non-negative number')
-      await rejects(hubs.list({ palace, since_created_at: 'yesterday' }), "since_created_at='yesterday' is not a valid ISO-8601 date or UTC datetime (expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)")
-      await rejects(hubs.list({ palace, since_created_at: '2026-02-30' }), "since_created_at='2026-02-30' is not a valid ISO-8601 date or UTC datetime (expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)")
+      await rejects(
+        hubs.list({ palace, since_created_at: 'yesterday' }),
+        "since_created_at='yesterday' is not a valid ISO-8601 date or UTC datetime (expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)"
+      )
+      await rejects(
+        hubs.list({ palace, since_created_at: '2026-02-30' }),
+        "since_created_at='2026-02-30' is not a valid ISO-8601 date or UTC datetime (expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)"
+      )
       expect((await hubs.list({ palace, from_agent: ' mac-codex ' })).count).toBe(2)
       expect((await hubs.list({ palace, to_agent: ['  x', ''] })).count).toBe(3)
       expect((await hubs.list({ palace, since_created_at: ' 2000-01-01T00:00:00+00:00 ' })).count).toBe(3)
@@ -74,15 +99,23 @@ describe('metadata round-trips verbatim (ints past 2^53, 1.0, key order)', () =>
 
   it('rows written by Python read back exactly: the contract carries the stored text beside the lossy plain value', async () => {
     const palace = join(tmpDir(), 'palace')
-    const [id] = pythonWrite(palace, `[{"event": {"type": "chat.message", "stream": "s", "room": "rooms", "from_agent": "py", "metadata": ${text}}}]`)
+    const [id] = pythonWrite(
+      palace,
+      `[{"event": {"type": "chat.message", "stream": "s", "room": "rooms", "from_agent": "py", "metadata": ${text}}}]`
+    )
     const svc = openHubService(tmpDir(), {})
     try {
       const { event } = await svc.hubs.get({ palace, id: id! })
       expect(event.metadata_json).toBe(text)
       expect(event.metadata).toEqual({ big: 12345678901234567000, f: 1, list: [1e16, 9007199254740992, -0], n: 3, x: 0.1 })
-      expect(metadataText(event)).toBe('{\n  "big": 12345678901234567890,\n  "f": 1.0,\n  "list": [\n    1e+16,\n    9007199254740993,\n    -0.0\n  ],\n  "n": 3,\n  "x": 0.1\n}')
+      expect(metadataText(event)).toBe(
+        '{\n  "big": 12345678901234567890,\n  "f": 1.0,\n  "list": [\n    1e+16,\n    9007199254740993,\n    -0.0\n  ],\n  "n": 3,\n  "x": 0.1\n}'
+      )
       // Plain metadata needs no stored text (the contract stays as it was).
-      const [plain] = pythonWrite(palace, '[{"event": {"type": "chat.message", "stream": "s", "room": "rooms", "from_agent": "py", "metadata": {"a": [1, 0.5, "1.0"]}}}]')
+      const [plain] = pythonWrite(
+        palace,
+        '[{"event": {"type": "chat.message", "stream": "s", "room": "rooms", "from_agent": "py", "metadata": {"a": [1, 0.5, "1.0"]}}}]'
+      )
       expect((await svc.hubs.get({ palace, id: plain! })).event).not.toHaveProperty('metadata_json')
     } finally {
       await svc.close()
@@ -100,7 +133,11 @@ describe('metadata round-trips verbatim (ints past 2^53, 1.0, key order)', () =>
       const db = new Database(join(palace, 'logstream.sqlite3'), { readonly: true })
       const stored = (db.prepare('SELECT metadata_json FROM events WHERE id = ?').get(event.id) as { metadata_json: string }).metadata_json
       db.close()
-      const python = execFileSync('python3', ['-c', 'import json,sys; print(json.dumps(json.loads(sys.stdin.read()), ensure_ascii=False, sort_keys=True), end="")'], { input: given, encoding: 'utf8' })
+      const python = execFileSync(
+        'python3',
+        ['-c', 'import json,sys; print(json.dumps(json.loads(sys.stdin.read()), ensure_ascii=False, sort_keys=True), end="")'],
+        { input: given, encoding: 'utf8' }
+      )
       expect(stored).toBe(python)
       const check = spawnSync('python3', [script('hub_check.py'), palace], { encoding: 'utf8' })
       expect(check.status, check.stdout).toBe(0)

@@ -31,7 +31,10 @@ function immutableUri(file: string): string {
 /** Errors that mean "this way of opening cannot work here": try the next way. */
 function cannotOpenThisWay(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code
-  return typeof code === 'string' && (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY') || code === 'SQLITE_PERM' || code === 'SQLITE_AUTH')
+  return (
+    typeof code === 'string' &&
+    (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY') || code === 'SQLITE_PERM' || code === 'SQLITE_AUTH')
+  )
 }
 
 function tryOpen(target: string, readonly: boolean): Db {

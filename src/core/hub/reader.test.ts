@@ -28,7 +28,16 @@ function sample(): { palace: string; ids: string[] } {
     appendEvent(hub.db, hub.replicaId, { ...base, type: 'chat.message', fromAgent: 'a', toAgent: 'x', body: 'to x' }),
     appendEvent(hub.db, hub.replicaId, { ...base, type: 'status', fromAgent: 'b', toAgent: '*', body: 'broadcast', room: 'status' }),
     appendEvent(hub.db, hub.replicaId, { ...base, type: 'chat.message', fromAgent: 'x', toAgent: null, body: 'nobody' }),
-    appendEvent(hub.db, hub.replicaId, { ...base, type: 'task.request', fromAgent: 'x', toAgent: 'y', body: 'to y', topic: 'hub', status: 'open', correlationId: 'task_a_00000001' })
+    appendEvent(hub.db, hub.replicaId, {
+      ...base,
+      type: 'task.request',
+      fromAgent: 'x',
+      toAgent: 'y',
+      body: 'to y',
+      topic: 'hub',
+      status: 'open',
+      correlationId: 'task_a_00000001'
+    })
   ].map((e) => e.id)
   hub.close()
   return { palace, ids }
@@ -40,8 +49,25 @@ describe('listEvents', () => {
     const page = listEvents(conn(palace))
     expect(page.events.map((e) => e.id)).toEqual(ids)
     expect(Object.keys(page.events[0]!)).toEqual([
-      'id', 'seq', 'origin_replica', 'origin_seq', 'hlc', 'type', 'stream', 'room', 'topic', 'from_agent', 'to_agent',
-      'correlation_id', 'branch', 'base_commit', 'status', 'artifact_ids', 'body', 'created_at', 'metadata'
+      'id',
+      'seq',
+      'origin_replica',
+      'origin_seq',
+      'hlc',
+      'type',
+      'stream',
+      'room',
+      'topic',
+      'from_agent',
+      'to_agent',
+      'correlation_id',
+      'branch',
+      'base_commit',
+      'status',
+      'artifact_ids',
+      'body',
+      'created_at',
+      'metadata'
     ])
     expect(listEvents(conn(palace), { order: 'desc' }).events.map((e) => e.id)).toEqual([...ids].reverse())
   })
@@ -59,7 +85,11 @@ describe('listEvents', () => {
     const { palace, ids } = sample()
     const c = conn(palace)
     expect(listEvents(c, { type: 'chat.message', from_agent: 'x' }).events.map((e) => e.id)).toEqual([ids[2]])
-    expect(listEvents(c, { topic: 'hub', status: 'open', correlation_id: 'task_a_00000001', room: 'rooms', stream: 'project/muse' }).events.map((e) => e.id)).toEqual([ids[3]])
+    expect(
+      listEvents(c, { topic: 'hub', status: 'open', correlation_id: 'task_a_00000001', room: 'rooms', stream: 'project/muse' }).events.map(
+        (e) => e.id
+      )
+    ).toEqual([ids[3]])
     expect(listEvents(c, { type: ['status', 'task.request'] }).events).toHaveLength(2)
     expect(listEvents(c, { text: 'BROAD' }).events.map((e) => e.id)).toEqual([ids[1]])
     expect(listEvents(c, { text: '%' }).events).toHaveLength(0)
@@ -81,7 +111,8 @@ describe('listEvents', () => {
     const palace = join(tmpDir(), 'palace')
     const hub = createHub(palace)
     hub.db.transaction(() => {
-      for (let i = 0; i < 620; i++) appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 's', room: 'r', fromAgent: 'a', body: `m${i}` })
+      for (let i = 0; i < 620; i++)
+        appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 's', room: 'r', fromAgent: 'a', body: `m${i}` })
     })()
     hub.close()
     const c = conn(palace)
@@ -146,13 +177,22 @@ describe('older hub files', () => {
       const before = createHash('sha256').update(readFileSync(file)).digest('hex')
       const c = conn(palace)
       const [e] = listEvents(c, { to_agent: 'me' }).events
-      expect(e).toMatchObject({ id: 'evt_20250101T000000_000000000001', topic: null, hlc: null, origin_seq: null, metadata: {}, artifact_ids: [] })
+      expect(e).toMatchObject({
+        id: 'evt_20250101T000000_000000000001',
+        topic: null,
+        hlc: null,
+        origin_seq: null,
+        metadata: {},
+        artifact_ids: []
+      })
       expect(Object.keys(e!)).not.toContain('legacy_extra')
       expect(listEvents(c, { topic: 'anything' }).events).toEqual([])
       c.close()
       expect(createHash('sha256').update(readFileSync(file)).digest('hex')).toBe(before)
       const w = conn(palace)
-      const written = await w.write((hub) => appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 's', room: 'r', fromAgent: 'new', topic: 't' }))
+      const written = await w.write((hub) =>
+        appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 's', room: 'r', fromAgent: 'new', topic: 't' })
+      )
       expect(written.topic).toBe('t')
       const all = listEvents(w).events
       expect(all.map((x) => x.from_agent)).toEqual(['old', 'new'])
@@ -179,9 +219,9 @@ describe('hub connection errors', () => {
     try {
       const c = conn(palace, 150)
       const t = Date.now()
-      await expect(c.write((hub) => appendEvent(hub.db, hub.replicaId, { type: 'x', stream: 's', room: 'r', fromAgent: 'a' }))).rejects.toThrow(
-        /^hub is locked: another process holds .*logstream\.sqlite3 \(gave up after 150 ms\)$/
-      )
+      await expect(
+        c.write((hub) => appendEvent(hub.db, hub.replicaId, { type: 'x', stream: 's', room: 'r', fromAgent: 'a' }))
+      ).rejects.toThrow(/^hub is locked: another process holds .*logstream\.sqlite3 \(gave up after 150 ms\)$/)
       expect(Date.now() - t).toBeGreaterThanOrEqual(140)
       expect(listEvents(c).events).toEqual([]) // reads still work (WAL)
     } finally {

@@ -71,7 +71,9 @@ export function artifactIdsFor(db: Db, shape: HubShape, eventIds: readonly strin
   for (let i = 0; i < eventIds.length; i += 500) {
     const chunk = eventIds.slice(i, i + 500)
     const rows = db
-      .prepare(`SELECT event_id, artifact_id FROM event_artifacts WHERE event_id IN (${chunk.map(() => '?').join(', ')}) ORDER BY event_id, artifact_id`)
+      .prepare(
+        `SELECT event_id, artifact_id FROM event_artifacts WHERE event_id IN (${chunk.map(() => '?').join(', ')}) ORDER BY event_id, artifact_id`
+      )
       .all(...chunk) as { event_id: string; artifact_id: string }[]
     for (const r of rows) {
       const list = out.get(r.event_id)
@@ -84,7 +86,11 @@ export function artifactIdsFor(db: Db, shape: HubShape, eventIds: readonly strin
 
 /** Envelopes of raw rows, with their artifact ids. */
 export function toEvents(db: Db, shape: HubShape, rows: EventRow[]): HubEvent[] {
-  const artifacts = artifactIdsFor(db, shape, rows.map((r) => r.id))
+  const artifacts = artifactIdsFor(
+    db,
+    shape,
+    rows.map((r) => r.id)
+  )
   return rows.map((r) => rowToEvent(r, artifacts.get(r.id) ?? []))
 }
 
@@ -98,7 +104,8 @@ export function listOn(db: Db, shape: HubShape, opts: ListOptions): EventPage {
   if (!shape.hasEvents) return { events: [], has_more: false, plan: 'never' }
   const after = Math.max(opts.since_event_id ? anchorRowid(db, opts.since_event_id, 'since_event_id') : 0, opts.since_seq ?? 0)
   const anchored = opts.before_event_id ? anchorRowid(db, opts.before_event_id, 'before_event_id') : null
-  const before = anchored === null ? (opts.before_seq ?? null) : opts.before_seq === undefined ? anchored : Math.min(anchored, opts.before_seq)
+  const before =
+    anchored === null ? (opts.before_seq ?? null) : opts.before_seq === undefined ? anchored : Math.min(anchored, opts.before_seq)
   const limit = clampLimit(opts.limit)
   const { rows, plan } = queryPage<EventRow>(db, shape, { filters: opts, after, before, order: opts.order ?? 'asc', limit: limit + 1 })
   const page = rows.slice(0, limit)

@@ -14,7 +14,18 @@ import { toHubEvent } from './remote-mirror'
 export type AuthorArg = 'writer' | 'from_agent'
 
 /** The single-valued filters the tools accept under the same name. */
-const SAME_NAME = ['stream', 'room', 'topic', 'type', 'to_agent', 'correlation_id', 'status', 'since_created_at', 'since_event_id', 'before_event_id'] as const
+const SAME_NAME = [
+  'stream',
+  'room',
+  'topic',
+  'type',
+  'to_agent',
+  'correlation_id',
+  'status',
+  'since_created_at',
+  'since_event_id',
+  'before_event_id'
+] as const
 
 /** The defined, non-null entries of `input` (the tool arguments to send). */
 export function definedArgs(input: Record<string, unknown>): Record<string, unknown> {

@@ -18,7 +18,8 @@ import { RemoteHub } from './remote-hub'
 
 const TOKEN = 'tok-3f9a1c2e7b'
 const script = (name: string): string => fileURLToPath(new URL(`../../../test/${name}`, import.meta.url))
-const hubCheck = (palace: string) => JSON.parse(spawnSync('python3', [script('hub_check.py'), palace], { encoding: 'utf8' }).stdout) as { ok: boolean; events: number }
+const hubCheck = (palace: string) =>
+  JSON.parse(spawnSync('python3', [script('hub_check.py'), palace], { encoding: 'utf8' }).stdout) as { ok: boolean; events: number }
 /** Appends events straight into a palace file the way another MemPalace writer would (server up or down). */
 function writeDirect(palace: string, events: Record<string, unknown>[]): string[] {
   const file = join(tmpDir(), 'script.json')
@@ -42,7 +43,13 @@ async function serve(o: Partial<HubServerOptions> = {}): Promise<{ server: HubSe
 }
 
 function remote(url: string, token: string | null = TOKEN, home = tmpDir()): RemoteHub {
-  const hub = new RemoteHub({ url, token, home, sync: { retryMinMs: 50, retryMaxMs: 300, idleTimeoutMs: 5_000, emptyPollMs: 1_000 }, readyTimeoutMs: 8_000 })
+  const hub = new RemoteHub({
+    url,
+    token,
+    home,
+    sync: { retryMinMs: 50, retryMaxMs: 300, idleTimeoutMs: 5_000, emptyPollMs: 1_000 },
+    readyTimeoutMs: 8_000
+  })
   hubs.push(hub)
   return hub
 }
@@ -55,7 +62,14 @@ const until = async (cond: () => boolean | Promise<boolean>, ms = 8_000): Promis
   }
 }
 
-const note = (from: string, body: string, extra: Record<string, unknown> = {}) => ({ type: 'note', stream: 'project/muse', room: Room.status, from_agent: from, body, ...extra })
+const note = (from: string, body: string, extra: Record<string, unknown> = {}) => ({
+  type: 'note',
+  stream: 'project/muse',
+  room: Room.status,
+  from_agent: from,
+  body,
+  ...extra
+})
 
 describe('RemoteHub (a MemPalace hub server over /mcp and /logstream/stream)', () => {
   it('writes through the tools, reads the mirror like a local hub; the server file passes hub_check.py', async () => {
@@ -64,18 +78,50 @@ describe('RemoteHub (a MemPalace hub server over /mcp and /logstream/stream)', (
     expect(await hub.status()).toEqual({ exists: true, online: true, offline_reason: null, read_only: false, read_only_reason: null })
 
     const task = await hub.createTask({
-      project: 'Muse', from_agent: 'op', to_agent: 'win-codex', goal: 'Fix ranking', branch: 'fix', base_commit: 'ABCDEF1', done: 'tests pass'
+      project: 'Muse',
+      from_agent: 'op',
+      to_agent: 'win-codex',
+      goal: 'Fix ranking',
+      branch: 'fix',
+      base_commit: 'ABCDEF1',
+      done: 'tests pass'
     })
-    expect(task.handoff).toBe(`Open MemPalace task ${task.task.correlation_id} as win-codex. Claim it, follow its exact definition of done, and deliver through the logstream.`)
-    expect(task.task).toMatchObject({ type: EventType.taskRequest, stream: 'project/muse', room: Room.delegation, status: Status.open, base_commit: 'abcdef1' })
+    expect(task.handoff).toBe(
+      `Open MemPalace task ${task.task.correlation_id} as win-codex. Claim it, follow its exact definition of done, and deliver through the logstream.`
+    )
+    expect(task.task).toMatchObject({
+      type: EventType.taskRequest,
+      stream: 'project/muse',
+      room: Room.delegation,
+      status: Status.open,
+      base_commit: 'abcdef1'
+    })
     const claim = await hub.ack({ event_id: task.task.id, from_agent: 'win-codex', status: Status.claimed, body: 'on it' })
-    expect(claim).toMatchObject({ type: EventType.ack, to_agent: 'op', correlation_id: task.task.correlation_id, metadata: { ack_of: task.task.id } })
+    expect(claim).toMatchObject({
+      type: EventType.ack,
+      to_agent: 'op',
+      correlation_id: task.task.correlation_id,
+      metadata: { ack_of: task.task.id }
+    })
     const patch = 'diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b'
-    const sub = await hub.submitPatch({ content: patch, from_agent: 'win-codex', stream: 'project/muse', to_agent: 'op', correlation_id: task.task.correlation_id })
-    expect(sub.artifact.warnings).toEqual([expect.stringMatching(/^patch content does not end with a trailing newline; git apply will reject the final hunk as corrupt — store/)])
+    const sub = await hub.submitPatch({
+      content: patch,
+      from_agent: 'win-codex',
+      stream: 'project/muse',
+      to_agent: 'op',
+      correlation_id: task.task.correlation_id
+    })
+    expect(sub.artifact.warnings).toEqual([
+      expect.stringMatching(/^patch content does not end with a trailing newline; git apply will reject the final hunk as corrupt — store/)
+    ])
     expect(sub.event).toMatchObject({ type: EventType.patchReady, status: Status.ready, artifact_ids: [sub.artifact.id] })
     const art = await hub.putArtifact({ kind: 'note', content: 'ノート\r\n', created_by: 'op', metadata: { k: 1 } })
-    expect(await hub.getArtifact(art.id)).toMatchObject({ content: 'ノート\r\n', sha256: art.sha256, size_bytes: art.size_bytes, metadata: { k: 1 } })
+    expect(await hub.getArtifact(art.id)).toMatchObject({
+      content: 'ノート\r\n',
+      sha256: art.sha256,
+      size_bytes: art.size_bytes,
+      metadata: { k: 1 }
+    })
     expect(await hub.getArtifact('art_20260101T000000_000000000000')).toBeNull()
     const hello = await hub.announce({ from_agent: 'win-codex' })
     const dm = await hub.append(note('win-codex', 'x'.repeat(300), { to_agent: 'op' }))
@@ -108,20 +154,26 @@ describe('RemoteHub (a MemPalace hub server over /mcp and /logstream/stream)', (
     const { server, palace } = await serve()
     const hub = remote(server.url)
     await expect(hub.append({ type: 'Bad Type', stream: 's', room: 'r', from_agent: 'a' })).rejects.toMatchObject({
-      code: 'invalid_input', message: "type='Bad Type' is not a valid event type (lowercase letters, digits, '.', '_', '-'; max 64 chars)"
+      code: 'invalid_input',
+      message: "type='Bad Type' is not a valid event type (lowercase letters, digits, '.', '_', '-'; max 64 chars)"
     })
     await expect(hub.ack({ event_id: 'evt_20260101T000000_000000000000', from_agent: 'a' })).rejects.toMatchObject({
-      code: 'not_found', message: "event 'evt_20260101T000000_000000000000' not found"
+      code: 'not_found',
+      message: "event 'evt_20260101T000000_000000000000' not found"
     })
-    await expect(hub.createTask({ project: 'p', from_agent: 'a', to_agent: 'b', goal: 'g', branch: 'main', base_commit: 'main', done: 'd' })).rejects.toThrow(
-      'task base commit must be a hexadecimal Git object id (at least 7 characters), not a branch or tag'
+    await expect(
+      hub.createTask({ project: 'p', from_agent: 'a', to_agent: 'b', goal: 'g', branch: 'main', base_commit: 'main', done: 'd' })
+    ).rejects.toThrow('task base commit must be a hexadecimal Git object id (at least 7 characters), not a branch or tag')
+    await expect(hub.append({ ...note('a', 'x'), artifact_ids: ['art_missing'] })).rejects.toThrow(
+      "artifact_ids references unknown artifact 'art_missing'"
     )
-    await expect(hub.append({ ...note('a', 'x'), artifact_ids: ['art_missing'] })).rejects.toThrow("artifact_ids references unknown artifact 'art_missing'")
     await expect(hub.create()).rejects.toMatchObject({ code: 'invalid_input' })
     expect(hubCheck(palace)).toMatchObject({ ok: true, events: 0 })
     // JSON-RPC errors keep their code: an unknown argument is -32602 with upstream's message.
     await expect(new McpClient({ url: server.url, token: TOKEN }).callTool('mempalace_event_list', { bogus: 1 })).rejects.toMatchObject({
-      code: 'invalid_input', detail: { rpcCode: -32602 }, message: expect.stringContaining("Unknown parameter 'bogus' for tool mempalace_event_list")
+      code: 'invalid_input',
+      detail: { rpcCode: -32602 },
+      message: expect.stringContaining("Unknown parameter 'bogus' for tool mempalace_event_list")
     })
   })
 
@@ -167,8 +219,11 @@ describe('RemoteHub (a MemPalace hub server over /mcp and /logstream/stream)', (
     expect(calls.mock.calls.filter(([, init]) => String(init?.body ?? '').includes('mempalace_event_append'))).toEqual([])
     expect((await hub.list({})).events.map((e) => e.body)).toEqual(['hello'])
     // The server refuses too (-32003), should a write reach it.
-    await expect(new McpClient({ url: server.url, token: TOKEN }).callTool('mempalace_event_append', note('op', 'x'))).rejects.toMatchObject({
-      code: 'forbidden', detail: { rpcCode: -32003 }
+    await expect(
+      new McpClient({ url: server.url, token: TOKEN }).callTool('mempalace_event_append', note('op', 'x'))
+    ).rejects.toMatchObject({
+      code: 'forbidden',
+      detail: { rpcCode: -32003 }
     })
     expect(hubCheck(palace)).toMatchObject({ events: 1 })
   })
@@ -178,7 +233,8 @@ describe('RemoteHub (a MemPalace hub server over /mcp and /logstream/stream)', (
     writeDirect(palace, [note('alice', 'a1'), note('bob', 'b1'), note('alice', 'a2')])
     const hub = remote(server.url)
     const bodies = vi.spyOn(globalThis, 'fetch')
-    const sent = (): string[] => bodies.mock.calls.map(([, init]) => String(init?.body ?? '')).filter((b) => b.includes('mempalace_event_list'))
+    const sent = (): string[] =>
+      bodies.mock.calls.map(([, init]) => String(init?.body ?? '')).filter((b) => b.includes('mempalace_event_list'))
     const first = await hub.listFromServer({ from_agent: 'alice' })
     expect(first.events.map((e) => e.body)).toEqual(['a1', 'a2'])
     expect(sent().map((b) => (JSON.parse(b) as { params: { arguments: object } }).params.arguments)).toEqual([
@@ -201,7 +257,12 @@ describe('RemoteHub (a MemPalace hub server over /mcp and /logstream/stream)', (
     const { server, palace } = await serve({ pingSeconds: 0.3 })
     writeDirect(palace, [note('a', 'before')])
     // A 1 s watchdog: only the 0.3 s pings keep an idle stream from being declared dead.
-    const hub = new RemoteHub({ url: server.url, token: TOKEN, home: tmpDir(), sync: { retryMinMs: 50, retryMaxMs: 300, idleTimeoutMs: 1_000 } })
+    const hub = new RemoteHub({
+      url: server.url,
+      token: TOKEN,
+      home: tmpDir(),
+      sync: { retryMinMs: 50, retryMaxMs: 300, idleTimeoutMs: 1_000 }
+    })
     hubs.push(hub)
     const seen: HubEvent[] = []
     const health: TailHealth[] = []
@@ -230,7 +291,12 @@ describe('RemoteHub (a MemPalace hub server over /mcp and /logstream/stream)', (
   it('a frozen server (no bytes, no pings) is detected by the watchdog and the hub resumes when it wakes', async () => {
     const { server, palace } = await serve({ pingSeconds: 0.2 })
     writeDirect(palace, [note('a', 'one')])
-    const hub = new RemoteHub({ url: server.url, token: TOKEN, home: tmpDir(), sync: { retryMinMs: 50, retryMaxMs: 200, idleTimeoutMs: 1_000 } })
+    const hub = new RemoteHub({
+      url: server.url,
+      token: TOKEN,
+      home: tmpDir(),
+      sync: { retryMinMs: 50, retryMaxMs: 200, idleTimeoutMs: 1_000 }
+    })
     hubs.push(hub)
     const health: TailHealth[] = []
     const seen: HubEvent[] = []

@@ -17,9 +17,35 @@ import { ApiError } from '../../shared/api'
 import type { HubEvent, HubEventEnvelope } from '../../shared/contract/hub-types'
 import { announcement } from './compose'
 import type {
-  AckInput, AnnounceInput, AppendInput, ArtifactPutInput, ArtifactRecord, EventFilters, EventPage, EventPosition, Hub, HubStatus,
-  HubSubscription, InboxQuery, InboxResult, ListQuery, OverviewQuery, PatchSubmitInput, PatchSubmitted, PresenceQuery, StoredArtifact,
-  TailListener, TailStart, TaskCreated, TaskCreateInput, TasksQuery, TasksResult, ThreadQuery, ThreadResult, WaitQuery, WaitResult
+  AckInput,
+  AnnounceInput,
+  AppendInput,
+  ArtifactPutInput,
+  ArtifactRecord,
+  EventFilters,
+  EventPage,
+  EventPosition,
+  Hub,
+  HubStatus,
+  HubSubscription,
+  InboxQuery,
+  InboxResult,
+  ListQuery,
+  OverviewQuery,
+  PatchSubmitInput,
+  PatchSubmitted,
+  PresenceQuery,
+  StoredArtifact,
+  TailListener,
+  TailStart,
+  TaskCreated,
+  TaskCreateInput,
+  TasksQuery,
+  TasksResult,
+  ThreadQuery,
+  ThreadResult,
+  WaitQuery,
+  WaitResult
 } from './hub-port'
 import { LocalHub } from './local-hub'
 import { clampLimit } from './reader'
@@ -82,7 +108,11 @@ export class RemoteHub implements Hub {
     const tools = await this.mcp.listTools({ signal, timeoutMs: PROBE_MS })
     const names = new Map(tools.map((t) => [t.name, t.arguments]))
     const list = names.get('mempalace_event_list')
-    this.caps = { known: true, readOnly: !names.has('mempalace_event_append'), author: list && !list.has('writer') ? 'from_agent' : 'writer' }
+    this.caps = {
+      known: true,
+      readOnly: !names.has('mempalace_event_append'),
+      author: list && !list.has('writer') ? 'from_agent' : 'writer'
+    }
   }
 
   private readOnlyReason(): string | null {
@@ -149,7 +179,10 @@ export class RemoteHub implements Hub {
     const ask = (author: AuthorArg) => {
       const args = listArgs(q, author)
       if (!args) throw new ApiError('this query needs the hub mirror (several values, text or seq filters)', 'invalid_input')
-      return this.mcp.callTool<{ events?: unknown[]; truncated?: boolean }>('mempalace_event_list', { ...args, limit: Math.min(limit + 1, 500) })
+      return this.mcp.callTool<{ events?: unknown[]; truncated?: boolean }>('mempalace_event_list', {
+        ...args,
+        limit: Math.min(limit + 1, 500)
+      })
     }
     const out = await this.withAuthorFallback(q, ask)
     const events = (out.events ?? []).map(toEnvelope)
@@ -187,7 +220,9 @@ export class RemoteHub implements Hub {
     const out = await this.withAuthorFallback(q, (author) => {
       const { order: _o, preview: _p, ...filters } = listArgs(q, author)!
       return this.mcp.callTool<{ timed_out?: boolean; events?: unknown[] }>(
-        'mempalace_event_wait', { ...filters, timeout_ms: timeout, limit: clampLimit(q.limit) }, { signal: q.signal, timeoutMs: timeout + 15_000 }
+        'mempalace_event_wait',
+        { ...filters, timeout_ms: timeout, limit: clampLimit(q.limit) },
+        { signal: q.signal, timeoutMs: timeout + 15_000 }
       )
     })
     return { timed_out: out.timed_out === true, events: (out.events ?? []).map(toEnvelope) }

@@ -54,7 +54,17 @@ const RpcResponse = z.object({
   error: z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional()
 })
 const ToolResult = z.object({ content: z.array(z.object({ type: z.string(), text: z.string().optional() })).min(1) })
-const ToolList = z.object({ tools: z.array(z.object({ name: z.string(), inputSchema: z.object({ properties: z.record(z.string(), z.unknown()).optional() }).passthrough().optional() })) })
+const ToolList = z.object({
+  tools: z.array(
+    z.object({
+      name: z.string(),
+      inputSchema: z
+        .object({ properties: z.record(z.string(), z.unknown()).optional() })
+        .passthrough()
+        .optional()
+    })
+  )
+})
 
 /** A tool as `tools/list` describes it: its name and the argument names it accepts. */
 export interface ToolInfo {
@@ -86,8 +96,10 @@ export function retryAfterMs(header: string | null): number | null {
 /** The error of a non-2xx answer from a hub server (the token is never part of it). */
 export function httpError(url: string, status: number, statusText: string, retryAfter: string | null, body = ''): RemoteCallError {
   const detail = { httpStatus: status, retryAfterMs: retryAfterMs(retryAfter) }
-  if (status === 401) return new RemoteCallError(`hub server ${url} refused the token (HTTP 401): check the hub's token file`, 'forbidden', detail)
-  if (status === 403) return new RemoteCallError(`hub server ${url} refused the request (HTTP 403: host or origin not allowed)`, 'forbidden', detail)
+  if (status === 401)
+    return new RemoteCallError(`hub server ${url} refused the token (HTTP 401): check the hub's token file`, 'forbidden', detail)
+  if (status === 403)
+    return new RemoteCallError(`hub server ${url} refused the request (HTTP 403: host or origin not allowed)`, 'forbidden', detail)
   if (status === 503) {
     const wait = detail.retryAfterMs !== null ? `, retry after ${Math.round(detail.retryAfterMs / 1000)} s` : ''
     return new RemoteCallError(`hub server ${url} is busy (HTTP 503: too many live-stream clients${wait})`, 'conflict', detail)
@@ -142,7 +154,9 @@ export class McpClient {
       parsed = RpcResponse.parse(JSON.parse(text))
     } catch {
       if (!res.ok) throw httpError(url, res.status, res.statusText, res.headers.get('retry-after'), text)
-      throw new RemoteCallError(`hub server ${url} sent a reply that is not JSON-RPC (is ${url} a MemPalace hub?)`, 'internal', { httpStatus: res.status })
+      throw new RemoteCallError(`hub server ${url} sent a reply that is not JSON-RPC (is ${url} a MemPalace hub?)`, 'internal', {
+        httpStatus: res.status
+      })
     }
     if (parsed.error) {
       const { code, message } = parsed.error

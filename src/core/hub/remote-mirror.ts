@@ -54,10 +54,25 @@ export const RemoteEventSchema = z.object({
 export function toHubEvent(raw: unknown): HubEvent {
   const e = RemoteEventSchema.parse(raw)
   return {
-    id: e.id, seq: e.seq, origin_replica: e.origin_replica ?? null, origin_seq: e.origin_seq ?? null, hlc: e.hlc ?? null,
-    type: e.type, stream: e.stream, room: e.room, topic: e.topic ?? null, from_agent: e.from_agent, to_agent: e.to_agent ?? null,
-    correlation_id: e.correlation_id ?? null, branch: e.branch ?? null, base_commit: e.base_commit ?? null, status: e.status ?? null,
-    artifact_ids: [...(e.artifact_ids ?? [])].sort(), body: e.body, created_at: e.created_at, metadata: e.metadata ?? {}
+    id: e.id,
+    seq: e.seq,
+    origin_replica: e.origin_replica ?? null,
+    origin_seq: e.origin_seq ?? null,
+    hlc: e.hlc ?? null,
+    type: e.type,
+    stream: e.stream,
+    room: e.room,
+    topic: e.topic ?? null,
+    from_agent: e.from_agent,
+    to_agent: e.to_agent ?? null,
+    correlation_id: e.correlation_id ?? null,
+    branch: e.branch ?? null,
+    base_commit: e.base_commit ?? null,
+    status: e.status ?? null,
+    artifact_ids: [...(e.artifact_ids ?? [])].sort(),
+    body: e.body,
+    created_at: e.created_at,
+    metadata: e.metadata ?? {}
   }
 }
 
@@ -94,7 +109,8 @@ export class HubMirror {
 
   /** The newest mirrored event (the stream cursor), or null when nothing is mirrored yet. */
   tip(): { seq: number; id: string } | null {
-    const row = this.open().prepare('SELECT rowid AS seq, id FROM events ORDER BY rowid DESC LIMIT 1').get() as { seq: number; id: string } | undefined
+    const row = this.open().prepare('SELECT rowid AS seq, id FROM events ORDER BY rowid DESC LIMIT 1').get() as
+      { seq: number; id: string } | undefined
     return row ?? null
   }
 
@@ -110,8 +126,26 @@ export class HubMirror {
     const link = db.prepare('INSERT OR IGNORE INTO event_artifacts (event_id, artifact_id) VALUES (?, ?)')
     const write = db.transaction(() => {
       for (const e of events) {
-        row.run(e.seq, e.id, e.type, e.stream, e.room, e.topic, e.from_agent, e.to_agent, e.correlation_id, e.branch, e.base_commit,
-          e.status, e.body, e.created_at, pyJsonDumps(e.metadata), e.origin_replica, e.origin_seq, e.hlc)
+        row.run(
+          e.seq,
+          e.id,
+          e.type,
+          e.stream,
+          e.room,
+          e.topic,
+          e.from_agent,
+          e.to_agent,
+          e.correlation_id,
+          e.branch,
+          e.base_commit,
+          e.status,
+          e.body,
+          e.created_at,
+          pyJsonDumps(e.metadata),
+          e.origin_replica,
+          e.origin_seq,
+          e.hlc
+        )
         for (const a of e.artifact_ids) link.run(e.id, a)
       }
     })
@@ -121,7 +155,10 @@ export class HubMirror {
   /** Forgets every mirrored event (the server no longer knows our cursor: another hub is there now). */
   reset(): Promise<void> {
     const db = this.open()
-    return retryWhileLocked(() => db.transaction(() => void db.exec('DELETE FROM event_artifacts; DELETE FROM events;')).immediate(), WRITE_TIMEOUT_MS)
+    return retryWhileLocked(
+      () => db.transaction(() => void db.exec('DELETE FROM event_artifacts; DELETE FROM events;')).immediate(),
+      WRITE_TIMEOUT_MS
+    )
   }
 
   /** Closes the write connection. */

@@ -76,8 +76,17 @@ describe('remote hub tokens', () => {
 
 describe('tool arguments and errors', () => {
   it('turns a list query into mempalace_event_list arguments only when the tool can express it', () => {
-    expect(listArgs({ type: 'note', from_agent: ['bob'], since_event_id: 'evt_x', limit: 5 }, 'writer')).toEqual({ type: 'note', writer: 'bob', since_event_id: 'evt_x', order: 'asc' })
-    expect(listArgs({ from_agent: 'bob', order: 'desc', preview: true }, 'from_agent')).toEqual({ from_agent: 'bob', order: 'desc', preview: true })
+    expect(listArgs({ type: 'note', from_agent: ['bob'], since_event_id: 'evt_x', limit: 5 }, 'writer')).toEqual({
+      type: 'note',
+      writer: 'bob',
+      since_event_id: 'evt_x',
+      order: 'asc'
+    })
+    expect(listArgs({ from_agent: 'bob', order: 'desc', preview: true }, 'from_agent')).toEqual({
+      from_agent: 'bob',
+      order: 'desc',
+      preview: true
+    })
     expect(listArgs({ type: ['a', 'b'] }, 'writer')).toBeNull()
     expect(listArgs({ text: 'x' }, 'writer')).toBeNull()
     expect(listArgs({ exclude_from_agent: 'me' }, 'writer')).toBeNull()
@@ -85,10 +94,19 @@ describe('tool arguments and errors', () => {
   })
 
   it('recognises an older hub refusing an argument (-32602 Unknown parameter)', () => {
-    const refused = new RemoteCallError("hub server http://h: Unknown parameter 'writer' for tool mempalace_event_list (JSON-RPC -32602)", 'invalid_input', { rpcCode: -32602 })
+    const refused = new RemoteCallError(
+      "hub server http://h: Unknown parameter 'writer' for tool mempalace_event_list (JSON-RPC -32602)",
+      'invalid_input',
+      { rpcCode: -32602 }
+    )
     expect(rejectsArgument(refused, 'writer')).toBe(true)
     expect(rejectsArgument(refused, 'topic')).toBe(false)
-    expect(rejectsArgument(new RemoteCallError("Unknown parameters 'topic', 'writer' for tool x", 'invalid_input', { rpcCode: -32602 }), 'writer')).toBe(true)
+    expect(
+      rejectsArgument(
+        new RemoteCallError("Unknown parameters 'topic', 'writer' for tool x", 'invalid_input', { rpcCode: -32602 }),
+        'writer'
+      )
+    ).toBe(true)
     expect(rejectsArgument(new RemoteCallError("Unknown parameter 'writer'", 'internal', { rpcCode: -32000 }), 'writer')).toBe(false)
   })
 
@@ -97,18 +115,63 @@ describe('tool arguments and errors', () => {
     expect(retryAfterMs(null)).toBeNull()
     expect(retryAfterMs('soon')).toBeNull()
     expect(retryAfterMs(new Date(Date.now() + 60_000).toUTCString())).toBeGreaterThan(50_000)
-    expect(httpError('http://h', 401, 'Unauthorized', null)).toMatchObject({ code: 'forbidden', message: expect.stringContaining('refused the token (HTTP 401)') })
-    expect(httpError('http://h', 503, '', '5')).toMatchObject({ code: 'conflict', detail: { retryAfterMs: 5000 }, message: expect.stringContaining('retry after 5 s') })
-    expect(httpError('http://h', 400, 'Bad Request', null, '{"error": "since_event_id \'x\' not found"}').message).toBe("hub server http://h answered HTTP 400: since_event_id 'x' not found")
+    expect(httpError('http://h', 401, 'Unauthorized', null)).toMatchObject({
+      code: 'forbidden',
+      message: expect.stringContaining('refused the token (HTTP 401)')
+    })
+    expect(httpError('http://h', 503, '', '5')).toMatchObject({
+      code: 'conflict',
+      detail: { retryAfterMs: 5000 },
+      message: expect.stringContaining('retry after 5 s')
+    })
+    expect(httpError('http://h', 400, 'Bad Request', null, '{"error": "since_event_id \'x\' not found"}').message).toBe(
+      "hub server http://h answered HTTP 400: since_event_id 'x' not found"
+    )
     expect(httpError('http://h', 500, 'Internal', null, '<html>').message).toBe('hub server http://h answered HTTP 500 Internal')
   })
 
   it('reads an older hub envelope (no topic or replication fields) and keeps preview marks', () => {
-    const raw = { id: 'evt_1', seq: 4, type: 'note', stream: 's', room: 'r', from_agent: 'a', to_agent: null, correlation_id: null, branch: null, base_commit: null, status: null, artifact_ids: ['b', 'a'], body: 'x', created_at: '2026-01-01T00:00:00Z', metadata: {}, body_truncated: true, body_length: 900 }
+    const raw = {
+      id: 'evt_1',
+      seq: 4,
+      type: 'note',
+      stream: 's',
+      room: 'r',
+      from_agent: 'a',
+      to_agent: null,
+      correlation_id: null,
+      branch: null,
+      base_commit: null,
+      status: null,
+      artifact_ids: ['b', 'a'],
+      body: 'x',
+      created_at: '2026-01-01T00:00:00Z',
+      metadata: {},
+      body_truncated: true,
+      body_length: 900
+    }
     expect(toEnvelope(raw)).toEqual({
-      id: 'evt_1', seq: 4, origin_replica: null, origin_seq: null, hlc: null, type: 'note', stream: 's', room: 'r', topic: null, from_agent: 'a', to_agent: null,
-      correlation_id: null, branch: null, base_commit: null, status: null, artifact_ids: ['a', 'b'], body: 'x', created_at: '2026-01-01T00:00:00Z', metadata: {},
-      body_truncated: true, body_length: 900
+      id: 'evt_1',
+      seq: 4,
+      origin_replica: null,
+      origin_seq: null,
+      hlc: null,
+      type: 'note',
+      stream: 's',
+      room: 'r',
+      topic: null,
+      from_agent: 'a',
+      to_agent: null,
+      correlation_id: null,
+      branch: null,
+      base_commit: null,
+      status: null,
+      artifact_ids: ['a', 'b'],
+      body: 'x',
+      created_at: '2026-01-01T00:00:00Z',
+      metadata: {},
+      body_truncated: true,
+      body_length: 900
     })
     expect(() => toEnvelope({ id: 'evt_1' })).toThrow()
   })

@@ -32,7 +32,10 @@ export interface RemoteRegistrationContext {
  * must answer with the token before anything is stored: an unreachable URL or a refused token is
  * an error and changes nothing.
  */
-export async function registerRemoteHub(ctx: RemoteRegistrationContext, input: RemoteAddInput): Promise<{ hub: HubRecord; added: boolean }> {
+export async function registerRemoteHub(
+  ctx: RemoteRegistrationContext,
+  input: RemoteAddInput
+): Promise<{ hub: HubRecord; added: boolean }> {
   const { registry, home } = ctx
   if (!home) throw new ApiError("hub servers need Muster's home to keep their token and mirror", 'invalid_input')
   const url = normalizeHubUrl(input.url)
@@ -45,7 +48,11 @@ export async function registerRemoteHub(ctx: RemoteRegistrationContext, input: R
 
   const probe = new RemoteHub({ url, token, home })
   const status = await probe.status().finally(() => probe.close())
-  if (!status.online) throw new ApiError(`${status.offline_reason ?? `cannot reach ${url}`} (nothing registered)`, /HTTP 40[13]/.test(status.offline_reason ?? '') ? 'forbidden' : 'conflict')
+  if (!status.online)
+    throw new ApiError(
+      `${status.offline_reason ?? `cannot reach ${url}`} (nothing registered)`,
+      /HTTP 40[13]/.test(status.offline_reason ?? '') ? 'forbidden' : 'conflict'
+    )
 
   const tokenFile = given !== null ? storeToken(home, url, given) : (existing?.token_file ?? null)
   const result = registry.addRemote(url, name, tokenFile)

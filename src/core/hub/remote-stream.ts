@@ -57,12 +57,18 @@ export async function runStream(
       })
     } catch (err) {
       if (signal.aborted) return
-      if (silent) throw new RemoteCallError(`hub server ${url} did not answer the live stream in ${idleTimeoutMs / 1000} s`, 'conflict', { unreachable: true })
+      if (silent)
+        throw new RemoteCallError(`hub server ${url} did not answer the live stream in ${idleTimeoutMs / 1000} s`, 'conflict', {
+          unreachable: true
+        })
       throw new RemoteCallError(`cannot reach hub server ${url}: ${describeNetworkError(err)}`, 'conflict', { unreachable: true })
     }
     if (!res.ok) throw httpError(url, res.status, res.statusText, res.headers.get('retry-after'), await res.text().catch(() => ''))
     if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream') || !res.body) {
-      throw new RemoteCallError(`hub server ${url} did not answer /logstream/stream with an event stream (is it a MemPalace hub?)`, 'internal')
+      throw new RemoteCallError(
+        `hub server ${url} did not answer /logstream/stream with an event stream (is it a MemPalace hub?)`,
+        'internal'
+      )
     }
     handlers.opened()
     let batch: HubEvent[] = []
@@ -86,8 +92,13 @@ export async function runStream(
         chunk = await reader.read()
       } catch (err) {
         if (signal.aborted) return
-        if (silent) throw new RemoteCallError(`hub server ${url} went silent (no event or ping for ${idleTimeoutMs / 1000} s)`, 'conflict', { unreachable: true })
-        throw new RemoteCallError(`lost the live stream of hub server ${url}: ${describeNetworkError(err)}`, 'conflict', { unreachable: true })
+        if (silent)
+          throw new RemoteCallError(`hub server ${url} went silent (no event or ping for ${idleTimeoutMs / 1000} s)`, 'conflict', {
+            unreachable: true
+          })
+        throw new RemoteCallError(`lost the live stream of hub server ${url}: ${describeNetworkError(err)}`, 'conflict', {
+          unreachable: true
+        })
       }
       if (chunk.done) throw new RemoteCallError(`hub server ${url} closed the live stream`, 'conflict', { unreachable: true })
       armIdle()
@@ -97,7 +108,8 @@ export async function runStream(
         batch = []
         handlers.events(out)
       }
-      if (bad) throw new RemoteCallError(`hub server ${url} sent an event that is not a logstream envelope: ${(bad as Error).message}`, 'internal')
+      if (bad)
+        throw new RemoteCallError(`hub server ${url} sent an event that is not a logstream envelope: ${(bad as Error).message}`, 'internal')
     }
   } finally {
     clearTimeout(idle)

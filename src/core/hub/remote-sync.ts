@@ -65,8 +65,10 @@ export class RemoteSync {
     opts: SyncOptions = {}
   ) {
     this.o = {
-      retryMinMs: opts.retryMinMs ?? RETRY_MIN_MS, retryMaxMs: opts.retryMaxMs ?? RETRY_MAX_MS,
-      idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, emptyPollMs: opts.emptyPollMs ?? EMPTY_POLL_MS
+      retryMinMs: opts.retryMinMs ?? RETRY_MIN_MS,
+      retryMaxMs: opts.retryMaxMs ?? RETRY_MAX_MS,
+      idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+      emptyPollMs: opts.emptyPollMs ?? EMPTY_POLL_MS
     }
   }
 
@@ -203,10 +205,20 @@ export class RemoteSync {
       tip = this.mirror.tip()!
     }
     // Only the seq matters here: a preview keeps a huge newest body under upstream's response cap.
-    const newest = await this.mcp.callTool<{ events?: unknown[] }>('mempalace_event_list', { order: 'desc', limit: 1, preview: true }, { signal })
+    const newest = await this.mcp.callTool<{ events?: unknown[] }>(
+      'mempalace_event_list',
+      { order: 'desc', limit: 1, preview: true },
+      { signal }
+    )
     this.remoteTip = newest.events?.length ? toHubEvent(newest.events[0]).seq : 0
     this.set({ reached: true, ...(tip.seq >= this.remoteTip ? { caught_up: true } : {}) })
-    await runStream(this.endpoint, tip.id, { opened: () => this.set({ online: true }), events: (events) => this.store(events) }, signal, this.o.idleTimeoutMs)
+    await runStream(
+      this.endpoint,
+      tip.id,
+      { opened: () => this.set({ online: true }), events: (events) => this.store(events) },
+      signal,
+      this.o.idleTimeoutMs
+    )
   }
 
   /**
@@ -222,7 +234,11 @@ export class RemoteSync {
     if (!probe.events?.length) {
       this.set({ reached: true, online: true, caught_up: true })
       try {
-        await this.mcp.callTool('mempalace_event_wait', { timeout_ms: this.o.emptyPollMs, limit: 1 }, { signal, timeoutMs: this.o.emptyPollMs + 5_000 })
+        await this.mcp.callTool(
+          'mempalace_event_wait',
+          { timeout_ms: this.o.emptyPollMs, limit: 1 },
+          { signal, timeoutMs: this.o.emptyPollMs + 5_000 }
+        )
       } catch (err) {
         if (!/response_too_large/.test((err as Error).message)) throw err
       }

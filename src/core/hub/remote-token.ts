@@ -19,7 +19,8 @@ const TOKEN_RE = /^[\x21-\x7e]+$/
 export function validToken(text: string, from: string): string {
   const token = text.trim()
   if (!token) throw new ApiError(`${from} is empty: expected the hub server's bearer token`, 'invalid_input')
-  if (!TOKEN_RE.test(token)) throw new ApiError(`${from} does not hold a bearer token (one line of visible ASCII characters)`, 'invalid_input')
+  if (!TOKEN_RE.test(token))
+    throw new ApiError(`${from} does not hold a bearer token (one line of visible ASCII characters)`, 'invalid_input')
   return token
 }
 
@@ -44,7 +45,8 @@ export function storeToken(home: string, url: string, token: string): string {
 function tokenPath(home: string, rel: string): string {
   const file = resolve(home, rel)
   const inside = relative(resolve(home), file)
-  if (!inside || inside.startsWith('..') || isAbsolute(inside)) throw new ApiError(`hub token path ${rel} is outside Muster's home`, 'invalid_input')
+  if (!inside || inside.startsWith('..') || isAbsolute(inside))
+    throw new ApiError(`hub token path ${rel} is outside Muster's home`, 'invalid_input')
   return file
 }
 
@@ -56,7 +58,10 @@ export function loadToken(home: string, rel: string | null, hubName: string): st
   try {
     text = readFileSync(file, 'utf8')
   } catch {
-    throw new ApiError(`the token of hub '${hubName}' is missing from Muster's home (${rel}): add the hub again with its token file`, 'not_found')
+    throw new ApiError(
+      `the token of hub '${hubName}' is missing from Muster's home (${rel}): add the hub again with its token file`,
+      'not_found'
+    )
   }
   return validToken(text, `the stored token of hub '${hubName}'`)
 }

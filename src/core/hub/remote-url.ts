@@ -25,8 +25,10 @@ export function normalizeHubUrl(text: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ApiError(`invalid hub URL '${text.trim()}': only http and https hub servers are supported`, 'invalid_input')
   }
-  if (url.username || url.password) throw new ApiError('a hub URL must not carry credentials: pass the token in a token file', 'invalid_input')
-  if (url.search || url.hash) throw new ApiError(`invalid hub URL '${text.trim()}': no query or fragment (the server's base URL)`, 'invalid_input')
+  if (url.username || url.password)
+    throw new ApiError('a hub URL must not carry credentials: pass the token in a token file', 'invalid_input')
+  if (url.search || url.hash)
+    throw new ApiError(`invalid hub URL '${text.trim()}': no query or fragment (the server's base URL)`, 'invalid_input')
   const path = url.pathname.replace(/\/+$/, '')
   return `${url.protocol}//${url.host}${path}`
 }

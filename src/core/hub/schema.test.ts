@@ -33,17 +33,40 @@ describe('createHub', () => {
       expect(hub.db.pragma('journal_mode', { simple: true })).toBe('wal')
       expect(hub.db.pragma('busy_timeout', { simple: true })).toBe(10000)
       expect(columns(hub.db, 'events')).toEqual([
-        'id', 'type', 'stream', 'room', 'topic', 'from_agent', 'to_agent', 'correlation_id', 'branch', 'base_commit',
-        'status', 'body', 'created_at', 'metadata_json', 'origin_replica', 'origin_seq', 'hlc'
+        'id',
+        'type',
+        'stream',
+        'room',
+        'topic',
+        'from_agent',
+        'to_agent',
+        'correlation_id',
+        'branch',
+        'base_commit',
+        'status',
+        'body',
+        'created_at',
+        'metadata_json',
+        'origin_replica',
+        'origin_seq',
+        'hlc'
       ])
       expect(columns(hub.db, 'artifacts')).toContain('origin_replica')
       expect(columns(hub.db, 'read_cursors')).toEqual(['scope', 'agent', 'last_seq', 'updated_at'])
-      const indexes = (hub.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%'").all() as {
-        name: string
-      }[]).map((r) => r.name)
+      const indexes = (
+        hub.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%'").all() as {
+          name: string
+        }[]
+      ).map((r) => r.name)
       expect(indexes.sort()).toEqual([
-        'artifacts_sha256_idx', 'events_correlation_idx', 'events_hlc_idx', 'events_origin_seq_idx',
-        'events_stream_created_idx', 'events_to_agent_idx', 'events_topic_created_idx', 'events_type_idx'
+        'artifacts_sha256_idx',
+        'events_correlation_idx',
+        'events_hlc_idx',
+        'events_origin_seq_idx',
+        'events_stream_created_idx',
+        'events_to_agent_idx',
+        'events_topic_created_idx',
+        'events_type_idx'
       ])
     } finally {
       hub.close()
@@ -81,7 +104,13 @@ describe('ensureSchema', () => {
       "INSERT INTO events (id, type, stream, room, from_agent, created_at, extra_col) VALUES ('evt_20260101T000000_aaaaaaaaaaaa', 'note', 's', 'r', 'a', '2026-01-01T00:00:00Z', 'x')"
     ).run()
     const changes = ensureSchema(db)
-    expect(changes.addedColumns).toEqual(['events.topic', 'events.origin_replica', 'events.origin_seq', 'events.hlc', 'artifacts.origin_replica'])
+    expect(changes.addedColumns).toEqual([
+      'events.topic',
+      'events.origin_replica',
+      'events.origin_seq',
+      'events.hlc',
+      'artifacts.origin_replica'
+    ])
     expect(changes.createdTables).toEqual(['read_cursors'])
     expect(columns(db, 'events')).toContain('extra_col')
     expect(ensureSchema(db)).toEqual({ addedColumns: [], createdTables: [] }) // idempotent

@@ -59,7 +59,11 @@ export function listTasksOn(db: Db, shape: HubShape, o: TaskListOptions = {}): T
   const requests = rowsOf(db, shape, { type: EventType.taskRequest, ...(o.stream ? { stream: o.stream } : {}) }, limit + 1, 'desc')
   const truncated = requests.length > limit
   const ids = [...new Set(requests.slice(0, limit).map((r) => r.correlation_id ?? r.id))]
-  const threads = threadsOn(db, shape, ids.filter((id) => requests.some((r) => r.correlation_id === id)))
+  const threads = threadsOn(
+    db,
+    shape,
+    ids.filter((id) => requests.some((r) => r.correlation_id === id))
+  )
   const counts: TaskCounts = { open: 0, claimed: 0, ready: 0, applied: 0, failed: 0, blocked: 0, superseded: 0, stuck: 0, total: 0 }
   const tasks: TaskSummary[] = []
   for (const id of ids) {

@@ -4,17 +4,45 @@ import type { HubEvent } from './writer'
 
 let seq = 0
 const ev = (over: Partial<HubEvent>): HubEvent => ({
-  id: `evt_${++seq}`, seq, origin_replica: null, origin_seq: null, hlc: null, type: 'event.ack', stream: 's', room: 'delegation',
-  topic: null, from_agent: 'w', to_agent: 'r', correlation_id: 'task_x', branch: null, base_commit: null, status: null,
-  artifact_ids: [], body: '', created_at: '2026-03-15T12:00:00Z', metadata: {}, ...over
+  id: `evt_${++seq}`,
+  seq,
+  origin_replica: null,
+  origin_seq: null,
+  hlc: null,
+  type: 'event.ack',
+  stream: 's',
+  room: 'delegation',
+  topic: null,
+  from_agent: 'w',
+  to_agent: 'r',
+  correlation_id: 'task_x',
+  branch: null,
+  base_commit: null,
+  status: null,
+  artifact_ids: [],
+  body: '',
+  created_at: '2026-03-15T12:00:00Z',
+  metadata: {},
+  ...over
 })
 
 describe('foldThread', () => {
   it('open -> claimed -> ready -> applied, with who and when', () => {
-    const req = ev({ type: 'task.request', status: 'open', from_agent: 'r', to_agent: 'w', body: 'Goal:\nFix it\n\nDefinition of done:\nx' })
+    const req = ev({
+      type: 'task.request',
+      status: 'open',
+      from_agent: 'r',
+      to_agent: 'w',
+      body: 'Goal:\nFix it\n\nDefinition of done:\nx'
+    })
     const claim = ev({ status: 'claimed', metadata: { ack_of: req.id }, created_at: '2026-03-15T12:01:00Z' })
     expect(foldThread('task_x', [req]).state).toBe('open')
-    expect(foldThread('task_x', [req, claim])).toMatchObject({ state: 'claimed', state_by: 'w', claimed_by: 'w', claimed_at: '2026-03-15T12:01:00Z' })
+    expect(foldThread('task_x', [req, claim])).toMatchObject({
+      state: 'claimed',
+      state_by: 'w',
+      claimed_by: 'w',
+      claimed_at: '2026-03-15T12:01:00Z'
+    })
     const patch = ev({ type: 'patch.ready', status: 'ready' })
     const applied = ev({ status: 'applied', from_agent: 'r', metadata: { ack_of: patch.id }, created_at: '2026-03-15T13:00:00Z' })
     const fold = foldThread('task_x', [applied, patch, claim, req]) // any input order: folded by seq

@@ -30,7 +30,7 @@ export function ackOf(e: HubEvent): string | null {
 /** A task's one-line title: the first line after `Goal:` in the request body, else its first line. */
 export function taskTitle(body: string): string {
   const m = /^Goal:\n(.*)/m.exec(body)
-  const line = (m ? m[1]! : body.split('\n', 1)[0] ?? '').trim()
+  const line = (m ? m[1]! : (body.split('\n', 1)[0] ?? '')).trim()
   return line.length > 120 ? line.slice(0, 119) + '…' : line
 }
 
@@ -72,8 +72,14 @@ export function foldThread(correlationId: string, events: HubEvent[], opts: { no
     state_at: setter?.created_at ?? null,
     state_event_id: setter?.id ?? null,
     request: request && {
-      id: request.id, from_agent: request.from_agent, to_agent: request.to_agent, stream: request.stream,
-      branch: request.branch, base_commit: request.base_commit, title: taskTitle(request.body), created_at: request.created_at
+      id: request.id,
+      from_agent: request.from_agent,
+      to_agent: request.to_agent,
+      stream: request.stream,
+      branch: request.branch,
+      base_commit: request.base_commit,
+      title: taskTitle(request.body),
+      created_at: request.created_at
     },
     claimed_by: claim?.from_agent ?? null,
     claimed_at: claim?.created_at ?? null,
@@ -82,8 +88,17 @@ export function foldThread(correlationId: string, events: HubEvent[], opts: { no
     event_count: sorted.length,
     last_at: last?.created_at ?? null,
     steps: sorted.map((e) => ({
-      seq: e.seq, id: e.id, type: e.type, status: e.status, from_agent: e.from_agent, to_agent: e.to_agent,
-      created_at: e.created_at, hlc: e.hlc, ack_of: ackOf(e), voided: voided.has(e.id), artifact_ids: e.artifact_ids,
+      seq: e.seq,
+      id: e.id,
+      type: e.type,
+      status: e.status,
+      from_agent: e.from_agent,
+      to_agent: e.to_agent,
+      created_at: e.created_at,
+      hlc: e.hlc,
+      ack_of: ackOf(e),
+      voided: voided.has(e.id),
+      artifact_ids: e.artifact_ids,
       body: previewEvent(e).body
     }))
   }
@@ -100,7 +115,11 @@ export function readThreadEvents(conn: HubConnection, correlationId: string): Hu
 /** `readThreadEvents` on an open read connection. */
 export function threadEventsOn(db: Db, shape: HubShape, correlationId: string): HubEvent[] {
   const { rows } = queryPage<EventRow>(db, shape, {
-    filters: { correlation_id: correlationId }, after: 0, before: null, order: 'asc', limit: MAX_THREAD_EVENTS
+    filters: { correlation_id: correlationId },
+    after: 0,
+    before: null,
+    order: 'asc',
+    limit: MAX_THREAD_EVENTS
   })
   if (shape.hasEvents && !rows.some((r) => r.id === correlationId)) {
     const root = db.prepare(`SELECT ${selectList(shape)} FROM events WHERE id = ?`).get(correlationId) as EventRow | undefined
@@ -111,7 +130,11 @@ export function threadEventsOn(db: Db, shape: HubShape, correlationId: string): 
 }
 
 /** Reads and folds one thread. */
-export function readThread(conn: HubConnection, correlationId: string, opts: { now?: number; stuckAfterMs?: number } = {}): { fold: TaskFold; events: HubEvent[] } {
+export function readThread(
+  conn: HubConnection,
+  correlationId: string,
+  opts: { now?: number; stuckAfterMs?: number } = {}
+): { fold: TaskFold; events: HubEvent[] } {
   const events = readThreadEvents(conn, correlationId)
   return { fold: foldThread(correlationId, events, opts), events }
 }

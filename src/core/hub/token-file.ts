@@ -32,7 +32,8 @@ export function readTokenFile(file: string, cwd: string, home: string = homedir(
     throw unreadable(path, err)
   }
   if (!stats.isFile()) throw new ApiError(`token file ${path} is not a regular file`, 'invalid_input')
-  if (stats.size > MAX_TOKEN_FILE_BYTES) throw new ApiError(`token file ${path} is ${stats.size} bytes: not a bearer token`, 'invalid_input')
+  if (stats.size > MAX_TOKEN_FILE_BYTES)
+    throw new ApiError(`token file ${path} is ${stats.size} bytes: not a bearer token`, 'invalid_input')
   let text: string
   try {
     text = readFileSync(path, 'utf8')

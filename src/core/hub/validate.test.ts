@@ -67,10 +67,7 @@ describe('status', () => {
     expect(validateStatus(null)).toBeNull()
   })
   it('rejects anything else listing the allowed values sorted', () => {
-    rejects(
-      () => validateStatus('done'),
-      "status='done' is not one of: applied, blocked, claimed, failed, open, ready, superseded"
-    )
+    rejects(() => validateStatus('done'), "status='done' is not one of: applied, blocked, claimed, failed, open, ready, superseded")
     rejects(() => validateStatus('Open'), "status='Open' is not one of")
   })
 })

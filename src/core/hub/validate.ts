@@ -121,7 +121,9 @@ const ISO_UTC_DATETIME_RE = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T(?:[
 
 /** True for a real calendar day (Python's `date(y, m, d)`: year 1..9999, the month's length). */
 function calendarDay(y: number, m: number, d: number): boolean {
-  return y >= 1 && d <= new Date(Date.UTC(2000, m, 0)).getUTCDate() - (m === 2 && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)) ? 1 : 0)
+  return (
+    y >= 1 && d <= new Date(Date.UTC(2000, m, 0)).getUTCDate() - (m === 2 && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)) ? 1 : 0)
+  )
 }
 
 /**
@@ -219,6 +221,9 @@ export function validateBaseCommit(value: unknown): string {
  * first 40 characters (trailing `_` dropped again), `fallback` when empty.
  */
 export function taskSlug(value: string, fallback = 'work'): string {
-  const slug = value.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '')
+  const slug = value
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
   return slug.slice(0, 40).replace(/_+$/, '') || fallback
 }

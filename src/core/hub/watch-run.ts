@@ -69,7 +69,8 @@ const invalid = (message: string): ApiError => new ApiError(message, 'invalid_in
 function checkRequest(r: WatchRequest): WatchFilters {
   if (r.pollTimeoutMs !== undefined && !(r.pollTimeoutMs > 0)) throw invalid('--poll-timeout-ms must be a positive number of milliseconds')
   if (r.limit !== undefined && !(Number.isInteger(r.limit) && r.limit >= 1)) throw invalid('--limit must be a positive integer')
-  if (r.idleExitMs !== undefined && !(r.idleExitMs >= 0)) throw invalid('--idle-exit-ms must be zero (wait forever) or a positive number of milliseconds')
+  if (r.idleExitMs !== undefined && !(r.idleExitMs >= 0))
+    throw invalid('--idle-exit-ms must be zero (wait forever) or a positive number of milliseconds')
   try {
     return sanitizeWatchFilters(r.agent ? agentFilters(r.agent, r.filters) : r.filters)
   } catch (err) {
@@ -114,7 +115,10 @@ export async function watchHub(hub: Hub, r: WatchRequest): Promise<WatchOutcome>
     const bad = await cursorError(hub, cursor)
     if (bad !== null) {
       if (r.sinceEventId) throw invalid(`${bad}. Nothing was written to the state file.`)
-      notice({ kind: 'vanished', text: `Stored cursor ${cursor} no longer exists in this log; replaying from the start rather than refusing to run.` })
+      notice({
+        kind: 'vanished',
+        text: `Stored cursor ${cursor} no longer exists in this log; replaying from the start rather than refusing to run.`
+      })
       cursor = null
     }
   }
@@ -146,7 +150,14 @@ export async function watchHub(hub: Hub, r: WatchRequest): Promise<WatchOutcome>
 }
 
 /** The watch loop (upstream `watch_events` driven by `_logstream_watch`). */
-async function poll(hub: Hub, r: WatchRequest, spec: WatchFilters, stateFile: string | null, agent: string | null, start: string | null): Promise<WatchOutcome> {
+async function poll(
+  hub: Hub,
+  r: WatchRequest,
+  spec: WatchFilters,
+  stateFile: string | null,
+  agent: string | null,
+  start: string | null
+): Promise<WatchOutcome> {
   const idleMs = r.idleExitMs && r.idleExitMs > 0 ? r.idleExitMs : null
   const pollMs = r.pollTimeoutMs ?? DEFAULT_POLL_TIMEOUT_MS
   const limit = r.limit ?? DEFAULT_WATCH_LIMIT

@@ -42,7 +42,11 @@ export function defaultWatchStateFile(agent: string, env: PalaceEnv = process.en
 }
 
 /** The state file to use: an explicit path, `''` = none, else the agent's default (or none). */
-export function resolveWatchStateFile(stateFile: string | undefined, agent: string | undefined, env: PalaceEnv = process.env): string | null {
+export function resolveWatchStateFile(
+  stateFile: string | undefined,
+  agent: string | undefined,
+  env: PalaceEnv = process.env
+): string | null {
   if (stateFile) return stateFile
   if (stateFile === '') return null
   return agent ? defaultWatchStateFile(agent, env) : null

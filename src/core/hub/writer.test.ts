@@ -6,17 +6,7 @@ import { join } from 'node:path'
 import { createHub, type Hub } from './schema'
 import { CREATED_AT_RE, EVENT_ID_RE, ARTIFACT_ID_RE, HLC_RE } from './ids'
 import { HubValidationError, PATCH_WARNING_CRLF, PATCH_WARNING_NO_TRAILING_NEWLINE } from './validate'
-import {
-  ackEvent,
-  appendEvent,
-  createTaskRequest,
-  getArtifact,
-  getEvent,
-  listEvents,
-  putArtifact,
-  submitPatch,
-  taskBody
-} from './writer'
+import { ackEvent, appendEvent, createTaskRequest, getArtifact, getEvent, listEvents, putArtifact, submitPatch, taskBody } from './writer'
 
 let dir: string
 let hub: Hub
@@ -36,8 +26,25 @@ describe('appendEvent', () => {
   it('stores the event and returns the envelope in upstream key order', () => {
     const ev = appendEvent(hub.db, hub.replicaId, { ...base, toAgent: '*', topic: '', body: 'hello 你好', metadata: { b: 2, a: 1 } })
     expect(Object.keys(ev)).toEqual([
-      'id', 'seq', 'origin_replica', 'origin_seq', 'hlc', 'type', 'stream', 'room', 'topic', 'from_agent', 'to_agent',
-      'correlation_id', 'branch', 'base_commit', 'status', 'artifact_ids', 'body', 'created_at', 'metadata'
+      'id',
+      'seq',
+      'origin_replica',
+      'origin_seq',
+      'hlc',
+      'type',
+      'stream',
+      'room',
+      'topic',
+      'from_agent',
+      'to_agent',
+      'correlation_id',
+      'branch',
+      'base_commit',
+      'status',
+      'artifact_ids',
+      'body',
+      'created_at',
+      'metadata'
     ])
     expect(ev.id).toMatch(EVENT_ID_RE)
     expect(ev.created_at).toMatch(CREATED_AT_RE)
@@ -80,10 +87,12 @@ describe('appendEvent', () => {
   })
 
   it('stays above a newer stamp written by another replica', () => {
-    hub.db.prepare(
-      `INSERT INTO events (id, type, stream, room, from_agent, created_at, origin_replica, origin_seq, hlc)
+    hub.db
+      .prepare(
+        `INSERT INTO events (id, type, stream, room, from_agent, created_at, origin_replica, origin_seq, hlc)
        VALUES ('evt_20991231T000000_aaaaaaaaaaaa', 'note', 's', 'r', 'x', '2099-12-31T00:00:00Z', 'rep_ffffffffffff', 7, '4102358400000-000003-rep_ffffffffffff')`
-    ).run()
+      )
+      .run()
     const ev = appendEvent(hub.db, hub.replicaId, base)
     expect(ev.hlc).toBe(`4102358400000-000004-${hub.replicaId}`)
   })
@@ -108,9 +117,9 @@ describe('appendEvent', () => {
 
   it('rolls back the whole append when an artifact id is unknown', () => {
     const art = putArtifact(hub.db, hub.replicaId, { kind: 'note', content: 'x', createdBy: 'mac-claude' })
-    expect(() =>
-      appendEvent(hub.db, hub.replicaId, { ...base, artifactIds: [art.id, 'art_20260101T000000_000000000000'] })
-    ).toThrow("artifact_ids references unknown artifact 'art_20260101T000000_000000000000'")
+    expect(() => appendEvent(hub.db, hub.replicaId, { ...base, artifactIds: [art.id, 'art_20260101T000000_000000000000'] })).toThrow(
+      "artifact_ids references unknown artifact 'art_20260101T000000_000000000000'"
+    )
     expect(count('events')).toBe(0)
     expect(count('event_artifacts')).toBe(0)
     const ok = appendEvent(hub.db, hub.replicaId, { ...base, artifactIds: [art.id, art.id] })
@@ -155,13 +164,27 @@ describe('putArtifact / submitPatch', () => {
 describe('ackEvent', () => {
   it('copies routing from the target exactly', () => {
     const target = appendEvent(hub.db, hub.replicaId, {
-      type: 'task.request', stream: 'project/dya', room: 'delegation', topic: 'search', fromAgent: 'mac-claude',
-      toAgent: 'win-codex', correlationId: 'task_fix_1234abcd', status: 'open'
+      type: 'task.request',
+      stream: 'project/dya',
+      room: 'delegation',
+      topic: 'search',
+      fromAgent: 'mac-claude',
+      toAgent: 'win-codex',
+      correlationId: 'task_fix_1234abcd',
+      status: 'open'
     })
     const ack = ackEvent(hub.db, hub.replicaId, { eventId: target.id, fromAgent: 'win-codex', status: 'claimed', body: 'on it' })
     expect(ack).toMatchObject({
-      type: 'event.ack', stream: 'project/dya', room: 'delegation', topic: 'search', from_agent: 'win-codex',
-      to_agent: 'mac-claude', correlation_id: 'task_fix_1234abcd', status: 'claimed', body: 'on it', metadata: { ack_of: target.id }
+      type: 'event.ack',
+      stream: 'project/dya',
+      room: 'delegation',
+      topic: 'search',
+      from_agent: 'win-codex',
+      to_agent: 'mac-claude',
+      correlation_id: 'task_fix_1234abcd',
+      status: 'claimed',
+      body: 'on it',
+      metadata: { ack_of: target.id }
     })
     expect(getEvent(hub.db, target.id)).toEqual({ ...target }) // the target is never changed
     const other = ackEvent(hub.db, hub.replicaId, { eventId: target.id, fromAgent: 'home-bot', topic: 'triage' })
@@ -193,8 +216,15 @@ describe('createTaskRequest', () => {
   it('writes the canonical request with the exact body', () => {
     const { task: ev, handoff } = createTaskRequest(hub.db, hub.replicaId, { ...task, suffix: '0a1b2c3d' })
     expect(ev).toMatchObject({
-      type: 'task.request', stream: 'project/mempalace_hub', room: 'delegation', status: 'open', from_agent: 'mac-claude',
-      to_agent: 'windows-codex', branch: 'fix/remote-task', base_commit: 'abcdef1234', correlation_id: 'task_fix_remote_task_creation_0a1b2c3d'
+      type: 'task.request',
+      stream: 'project/mempalace_hub',
+      room: 'delegation',
+      status: 'open',
+      from_agent: 'mac-claude',
+      to_agent: 'windows-codex',
+      branch: 'fix/remote-task',
+      base_commit: 'abcdef1234',
+      correlation_id: 'task_fix_remote_task_creation_0a1b2c3d'
     })
     expect(ev.body).toBe(
       'Goal:\nFix remote task creation.\n\nDefinition of done:\nFocused tests pass and a patch is submitted.\n\n' +

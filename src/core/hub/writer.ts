@@ -100,13 +100,13 @@ export function listEvents(db: Db, opts: { limit?: number; order?: 'asc' | 'desc
 
 /** The newest well-formed HLC in the file (index-backed), or null for an empty/legacy file. */
 function lastHlc(db: Db): string | null {
-  const top = stmt(db, 'SELECT hlc FROM events WHERE hlc IS NOT NULL ORDER BY hlc DESC LIMIT 1').get() as
-    | { hlc: string }
-    | undefined
+  const top = stmt(db, 'SELECT hlc FROM events WHERE hlc IS NOT NULL ORDER BY hlc DESC LIMIT 1').get() as { hlc: string } | undefined
   if (!top || HLC_RE.test(top.hlc)) return top?.hlc ?? null
   // A foreign malformed stamp sorts on top: fall back to the newest well-formed one.
   const row = db
-    .prepare(`SELECT max(hlc) AS hlc FROM events WHERE hlc GLOB '${'[0-9]'.repeat(13)}-[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]-?*'`)
+    .prepare(
+      `SELECT max(hlc) AS hlc FROM events WHERE hlc GLOB '${'[0-9]'.repeat(13)}-[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]-?*'`
+    )
     .get() as { hlc: string | null }
   return row.hlc
 }
@@ -134,8 +134,24 @@ export function appendEvent(db: Db, replicaId: string, input: AppendEventInput):
       `INSERT INTO events (id, type, stream, room, topic, from_agent, to_agent, correlation_id, branch,
          base_commit, status, body, created_at, metadata_json, origin_replica, hlc)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-    ).run(id, type, stream, room, topic, fromAgent, toAgent, correlationId, branch, baseCommit, status, body,
-      createdAt, metadataJson, replicaId, hlc)
+    ).run(
+      id,
+      type,
+      stream,
+      room,
+      topic,
+      fromAgent,
+      toAgent,
+      correlationId,
+      branch,
+      baseCommit,
+      status,
+      body,
+      createdAt,
+      metadataJson,
+      replicaId,
+      hlc
+    )
     const rowid = Number(info.lastInsertRowid)
     stmt(db, 'UPDATE events SET origin_seq = rowid WHERE rowid = ?').run(rowid)
     const link = stmt(db, 'INSERT INTO event_artifacts (event_id, artifact_id) VALUES (?, ?)')
@@ -145,9 +161,24 @@ export function appendEvent(db: Db, replicaId: string, input: AppendEventInput):
   const { rowid, hlc } = write.immediate()
   // The stored row, without reading it back: same values, same shape as `getEvent`.
   const row: EventRow = {
-    rowid, id, origin_replica: replicaId, origin_seq: rowid, hlc, type, stream, room, topic, from_agent: fromAgent,
-    to_agent: toAgent, correlation_id: correlationId, branch, base_commit: baseCommit, status, body,
-    created_at: createdAt, metadata_json: metadataJson
+    rowid,
+    id,
+    origin_replica: replicaId,
+    origin_seq: rowid,
+    hlc,
+    type,
+    stream,
+    room,
+    topic,
+    from_agent: fromAgent,
+    to_agent: toAgent,
+    correlation_id: correlationId,
+    branch,
+    base_commit: baseCommit,
+    status,
+    body,
+    created_at: createdAt,
+    metadata_json: metadataJson
   }
   return rowToEvent(row, [...artifactIds].sort())
 }
@@ -177,7 +208,15 @@ export function checkAppend(input: AppendEventInput): void {
   normalizeAppend(input)
 }
 
-export { checkArtifact, getArtifact, putArtifact, sha256Hex, type ArtifactRecord, type PutArtifactInput, type StoredArtifact } from './artifacts'
+export {
+  checkArtifact,
+  getArtifact,
+  putArtifact,
+  sha256Hex,
+  type ArtifactRecord,
+  type PutArtifactInput,
+  type StoredArtifact
+} from './artifacts'
 
 /** Input of `ackEvent`. */
 export interface AckInput {

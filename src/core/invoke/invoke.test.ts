@@ -26,7 +26,15 @@ describe('invocation tags', () => {
     expect(t.invokes).toEqual([{ role: 'cfo', question: 'What is the runway?', line: 1 }])
     expect(t.chains).toEqual([{ roles: ['cro', 'cfo'], line: 2 }])
     expect(t.broadcasts).toEqual([{ question: 'Should we pivot?', line: 3 }])
-    expect(t.responses[0]).toEqual({ role: 'cfo', line: 4, keyFinding: '14 months runway', supportingData: ['burn 80k/month', '1.1M in bank'], confidence: 'high', caveat: 'excludes the Q3 hire', closed: true })
+    expect(t.responses[0]).toEqual({
+      role: 'cfo',
+      line: 4,
+      keyFinding: '14 months runway',
+      supportingData: ['burn 80k/month', '1.1M in bank'],
+      confidence: 'high',
+      caveat: 'excludes the Q3 hire',
+      closed: true
+    })
     expect(t.blocked).toEqual([{ role: 'coo', reason: 'max depth reached', assumption: 'ops can absorb the load', line: 12 }])
     expect(t.assumptions).toEqual(['churn stays flat'])
     expect(t.conflicts).toEqual(['cmo vs cfo on spend'])
@@ -72,16 +80,32 @@ describe('every example of the seed (agent-protocol)', () => {
   }
 
   it('phase 3 blocks the critic (named as the caller) but not another role; the caller joins the chain', () => {
-    expect(checkInvocation('cfo', { chain: ['cro'], phase: 3, caller: 'executive-mentor' })).toMatchObject({ allowed: false, rule: 'isolation' })
-    expect(checkInvocation('cfo', { chain: ['cro'], phase: 3, caller: 'Executive Mentor' })).toMatchObject({ allowed: false, rule: 'isolation' })
+    expect(checkInvocation('cfo', { chain: ['cro'], phase: 3, caller: 'executive-mentor' })).toMatchObject({
+      allowed: false,
+      rule: 'isolation'
+    })
+    expect(checkInvocation('cfo', { chain: ['cro'], phase: 3, caller: 'Executive Mentor' })).toMatchObject({
+      allowed: false,
+      rule: 'isolation'
+    })
     expect(checkInvocation('coo', { chain: ['cro'], phase: 3, caller: 'cfo' })).toEqual({ allowed: true })
-    expect(checkInvocation('cro', { chain: ['cro'], caller: 'cfo' })).toMatchObject({ allowed: false, rule: 'circular', reason: 'circular call: cro is already in cro → cfo' })
+    expect(checkInvocation('cro', { chain: ['cro'], caller: 'cfo' })).toMatchObject({
+      allowed: false,
+      rule: 'circular',
+      reason: 'circular call: cro is already in cro → cfo'
+    })
   })
 
   it('the seed’s blocked answer, with em dash, and its assumption line', () => {
-    expect(blockedLine('CFO', 'circular call detected in chain cro→cfo')).toBe('[BLOCKED: cannot invoke cfo — circular call detected in chain cro→cfo]')
-    const t = parseInvocationTags('[BLOCKED: cannot invoke cfo : circular call detected in chain cro→cfo]\nState assumption used instead: burn stays at $280K')
-    expect(t.blocked).toEqual([{ role: 'cfo', reason: 'circular call detected in chain cro→cfo', assumption: 'burn stays at $280K', line: 1 }])
+    expect(blockedLine('CFO', 'circular call detected in chain cro→cfo')).toBe(
+      '[BLOCKED: cannot invoke cfo — circular call detected in chain cro→cfo]'
+    )
+    const t = parseInvocationTags(
+      '[BLOCKED: cannot invoke cfo : circular call detected in chain cro→cfo]\nState assumption used instead: burn stays at $280K'
+    )
+    expect(t.blocked).toEqual([
+      { role: 'cfo', reason: 'circular call detected in chain cro→cfo', assumption: 'burn stays at $280K', line: 1 }
+    ])
   })
 })
 
@@ -94,7 +118,12 @@ describe('the inconsistent real forms', () => {
   })
 
   it('[INVOKE:...|...] inside markdown tables, the pipe escaped or not', () => {
-    const table = ['| role | ask |', '|---|---|', '| CFO | [INVOKE:CFO\\|Burn impact of 5 hires?] |', '| CRO | [INVOKE:cro|Pipeline for 90 days?] |'].join('\n')
+    const table = [
+      '| role | ask |',
+      '|---|---|',
+      '| CFO | [INVOKE:CFO\\|Burn impact of 5 hires?] |',
+      '| CRO | [INVOKE:cro|Pipeline for 90 days?] |'
+    ].join('\n')
     expect(parseInvocationTags(table).invokes).toEqual([
       { role: 'cfo', question: 'Burn impact of 5 hires?', line: 3 },
       { role: 'cro', question: 'Pipeline for 90 days?', line: 4 }
@@ -105,18 +134,28 @@ describe('the inconsistent real forms', () => {
   it('the chain an invocation carries ends with its target: cro → cfo with INVOKE:cfo is cro calling cfo', () => {
     expect(scanText('[CHAIN: cro → cfo]\n[INVOKE:cfo|burn?]')).toEqual([])
     const third = scanText('[CHAIN: cro → cfo → coo → chro]\n[INVOKE:chro|hiring?]')
-    expect(third).toMatchObject([{ rule: 'depth', chain: ['cro', 'cfo', 'coo'], written: ['cro', 'cfo', 'coo', 'chro'], target: 'chro', line: 2 }])
-    expect(scanText('[CHAIN: cfo]\n[INVOKE:cfo|me?]')).toMatchObject([{ rule: 'self', blocked: '[BLOCKED: cannot invoke cfo — cfo cannot invoke itself]' }])
+    expect(third).toMatchObject([
+      { rule: 'depth', chain: ['cro', 'cfo', 'coo'], written: ['cro', 'cfo', 'coo', 'chro'], target: 'chro', line: 2 }
+    ])
+    expect(scanText('[CHAIN: cfo]\n[INVOKE:cfo|me?]')).toMatchObject([
+      { rule: 'self', blocked: '[BLOCKED: cannot invoke cfo — cfo cannot invoke itself]' }
+    ])
   })
 
   it('sibling calls recorded as a chain are reported and checked as siblings', () => {
-    const text = ['[INVOKE:cfo|Runway?] [CHAIN: ceo → cfo]', '[INVOKE:cmo|CAC?] [CHAIN: ceo → cfo → cmo]', '[INVOKE:cro|Pipeline?] [CHAIN: ceo → cfo → cmo → cro]'].join('\n')
+    const text = [
+      '[INVOKE:cfo|Runway?] [CHAIN: ceo → cfo]',
+      '[INVOKE:cmo|CAC?] [CHAIN: ceo → cfo → cmo]',
+      '[INVOKE:cro|Pipeline?] [CHAIN: ceo → cfo → cmo → cro]'
+    ].join('\n')
     const f = scanText(text)
     expect(f.map((x) => [x.rule, x.line, x.chain])).toEqual([
       ['sibling-chain', 2, ['ceo']],
       ['sibling-chain', 3, ['ceo']]
     ])
-    expect(f[1]!.message).toBe('[CHAIN: ceo → cfo → cmo → cro] names cfo, cmo as callers of cro, but this text invoked cfo, cmo itself (line 1): sibling calls each carry their own chain, here [CHAIN: ceo → cro]')
+    expect(f[1]!.message).toBe(
+      '[CHAIN: ceo → cfo → cmo → cro] names cfo, cmo as callers of cro, but this text invoked cfo, cmo itself (line 1): sibling calls each carry their own chain, here [CHAIN: ceo → cro]'
+    )
     // the protocol's own worked example: CRO asks CFO, quotes the answer, then asks CMO
     const worked = [
       'CRO → [INVOKE:cfo|What is our Q3 revenue target given current runway and burn?]',
@@ -134,7 +173,9 @@ describe('the inconsistent real forms', () => {
       'CRO → [INVOKE:cmo|Given a $2.4M Q3 ARR target, what pipeline coverage and CAC should we plan for?]',
       '[CHAIN: cro → cfo → cmo]'
     ].join('\n')
-    expect(scanText(worked).map((x) => [x.rule, x.line, x.chain, x.written])).toEqual([['sibling-chain', 13, ['cro'], ['cro', 'cfo', 'cmo']]])
+    expect(scanText(worked).map((x) => [x.rule, x.line, x.chain, x.written])).toEqual([
+      ['sibling-chain', 13, ['cro'], ['cro', 'cfo', 'cmo']]
+    ])
     // a header between: cfo's own section may invoke further (a real depth-2 chain)
     expect(scanText('## CEO\n[INVOKE:cfo|x] [CHAIN: ceo → cfo]\n## CFO\n[INVOKE:coo|y] [CHAIN: ceo → cfo → coo]')).toEqual([])
   })
@@ -163,10 +204,14 @@ describe('the inconsistent real forms', () => {
   })
 
   it('responses keep the format: key finding, 2-3 data points, confidence, closed', () => {
-    const ok = '[RESPONSE:cfo]\nKey finding: 9 months runway\nSupporting data:\n  - burn $380K\n  - ARR $1.2M\nConfidence: medium\nCaveat: ramp\n[/RESPONSE]'
+    const ok =
+      '[RESPONSE:cfo]\nKey finding: 9 months runway\nSupporting data:\n  - burn $380K\n  - ARR $1.2M\nConfidence: medium\nCaveat: ramp\n[/RESPONSE]'
     expect(scanText(ok)).toEqual([])
     expect(scanText('[RESPONSE:cfo]\nKey finding: x\n  - one\nConfidence: sure')).toMatchObject([
-      { rule: 'response-format', message: '[RESPONSE:cfo]: no [/RESPONSE], no "Confidence: high|medium|low", 1 supporting data points (2-3 expected)' }
+      {
+        rule: 'response-format',
+        message: '[RESPONSE:cfo]: no [/RESPONSE], no "Confidence: high|medium|low", 1 supporting data points (2-3 expected)'
+      }
     ])
   })
 })

@@ -78,23 +78,49 @@ export function scanText(text: string, opts: ScanOptions = {}): TextFinding[] {
     const written = chainAt(inv.line)?.roles ?? []
     const chain = written.length >= 2 && written.at(-1) === inv.role ? written.slice(0, -1) : [...written]
     const siblings: string[] = []
-    while (chain.length >= 2 && invokedAt.has(chain.at(-1)!) && sameRun(invokedAt.get(chain.at(-1)!)!, inv.line)) siblings.unshift(chain.pop()!)
+    while (chain.length >= 2 && invokedAt.has(chain.at(-1)!) && sameRun(invokedAt.get(chain.at(-1)!)!, inv.line))
+      siblings.unshift(chain.pop()!)
     if (!invokedAt.has(inv.role)) invokedAt.set(inv.role, inv.line)
     const more = { chain, target: inv.role, written: chain.join() === written.join() ? null : written }
     if (siblings.length) {
-      add('warning', 'sibling-chain', inv.line, `[CHAIN: ${written.join(' → ')}] names ${siblings.join(', ')} as caller${siblings.length > 1 ? 's' : ''} of ${inv.role}, but this text invoked ${siblings.join(', ')} itself (line ${invokedAt.get(siblings[0]!)}): sibling calls each carry their own chain, here [CHAIN: ${[...chain, inv.role].join(' → ')}]`, more)
+      add(
+        'warning',
+        'sibling-chain',
+        inv.line,
+        `[CHAIN: ${written.join(' → ')}] names ${siblings.join(', ')} as caller${siblings.length > 1 ? 's' : ''} of ${inv.role}, but this text invoked ${siblings.join(', ')} itself (line ${invokedAt.get(siblings[0]!)}): sibling calls each carry their own chain, here [CHAIN: ${[...chain, inv.role].join(' → ')}]`,
+        more
+      )
     }
     if (!isValidRole(inv.role)) add('warning', 'unknown-role', inv.line, `unknown role '${inv.role}' in INVOKE`, more)
     const verdict = checkInvocation(inv.role, { chain, phase: phaseAt(inv.line), caller: opts.caller })
-    if (!verdict.allowed) add('error', verdict.rule, inv.line, `INVOKE:${inv.role} blocked (${verdict.rule}): ${verdict.reason}`, { ...more, blocked: blockedLine(inv.role, verdict.reason) })
+    if (!verdict.allowed)
+      add('error', verdict.rule, inv.line, `INVOKE:${inv.role} blocked (${verdict.rule}): ${verdict.reason}`, {
+        ...more,
+        blocked: blockedLine(inv.role, verdict.reason)
+      })
   }
   for (const b of tags.broadcasts) {
     const invoker = chainAt(b.line)?.roles.at(-1) ?? opts.caller?.toLowerCase()
-    if (invoker && invoker !== 'ceo') add('error', 'broadcast', b.line, `BROADCAST by ${invoker}: only the CEO may broadcast`, { chain: chainAt(b.line)?.roles ?? [], target: 'all' })
-    if (phaseAt(b.line) === 2) add('error', 'isolation', b.line, 'BROADCAST blocked (isolation): board-meeting phase 2 allows no invocations', { target: 'all', blocked: blockedLine('all', 'board-meeting phase 2 allows no invocations') })
+    if (invoker && invoker !== 'ceo')
+      add('error', 'broadcast', b.line, `BROADCAST by ${invoker}: only the CEO may broadcast`, {
+        chain: chainAt(b.line)?.roles ?? [],
+        target: 'all'
+      })
+    if (phaseAt(b.line) === 2)
+      add('error', 'isolation', b.line, 'BROADCAST blocked (isolation): board-meeting phase 2 allows no invocations', {
+        target: 'all',
+        blocked: blockedLine('all', 'board-meeting phase 2 allows no invocations')
+      })
   }
   for (const b of tags.blocked) {
-    if (!b.assumption) add('warning', 'no-assumption', b.line, `[BLOCKED: cannot invoke ${b.role} …] states no assumption ("State assumption used instead: …" must follow)`, { target: b.role })
+    if (!b.assumption)
+      add(
+        'warning',
+        'no-assumption',
+        b.line,
+        `[BLOCKED: cannot invoke ${b.role} …] states no assumption ("State assumption used instead: …" must follow)`,
+        { target: b.role }
+      )
   }
   for (const r of tags.responses) {
     const problems = [

@@ -77,7 +77,8 @@ export function parseInvocationTags(source: string): InvocationTags {
   for (const m of text.matchAll(/\[INVOKE:\s*([A-Za-z][A-Za-z-]*)\s*\\?\|([^\]]*)\]/g)) {
     out.invokes.push({ role: m[1]!.toLowerCase(), question: m[2]!.replace(/\\\|/g, '|').trim(), line: lineAt(text, m.index) })
   }
-  for (const m of text.matchAll(/\[BROADCAST:\s*all\s*\\?\|([^\]]*)\]/gi)) out.broadcasts.push({ question: m[1]!.replace(/\\\|/g, '|').trim(), line: lineAt(text, m.index) })
+  for (const m of text.matchAll(/\[BROADCAST:\s*all\s*\\?\|([^\]]*)\]/gi))
+    out.broadcasts.push({ question: m[1]!.replace(/\\\|/g, '|').trim(), line: lineAt(text, m.index) })
   for (const m of text.matchAll(/\[CHAIN:\s*([^\]]*)\]/gi)) out.chains.push({ roles: parseChain(m[1]!), line: lineAt(text, m.index) })
   for (const m of text.matchAll(/\[BLOCKED:\s*cannot invoke\s+([A-Za-z][A-Za-z-]*)\s*(?:[—–-]+|:)\s*([^\]]*)\]([^\n]*\n?[^\n]*)/gi)) {
     const a = /State assumption used instead:\s*(.*)/i.exec(m[3] ?? '')

@@ -41,7 +41,8 @@ export function breToRegExp(pattern: string): RegExp {
     else out += c
   }
   if (inClass) throw new ApiError(`invalid search pattern '${pattern}': unmatched [`, 'invalid_input')
-  if (/\)(?:[*+?]|\{\d)/.test(out)) throw new ApiError(`search pattern '${pattern}' repeats a group: not supported (it could run forever)`, 'invalid_input')
+  if (/\)(?:[*+?]|\{\d)/.test(out))
+    throw new ApiError(`search pattern '${pattern}' repeats a group: not supported (it could run forever)`, 'invalid_input')
   try {
     return new RegExp(out, 'u')
   } catch (err) {

@@ -47,7 +47,13 @@ function appendOnce(entry: string): (text: string) => string | null {
 /** The role files of the project, sorted, with their text. */
 async function roles(root: string): Promise<{ role: string; file: string; text: string }[]> {
   const files = await listRoleFiles(root)
-  const out = await Promise.all(files.map(async (file) => ({ role: roleName(file), file, text: await fs.readFile(join(museDir(root), file), 'utf8').catch(() => null) })))
+  const out = await Promise.all(
+    files.map(async (file) => ({
+      role: roleName(file),
+      file,
+      text: await fs.readFile(join(museDir(root), file), 'utf8').catch(() => null)
+    }))
+  )
   return out.filter((r): r is { role: string; file: string; text: string } => r.text !== null)
 }
 
@@ -76,7 +82,8 @@ async function roleFileOf(root: string, role: string): Promise<{ path: string; f
   const path = join(museDir(root), file)
   const real = await fs.realpath(path)
   const inside = relative(await fs.realpath(root), real)
-  if (inside.startsWith('..') || inside.startsWith(sep) || resolve(inside) === inside) return fail(`ERROR: Role file '${file}' points outside the project: refused`)
+  if (inside.startsWith('..') || inside.startsWith(sep) || resolve(inside) === inside)
+    return fail(`ERROR: Role file '${file}' points outside the project: refused`)
   return { path, file }
 }
 
@@ -94,9 +101,18 @@ const DIRECTIVE_ID = /^S\d{2,4}[A-Za-z0-9+]*$/
  * `muse_send_directive`: appends MUSE's HEAD form to the END of the target's file (what MUSE's
  * server writes: `### 📡 S042→QA (YYYY-MM-DD HH:MM) — 🟡 待处理`, `> title`, body).
  */
-export async function sendDirective(root: string, a: { target_role: string; directive_id: string; title: string; body: string }, now: Date): Promise<ToolText> {
+export async function sendDirective(
+  root: string,
+  a: { target_role: string; directive_id: string; title: string; body: string },
+  now: Date
+): Promise<ToolText> {
   const found = await roleFileOf(root, a.target_role)
-  if ('text' in found) return fail(found.text.startsWith('ERROR: Invalid') ? `ERROR: Invalid target role '${a.target_role}'` : `ERROR: Target role file '${a.target_role}.md' not found`)
+  if ('text' in found)
+    return fail(
+      found.text.startsWith('ERROR: Invalid')
+        ? `ERROR: Invalid target role '${a.target_role}'`
+        : `ERROR: Target role file '${a.target_role}.md' not found`
+    )
   if (!DIRECTIVE_ID.test(a.directive_id)) return fail(`ERROR: Invalid directive id '${a.directive_id}': use S + 2-4 digits (e.g. S042)`)
   if (!a.title.trim() || /[\r\n]/.test(a.title)) return fail('ERROR: The title must be one non-empty line')
   try {
@@ -105,7 +121,8 @@ export async function sendDirective(root: string, a: { target_role: string; dire
     return fail(`ERROR: ${(err as Error).message}`)
   }
   const stamp = ymdhm(now)
-  const entry = chomp(`\n### 📡 ${a.directive_id}→${a.target_role.toUpperCase()} (${stamp}) — 🟡 待处理\n\n> ${a.title}\n\n${a.body}\n`) + '\n'
+  const entry =
+    chomp(`\n### 📡 ${a.directive_id}→${a.target_role.toUpperCase()} (${stamp}) — 🟡 待处理\n\n> ${a.title}\n\n${a.body}\n`) + '\n'
   await safeEdit(found.path, appendOnce(entry), { within: root })
   return { text: `✅ Directive ${a.directive_id} sent to ${a.target_role} (${stamp})` }
 }
@@ -122,7 +139,11 @@ export async function writeMemory(root: string, a: { content: string; section?: 
 }
 
 /** `muse_search_memory`: grep over MEMORIES.md and memory/*.md (all), the last 3 days (recent), MEMORIES.md (longterm). */
-export async function searchMemory(root: string, a: { query: string; scope?: 'all' | 'recent' | 'longterm' }, now: Date): Promise<ToolText> {
+export async function searchMemory(
+  root: string,
+  a: { query: string; scope?: 'all' | 'recent' | 'longterm' },
+  now: Date
+): Promise<ToolText> {
   const scope = a.scope ?? 'all'
   let re: RegExp
   try {

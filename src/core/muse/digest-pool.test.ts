@@ -13,7 +13,15 @@ let script = ''
 let pool: DigestPool
 beforeAll(async () => {
   script = join(tmpDir(), 'digest-worker.mjs')
-  await build({ entryPoints: [join(import.meta.dirname, 'digest-worker.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile: script, logLevel: 'warning' })
+  await build({
+    entryPoints: [join(import.meta.dirname, 'digest-worker.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: script,
+    logLevel: 'warning'
+  })
   pool = new DigestPool(script, 2)
 })
 afterAll(() => pool.close())

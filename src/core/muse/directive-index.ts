@@ -43,7 +43,8 @@ function resolveUncached(target: string, fleet: FleetView): Resolution {
   if (t.includes('/')) {
     ;[projectKey, role] = t.split('/') as [string, string]
   } else {
-    if (!fleet.hub.project) return { kind: 'unresolved', reason: `bare target ${t} needs a hub project (none detected; mark one with muse.setHub)` }
+    if (!fleet.hub.project)
+      return { kind: 'unresolved', reason: `bare target ${t} needs a hub project (none detected; mark one with muse.setHub)` }
     const hub = fleet.projects.find((p) => p.project.name === fleet.hub.project)
     if (!hub) return { kind: 'unresolved', reason: `hub project ${fleet.hub.project} is not registered` }
     projectKey = hub.project.key
@@ -84,7 +85,11 @@ export function collectDirectives(fleet: FleetView): Directive[] {
         const target = canonicalTarget(res, d.target)
         const key = res.kind === 'unresolved' ? `${d.id}→${target}@${sp.project.key}` : `${d.id}→${target}`
         let g = groups.get(key)
-        if (!g) groups.set(key, (g = { key, id: d.id, target, resolution: res, state: 'untracked', title: '', source: null, receipt: null, occurrences: [] }))
+        if (!g)
+          groups.set(
+            key,
+            (g = { key, id: d.id, target, resolution: res, state: 'untracked', title: '', source: null, receipt: null, occurrences: [] })
+          )
         g.occurrences.push(o)
       }
     }

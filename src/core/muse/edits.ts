@@ -71,7 +71,10 @@ export function appendPoint(parsed: ParsedRole, lines: string[], section: RoleSe
 /** Body text as `> ` blockquote lines (empty lines become `>`; lines already quoted stay as they are). */
 export function quote(body: string): string[] {
   if (body.trim() === '') return []
-  return body.replace(/\r\n/g, '\n').split('\n').map((l) => (l.trim() === '' ? '>' : l.startsWith('>') ? l : `> ${l}`))
+  return body
+    .replace(/\r\n/g, '\n')
+    .split('\n')
+    .map((l) => (l.trim() === '' ? '>' : l.startsWith('>') ? l : `> ${l}`))
 }
 
 /**

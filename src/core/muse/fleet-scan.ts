@@ -92,7 +92,8 @@ export class RoleCache {
       out[i] = { status: 'fulfilled', value: { ...digest, ...facts(st.value) } }
     })
     const readAt = this.now()
-    const pooled = this.pool && misses.length >= POOL_MIN_FILES ? await this.pool.digestAll(misses.map((i) => items[i]!)).catch(() => null) : null
+    const pooled =
+      this.pool && misses.length >= POOL_MIN_FILES ? await this.pool.digestAll(misses.map((i) => items[i]!)).catch(() => null) : null
     await Promise.all(
       misses.map(async (i, k) => {
         const { path, file } = items[i]!

@@ -9,9 +9,15 @@ const ID = String.raw`S\d{2,4}[A-Za-z0-9+]*`
 const TARGET = String.raw`[A-Z][A-Z0-9_-]*(?:\/[A-Z][A-Z0-9_-]*)?`
 
 /** SPEC: `📡 **S041→MUSE/BUILD**: 🟡 **title** rest`. */
-export const SPEC_RE = new RegExp(String.raw`^📡\s*\*\*(?<id>${ID})→(?<target>${TARGET})\*\*:\s*(?<status>🟡|✅)\s*\*\*(?<title>.+?)\*\*(?<rest>.*)$`, 'd')
+export const SPEC_RE = new RegExp(
+  String.raw`^📡\s*\*\*(?<id>${ID})→(?<target>${TARGET})\*\*:\s*(?<status>🟡|✅)\s*\*\*(?<title>.+?)\*\*(?<rest>.*)$`,
+  'd'
+)
 /** HEAD: `### S029→MUSE/BUILD (3/13) — ✅ 已接收 3/14 16:00` (any trailing text tolerated). */
-export const HEAD_RE = new RegExp(String.raw`^(?<h>#{2,4})\s+(?:📡\s+)?(?<id>${ID})→(?<target>${TARGET})\s+\((?<date>[^)]*)\)\s*(?:—\s*)?(?<tail>.*)$`, 'd')
+export const HEAD_RE = new RegExp(
+  String.raw`^(?<h>#{2,4})\s+(?:📡\s+)?(?<id>${ID})→(?<target>${TARGET})\s+\((?<date>[^)]*)\)\s*(?:—\s*)?(?<tail>.*)$`,
+  'd'
+)
 /** LOOSE: `📡 S025→DYA/GM: V1.2.0 加入健康证明功能`. */
 export const LOOSE_RE = new RegExp(String.raw`^📡\s+(?<id>${ID})→(?<target>${TARGET}):\s*(?:(?<status>🟡|✅)\s*)?(?<title>.*)$`, 'd')
 /** NOTICE: `### 📡 QA→BUILD 通知 (2026-03-15 23:46)` with an optional status. */
@@ -41,13 +47,31 @@ export function matchBareDirective(line: string): DirectiveLine | null {
   const spec = SPEC_RE.exec(line)
   if (spec?.groups) {
     const g = spec.groups
-    return { form: 'spec', id: g.id!, target: g.target!, mark: markOf(g.status), statusText: g.rest!.trim(), title: g.title!.trim(), date: null, statusAt: spec.indices!.groups!.status![0] }
+    return {
+      form: 'spec',
+      id: g.id!,
+      target: g.target!,
+      mark: markOf(g.status),
+      statusText: g.rest!.trim(),
+      title: g.title!.trim(),
+      date: null,
+      statusAt: spec.indices!.groups!.status![0]
+    }
   }
   const loose = LOOSE_RE.exec(line)
   if (loose?.groups) {
     const g = loose.groups
     const at = loose.indices!.groups!.status
-    return { form: 'loose', id: g.id!, target: g.target!, mark: markOf(g.status), statusText: '', title: g.title!.trim(), date: null, statusAt: at ? at[0] : -1 }
+    return {
+      form: 'loose',
+      id: g.id!,
+      target: g.target!,
+      mark: markOf(g.status),
+      statusText: '',
+      title: g.title!.trim(),
+      date: null,
+      statusAt: at ? at[0] : -1
+    }
   }
   return null
 }

@@ -28,7 +28,11 @@ export function markedHub(db: Db): string | null {
 /** Stores (or clears with null) the operator's hub mark. */
 export function setMarkedHub(db: Db, name: string | null): void {
   if (name === null) db.prepare('DELETE FROM settings WHERE key = ?').run(HUB_SETTING)
-  else db.prepare('INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json').run(HUB_SETTING, JSON.stringify(name))
+  else
+    db.prepare('INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json').run(
+      HUB_SETTING,
+      JSON.stringify(name)
+    )
 }
 
 /** `KEY: value` lines inside the fences of a `paths.md`, and the lines that are neither. */

@@ -14,7 +14,16 @@ describe('parseL0 on the own corpus', () => {
     const x = l0('orbit', 'build.md')!
     expect(x.version).toBe('v1.8.0')
     expect(x.topPriority).toBe('S110✅')
-    expect(x.flags).toEqual(['Plugin API✅', 'Remote Cache✅', 'Watch Mode✅', 'Sandbox Runner✅', 'Cron Triggers✅', 'Task Graph UI✅', 'Retry Budget🟡', '31 tasks'])
+    expect(x.flags).toEqual([
+      'Plugin API✅',
+      'Remote Cache✅',
+      'Watch Mode✅',
+      'Sandbox Runner✅',
+      'Cron Triggers✅',
+      'Task Graph UI✅',
+      'Retry Budget🟡',
+      '31 tasks'
+    ])
     expect(x.length).toBe(129)
     expect(x.overLimit).toBe(true)
   })
@@ -22,7 +31,14 @@ describe('parseL0 on the own corpus', () => {
   it('orbit/gm.md: a parenthesised flag with + stays one flag; 121 chars is one over the limit', () => {
     const x = l0('orbit', 'gm.md')!
     expect(x).toMatchObject({ version: 'v1.7.1', topPriority: 'Stars=41' })
-    expect(x.flags).toEqual(['Plugins=9', 'Tasks=31', 'Contributors=4', '缓存稳定✅(RemoteCache+Auth+GC+Doctor)', 'v1.8=RetryBudget', 'Windows=beta'])
+    expect(x.flags).toEqual([
+      'Plugins=9',
+      'Tasks=31',
+      'Contributors=4',
+      '缓存稳定✅(RemoteCache+Auth+GC+Doctor)',
+      'v1.8=RetryBudget',
+      'Windows=beta'
+    ])
     expect(x.length).toBe(121)
     expect(x.overLimit).toBe(true)
   })
@@ -52,7 +68,13 @@ describe('parseL0 on the own corpus', () => {
   })
 
   it('helm/strategy.md: the spec form, 2 pipes, within the limit', () => {
-    expect(l0('helm', 'strategy.md')).toMatchObject({ version: 'v0.9.0', topPriority: 'S112 派发中', flags: ['ORBIT v1.8 QA FAIL', 'LUMEN 冻结', 'KITE 暂停', '3 pending'], length: 68, overLimit: false })
+    expect(l0('helm', 'strategy.md')).toMatchObject({
+      version: 'v0.9.0',
+      topPriority: 'S112 派发中',
+      flags: ['ORBIT v1.8 QA FAIL', 'LUMEN 冻结', 'KITE 暂停', '3 pending'],
+      length: 68,
+      overLimit: false
+    })
   })
 
   it('helm/ops.md: BOM and CRLF tolerated; with 3 pipes the extra one stays inside the flags', () => {
@@ -63,6 +85,12 @@ describe('parseL0 on the own corpus', () => {
   })
 
   it('lumen/build.md: full-width commas split the flags', () => {
-    expect(l0('lumen', 'build.md')).toMatchObject({ version: 'v3.2.1', topPriority: '归档迁移', flags: ['冻结中', '只修P0', 'S099已接收'], length: 32, overLimit: false })
+    expect(l0('lumen', 'build.md')).toMatchObject({
+      version: 'v3.2.1',
+      topPriority: '归档迁移',
+      flags: ['冻结中', '只修P0', 'S099已接收'],
+      length: 32,
+      overLimit: false
+    })
   })
 })

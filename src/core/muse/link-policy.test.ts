@@ -1,4 +1,14 @@
-import { lstatSync, mkdirSync, promises as fsp, readdirSync, readFileSync, realpathSync, renameSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  lstatSync,
+  mkdirSync,
+  promises as fsp,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { tmpDir, writeTree } from '../../../test/helpers/tmp'
@@ -28,7 +38,15 @@ describe('one symlink policy: links are read, written only when they stay inside
     expect(status!.roles.map((r) => r.role)).toEqual(['build', 'growth', 'qa'])
     const lint = await service.call('muse.lint', { project: 'p' })
     expect(lint.findings.filter((f) => f.code === 'symlink-outside')).toEqual([
-      { level: 'warning', code: 'symlink-outside', project: 'p', role: 'growth', file: 'growth.md', line: null, message: `.muse/growth.md resolves to ${join(outside, 'growth.md')}, outside the project: Muster lists and reads it but never writes through it` }
+      {
+        level: 'warning',
+        code: 'symlink-outside',
+        project: 'p',
+        role: 'growth',
+        file: 'growth.md',
+        line: null,
+        message: `.muse/growth.md resolves to ${join(outside, 'growth.md')}, outside the project: Muster lists and reads it but never writes through it`
+      }
     ])
     await service.close()
   })
@@ -48,7 +66,10 @@ describe('one symlink policy: links are read, written only when they stay inside
       message: `.muse/growth.md resolves to ${join(outside, 'growth.md')}, outside the project: Muster reads it but never writes through a link that leaves the project`
     })
     writeFileSync(join(p, '.muse/build.md'), ROLE('build').replace('S001→QA', 'S002→GROWTH'))
-    await expect(service.call('muse.pickup', { project: 'p', id: 'S002', target: 'GROWTH' })).rejects.toMatchObject({ code: 'forbidden', message: expect.stringMatching(/^pickup of S002→P\/GROWTH failed: .*outside the project.*; nothing changed$/) })
+    await expect(service.call('muse.pickup', { project: 'p', id: 'S002', target: 'GROWTH' })).rejects.toMatchObject({
+      code: 'forbidden',
+      message: expect.stringMatching(/^pickup of S002→P\/GROWTH failed: .*outside the project.*; nothing changed$/)
+    })
     expect(readFileSync(join(outside, 'growth.md'), 'utf8')).toBe(ROLE('growth'))
     expect(readFileSync(join(p, '.muse/build.md'), 'utf8')).toBe(ROLE('build').replace('S001→QA', 'S002→GROWTH'))
     await service.close()
@@ -72,7 +93,9 @@ describe('one symlink policy: links are read, written only when they stay inside
       `memory resolves to ${join(far, 'memory')}, outside the project: Muster lists and reads it but never writes through it`
     ])
     await expect(service.call('muse.memoryWrite', { project: 'q', text: 'x' })).rejects.toMatchObject({ code: 'forbidden' })
-    await expect(service.call('muse.send', { project: 'q', from: 'build', to: 'BUILD', title: 'x', body: '' })).rejects.toMatchObject({ code: 'forbidden' })
+    await expect(service.call('muse.send', { project: 'q', from: 'build', to: 'BUILD', title: 'x', body: '' })).rejects.toMatchObject({
+      code: 'forbidden'
+    })
     expect(readdirSync(join(far, 'memory'))).toEqual([])
     expect(readFileSync(join(far, 'muse', 'build.md'), 'utf8')).toBe(ROLE('build'))
     await service.close()
@@ -80,7 +103,11 @@ describe('one symlink policy: links are read, written only when they stay inside
 
   it('working files of a crashed write are reported by lint', async () => {
     const root = tmpDir()
-    writeTree(root, { 'p/.muse/build.md': ROLE('build'), 'p/.muse/.build.md.muster-aside-4200000-0a0b0c0d': 'kept\n', 'p/memory/.2026-03-17.md.muster-4200000-01020304.tmp': 'x' })
+    writeTree(root, {
+      'p/.muse/build.md': ROLE('build'),
+      'p/.muse/.build.md.muster-aside-4200000-0a0b0c0d': 'kept\n',
+      'p/memory/.2026-03-17.md.muster-4200000-01020304.tmp': 'x'
+    })
     const service = await createService({ home: tmpDir(), transport: 'http', watch: false })
     await service.call('projects.add', { path: join(root, 'p') })
     const lint = await service.call('muse.lint', { project: 'p' })
@@ -109,7 +136,7 @@ describe('writableTarget while another writer swaps the file', () => {
     expect(await writableTarget(file, p)).toBe(join(realpathSync(p), '.muse/build.md'))
   })
 
-  it("a link inside the project whose target is renamed away and back within the grace is written through", async () => {
+  it('a link inside the project whose target is renamed away and back within the grace is written through', async () => {
     const p = join(tmpDir(), 'p')
     writeTree(p, { 'docs/qa.md': ROLE('qa'), '.muse/.keep': '' })
     symlinkSync(join(p, 'docs/qa.md'), join(p, '.muse/qa.md'))
@@ -122,6 +149,9 @@ describe('writableTarget while another writer swaps the file', () => {
     const p = join(tmpDir(), 'p')
     writeTree(p, { '.muse/.keep': '' })
     symlinkSync(join(p, 'docs/gone.md'), join(p, '.muse/qa.md'))
-    await expect(writableTarget(join(p, '.muse/qa.md'), p)).rejects.toMatchObject({ code: 'not_found', message: '.muse/qa.md is a link to a missing file: not written' })
+    await expect(writableTarget(join(p, '.muse/qa.md'), p)).rejects.toMatchObject({
+      code: 'not_found',
+      message: '.muse/qa.md is a link to a missing file: not written'
+    })
   })
 })

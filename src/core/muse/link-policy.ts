@@ -54,7 +54,10 @@ export async function writableTarget(path: string, root: string): Promise<string
     }
   }
   if (!inside(real, realRoot)) {
-    throw new ApiError(`${shown(root, path)} resolves to ${real}, outside the project: Muster reads it but never writes through a link that leaves the project`, 'forbidden')
+    throw new ApiError(
+      `${shown(root, path)} resolves to ${real}, outside the project: Muster reads it but never writes through a link that leaves the project`,
+      'forbidden'
+    )
   }
   return real
 }
@@ -73,7 +76,14 @@ export interface OutsideLink {
  * project when `.muse/` is no link itself, so the others are not resolved one by one.
  */
 export async function outsideLinks(root: string, roleFiles: string[], links?: string[]): Promise<OutsideLink[]> {
-  const linkedFolders = await Promise.all(['.muse', 'memory'].map((d) => fs.lstat(join(root, d)).then((st) => st.isSymbolicLink(), () => false)))
+  const linkedFolders = await Promise.all(
+    ['.muse', 'memory'].map((d) =>
+      fs.lstat(join(root, d)).then(
+        (st) => st.isSymbolicLink(),
+        () => false
+      )
+    )
+  )
   const toCheck = links ?? roleFiles
   if (!linkedFolders.includes(true) && toCheck.length === 0) return []
   const realRoot = await fs.realpath(root).catch(() => null)

@@ -43,7 +43,9 @@ describe('lint from the scan listing of .muse/ (no second listing, no resolving 
     const { withListing, withoutListing } = await lintBoth(projects)
     const codes = withListing.map((f) => `${f.project} ${f.code} ${f.file ?? ''} ${f.line ?? ''}`.trim()).sort()
     expect(codes).toEqual(['a leftover-write', 'a leftover-write', 'a paths-malformed paths.md 3', 'a symlink-outside growth.md'])
-    expect(withListing.find((f) => f.code === 'leftover-write' && f.message.startsWith('memory/'))?.message).toContain(`memory/.2026-12-01.md.muster-aside-${dead}-00ff00ff`)
+    expect(withListing.find((f) => f.code === 'leftover-write' && f.message.startsWith('memory/'))?.message).toContain(
+      `memory/.2026-12-01.md.muster-aside-${dead}-00ff00ff`
+    )
     expect(withoutListing).toEqual(withListing)
   })
 
@@ -64,7 +66,12 @@ describe('lint from the scan listing of .muse/ (no second listing, no resolving 
     const files: Record<string, string> = {}
     for (let i = 0; i < 20; i++) files[`p${i}/.muse/build.md`] = '<!-- L0: v1.0 | build | ok -->\n'
     writeTree(root, files)
-    const projects: Project[] = Array.from({ length: 20 }, (_, i) => ({ name: `p${i}`, path: join(root, `p${i}`), key: `P${i}`, addedAt: '' }))
+    const projects: Project[] = Array.from({ length: 20 }, (_, i) => ({
+      name: `p${i}`,
+      path: join(root, `p${i}`),
+      key: `P${i}`,
+      addedAt: ''
+    }))
     const fleet = { projects: await scanProjects(projects, new RoleCache()), hub: await detectHub(projects, null) }
     let running = 0
     let most = 0

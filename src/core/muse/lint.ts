@@ -30,7 +30,12 @@ const tagCache = new Map<string, { stamp: string; tag: string | null }>()
 /** A cheap fingerprint of a repository's tags: mtimes of `packed-refs` and `refs/tags`. */
 async function tagStamp(dir: string): Promise<string> {
   const times = await Promise.all(
-    ['packed-refs', join('refs', 'tags'), 'HEAD'].map((f) => fs.stat(join(dir, '.git', f)).then((s) => s.mtimeMs, () => 0))
+    ['packed-refs', join('refs', 'tags'), 'HEAD'].map((f) =>
+      fs.stat(join(dir, '.git', f)).then(
+        (s) => s.mtimeMs,
+        () => 0
+      )
+    )
   )
   return times.join(':')
 }
@@ -57,25 +62,54 @@ export async function lintProject(sp: ScannedProject, tag: string | null): Promi
   const out: LintFinding[] = []
   const name = sp.project.name
   const at = (role: string | null, file: string | null, line: number | null) => ({ project: name, role, file, line })
-  for (const u of sp.unreadable) out.push({ level: 'error', code: 'unreadable', ...at(null, u.file, null), message: `cannot read ${u.file}: ${u.reason}` })
+  for (const u of sp.unreadable)
+    out.push({ level: 'error', code: 'unreadable', ...at(null, u.file, null), message: `cannot read ${u.file}: ${u.reason}` })
   for (const r of sp.roles) {
     if (!r.l0) out.push({ level: 'error', code: 'no-l0', ...at(r.role, r.file, 1), message: 'no L0 status line on line 1' })
     else {
-      if (r.l0.overLimit) out.push({ level: 'warning', code: 'l0-long', ...at(r.role, r.file, 1), message: `L0 is ${r.l0.length} chars (limit 120)` })
+      if (r.l0.overLimit)
+        out.push({ level: 'warning', code: 'l0-long', ...at(r.role, r.file, 1), message: `L0 is ${r.l0.length} chars (limit 120)` })
       if (tag && r.l0.version && bare(r.l0.version) !== bare(tag)) {
-        out.push({ level: 'warning', code: 'l0-stale', ...at(r.role, r.file, 1), message: `L0 stale: says ${r.l0.version}, latest git tag is ${tag}` })
+        out.push({
+          level: 'warning',
+          code: 'l0-stale',
+          ...at(r.role, r.file, 1),
+          message: `L0 stale: says ${r.l0.version}, latest git tag is ${tag}`
+        })
       }
     }
-    if (r.lineCount > LINE_ERROR) out.push({ level: 'error', code: 'file-too-long', ...at(r.role, r.file, null), message: `${r.lineCount} lines: archive to .muse/archive/ (limit ${LINE_ERROR})` })
-    else if (r.lineCount > LINE_WARNING) out.push({ level: 'warning', code: 'file-long', ...at(r.role, r.file, null), message: `${r.lineCount} lines: directives get buried (over ${LINE_WARNING})` })
+    if (r.lineCount > LINE_ERROR)
+      out.push({
+        level: 'error',
+        code: 'file-too-long',
+        ...at(r.role, r.file, null),
+        message: `${r.lineCount} lines: archive to .muse/archive/ (limit ${LINE_ERROR})`
+      })
+    else if (r.lineCount > LINE_WARNING)
+      out.push({
+        level: 'warning',
+        code: 'file-long',
+        ...at(r.role, r.file, null),
+        message: `${r.lineCount} lines: directives get buried (over ${LINE_WARNING})`
+      })
     if (r.footer?.closing) {
       for (const d of r.directives) {
-        if (d.line > r.footer.line) out.push({ level: 'warning', code: 'after-footer', ...at(r.role, r.file, d.line), message: `${d.id}→${d.target} is written after the closing footer (line ${r.footer.line})` })
+        if (d.line > r.footer.line)
+          out.push({
+            level: 'warning',
+            code: 'after-footer',
+            ...at(r.role, r.file, d.line),
+            message: `${d.id}→${d.target} is written after the closing footer (line ${r.footer.line})`
+          })
       }
     }
   }
   const listing = sp.listing
-  for (const l of await outsideLinks(sp.project.path, sp.roles.map((r) => r.file), listing?.links)) {
+  for (const l of await outsideLinks(
+    sp.project.path,
+    sp.roles.map((r) => r.file),
+    listing?.links
+  )) {
     const file = l.path.startsWith('.muse/') ? l.path.slice(6) : null
     const message = `${l.path} resolves to ${l.target}, outside the project: Muster lists and reads it but never writes through it`
     out.push({ level: 'warning', code: 'symlink-outside', ...at(file ? roleName(file) : null, file, null), message })
@@ -96,8 +130,20 @@ export async function lintProject(sp: ScannedProject, tag: string | null): Promi
   }
   if (paths !== null) {
     const cfg = parsePathsConfig(paths)
-    if (Object.keys(cfg.entries).length === 0) out.push({ level: 'warning', code: 'paths-malformed', ...at(null, 'paths.md', null), message: 'paths.md has no KEY: value lines inside a ``` fence' })
-    for (const line of cfg.malformed) out.push({ level: 'warning', code: 'paths-malformed', ...at(null, 'paths.md', line), message: `paths.md line ${line} is not KEY: value` })
+    if (Object.keys(cfg.entries).length === 0)
+      out.push({
+        level: 'warning',
+        code: 'paths-malformed',
+        ...at(null, 'paths.md', null),
+        message: 'paths.md has no KEY: value lines inside a ``` fence'
+      })
+    for (const line of cfg.malformed)
+      out.push({
+        level: 'warning',
+        code: 'paths-malformed',
+        ...at(null, 'paths.md', line),
+        message: `paths.md line ${line} is not KEY: value`
+      })
   }
   return out
 }
@@ -121,7 +167,11 @@ function atMost<A, R>(n: number, fn: (a: A) => Promise<R>): (a: A) => Promise<R>
 }
 
 /** Lints the given projects against the whole fleet (targets resolve fleet-wide). */
-export async function lintFleet(fleet: FleetView, only: string[] | null, tagOf: (dir: string) => Promise<string | null> = latestTag): Promise<LintFinding[]> {
+export async function lintFleet(
+  fleet: FleetView,
+  only: string[] | null,
+  tagOf: (dir: string) => Promise<string | null> = latestTag
+): Promise<LintFinding[]> {
   const chosen = fleet.projects.filter((p) => !only || only.includes(p.project.name))
   const out: LintFinding[] = []
   // git may be spawned per project: 8 at a time; the file checks of all projects run at once
@@ -133,7 +183,15 @@ export async function lintFleet(fleet: FleetView, only: string[] | null, tagOf: 
       for (const d of r.directives) {
         const res = resolveTarget(d.target, fleet)
         if (res.kind === 'unresolved') {
-          out.push({ level: 'warning', code: 'unresolved-target', project: sp.project.name, role: r.role, file: r.file, line: d.line, message: `${d.id}→${d.target}: ${res.reason}` })
+          out.push({
+            level: 'warning',
+            code: 'unresolved-target',
+            project: sp.project.name,
+            role: r.role,
+            file: r.file,
+            line: d.line,
+            message: `${d.id}→${d.target}: ${res.reason}`
+          })
         }
       }
     }
@@ -143,7 +201,15 @@ export async function lintFleet(fleet: FleetView, only: string[] | null, tagOf: 
     if (pending.length < 2 || !pending.some((o) => names.has(o.project))) continue
     const where = pending.map((o) => `${o.project}/${o.file}:${o.line}`).join(', ')
     for (const o of pending.filter((x) => names.has(x.project))) {
-      out.push({ level: 'warning', code: 'duplicate-pending', project: o.project, role: o.role, file: o.file, line: o.line, message: `${g.id}→${g.target} is pending in ${pending.length} places: ${where}` })
+      out.push({
+        level: 'warning',
+        code: 'duplicate-pending',
+        project: o.project,
+        role: o.role,
+        file: o.file,
+        line: o.line,
+        message: `${g.id}→${g.target} is pending in ${pending.length} places: ${where}`
+      })
     }
   }
   return out

@@ -37,7 +37,11 @@ export function parseMemories(text: string): MemoryEntry[] {
     if (!item) return
     let body = item[1]!.trim()
     const superseded = body.startsWith('~~')
-    if (superseded) body = body.replace(/^~~/, '').replace(/~~(.*)$/, ' $1').trim()
+    if (superseded)
+      body = body
+        .replace(/^~~/, '')
+        .replace(/~~(.*)$/, ' $1')
+        .trim()
     const k = /\*\*\[(FACT|DECISION|LESSON)\]\s*(.*?)\*\*/.exec(body)
     if (!k && !/\[(FACT|DECISION|LESSON)\]/.test(body)) return
     const kind = (k?.[1] ?? /\[(FACT|DECISION|LESSON)\]/.exec(body)![1]) as MemoryEntry['kind']
@@ -84,7 +88,13 @@ export function chunksOf(file: string, text: string): MemoryChunk[] {
  * is idempotent within the call (`safeEdit` may re-apply it after an agent's rewrite): it appends
  * only while the file holds no more copies of the entry than it did when first read.
  */
-export async function appendMemory(projectPath: string, section: string | undefined, text: string, now: Date, hooks?: SafeWriteHooks): Promise<{ file: string; line: number; created: boolean }> {
+export async function appendMemory(
+  projectPath: string,
+  section: string | undefined,
+  text: string,
+  now: Date,
+  hooks?: SafeWriteHooks
+): Promise<{ file: string; line: number; created: boolean }> {
   if (section !== undefined && /[\r\n[\]]/.test(section)) throw new ApiError('section must be one line without brackets', 'invalid_input')
   const dir = join(projectPath, 'memory')
   await writableTarget(dir, projectPath)

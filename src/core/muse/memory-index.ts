@@ -24,7 +24,8 @@ async function memoryFiles(projectPath: string): Promise<string[]> {
     /* no long-term memory */
   }
   try {
-    for (const e of await fs.readdir(join(projectPath, 'memory'), { withFileTypes: true })) if (e.isFile() && e.name.endsWith('.md')) out.push(`memory/${e.name}`)
+    for (const e of await fs.readdir(join(projectPath, 'memory'), { withFileTypes: true }))
+      if (e.isFile() && e.name.endsWith('.md')) out.push(`memory/${e.name}`)
   } catch {
     /* no memory folder */
   }
@@ -46,7 +47,9 @@ interface KnownFile {
  */
 export async function syncMemoryIndex(db: Db, project: Project): Promise<number> {
   const files = await memoryFiles(project.path)
-  const rows = db.prepare('SELECT file, mtime_ms, size, first_rowid, last_rowid FROM memory_files WHERE project = ?').all(project.name) as KnownFile[]
+  const rows = db
+    .prepare('SELECT file, mtime_ms, size, first_rowid, last_rowid FROM memory_files WHERE project = ?')
+    .all(project.name) as KnownFile[]
   const known = new Map(rows.map((r) => [r.file, r]))
   const updates: { file: string; text: string; mtimeMs: number; size: number }[] = []
   for (const file of files) {
@@ -106,7 +109,10 @@ export async function syncMemoryIndex(db: Db, project: Project): Promise<number>
 }
 
 /** Searches the index; `projects` limits the projects, `now` defines "recent" (last 3 days). */
-export function searchMemory(db: Db, opts: { projects: string[]; query: string; scope: MemoryScope; limit: number; now: Date }): { hits: MemoryHit[]; mode: 'fts' | 'like' } {
+export function searchMemory(
+  db: Db,
+  opts: { projects: string[]; query: string; scope: MemoryScope; limit: number; now: Date }
+): { hits: MemoryHit[]; mode: 'fts' | 'like' } {
   const terms = opts.query.trim().split(/\s+/).filter(Boolean)
   const where: string[] = [`project IN (${opts.projects.map(() => '?').join(',') || "''"})`]
   const params: unknown[] = [...opts.projects]
@@ -131,6 +137,14 @@ export function searchMemory(db: Db, opts: { projects: string[]; query: string; 
     sql = `SELECT project, file, line, date, kind, text, 0 AS score FROM memory_fts WHERE ${where.join(' AND ')} ORDER BY date DESC, file, line LIMIT ?`
   }
   params.push(opts.limit)
-  const rows = db.prepare(sql).all(...params) as { project: string; file: string; line: number; date: string | null; kind: string | null; text: string; score: number }[]
+  const rows = db.prepare(sql).all(...params) as {
+    project: string
+    file: string
+    line: number
+    date: string | null
+    kind: string | null
+    text: string
+    score: number
+  }[]
   return { hits: rows.map((r) => ({ ...r, line: Number(r.line) })), mode: fts ? 'fts' : 'like' }
 }

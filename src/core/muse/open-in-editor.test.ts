@@ -3,7 +3,10 @@ import { editorCommand, launchEditor, splitCommand } from './open-in-editor'
 
 describe('open in editor', () => {
   it('jumps to the line in known GUI editors', () => {
-    expect(editorCommand('/p/.muse/build.md', 42, { VISUAL: 'code --wait' }, 'linux')).toEqual({ command: 'code', args: ['--wait', '-g', '/p/.muse/build.md:42'] })
+    expect(editorCommand('/p/.muse/build.md', 42, { VISUAL: 'code --wait' }, 'linux')).toEqual({
+      command: 'code',
+      args: ['--wait', '-g', '/p/.muse/build.md:42']
+    })
     expect(editorCommand('/p/a b.md', 3, { MUSTER_EDITOR: '"/Applications/Sublime Text.app/subl"', EDITOR: 'vim' }, 'darwin')).toEqual({
       command: '/Applications/Sublime Text.app/subl',
       args: ['/p/a b.md:3']

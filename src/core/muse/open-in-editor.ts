@@ -44,9 +44,14 @@ export function editorCommand(file: string, line: number, env: NodeJS.ProcessEnv
   if (configured) {
     const [command, ...rest] = splitCommand(configured)
     if (command) {
-      const name = basename(command).replace(/\.(exe|cmd|bat)$/i, '').toLowerCase()
+      const name = basename(command)
+        .replace(/\.(exe|cmd|bat)$/i, '')
+        .toLowerCase()
       if (TERMINAL_EDITORS.has(name)) {
-        throw new ApiError(`your editor (${name}) runs in a terminal; set MUSTER_EDITOR to a GUI editor such as "code" to open files from Muster`, 'invalid_input')
+        throw new ApiError(
+          `your editor (${name}) runs in a terminal; set MUSTER_EDITOR to a GUI editor such as "code" to open files from Muster`,
+          'invalid_input'
+        )
       }
       const jump = GOTO_STYLE[name]
       return { command, args: [...rest, ...(jump ? jump(file, Math.max(1, line)) : [file])] }

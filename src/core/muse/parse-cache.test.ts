@@ -164,21 +164,30 @@ describe('ParseCache', () => {
 
   it('counts come back from the DB exactly as parsed, odd L0 lines included', () => {
     const db = openStateDb(tmpDir())
-    const texts = ['<!-- L0: v1.2.3 | P0 | a, b -->\n', '\ufeff\ufeff<!-- L0: double BOM -->\r\r\n', '<!-- L0: x | y -->\r\r\n## TODO\n- [ ] a\n- [x] b\n📡 **S01→A/B**: 🟡 **t**\n', 'no L0\n']
+    const texts = [
+      '<!-- L0: v1.2.3 | P0 | a, b -->\n',
+      '\ufeff\ufeff<!-- L0: double BOM -->\r\r\n',
+      '<!-- L0: x | y -->\r\r\n## TODO\n- [ ] a\n- [x] b\n📡 **S01→A/B**: 🟡 **t**\n',
+      'no L0\n'
+    ]
     const written = new ParseCache(db)
     texts.forEach((t, i) => written.put(`/p/${i}.md`, { ...stamp, ino: i }, digestRole(`${i}.md`, Buffer.from(t)), 1000 + RACY_MS))
     written.flush()
     const read = new ParseCache(db)
     texts.forEach((t, i) => {
       const d = digestRole(`${i}.md`, Buffer.from(t))
-      expect(read.counts(`/p/${i}.md`, { ...stamp, ino: i })).toEqual({ l0: d.l0, lineCount: d.lineCount, pendingDirectives: i === 2 ? 1 : 0, openTodos: d.todos.open, doneTodos: d.todos.done })
+      expect(read.counts(`/p/${i}.md`, { ...stamp, ino: i })).toEqual({
+        l0: d.l0,
+        lineCount: d.lineCount,
+        pendingDirectives: i === 2 ? 1 : 0,
+        openTodos: d.todos.open,
+        doneTodos: d.todos.done
+      })
       expect(read.digest(`/p/${i}.md`, { ...stamp, ino: i })).toEqual(d)
     })
     expect(read.counts('/p/2.md', { ...stamp, ino: 2 })).toMatchObject({ openTodos: 1, doneTodos: 1 })
     db.close()
   })
-
-
 
   it('a stamp differing in dev, inode, size, mtime or ctime misses', () => {
     const cache = new ParseCache(null)
@@ -201,7 +210,9 @@ describe('ParseCache', () => {
 
   it('rows of another parser version are ignored and deleted', () => {
     const db = openStateDb(tmpDir())
-    db.prepare('INSERT INTO role_parse_cache (path, dev, ino, size, mtime_ms, ctime_ms, parser, l0, line_count, pending, open_todos, done_todos) VALUES (?, 1, 2, 3, 1000, 1000, ?, NULL, 1, 0, 0, 0)').run('/p/a.md', DIGEST_VERSION + 1)
+    db.prepare(
+      'INSERT INTO role_parse_cache (path, dev, ino, size, mtime_ms, ctime_ms, parser, l0, line_count, pending, open_todos, done_todos) VALUES (?, 1, 2, 3, 1000, 1000, ?, NULL, 1, 0, 0, 0)'
+    ).run('/p/a.md', DIGEST_VERSION + 1)
     db.prepare('INSERT INTO role_parse_digest (path, digest) VALUES (?, ?)').run('/p/a.md', JSON.stringify(digest))
     const cache = new ParseCache(db)
     expect(cache.digest('/p/a.md', stamp)).toBeNull()
@@ -246,7 +257,10 @@ describe('DIGEST_VERSION', () => {
   it('is bumped whenever the parser output changes (cached digests of the old output would be served)', () => {
     // When this hash changes, the parser's output changed: bump DIGEST_VERSION in parse-cache.ts
     // and write the new version and hash here.
-    const hash = createHash('sha256').update(JSON.stringify(digestOf(parseRole('build.md', SAMPLE)))).digest('hex').slice(0, 16)
+    const hash = createHash('sha256')
+      .update(JSON.stringify(digestOf(parseRole('build.md', SAMPLE))))
+      .digest('hex')
+      .slice(0, 16)
     expect({ version: DIGEST_VERSION, hash }).toEqual({ version: 2, hash: '8f6c0a97d1e54a6c' })
   })
 })

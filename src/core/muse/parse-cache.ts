@@ -91,7 +91,11 @@ function loadCachedCounts(db: Db, stale?: (path: string) => void): Map<string, C
   const out = new Map<string, CachedCounts>()
   for (const [path, dev, ino, size, mtimeMs, ctimeMs, parser, l0, lineCount, pending, openTodos, doneTodos] of rows) {
     if (parser !== DIGEST_VERSION) stale?.(path)
-    else out.set(path, { stamp: { dev, ino, size, mtimeMs, ctimeMs }, counts: { l0: l0 === null ? null : (JSON.parse(l0) as L0), lineCount, pendingDirectives: pending, openTodos, doneTodos } })
+    else
+      out.set(path, {
+        stamp: { dev, ino, size, mtimeMs, ctimeMs },
+        counts: { l0: l0 === null ? null : (JSON.parse(l0) as L0), lineCount, pendingDirectives: pending, openTodos, doneTodos }
+      })
   }
   return out
 }
@@ -177,8 +181,19 @@ export class ParseCache {
     const writes = [...this.toWrite].map((path) => {
       const { stamp: s, counts: c, digest } = entries.get(path)!
       const row: Row & { digest: string } = {
-        path, dev: s.dev, ino: s.ino, size: s.size, mtime_ms: s.mtimeMs, ctime_ms: s.ctimeMs, parser: DIGEST_VERSION,
-        l0: c.l0 ? JSON.stringify(c.l0) : null, line_count: c.lineCount, pending: c.pendingDirectives, open_todos: c.openTodos, done_todos: c.doneTodos, digest: JSON.stringify(digest)
+        path,
+        dev: s.dev,
+        ino: s.ino,
+        size: s.size,
+        mtime_ms: s.mtimeMs,
+        ctime_ms: s.ctimeMs,
+        parser: DIGEST_VERSION,
+        l0: c.l0 ? JSON.stringify(c.l0) : null,
+        line_count: c.lineCount,
+        pending: c.pendingDirectives,
+        open_todos: c.openTodos,
+        done_todos: c.doneTodos,
+        digest: JSON.stringify(digest)
       }
       return row
     })

@@ -8,7 +8,8 @@ import { corpusRole } from '../../../test/helpers/fixtures'
 import { parseRole } from './parse-role'
 
 const parse = (project: string, file: string) => parseRole(file, corpusRole(project, file))
-const brief = (p: ReturnType<typeof parseRole>) => p.directives.map((d) => `${d.form} ${d.id}→${d.target} ${d.mark} ${d.line}-${d.endLine} ${d.sectionKind}`)
+const brief = (p: ReturnType<typeof parseRole>) =>
+  p.directives.map((d) => `${d.form} ${d.id}→${d.target} ${d.mark} ${d.line}-${d.endLine} ${d.sectionKind}`)
 
 describe('parseRole on the own corpus: orbit (a satellite project)', () => {
   it('growth.md: HEAD directives of an English, VS16 received header; a notice in the wrong section; no TODO section', () => {
@@ -19,9 +20,26 @@ describe('parseRole on the own corpus: orbit (a satellite project)', () => {
       'head S105→ORBIT/GROWTH done 91-93 received',
       'head S101→ORBIT/BUILD done 97-101 received'
     ])
-    expect(g.sections.find((s) => s.line === 64)).toMatchObject({ title: '📡 Received Directives', kind: 'received', level: 2, endLine: 104 })
-    expect(g.directives[0]).toMatchObject({ id: 'S114v2', date: '3/30 10:15', statusText: '已完成', title: 'Launch week 素材 v2 — 每帖 3 图 + 终端录屏' })
-    expect(g.directives[1]).toMatchObject({ date: '3/25', statusText: '待执行', title: '竞品对比页 — Orbit vs Turborepo vs Nx vs just', file: 'growth.md', role: 'growth', section: '📡 Received Directives' })
+    expect(g.sections.find((s) => s.line === 64)).toMatchObject({
+      title: '📡 Received Directives',
+      kind: 'received',
+      level: 2,
+      endLine: 104
+    })
+    expect(g.directives[0]).toMatchObject({
+      id: 'S114v2',
+      date: '3/30 10:15',
+      statusText: '已完成',
+      title: 'Launch week 素材 v2 — 每帖 3 图 + 终端录屏'
+    })
+    expect(g.directives[1]).toMatchObject({
+      date: '3/25',
+      statusText: '待执行',
+      title: '竞品对比页 — Orbit vs Turborepo vs Nx vs just',
+      file: 'growth.md',
+      role: 'growth',
+      section: '📡 Received Directives'
+    })
     // the table inside S108's body (with ✅ cells) stays in its body
     expect(g.directives[1]!.body).toContain('| 面向 agent 的日志 | ✅ | — | — |')
     expect(g.directives[2]!.statusText).toBe('已执行 (3/24 11:02)')
@@ -29,12 +47,26 @@ describe('parseRole on the own corpus: orbit (a satellite project)', () => {
     expect(g.directives[3]).toMatchObject({ date: '3/20 18:00', statusText: '已接收', title: '插件 API 冻结 v1 (抄送 Growth)' })
     // the BUILD→GROWTH notice sits under 跨项目同步 (not a notices section) and has no status
     expect(g.notices).toEqual([
-      expect.objectContaining({ from: 'BUILD', to: 'GROWTH', date: '2026-03-30 18:44', mark: 'none', statusText: 'v1.7→v1.8 同步', title: 'Retry budget 即将发布, Growth 需准备素材', line: 127, endLine: 137, section: '📡 跨项目同步' })
+      expect.objectContaining({
+        from: 'BUILD',
+        to: 'GROWTH',
+        date: '2026-03-30 18:44',
+        mark: 'none',
+        statusText: 'v1.7→v1.8 同步',
+        title: 'Retry budget 即将发布, Growth 需准备素材',
+        line: 127,
+        endLine: 137,
+        section: '📡 跨项目同步'
+      })
     ])
     // 内容日历 checkboxes (and the notice's) are not under a TODO header
     expect(g.todos).toMatchObject({ open: 0, done: 0, items: [] })
     // the ### lines inside <details> are ordinary sections
-    expect(g.sections.filter((s) => s.line >= 105 && s.line <= 120).map((s) => `${s.line} ${s.kind}`)).toEqual(['105 other', '110 other', '114 other'])
+    expect(g.sections.filter((s) => s.line >= 105 && s.line <= 120).map((s) => `${s.line} ${s.kind}`)).toEqual([
+      '105 other',
+      '110 other',
+      '114 other'
+    ])
     expect(g.lineCount).toBe(137)
   })
 
@@ -46,9 +78,16 @@ describe('parseRole on the own corpus: orbit (a satellite project)', () => {
       'head S107→ORBIT/BUILD done 145-146 received',
       'head S110→ORBIT/BUILD done 156-159 received'
     ])
-    expect(b.directives[0]).toMatchObject({ date: '3/20', statusText: '已接收 3/21 09:30', title: '插件 API 冻结为 v1', section: '📡 已接收战略指令' })
+    expect(b.directives[0]).toMatchObject({
+      date: '3/20',
+      statusText: '已接收 3/21 09:30',
+      title: '插件 API 冻结为 v1',
+      section: '📡 已接收战略指令'
+    })
     expect(b.directives[2]).toMatchObject({ statusText: 'Strategy 直接执行 (不需拉取)', title: 'CI 模板修复' })
-    expect(b.directives[3]!.body).toBe('> **🔴 Retry budget (P0)** — 每个 task 默认 3 次重试, 全局上限 20, 超出时整个 run 失败并打印预算表。\n>\n> **AC**: 见 qa.md「BUILD→QA v1.8.0」。')
+    expect(b.directives[3]!.body).toBe(
+      '> **🔴 Retry budget (P0)** — 每个 task 默认 3 次重试, 全局上限 20, 超出时整个 run 失败并打印预算表。\n>\n> **AC**: 见 qa.md「BUILD→QA v1.8.0」。'
+    )
     expect(b.notices.map((n) => `${n.from}→${n.to} ${n.date} ${n.mark} ${n.statusText} @${n.line}-${n.endLine} ${n.section}`)).toEqual([
       'GROWTH→BUILD 2026-03-28 11:20 done 已完成 @91-104 📡 GROWTH→BUILD 通知',
       'QA→BUILD 2026-03-31 22:05 pending 待 BUILD 处理 @110-118 📡 QA→BUILD 通知',
@@ -67,7 +106,9 @@ describe('parseRole on the own corpus: orbit (a satellite project)', () => {
       { group: 'P2 — 竞品吸收 (GROWTH→BUILD 3/28)', open: 1, done: 1 }
     ])
     expect(b.todos.items.map((i) => i.line)).toEqual([47, 48, 49, 52, 53, 54, 67, 70])
-    const kinds = b.sections.filter((s) => s.kind !== 'other' && s.kind !== 'directive' && s.kind !== 'notice').map((s) => `${s.line} ${s.kind}`)
+    const kinds = b.sections
+      .filter((s) => s.kind !== 'other' && s.kind !== 'directive' && s.kind !== 'notice')
+      .map((s) => `${s.line} ${s.kind}`)
     expect(kinds).toEqual(['11 boundaries', '22 techStack', '44 todo', '89 notices', '108 notices', '137 received', '161 changelogRules'])
     // `## 🛠️ 技术栈` is written with VS16; the title is normalised without it
     expect(b.sections.find((s) => s.line === 22)!.title).toBe('🛠 技术栈')
@@ -138,8 +179,17 @@ describe('parseRole on the own corpus: helm (the hub project)', () => {
       'loose S098→KITE/GM none 59-59 outgoing',
       'loose S099→LUMEN/BUILD pending 60-60 outgoing'
     ])
-    expect(s.directives[0]).toMatchObject({ title: '插件 API 冻结为 v1', statusText: '— 已传递 2026-03-21 09:30', body: '`definePlugin()` 签名冻结, 破坏性改动走 v2 命名空间。\n随 v1.6.0 发布。', date: null })
-    expect(s.directives[6]).toMatchObject({ title: 'Retry budget 默认值下调到 2', statusText: '', body: '线上数据: 92% 的成功重试发生在第 1-2 次。\n默认值改为 2, 全局上限不变。' })
+    expect(s.directives[0]).toMatchObject({
+      title: '插件 API 冻结为 v1',
+      statusText: '— 已传递 2026-03-21 09:30',
+      body: '`definePlugin()` 签名冻结, 破坏性改动走 v2 命名空间。\n随 v1.6.0 发布。',
+      date: null
+    })
+    expect(s.directives[6]).toMatchObject({
+      title: 'Retry budget 默认值下调到 2',
+      statusText: '',
+      body: '线上数据: 92% 的成功重试发生在第 1-2 次。\n默认值改为 2, 全局上限不变。'
+    })
     expect(s.directives[8]!.title).toBe('四月冻结窗口 4/10-4/17')
     expect(s.directives[10]).toMatchObject({ title: 'Kite 暂停, 资源转 Orbit', body: '' })
     expect(s.directives[11]!.title).toBe('build.md 超过 250 KB, 先归档再开新版本')
@@ -165,10 +215,9 @@ describe('parseRole on the own corpus: helm (the hub project)', () => {
     expect(o.todos).toEqual(lf.todos)
     expect(o.footer).toEqual(lf.footer)
     expect(o.l0).toEqual(lf.l0)
-    expect(o.directives.map((d) => `${d.form} ${d.id}→${d.target} ${d.mark} ${d.line}-${d.endLine} ${d.sectionKind} ${d.section}`)).toEqual([
-      'head S111+→HELM/OPS done 27-28 received 📡 已接收战略指令',
-      'head S115→OPS pending 41-43 other null'
-    ])
+    expect(o.directives.map((d) => `${d.form} ${d.id}→${d.target} ${d.mark} ${d.line}-${d.endLine} ${d.sectionKind} ${d.section}`)).toEqual(
+      ['head S111+→HELM/OPS done 27-28 received 📡 已接收战略指令', 'head S115→OPS pending 41-43 other null']
+    )
     // no \r leaks into any value
     expect(o.directives[1]).toMatchObject({ date: '2026-04-01 21:10', statusText: '待处理', title: '备份演练改到周六 4/4 10:00' })
     expect(o.directives[1]!.body).toBe('> 备份演练改到周六 4/4 10:00\n演练结束后在本文件「待办」里勾掉, 并把恢复耗时写进 memory。')

@@ -6,7 +6,8 @@ import { parseRole } from './parse-role'
 
 const FIXTURES = upstreamPath('muse-real', '.muse')
 const real = (name: string) => parseRole(name, readFileSync(join(FIXTURES, name), 'utf8'))
-const brief = (p: ReturnType<typeof parseRole>) => p.directives.map((d) => `${d.form} ${d.id}→${d.target} ${d.mark} ${d.line}-${d.endLine} ${d.sectionKind}`)
+const brief = (p: ReturnType<typeof parseRole>) =>
+  p.directives.map((d) => `${d.form} ${d.id}→${d.target} ${d.mark} ${d.line}-${d.endLine} ${d.sectionKind}`)
 
 describeUpstream('parseRole on the real MUSE files', () => {
   it('growth.md: every directive with id, target, mark and line range', () => {
@@ -22,12 +23,27 @@ describeUpstream('parseRole on the real MUSE files', () => {
       'head S025→MUSE/GROWTH done 312-317 received'
     ])
     const s033 = g.directives[4]!
-    expect(s033).toMatchObject({ date: '3/14', statusText: '待执行', title: 'MUSE 增长包装优化 — 竞品定位 + 差异化包装', file: 'growth.md', role: 'growth' })
+    expect(s033).toMatchObject({
+      date: '3/14',
+      statusText: '待执行',
+      title: 'MUSE 增长包装优化 — 竞品定位 + 差异化包装',
+      file: 'growth.md',
+      role: 'growth'
+    })
     expect(g.directives[1]).toMatchObject({ id: 'S040v3', date: '3/15 10:38', statusText: '已完成' })
     expect(g.directives[3]!.statusText).toBe('已执行 (3/16 13:31)')
     // the 📡 BUILD→GROWTH notice sits in the wrong section (跨项目同步), has no status, and is still read
     expect(g.notices).toHaveLength(1)
-    expect(g.notices[0]).toMatchObject({ from: 'BUILD', to: 'GROWTH', date: '2026-03-16 16:44', mark: 'none', statusText: 'v2.16→v2.20 同步', line: 428, endLine: 445, section: '📡 跨项目同步' })
+    expect(g.notices[0]).toMatchObject({
+      from: 'BUILD',
+      to: 'GROWTH',
+      date: '2026-03-16 16:44',
+      mark: 'none',
+      statusText: 'v2.16→v2.20 同步',
+      line: 428,
+      endLine: 445,
+      section: '📡 跨项目同步'
+    })
     // 内容日历 checkboxes are not under a TODO header
     expect(g.todos).toMatchObject({ open: 0, done: 0 })
     expect(g.lineCount).toBe(445)
@@ -35,7 +51,11 @@ describeUpstream('parseRole on the real MUSE files', () => {
 
   it('build.md: receipts, notices with their trailing status lines, TODO progress per group', () => {
     const b = real('build.md')
-    expect(brief(b).slice(0, 3)).toEqual(['head S029→MUSE/BUILD done 280-281 received', 'head S035→MUSE/BUILD done 283-284 received', 'head S037→MUSE/BUILD done 286-287 received'])
+    expect(brief(b).slice(0, 3)).toEqual([
+      'head S029→MUSE/BUILD done 280-281 received',
+      'head S035→MUSE/BUILD done 283-284 received',
+      'head S037→MUSE/BUILD done 286-287 received'
+    ])
     expect(b.directives.map((d) => d.id)).toEqual(['S029', 'S035', 'S037', 'S036', 'S039', 'S043', 'S041', 'S047'])
     expect(b.directives[0]).toMatchObject({ date: '3/13', statusText: '已接收 3/14 16:00', title: 'QA SOP 已修复' })
     expect(b.directives[7]).toMatchObject({ id: 'S047', line: 322, endLine: 332 })
@@ -57,7 +77,9 @@ describeUpstream('parseRole on the real MUSE files', () => {
       { group: 'P0 — 竞品技术吸收进化 (GROWTH→BUILD 3/15)', open: 0, done: 7 },
       { group: 'P2 — 下阶段 (按优先级)', open: 0, done: 3 }
     ])
-    const kinds = b.sections.filter((s) => s.kind !== 'other' && s.kind !== 'directive' && s.kind !== 'notice').map((s) => `${s.line} ${s.kind}`)
+    const kinds = b.sections
+      .filter((s) => s.kind !== 'other' && s.kind !== 'directive' && s.kind !== 'notice')
+      .map((s) => `${s.line} ${s.kind}`)
     expect(kinds).toEqual(['11 boundaries', '23 techStack', '61 todo', '195 notices', '221 notices', '278 received', '336 changelogRules'])
     expect(b.sections.find((s) => s.line === 278)).toMatchObject({ level: 2, endLine: 335 })
   })
@@ -86,7 +108,17 @@ describe('parseRole edge cases (spec section 7)', () => {
   it('reads the SPEC form with its blockquote body', () => {
     const p = parseRole('strategy.md', `# S\n\n## 📡 战略指令队列\n\n${spec}`)
     expect(p.directives).toEqual([
-      expect.objectContaining({ form: 'spec', id: 'S041', target: 'MUSE/BUILD', mark: 'pending', title: '竞品深度调研回传', body: 'body 1\nbody 2', line: 5, endLine: 7, sectionKind: 'outgoing' })
+      expect.objectContaining({
+        form: 'spec',
+        id: 'S041',
+        target: 'MUSE/BUILD',
+        mark: 'pending',
+        title: '竞品深度调研回传',
+        body: 'body 1\nbody 2',
+        line: 5,
+        endLine: 7,
+        sectionKind: 'outgoing'
+      })
     ])
     expect(p.statusAt.get(5)).toBe('📡 **S041→MUSE/BUILD**: '.length)
   })
@@ -101,20 +133,32 @@ describe('parseRole edge cases (spec section 7)', () => {
   })
 
   it('emoji with and without VS16 match the same headers and directives', () => {
-    const p = parseRole('x.md', '## 📡\uFE0F 已接收战略指令\n### 📡\uFE0F S042→QA (2026-12-02 19:20) — 🟡 待处理\n> t\n## 🛠\uFE0F  技术栈\n## 🛠 技术栈\n📡\uFE0F **S043→QA**: ✅ **done**\n')
+    const p = parseRole(
+      'x.md',
+      '## 📡\uFE0F 已接收战略指令\n### 📡\uFE0F S042→QA (2026-12-02 19:20) — 🟡 待处理\n> t\n## 🛠\uFE0F  技术栈\n## 🛠 技术栈\n📡\uFE0F **S043→QA**: ✅ **done**\n'
+    )
     expect(p.sections.map((s) => s.kind)).toEqual(['received', 'directive', 'techStack', 'techStack'])
     expect(p.sections[2]!.title).toBe('🛠 技术栈')
-    expect(p.directives.map((d) => `${d.form} ${d.id} ${d.mark} ${d.date}`)).toEqual(['head S042 pending 2026-12-02 19:20', 'spec S043 done null'])
+    expect(p.directives.map((d) => `${d.form} ${d.id} ${d.mark} ${d.date}`)).toEqual([
+      'head S042 pending 2026-12-02 19:20',
+      'spec S043 done null'
+    ])
   })
 
   it('headings and directives inside code fences are skipped (``` and ~~~, longer fences)', () => {
-    const p = parseRole('x.md', '# A\n```markdown\n## not a header\n📡 **S001→QA**: 🟡 **no**\n```\n~~~~\n### S002→QA (1/1) 🟡\n```\n~~~~\n## real\n')
+    const p = parseRole(
+      'x.md',
+      '# A\n```markdown\n## not a header\n📡 **S001→QA**: 🟡 **no**\n```\n~~~~\n### S002→QA (1/1) 🟡\n```\n~~~~\n## real\n'
+    )
     expect(p.sections.map((s) => s.title)).toEqual(['A', 'real'])
     expect(p.directives).toEqual([])
   })
 
   it('TODO headers at any level with sub-header groups; [/] counts open; closes at a same-level header', () => {
-    const p = parseRole('x.md', '## Work\n### ⏳ 待办 (按优先级)\n#### P0 — 近期\n- [ ] a\n- [x] b\n  - [/] c\n#### P1\n* [X] d\n### Other\n- [ ] not a todo\n## 🎯 TODO\n- [ ] e\n')
+    const p = parseRole(
+      'x.md',
+      '## Work\n### ⏳ 待办 (按优先级)\n#### P0 — 近期\n- [ ] a\n- [x] b\n  - [/] c\n#### P1\n* [X] d\n### Other\n- [ ] not a todo\n## 🎯 TODO\n- [ ] e\n'
+    )
     expect(p.todos.groups).toEqual([
       { group: 'P0 — 近期', open: 2, done: 1 },
       { group: 'P1', open: 0, done: 1 },
@@ -124,13 +168,19 @@ describe('parseRole edge cases (spec section 7)', () => {
   })
 
   it('status-like labels, table cells and placeholders are not directives', () => {
-    const p = parseRole('x.md', '**🟡 P1 已修复 (ec22dad)**:\n| S041→MUSE/BUILD | 🟡 |\n📡 **S0XX→QA**: 🟡 **placeholder**\n📡 S4→QA: too short\n### Role B→QA (2026-01-01 10:00)\n> 📡 S041→QA: quoted\n')
+    const p = parseRole(
+      'x.md',
+      '**🟡 P1 已修复 (ec22dad)**:\n| S041→MUSE/BUILD | 🟡 |\n📡 **S0XX→QA**: 🟡 **placeholder**\n📡 S4→QA: too short\n### Role B→QA (2026-01-01 10:00)\n> 📡 S041→QA: quoted\n'
+    )
     expect(p.directives).toEqual([])
     expect(p.notices).toEqual([])
   })
 
   it('LOOSE form with and without a status; id suffixes S040v3 and S229+', () => {
-    const p = parseRole('x.md', '📡 S025→DYA/GM: V1.2.0 加入健康证明功能\n📡 S041→MUSE/BUILD: 🟡 竞品\n📡 **S229+→ALL**: ✅ **plus** — 已传递 2026-01-01 10:00\n### S040v3→MUSE/GROWTH (3/15 10:38) ✅ 已完成\n')
+    const p = parseRole(
+      'x.md',
+      '📡 S025→DYA/GM: V1.2.0 加入健康证明功能\n📡 S041→MUSE/BUILD: 🟡 竞品\n📡 **S229+→ALL**: ✅ **plus** — 已传递 2026-01-01 10:00\n### S040v3→MUSE/GROWTH (3/15 10:38) ✅ 已完成\n'
+    )
     expect(p.directives.map((d) => `${d.form} ${d.id}→${d.target} ${d.mark} ${d.title}`)).toEqual([
       'loose S025→DYA/GM none V1.2.0 加入健康证明功能',
       'loose S041→MUSE/BUILD pending 竞品',
@@ -142,16 +192,28 @@ describe('parseRole edge cases (spec section 7)', () => {
 
   it('directive headings at H3 inside other sections keep their container; the same S-id for several targets', () => {
     const p = parseRole('x.md', '## 📋 Notes\n### S042→MUSE/QA (3/1) 🟡 待执行\ntext\n### S042→MUSE/BUILD (3/1) ✅ 已接收\n')
-    expect(p.directives.map((d) => `${d.id}→${d.target} ${d.section} ${d.sectionKind}`)).toEqual(['S042→MUSE/QA 📋 Notes other', 'S042→MUSE/BUILD 📋 Notes other'])
+    expect(p.directives.map((d) => `${d.id}→${d.target} ${d.section} ${d.sectionKind}`)).toEqual([
+      'S042→MUSE/QA 📋 Notes other',
+      'S042→MUSE/BUILD 📋 Notes other'
+    ])
   })
 
   it('a notice status comes from its header or from a later status line', () => {
-    const p = parseRole('build.md', '## 📡 QA→BUILD 通知\n### 📡 QA→BUILD 通知 (2026-03-15 23:46)\n> ❌ **FAIL**\n\n🟡 待 BUILD 处理\n\n---\n### 📡 GROWTH→BUILD (2026-03-16 17:06) — ✅ 已接收 3/16 17:45\n> x\n')
-    expect(p.notices.map((n) => `${n.from}→${n.to} ${n.mark} ${n.statusText} ${n.title} ${n.line}-${n.endLine}`)).toEqual(['QA→BUILD pending 待 BUILD 处理 FAIL 2-5', 'GROWTH→BUILD done 已接收 3/16 17:45 x 8-9'])
+    const p = parseRole(
+      'build.md',
+      '## 📡 QA→BUILD 通知\n### 📡 QA→BUILD 通知 (2026-03-15 23:46)\n> ❌ **FAIL**\n\n🟡 待 BUILD 处理\n\n---\n### 📡 GROWTH→BUILD (2026-03-16 17:06) — ✅ 已接收 3/16 17:45\n> x\n'
+    )
+    expect(p.notices.map((n) => `${n.from}→${n.to} ${n.mark} ${n.statusText} ${n.title} ${n.line}-${n.endLine}`)).toEqual([
+      'QA→BUILD pending 待 BUILD 处理 FAIL 2-5',
+      'GROWTH→BUILD done 已接收 3/16 17:45 x 8-9'
+    ])
   })
 
   it('finds a closing footer and the directives written after it', () => {
-    const p = parseRole('qa.md', '# QA\n## Results\nok\n\n---\n\n*MUSE QA v1.0 — Evidence*\n### 📡 S042→QA (2026-12-02 19:20) — 🟡 待处理\n> do it\n')
+    const p = parseRole(
+      'qa.md',
+      '# QA\n## Results\nok\n\n---\n\n*MUSE QA v1.0 — Evidence*\n### 📡 S042→QA (2026-12-02 19:20) — 🟡 待处理\n> do it\n'
+    )
     expect(p.footer).toEqual({ ruleLine: 5, line: 7, closing: true })
     expect(p.directives[0]!.line).toBe(8)
     const mid = parseRole('x.md', '# A\n---\n*note*\n## Later section\n')
@@ -159,10 +221,15 @@ describe('parseRole edge cases (spec section 7)', () => {
   })
 
   it('a directive after a closing footer belongs to no section (not received); after a footer that is not closing, to its section', () => {
-    const text = '# BUILD\n## 📡 Received Directives\n### S001→MUSE/BUILD (3/1) — ✅ 已接收\n> ok\n\n---\n\n*MUSE BUILD v1.0*\n📡 **S002→MUSE/BUILD**: 🟡 **late**\n### S003→MUSE/BUILD (3/2) — 🟡 待处理\n> late too\n'
+    const text =
+      '# BUILD\n## 📡 Received Directives\n### S001→MUSE/BUILD (3/1) — ✅ 已接收\n> ok\n\n---\n\n*MUSE BUILD v1.0*\n📡 **S002→MUSE/BUILD**: 🟡 **late**\n### S003→MUSE/BUILD (3/2) — 🟡 待处理\n> late too\n'
     const p = parseRole('build.md', text)
     expect(p.footer).toMatchObject({ line: 8, closing: true })
-    expect(p.directives.map((d) => `${d.id} ${d.mark} ${d.sectionKind} ${d.section}`)).toEqual(['S001 done received 📡 Received Directives', 'S002 pending other null', 'S003 pending other null'])
+    expect(p.directives.map((d) => `${d.id} ${d.mark} ${d.sectionKind} ${d.section}`)).toEqual([
+      'S001 done received 📡 Received Directives',
+      'S002 pending other null',
+      'S003 pending other null'
+    ])
     const mid = parseRole('build.md', '# BUILD\n## 📡 Received Directives\n---\n*note*\n📡 **S002→MUSE/BUILD**: 🟡 **x**\n## Later\n')
     expect(mid.footer?.closing).toBe(false)
     expect(mid.directives[0]).toMatchObject({ id: 'S002', sectionKind: 'received', section: '📡 Received Directives' })
@@ -188,11 +255,24 @@ describe('parseRole edge cases (spec section 7)', () => {
   it('parses a 250 KB file with 10 KB lines (its time is measured by npm run bench)', () => {
     const long = 'x'.repeat(10_000)
     const blocks: string[] = ['<!-- L0: v1 | ' + 'y, '.repeat(3000) + ' -->', '## 📡 已接收战略指令']
-    for (let i = 0; i < 6; i++) blocks.push(`### S0${10 + i}→MUSE/BUILD (3/1) — ✅ 已接收 ${long}`, `> ${long}`, `📡 **S1${10 + i}→QA**: 🟡 **${long}**${'*'.repeat(2000)}`, `| ${'🟡 |'.repeat(2000)}`, `## ${'#'.repeat(50)} ${long} ##`, `- [ ] ${long}`)
+    for (let i = 0; i < 6; i++)
+      blocks.push(
+        `### S0${10 + i}→MUSE/BUILD (3/1) — ✅ 已接收 ${long}`,
+        `> ${long}`,
+        `📡 **S1${10 + i}→QA**: 🟡 **${long}**${'*'.repeat(2000)}`,
+        `| ${'🟡 |'.repeat(2000)}`,
+        `## ${'#'.repeat(50)} ${long} ##`,
+        `- [ ] ${long}`
+      )
     const text = blocks.join('\n') + '\n'
     expect(text.length).toBeGreaterThan(240_000)
     const p = parseRole('big.md', text)
     expect(p.directives).toHaveLength(12)
-    expect(p.directives.map((d) => d.form).sort().join()).toBe('head,head,head,head,head,head,spec,spec,spec,spec,spec,spec')
+    expect(
+      p.directives
+        .map((d) => d.form)
+        .sort()
+        .join()
+    ).toBe('head,head,head,head,head,head,spec,spec,spec,spec,spec,spec')
   })
 })

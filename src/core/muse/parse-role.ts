@@ -64,7 +64,16 @@ export function parseRole(file: string, text: string): ParsedRole {
 
 /** The digest part of a full parse (what `digestRole` must equal). */
 export function digestOf(p: ParsedRole): RoleDigest {
-  return { role: p.role, file: p.file, l0: p.l0, lineCount: p.lineCount, todos: { open: p.todos.open, done: p.todos.done, groups: p.todos.groups }, directives: p.directives, notices: p.notices, footer: p.footer }
+  return {
+    role: p.role,
+    file: p.file,
+    l0: p.l0,
+    lineCount: p.lineCount,
+    todos: { open: p.todos.open, done: p.todos.done, groups: p.todos.groups },
+    directives: p.directives,
+    notices: p.notices,
+    footer: p.footer
+  }
 }
 
 function countNewlines(text: string): number {

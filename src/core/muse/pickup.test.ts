@@ -38,10 +38,12 @@ describe('pickup changes both files or neither', () => {
     let fired = false
     setDefaultSafeWriteHooks({
       // an agent corrupts the source right after the receipt lands
-      afterInstall: (p) => void (p === build && !fired && (fired = true) && writeFileSync(strategy, Buffer.from([0xff, 0x0a]), { flag: 'a' }))
+      afterInstall: (p) =>
+        void (p === build && !fired && (fired = true) && writeFileSync(strategy, Buffer.from([0xff, 0x0a]), { flag: 'a' }))
     })
     await expect(service.call('muse.pickup', { project: 'hq', id: 'S010', target: 'HQ/BUILD' })).rejects.toMatchObject({
-      message: 'pickup of S010→HQ/BUILD failed: strategy.md is not valid UTF-8; the receipt written to hq/.muse/build.md was removed again: nothing changed'
+      message:
+        'pickup of S010→HQ/BUILD failed: strategy.md is not valid UTF-8; the receipt written to hq/.muse/build.md was removed again: nothing changed'
     })
     expect(readFileSync(build, 'utf8')).toBe(BUILD)
     expect(readFileSync(strategy)).toEqual(Buffer.concat([Buffer.from(STRATEGY), Buffer.from([0xff, 0x0a])]))

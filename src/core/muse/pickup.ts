@@ -49,7 +49,11 @@ export async function pickup(fleet: FleetView, req: PickupRequest): Promise<Pick
   if (!written) throw new ApiError(`invalid target '${req.target}': use ROLE, PROJECT/ROLE or ALL`, 'invalid_input')
   const res = resolveTarget(written, fleet)
   if (res.kind === 'unresolved') throw new ApiError(`unknown target ${written}: ${res.reason}`, 'not_found')
-  if (res.kind === 'all') throw new ApiError(`${req.id}→ALL is addressed to every project: pick it up per role by sending a receipt, not with pickup`, 'invalid_input')
+  if (res.kind === 'all')
+    throw new ApiError(
+      `${req.id}→ALL is addressed to every project: pick it up per role by sending a receipt, not with pickup`,
+      'invalid_input'
+    )
   const target = canonicalTarget(res, written)
   const sp = fleet.projects.find((p) => p.project.name.toLowerCase() === req.project.toLowerCase())
   if (!sp) throw new ApiError(`unknown project '${req.project}' (see: muster projects list)`, 'not_found')
@@ -68,7 +72,13 @@ export async function pickup(fleet: FleetView, req: PickupRequest): Promise<Pick
   const receiptPath = join(museDir(targetProject.project.path), res.file)
   const sourcePath = join(museDir(sp.project.path), source.file)
   const at = ymdhm(req.now)
-  const base = { id: req.id, target, receiptFile: `${res.project}/.muse/${res.file}`, sourceFile: `${sp.project.name}/.muse/${source.file}`, at }
+  const base = {
+    id: req.id,
+    target,
+    receiptFile: `${res.project}/.muse/${res.file}`,
+    sourceFile: `${sp.project.name}/.muse/${source.file}`,
+    at
+  }
   if (source.mark !== 'pending') return { ...base, outcome: 'already-done' }
 
   const receiptEdit = (text: string) => addReceipt(text, res, req.id, target, source, req.now)
@@ -78,9 +88,11 @@ export async function pickup(fleet: FleetView, req: PickupRequest): Promise<Pick
   const sourceRoot = sp.project.path
 
   // both files read and both edits computed before either is written
-  const [receiptText, sourceText] = await Promise.all([readEditable(receiptPath, receiptRoot), readEditable(sourcePath, sourceRoot)]).catch((err: unknown) => {
-    throw failed(key, err, 'nothing changed')
-  })
+  const [receiptText, sourceText] = await Promise.all([readEditable(receiptPath, receiptRoot), readEditable(sourcePath, sourceRoot)]).catch(
+    (err: unknown) => {
+      throw failed(key, err, 'nothing changed')
+    }
+  )
   const needReceipt = receiptEdit(receiptText) !== null
   if (receiptPath === sourcePath) {
     const both = (text: string) => {
@@ -106,11 +118,16 @@ export async function pickup(fleet: FleetView, req: PickupRequest): Promise<Pick
     const flipped = await safeEdit(sourcePath, flipEdit, { within: sourceRoot, hooks: req.hooks })
     if (!flipped.changed && !receipt?.changed) return { ...base, outcome: 'already-done' }
   } catch (err) {
-    if (!receipt?.changed || !receipt.applied) throw failed(key, err, receipt ? `${base.receiptFile} already had the receipt: nothing changed` : 'nothing changed')
+    if (!receipt?.changed || !receipt.applied)
+      throw failed(key, err, receipt ? `${base.receiptFile} already had the receipt: nothing changed` : 'nothing changed')
     try {
       await safeEdit(receiptPath, undoInsertion(receipt.applied.before, receipt.applied.after), { within: receiptRoot, hooks: req.hooks })
     } catch (undoErr) {
-      throw failed(key, err, `the receipt written to ${base.receiptFile} could not be removed again (${(undoErr as Error).message}): remove its "### ${key} (…) — ✅ 已接收 ${at}" block by hand`)
+      throw failed(
+        key,
+        err,
+        `the receipt written to ${base.receiptFile} could not be removed again (${(undoErr as Error).message}): remove its "### ${key} (…) — ✅ 已接收 ${at}" block by hand`
+      )
     }
     throw failed(key, err, `the receipt written to ${base.receiptFile} was removed again: nothing changed`)
   }
@@ -120,7 +137,9 @@ export async function pickup(fleet: FleetView, req: PickupRequest): Promise<Pick
 /** A pickup error that says what happened to the files. */
 function failed(key: string, err: unknown, state: string): ApiError {
   const code = err instanceof ApiError ? err.code : 'internal'
-  const why = (err as Error).message.replace(/(; try again)?$/, '').replace(/[:;] (not changed|nothing written)(, try again in a few seconds)?$/, '')
+  const why = (err as Error).message
+    .replace(/(; try again)?$/, '')
+    .replace(/[:;] (not changed|nothing written)(, try again in a few seconds)?$/, '')
   return new ApiError(`pickup of ${key} failed: ${why}; ${state}`, code)
 }
 
@@ -153,7 +172,9 @@ function sameWritten(written: string, res: RoleRes): boolean {
 /** Edit 2: 🟡 -> ✅ on the (re-parsed) source line; null when it is no longer pending. */
 export function flipSource(text: string, file: string, id: string, res: RoleRes, fleet: FleetView, at: string): string | null {
   const parsed = parseRole(file, text)
-  const d = parsed.directives.find((x) => x.id === id && x.mark === 'pending' && x.sectionKind !== 'received' && sameTarget(x.target, res, fleet))
+  const d = parsed.directives.find(
+    (x) => x.id === id && x.mark === 'pending' && x.sectionKind !== 'received' && sameTarget(x.target, res, fleet)
+  )
   if (!d) return null
   const statusAt = parsed.statusAt.get(d.line)
   return statusAt === undefined ? null : markDelivered(text, d.line, statusAt, at)

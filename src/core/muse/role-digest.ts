@@ -122,9 +122,11 @@ export function digestRole(file: string, buf: Buffer): RoleDigest {
     if (machine.fenceOpen) return
     if (c === 0x23) return machine.line(buf.toString('utf8', s, e), lineNo)
     const first = s < e ? buf[s]! : -1
-    if ((first === 0x2d || first === 0x2a || first === 0x5f || first === SPACE) && maybeRule(s, e)) return machine.line(buf.toString('utf8', s, e), lineNo)
+    if ((first === 0x2d || first === 0x2a || first === 0x5f || first === SPACE) && maybeRule(s, e))
+      return machine.line(buf.toString('utf8', s, e), lineNo)
     // 📡 is F0 9F 93 A1
-    if (first === 0xf0 && e - s >= 4 && buf[s + 1] === 0x9f && buf[s + 2] === 0x93 && buf[s + 3] === 0xa1) return machine.line(buf.toString('utf8', s, e), lineNo)
+    if (first === 0xf0 && e - s >= 4 && buf[s + 1] === 0x9f && buf[s + 2] === 0x93 && buf[s + 3] === 0xa1)
+      return machine.line(buf.toString('utf8', s, e), lineNo)
     if (machine.inTodo && bracket.within(s, e)) {
       const t = todoAt(s, e)
       if (t === Todo.Unsure) return machine.line(buf.toString('utf8', s, e), lineNo)

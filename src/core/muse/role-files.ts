@@ -95,7 +95,13 @@ export async function readMuseListing(projectPath: string, fs: ScanFs = asyncSca
   const linkedFiles = new Set<string>()
   await Promise.all(
     linkCandidates(entries).map(async (name) => {
-      if (await fs.stat(entryPath(dir, name)).then((st) => st.isFile(), () => false)) linkedFiles.add(name)
+      if (
+        await fs.stat(entryPath(dir, name)).then(
+          (st) => st.isFile(),
+          () => false
+        )
+      )
+        linkedFiles.add(name)
     })
   )
   return listingOf(entries, linkedFiles)

@@ -9,7 +9,15 @@
  * `fenceOpen` and `inTodo` tell that driver which lines it may skip.
  */
 import type { DirectiveOccurrence, Notice, RoleSection, SectionKind, TodoItem, TodoProgress } from '../../shared/api'
-import { classifyHeader, matchBareDirective, matchHeadDirective, matchNotice, matchStatusLine, matchTodo, type DirectiveLine } from './forms'
+import {
+  classifyHeader,
+  matchBareDirective,
+  matchHeadDirective,
+  matchNotice,
+  matchStatusLine,
+  matchTodo,
+  type DirectiveLine
+} from './forms'
 import { FenceTracker, isRule, normalise, parseHeader, titleOf } from './text'
 
 /** TODO progress without the items (what the fleet views need). */
@@ -205,7 +213,16 @@ export class RoleLineMachine {
       if (head.statusAt >= 0) this.statusAt.set(lineNo, head.statusAt)
       this.open = { kind: 'directive', index: this.directives.length - 1, quoteOnly: false, lines: [], blanks: 0, last: 0 }
     } else if (notice) {
-      this.notices.push({ ...notice, title: '', body: '', line: lineNo, endLine: lineNo, role: this.role, file: this.file, section: parent?.title ?? null })
+      this.notices.push({
+        ...notice,
+        title: '',
+        body: '',
+        line: lineNo,
+        endLine: lineNo,
+        role: this.role,
+        file: this.file,
+        section: parent?.title ?? null
+      })
       this.open = { kind: 'notice', index: this.notices.length - 1, quoteOnly: false, lines: [], blanks: 0, last: 0 }
     }
     this.sections.push(section)

@@ -114,7 +114,8 @@ async function check(c: Watched): Promise<void> {
       }
       const merged = await mergeLate(c.path, late, bytes, stale)
       if (merged === 'merged') c.known = bytes
-      else if (merged === 'missing') c.sig = '' // the path is missing for a moment: try again next poll
+      else if (merged === 'missing')
+        c.sig = '' // the path is missing for a moment: try again next poll
       else watched.delete(c) // could not be merged: kept beside the file, never deleted
       return
     }

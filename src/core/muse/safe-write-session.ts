@@ -144,7 +144,10 @@ export class EditSession {
     const base = await readSettled(this.path, { deadline: this.deadline, sizeHint: this.opts.sizeHint, absentOk: this.opts.create })
     if (!base && !this.opts.create) {
       const what = this.changed ? 'after Muster wrote its edit' : 'while Muster was editing it: nothing written'
-      throw new ApiError(this.attempt || this.changed ? `${this.path} was deleted ${what}` : `${this.path} does not exist`, this.attempt ? 'conflict' : 'not_found')
+      throw new ApiError(
+        this.attempt || this.changed ? `${this.path} was deleted ${what}` : `${this.path} does not exist`,
+        this.attempt ? 'conflict' : 'not_found'
+      )
     }
     const text = base ? decode(this.path, base.bytes) : ''
     if (base) this.remember(base.bytes)
@@ -228,7 +231,11 @@ export class EditSession {
         this.changed = true
         this.created ||= !base
         noteSize(this.path, bytes.length)
-        await this.hooks.afterInstall?.(this.path, this.attempt, out.aside.map((a) => a.name))
+        await this.hooks.afterInstall?.(
+          this.path,
+          this.attempt,
+          out.aside.map((a) => a.name)
+        )
       } else {
         this.dirty = true
         this.live = null
@@ -247,7 +254,8 @@ export class EditSession {
     const now = performance.now()
     // an agent that created the path in this swap's gap read (if anything) a version seen so far
     const before = [...(versionsByPath.get(this.path) ?? []), ...out.aside.filter((c) => !c.fresh).map((c) => c.bytes)]
-    for (const c of out.aside) this.aside.push({ ...c, known: c.bytes, sig: '', changedAt: now, before: c.fresh && c.bytes.length === 0 ? before : [] })
+    for (const c of out.aside)
+      this.aside.push({ ...c, known: c.bytes, sig: '', changedAt: now, before: c.fresh && c.bytes.length === 0 ? before : [] })
     for (const ch of out.chunks) this.owe(ch.bytes, ch.from)
   }
 
@@ -311,14 +319,19 @@ export class EditSession {
     if (this.kept.length) {
       this.accounted = true
       const edit = this.editPresent ? "Muster's edit is in the file" : "Muster's edit is not in the file"
-      throw new ApiError(`${basename(this.path)} was rewritten by two writers at once; ${edit}; the other version is kept beside it as ${this.names(this.kept)}: merge it by hand`, 'conflict')
+      throw new ApiError(
+        `${basename(this.path)} was rewritten by two writers at once; ${edit}; the other version is kept beside it as ${this.names(this.kept)}: merge it by hand`,
+        'conflict'
+      )
     }
     return { changed: this.changed, created: this.created, text: this.text, applied: this.changed ? this.applied : null }
   }
 
   /** Lets go of aside copies whose bytes are accounted for: watched a while longer for late appends, then deleted. */
   private release(copies: Aside[]): void {
-    keepCopies(copies.map((a) => ({ name: a.name, path: this.path, known: a.known, fresh: a.fresh && a.known.length === 0, versions: a.before })))
+    keepCopies(
+      copies.map((a) => ({ name: a.name, path: this.path, known: a.known, fresh: a.fresh && a.known.length === 0, versions: a.before }))
+    )
     this.aside = this.aside.filter((a) => !copies.includes(a))
   }
 
@@ -348,14 +361,21 @@ export class EditSession {
     const keep = owing ? this.aside : this.aside.filter((a) => now - a.changedAt < window)
     this.kept.push(...keep.map((a) => a.name))
     this.release(this.aside.filter((a) => !keep.includes(a)))
-    const state = this.editPresent ? "Muster's edit is in the file" : this.changed ? "Muster's edit was written, but the file changed since and does not hold it now" : 'nothing written'
+    const state = this.editPresent
+      ? "Muster's edit is in the file"
+      : this.changed
+        ? "Muster's edit was written, but the file changed since and does not hold it now"
+        : 'nothing written'
     return this.kept.length ? `${state}; copies holding other writers' bytes are kept beside it as ${this.names(this.kept)}` : state
   }
 
   /** Out of time. */
   private async giveUp(): Promise<never> {
     const secs = ((this.opts.timeoutMs ?? EDIT_TIMEOUT_MS) / 1000).toFixed(0)
-    throw new ApiError(`${basename(this.path)} kept changing while Muster was editing it (${secs} s): ${await this.account()}; try again`, 'conflict')
+    throw new ApiError(
+      `${basename(this.path)} kept changing while Muster was editing it (${secs} s): ${await this.account()}; try again`,
+      'conflict'
+    )
   }
 }
 

@@ -94,7 +94,10 @@ export interface SettledRead {
  * shorter than last seen unless unchanged for `SHRINK_SETTLE_MS`, and not changing while read.
  * Returns null when the file is absent (for `VANISH_GRACE_MS`, unless `absentOk`). Throws a `conflict` when it does not settle in time.
  */
-export async function readSettled(path: string, opts: { deadline: number; sizeHint?: number; absentOk?: boolean }): Promise<SettledRead | null> {
+export async function readSettled(
+  path: string,
+  opts: { deadline: number; sizeHint?: number; absentOk?: boolean }
+): Promise<SettledRead | null> {
   const started = performance.now()
   let stableSig = ''
   let stableSince = started

@@ -45,7 +45,12 @@ const MAX_ROUNDS = 100
  * appended content keeps the order in which things happened; accepting it guarantees progress
  * against an agent that appends faster than an edit can be redone.
  */
-export function swapIn(path: string, source: string, expect: Buffer | null, opts: { appended?: boolean; hook?: WindowHook } = {}): SwapOutcome {
+export function swapIn(
+  path: string,
+  source: string,
+  expect: Buffer | null,
+  opts: { appended?: boolean; hook?: WindowHook } = {}
+): SwapOutcome {
   const aside: Captured[] = []
   const chunks: SwapOutcome['chunks'] = []
   let src: Captured | null = null // a captured rewrite to put back instead of `source`
@@ -115,7 +120,12 @@ export function looksWhole(bytes: Buffer, ref: Buffer): boolean {
   const first = nl < 0 ? ref : ref.subarray(0, nl + 1)
   if (startsWith(bytes, first)) return true
   const theirs = new Set(bytes.toString('utf8').split('\n'))
-  const ours = new Set(ref.toString('utf8').split('\n').filter((l) => l.trim() !== ''))
+  const ours = new Set(
+    ref
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+  )
   let shared = 0
   for (const l of ours) if (theirs.has(l)) shared++
   return ours.size > 0 && shared * 2 >= ours.size

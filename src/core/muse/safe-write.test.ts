@@ -1,4 +1,19 @@
-import { chmodSync, closeSync, existsSync, ftruncateSync, linkSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, writeSync } from 'node:fs'
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  linkSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+  writeSync
+} from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
@@ -61,7 +76,12 @@ describe('safeEdit: the basics', () => {
 
   it('returns what the edit was applied to, for an exact undo', async () => {
     const { f, opts } = file('one\n')
-    expect(await safeEdit(f, addOnce('two\n'), opts)).toEqual({ changed: true, created: false, text: 'one\ntwo\n', applied: { before: 'one\n', after: 'one\ntwo\n' } })
+    expect(await safeEdit(f, addOnce('two\n'), opts)).toEqual({
+      changed: true,
+      created: false,
+      text: 'one\ntwo\n',
+      applied: { before: 'one\n', after: 'one\ntwo\n' }
+    })
   })
 
   it('missing file: not_found unless create is asked; create does not clobber a racing creator', async () => {
@@ -83,7 +103,10 @@ describe('safeEdit: an agent writing between the read and the swap', () => {
   it('an append: the edit is redone on the appended content (order kept)', async () => {
     const { dir, f, opts } = file('one\n')
     let calls = 0
-    const r = await safeEdit(f, addOnce('mine\n'), { ...opts, hooks: { beforeRename: (p, attempt) => void (calls++, attempt === 1 && writeFileSync(p, 'agent\n', { flag: 'a' })) } })
+    const r = await safeEdit(f, addOnce('mine\n'), {
+      ...opts,
+      hooks: { beforeRename: (p, attempt) => void (calls++, attempt === 1 && writeFileSync(p, 'agent\n', { flag: 'a' })) }
+    })
     expect(calls).toBe(2)
     expect(r.changed).toBe(true)
     expect(readFileSync(f, 'utf8')).toBe('one\nagent\nmine\n')
@@ -103,16 +126,18 @@ describe('safeEdit: an agent writing between the read and the swap', () => {
   it('a rewrite the edit was not computed from goes back to the path; then a bounded conflict, nothing written', async () => {
     const { dir, f, opts } = file('x\n')
     let n = 0
-    await expect(safeEdit(f, addOnce('mine\n'), { ...opts, timeoutMs: 300, hooks: { beforeRename: (p) => writeFileSync(p, `agent ${++n}\n`) } })).rejects.toThrow(
-      /a\.md kept changing while Muster was editing it \(0 s\): nothing written; try again/
-    )
+    await expect(
+      safeEdit(f, addOnce('mine\n'), { ...opts, timeoutMs: 300, hooks: { beforeRename: (p) => writeFileSync(p, `agent ${++n}\n`) } })
+    ).rejects.toThrow(/a\.md kept changing while Muster was editing it \(0 s\): nothing written; try again/)
     expect(readFileSync(f, 'utf8')).toBe(`agent ${n}\n`)
     await only(dir, 'a.md')
   })
 
   it('a file deleted mid-edit is a clear error; nothing is created or left behind', async () => {
     const { dir, f, opts } = file('x\n')
-    await expect(safeEdit(f, addOnce('y'), { ...opts, hooks: { beforeRename: (p) => rmSync(p) } })).rejects.toThrow(/deleted while Muster was editing it: nothing written/)
+    await expect(safeEdit(f, addOnce('y'), { ...opts, hooks: { beforeRename: (p) => rmSync(p) } })).rejects.toThrow(
+      /deleted while Muster was editing it: nothing written/
+    )
     expect(existsSync(f)).toBe(false)
     await only(dir)
   })
@@ -141,7 +166,10 @@ describe('safeEdit: an agent writing after the swap', () => {
   it('append mode: a descriptor opened before the swap and written after the edit returned (a stalled agent): the line lands in the file', async () => {
     const { dir, f, opts } = file('one\n')
     let fd = -1
-    const r = await safeEdit(f, addOnce('mine\n'), { ...opts, hooks: { beforeRename: (p, a) => void (a === 1 && (fd = openSync(p, 'a'))) } })
+    const r = await safeEdit(f, addOnce('mine\n'), {
+      ...opts,
+      hooks: { beforeRename: (p, a) => void (a === 1 && (fd = openSync(p, 'a'))) }
+    })
     expect(r.changed).toBe(true)
     expect(readFileSync(f, 'utf8')).toBe('one\nmine\n')
     // the agent wakes up well after the edit's quiet window, within the grace
@@ -235,7 +263,10 @@ describe('safeEdit: an agent creating the path while it is missing', () => {
   it('a line appended with O_CREAT into a new file is merged once', async () => {
     const { dir, f, opts } = file('# L0\none\n')
     let fired = false
-    await safeEdit(f, addOnce('mine\n'), { ...opts, hooks: { inWindow: (p) => void (!fired && (fired = true) && writeFileSync(p, 'appended line\n', { flag: 'a' })) } })
+    await safeEdit(f, addOnce('mine\n'), {
+      ...opts,
+      hooks: { inWindow: (p) => void (!fired && (fired = true) && writeFileSync(p, 'appended line\n', { flag: 'a' })) }
+    })
     expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\nappended line\n')
     await only(dir, 'a.md')
   })
@@ -345,7 +376,9 @@ describe('safeEdit: an empty or shorter file is not a base until settled', () =>
 
   it('refuses a freshly emptied file that stays empty: nothing written', async () => {
     const { dir, f, opts } = file('')
-    await expect(safeEdit(f, addOnce('mine\n'), { ...opts, timeoutMs: 300 })).rejects.toThrow(/^a\.md is empty \(changed 0\.\d s ago\): an agent may be rewriting it; nothing written/)
+    await expect(safeEdit(f, addOnce('mine\n'), { ...opts, timeoutMs: 300 })).rejects.toThrow(
+      /^a\.md is empty \(changed 0\.\d s ago\): an agent may be rewriting it; nothing written/
+    )
     expect(readFileSync(f, 'utf8')).toBe('')
     await only(dir, 'a.md')
   })
@@ -360,7 +393,9 @@ describe('safeEdit: an empty or shorter file is not a base until settled', () =>
 
   it('a file shorter than last seen waits until it settles (1 s), or refuses', async () => {
     const { f, opts } = file('short\n')
-    await expect(safeEdit(f, addOnce('mine\n'), { ...opts, sizeHint: 5000, timeoutMs: 300 })).rejects.toThrow(/a\.md shrank from 5000 to 6 bytes 0\.\d s ago: an agent may be rewriting it; nothing written/)
+    await expect(safeEdit(f, addOnce('mine\n'), { ...opts, sizeHint: 5000, timeoutMs: 300 })).rejects.toThrow(
+      /a\.md shrank from 5000 to 6 bytes 0\.\d s ago: an agent may be rewriting it; nothing written/
+    )
     expect(readFileSync(f, 'utf8')).toBe('short\n')
     const t = performance.now()
     await safeEdit(f, addOnce('mine\n'), { ...opts, sizeHint: 5000 })
@@ -410,7 +445,9 @@ describe('safeEdit: failing after writing says what is on disk', () => {
         timeoutMs: 400,
         hooks: { afterInstall: (p, a) => void (a === 1 && (fd = openSync(p, 'w'))) }
       })
-    ).rejects.toThrow(/^a\.md is empty \(changed 0\.\d s ago\): an agent may be rewriting it; Muster's edit was written, but the file changed since and does not hold it now; try again$/)
+    ).rejects.toThrow(
+      /^a\.md is empty \(changed 0\.\d s ago\): an agent may be rewriting it; Muster's edit was written, but the file changed since and does not hold it now; try again$/
+    )
     closeSync(fd)
     await only(dir, 'a.md')
   })

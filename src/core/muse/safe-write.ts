@@ -131,4 +131,3 @@ export async function readEditable(path: string, within: string, sizeHint?: numb
   if (!read) throw new ApiError(`${path} does not exist`, 'not_found')
   return decode(real, read.bytes)
 }
-

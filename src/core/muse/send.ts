@@ -55,10 +55,14 @@ export async function send(fleet: FleetView, req: SendRequest): Promise<SendOutc
   if (res.kind === 'unresolved') throw new ApiError(`unknown target ${written}: ${res.reason}`, 'not_found')
   const target = canonicalTarget(res, written)
   const title = req.title.trim()
-  if (/[\r\n]/.test(title) || title.includes('**')) throw new ApiError('title must be one line without ** (it is written in bold)', 'invalid_input')
+  if (/[\r\n]/.test(title) || title.includes('**'))
+    throw new ApiError('title must be one line without ** (it is written in bold)', 'invalid_input')
   const check = checkText(`${title}\n${req.body}`)
   if (check.violations.length) throw new ApiError(`invocation refused: ${check.violations.join('; ')}`, 'forbidden')
-  const taken = (id: string) => fleet.projects.some((sp) => sp.roles.some((r) => r.directives.some((d) => d.id === id && canonicalTarget(resolveTarget(d.target, fleet), d.target) === target)))
+  const taken = (id: string) =>
+    fleet.projects.some((sp) =>
+      sp.roles.some((r) => r.directives.some((d) => d.id === id && canonicalTarget(resolveTarget(d.target, fleet), d.target) === target))
+    )
   let id = req.id ?? nextId(fleet, req.project.name)
   if (req.id && taken(id)) throw new ApiError(`${id}→${target} already exists: pick another id`, 'conflict')
   // an automatic id skips numbers this target already received from elsewhere
@@ -88,7 +92,9 @@ export async function send(fleet: FleetView, req: SendRequest): Promise<SendOutc
       }
       const block = [`📡 **${id}→${target}**: 🟡 **${title}**`, ...quote(req.body)]
       const lines = splitLines(text)
-      const section = parsed.sections.find((s) => s.kind === 'outgoing' || (normalise(s.title).includes('📡') && s.title.includes('指令队列')))
+      const section = parsed.sections.find(
+        (s) => s.kind === 'outgoing' || (normalise(s.title).includes('📡') && s.title.includes('指令队列'))
+      )
       const after = appendPoint(parsed, lines, section)
       return insertBlockAfter(text, after, section ? block : [OUTGOING_HEADER, '', ...block])
     },

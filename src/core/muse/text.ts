@@ -5,7 +5,10 @@
 
 /** Strips U+FE0F (emoji presentation selector) and collapses whitespace runs to one space. */
 export function normalise(text: string): string {
-  return text.replace(/\uFE0F/g, '').replace(/\s+/g, ' ').trim()
+  return text
+    .replace(/\uFE0F/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
 }
 
 /** Splits text into lines without `\r` and without a leading BOM (line 1 is `lines[0]`). */

@@ -32,7 +32,9 @@ describe('splitting note bodies (own fixtures)', () => {
   it('pretty-printed JSON written by hand', () => {
     const s = splitBody(own('hand-written-pretty.txt'))
     expect(s.shape).toBe('pretty')
-    expect(s.values).toEqual([{ line: 1, endLine: 10, value: expect.objectContaining({ agent: 'Worf', findings: { p99_ms: 41, bypass: false } }) }])
+    expect(s.values).toEqual([
+      { line: 1, endLine: 10, value: expect.objectContaining({ agent: 'Worf', findings: { p99_ms: 41, bypass: false } }) }
+    ])
   })
 
   it('a damaged body keeps every readable note and reports the rest with its lines', () => {
@@ -40,7 +42,10 @@ describe('splitting note bodies (own fixtures)', () => {
     expect(agents(own('damaged.txt'))).toEqual(['2026-04-03T09:00:00Z', '2026-04-03T10:00:00Z'])
     expect(s.values.map((v) => v.line)).toEqual([1, 6])
     expect(s.unparseable).toEqual([
-      { line: 3, text: '{"agent":"Worf","timestamp":"2026-04-03T09:30:00Z","type":"progress","content":"half a note, the editor crashed\nnot json at all' }
+      {
+        line: 3,
+        text: '{"agent":"Worf","timestamp":"2026-04-03T09:30:00Z","type":"progress","content":"half a note, the editor crashed\nnot json at all'
+      }
     ])
   })
 

@@ -127,7 +127,11 @@ export function splitBody(text: string): SplitBody {
     prevEnd = end
     pos = end
   }
-  return { values, unparseable: bad.map((b) => ({ line: b.line, text: b.text })), shape: values.length === 0 && bad.length ? 'unparseable' : shapeOf(values, gaps) }
+  return {
+    values,
+    unparseable: bad.map((b) => ({ line: b.line, text: b.text })),
+    shape: values.length === 0 && bad.length ? 'unparseable' : shapeOf(values, gaps)
+  }
 }
 
 /** The body's shape from its values and the whitespace between them. */

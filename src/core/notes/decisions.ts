@@ -32,7 +32,8 @@ export function promotedIds(text: string): Set<string> {
   return new Set([...text.matchAll(MARKER)].map((m) => m[1]!))
 }
 
-const asText = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : v === undefined || v === null || typeof v === 'string' ? null : JSON.stringify(v))
+const asText = (v: unknown): string | null =>
+  typeof v === 'string' && v.trim() ? v.trim() : v === undefined || v === null || typeof v === 'string' ? null : JSON.stringify(v)
 
 /** The entry for `note`, or why it cannot be one. Lines end with `\n`; the caller converts. */
 export function decisionEntry(note: SquadNote): { title: string; text: string } | { reason: string } {

@@ -5,9 +5,7 @@
  * `decision` or `topic`/`findings` instead of `content`; Muster accepts those as the content.
  */
 import { hash } from 'node:crypto'
-import {
-  NOTE_TYPES, REQUIRED_NOTE_FIELDS, SHARED_NAMESPACES, type NoteFinding, type SquadNote
-} from '../../shared/contract/notes-types'
+import { NOTE_TYPES, REQUIRED_NOTE_FIELDS, SHARED_NAMESPACES, type NoteFinding, type SquadNote } from '../../shared/contract/notes-types'
 
 /** The timestamp format the protocol requires. */
 export const NOTE_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/
@@ -65,12 +63,24 @@ export function checkNote(place: NotePlace, data: Record<string, unknown>): { no
   const missing = missingFields(data)
   if (missing.length) findings.push({ level: 'error', code: 'missing-field', ...at, message: `note is missing ${missing.join(', ')}` })
   const type = str(data.type)
-  if (type && !KNOWN_TYPES.has(type)) findings.push({ level: 'warning', code: 'unknown-type', ...at, message: `unknown note type '${type}' (known: ${NOTE_TYPES.join(', ')})` })
+  if (type && !KNOWN_TYPES.has(type))
+    findings.push({
+      level: 'warning',
+      code: 'unknown-type',
+      ...at,
+      message: `unknown note type '${type}' (known: ${NOTE_TYPES.join(', ')})`
+    })
   const timestamp = str(data.timestamp)
-  if (timestamp && !NOTE_TIMESTAMP.test(timestamp)) findings.push({ level: 'warning', code: 'bad-timestamp', ...at, message: `timestamp '${timestamp}' is not YYYY-MM-DDTHH:MM:SSZ` })
+  if (timestamp && !NOTE_TIMESTAMP.test(timestamp))
+    findings.push({ level: 'warning', code: 'bad-timestamp', ...at, message: `timestamp '${timestamp}' is not YYYY-MM-DDTHH:MM:SSZ` })
   const agent = str(data.agent)
   if (agent && !isSharedNamespace(place.namespace) && agent.toLowerCase() !== place.namespace.toLowerCase()) {
-    findings.push({ level: 'error', code: 'foreign-namespace', ...at, message: `${agent} wrote in ${place.ref}: only ${place.namespace} writes its namespace` })
+    findings.push({
+      level: 'error',
+      code: 'foreign-namespace',
+      ...at,
+      message: `${agent} wrote in ${place.ref}: only ${place.namespace} writes its namespace`
+    })
   }
   const note: SquadNote = {
     id,

@@ -17,7 +17,13 @@ const show = (repo: TestRepo, ref: string, commit: string) => repo.git(['notes',
  * `main` merges the clone's notes with `git notes merge -s cat_sort_uniq` (the protocol's push
  * conflict recovery). Returns main, the annotated commit and the merged ref.
  */
-async function twoMachines(ref: string, first: string, second: string, local: string, remote: string): Promise<{ repo: TestRepo; commit: string }> {
+async function twoMachines(
+  ref: string,
+  first: string,
+  second: string,
+  local: string,
+  remote: string
+): Promise<{ repo: TestRepo; commit: string }> {
   const repo = await makeRepo()
   const commit = await repo.commit('feat: api v2', { 'api.txt': 'v2\n' })
   await repo.note(ref, commit, first, 'add')
@@ -60,12 +66,29 @@ describe('reading a repository’s squad notes', () => {
     await repo.git(['notes', '--ref=squad/worf', 'add', '-F', pretty, docs])
     writeFileSync(pretty, own('damaged.txt'))
     await repo.git(['notes', '--ref=squad/worf', 'add', '-F', pretty, api])
-    await repo.note('squad/data', docs, { agent: 'Worf', timestamp: '2026-04-03T11:00:00Z', type: 'security', content: 'wrote in Data’s namespace' })
-    await repo.note('squad/research', docs, { agent: 'Worf', timestamp: '2026-04-03 11:00', type: 'benchmark', content: 'shared namespace: anyone may append' })
+    await repo.note('squad/data', docs, {
+      agent: 'Worf',
+      timestamp: '2026-04-03T11:00:00Z',
+      type: 'security',
+      content: 'wrote in Data’s namespace'
+    })
+    await repo.note('squad/research', docs, {
+      agent: 'Worf',
+      timestamp: '2026-04-03 11:00',
+      type: 'benchmark',
+      content: 'shared namespace: anyone may append'
+    })
     await repo.note('squad/research', docs, { agent: 'Q', type: 'risk-assessment' }, 'append')
     await repo.git(['checkout', '-q', '-b', 'spike'])
     const spike = await repo.commit('spike: HNSW', { 'spike.txt': 'x\n' })
-    await repo.note('squad/research', spike, { agent: 'Q', timestamp: '2026-04-04T08:00:00Z', type: 'research', topic: 'HNSW', findings: {}, archive_on_close: true })
+    await repo.note('squad/research', spike, {
+      agent: 'Q',
+      timestamp: '2026-04-04T08:00:00Z',
+      type: 'research',
+      topic: 'HNSW',
+      findings: {},
+      archive_on_close: true
+    })
     await repo.git(['checkout', '-q', 'main'])
     await repo.git(['remote', 'add', 'origin', 'https://example.test/app.git'])
 
@@ -122,7 +145,9 @@ describe('reading a repository’s squad notes', () => {
     await expect(repo.note('squad/data', c, '{}')).rejects.toThrow(/refs\/notes\/squad' exists; cannot create 'refs\/notes\/squad\/data'/)
     const snap = await readSquadNotes('app', repo.dir)
     expect(snap.findings.map((f) => f.code)).toEqual(['ref-conflict'])
-    expect(snap.findings[0]!.message).toMatch(/^refs\/notes\/squad \(the deprecated state layer, 1 note\) blocks refs\/notes\/squad\/<agent>: git refuses/)
+    expect(snap.findings[0]!.message).toMatch(
+      /^refs\/notes\/squad \(the deprecated state layer, 1 note\) blocks refs\/notes\/squad\/<agent>: git refuses/
+    )
     await expect(writeNote(repo.dir, { agent: 'data', type: 'progress', content: '"x"' })).rejects.toMatchObject({ code: 'conflict' })
     expect(await repo.git(['for-each-ref', 'refs/notes'])).not.toContain('squad/data')
   })
@@ -142,7 +167,10 @@ describe('reading a repository’s squad notes', () => {
     const n = 10_000
     // fast-import: n commits on main, then one notes commit holding a note on each
     const parts: string[] = []
-    for (let i = 1; i <= n; i++) parts.push(`commit refs/heads/main\nmark :${i}\ncommitter t <t@t> ${1_767_225_600 + i} +0000\ndata 4\nc${String(i).padStart(3, '0').slice(-3)}\n`)
+    for (let i = 1; i <= n; i++)
+      parts.push(
+        `commit refs/heads/main\nmark :${i}\ncommitter t <t@t> ${1_767_225_600 + i} +0000\ndata 4\nc${String(i).padStart(3, '0').slice(-3)}\n`
+      )
     parts.push(`commit refs/notes/squad/data\ncommitter t <t@t> ${1_767_225_600 + n + 1} +0000\ndata 5\nnotes\n`)
     for (let i = 1; i <= n; i++) {
       const body = JSON.stringify({ agent: 'data', timestamp: '2026-04-01T00:00:00Z', type: 'progress', content: `step ${i}` })
@@ -152,7 +180,10 @@ describe('reading a repository’s squad notes', () => {
     // a git shim that logs every call: the cost must not grow with the number of notes
     const shim = tmpDir()
     const log = join(shim, 'calls.log')
-    const realGit = (process.env.PATH ?? '').split(':').map((d) => join(d, 'git')).find((f) => existsSync(f))!
+    const realGit = (process.env.PATH ?? '')
+      .split(':')
+      .map((d) => join(d, 'git'))
+      .find((f) => existsSync(f))!
     // argv is `-C <repo> <subcommand> ...`: $3 is the subcommand
     writeFileSync(join(shim, 'git'), `#!/bin/sh\necho "$3" >> '${log}'\nexec '${realGit}' "$@"\n`, { mode: 0o755 })
     const path = process.env.PATH
@@ -174,7 +205,9 @@ describe('reading a repository’s squad notes', () => {
     expect(calls.filter((c) => c === 'cat-file')).toHaveLength(2 * 3)
     // a quiet machine reads them in well under a second; the bound leaves room for a loaded shared one
     expect(Math.min(...times)).toBeLessThan(10_000)
-    console.log(`read 10,000 notes: best ${Math.round(Math.min(...times))} ms, runs ${times.map(Math.round).join(' / ')} ms; ${calls.length / 3} git calls per read`)
+    console.log(
+      `read 10,000 notes: best ${Math.round(Math.min(...times))} ms, runs ${times.map(Math.round).join(' / ')} ms; ${calls.length / 3} git calls per read`
+    )
   }, 180_000)
 })
 
@@ -184,7 +217,12 @@ describe('writing a note (own namespace, append semantics)', () => {
     const c = await repo.commit('one')
     await repo.note('squad/data', c, { agent: 'Data', timestamp: '2026-04-01T00:00:00Z', type: 'progress', content: 'first' })
     const now = new Date('2026-04-02T03:04:05.678Z')
-    const w = await writeNote(repo.dir, { agent: 'Data', type: 'decision', content: '{"decision":"Use JWT","reasoning":"existing pattern","promote_to_permanent":true}', now })
+    const w = await writeNote(repo.dir, {
+      agent: 'Data',
+      type: 'decision',
+      content: '{"decision":"Use JWT","reasoning":"existing pattern","promote_to_permanent":true}',
+      now
+    })
     expect(w).toMatchObject({ ref: 'refs/notes/squad/data', commit: c })
     expect(w.note).toMatchObject({ line: 3, promote: true, summary: 'Use JWT', agent: 'Data' })
     expect(w.body).toBe(
@@ -192,7 +230,14 @@ describe('writing a note (own namespace, append semantics)', () => {
         '{"agent":"Data","timestamp":"2026-04-02T03:04:05Z","type":"decision","decision":"Use JWT","reasoning":"existing pattern","promote_to_permanent":true}\n'
     )
     await writeNote(repo.dir, { agent: 'Data', type: 'progress', content: '"step 2"', commit: c, now })
-    await writeNote(repo.dir, { agent: 'q', type: 'research', content: '{"topic":"HNSW","findings":{}}', ref: 'squad/research', commit: 'HEAD', now })
+    await writeNote(repo.dir, {
+      agent: 'q',
+      type: 'research',
+      content: '{"topic":"HNSW","findings":{}}',
+      ref: 'squad/research',
+      commit: 'HEAD',
+      now
+    })
     const snap = await readSquadNotes('x', repo.dir)
     expect(snap.findings).toEqual([])
     expect(snap.commits[0]!.bodies.map((b) => [b.namespace, b.shape, b.notes.map((n) => n.summary)])).toEqual([
@@ -205,7 +250,10 @@ describe('writing a note (own namespace, append semantics)', () => {
     const repo = await makeRepo()
     await repo.commit('one')
     const cases: [Parameters<typeof writeNote>[1], RegExp][] = [
-      [{ agent: 'data', type: 'progress', content: '"x"', ref: 'squad/worf' }, /data may write only refs\/notes\/squad\/data or the shared/],
+      [
+        { agent: 'data', type: 'progress', content: '"x"', ref: 'squad/worf' },
+        /data may write only refs\/notes\/squad\/data or the shared/
+      ],
       [{ agent: 'da ta', type: 'progress', content: '"x"' }, /^--agent must be a single token like mac-claude \(machine-harness\)$/],
       [{ agent: 'data', type: 'gossip', content: '"x"' }, /^unknown note type 'gossip': use one of decision, research/],
       [{ agent: 'data', type: 'progress', content: 'not json' }, /^--content must be JSON/],
@@ -233,7 +281,9 @@ describe('writing a note (own namespace, append semantics)', () => {
   it('concurrent appends by the same agent all land', async () => {
     const repo = await makeRepo()
     await repo.commit('one')
-    const writes = Array.from({ length: 6 }, (_, i) => writeNote(repo.dir, { agent: 'data', type: 'progress', content: JSON.stringify(`parallel ${i}`) }))
+    const writes = Array.from({ length: 6 }, (_, i) =>
+      writeNote(repo.dir, { agent: 'data', type: 'progress', content: JSON.stringify(`parallel ${i}`) })
+    )
     await Promise.all(writes)
     const snap = await readSquadNotes('x', repo.dir)
     expect(snap.commits[0]!.bodies[0]!.notes.map((n) => n.summary).sort()).toEqual(Array.from({ length: 6 }, (_, i) => `parallel ${i}`))

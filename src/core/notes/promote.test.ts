@@ -20,11 +20,33 @@ async function scenario(): Promise<{ repo: TestRepo; api: string; spike: string 
   const [decision, progress] = own('after-append.txt').trimEnd().split('\n\n')
   await repo.note('squad/seven', api, decision!)
   await repo.note('squad/seven', api, progress!, 'append')
-  await repo.note('squad/data', api, { agent: 'Data', timestamp: '2026-04-02T12:30:00Z', type: 'decision', decision: 'Cache tokens for 5 minutes\nRefresh in the background', confidence: 'high', promote_to_permanent: true })
+  await repo.note('squad/data', api, {
+    agent: 'Data',
+    timestamp: '2026-04-02T12:30:00Z',
+    type: 'decision',
+    decision: 'Cache tokens for 5 minutes\nRefresh in the background',
+    confidence: 'high',
+    promote_to_permanent: true
+  })
   await repo.git(['checkout', '-q', '-b', 'spike'])
   const spike = await repo.commit('spike: HNSW index', { 'spike.txt': 'x\n' })
-  await repo.note('squad/q', spike, { agent: 'Q', timestamp: '2026-04-04T08:00:00Z', type: 'decision', decision: 'Adopt HNSW', reasoning: '3x recall at 10', promote_to_permanent: true })
-  await repo.note('squad/research', spike, { agent: 'Q', timestamp: '2026-04-04T09:00:00Z', type: 'research', topic: 'HNSW vs IVF', findings: { recall_at_10: { hnsw: 0.97, ivf: 0.91 } }, effort_hours: 3, archive_on_close: true })
+  await repo.note('squad/q', spike, {
+    agent: 'Q',
+    timestamp: '2026-04-04T08:00:00Z',
+    type: 'decision',
+    decision: 'Adopt HNSW',
+    reasoning: '3x recall at 10',
+    promote_to_permanent: true
+  })
+  await repo.note('squad/research', spike, {
+    agent: 'Q',
+    timestamp: '2026-04-04T09:00:00Z',
+    type: 'research',
+    topic: 'HNSW vs IVF',
+    findings: { recall_at_10: { hnsw: 0.97, ivf: 0.91 } },
+    effort_hours: 3,
+    archive_on_close: true
+  })
   await repo.git(['checkout', '-q', 'main'])
   return { repo, api, spike }
 }
@@ -38,13 +60,26 @@ describe('promotion', () => {
     mkdirSync(join(repo.dir, '.squad'))
     writeFileSync(decisionsOf(repo), own('decisions-before.md'))
     const plan = await planPromotion(await readSquadNotes('app', repo.dir))
-    expect(plan).toMatchObject({ decisionsFile: '.squad/decisions.md', createsDecisions: false, alreadyPromoted: 0, alreadyArchived: 0, skipped: [] })
+    expect(plan).toMatchObject({
+      decisionsFile: '.squad/decisions.md',
+      createsDecisions: false,
+      alreadyPromoted: 0,
+      alreadyArchived: 0,
+      skipped: []
+    })
     expect(plan.entries.map((e) => [e.title, e.ref, e.commit])).toEqual([
       ['Version the public API under /v2', 'refs/notes/squad/seven', api],
       ['Cache tokens for 5 minutes', 'refs/notes/squad/data', api]
     ])
-    expect(plan.archives.map((a) => [a.file.replace(/-[0-9a-f]{16}\.json$/, ''), a.commit])).toEqual([[`.squad/research/research-${spike.slice(0, 12)}`, spike]])
-    expect(appendEntries(own('decisions-before.md'), plan.entries.map((e) => e.text))).toBe(expected())
+    expect(plan.archives.map((a) => [a.file.replace(/-[0-9a-f]{16}\.json$/, ''), a.commit])).toEqual([
+      [`.squad/research/research-${spike.slice(0, 12)}`, spike]
+    ])
+    expect(
+      appendEntries(
+        own('decisions-before.md'),
+        plan.entries.map((e) => e.text)
+      )
+    ).toBe(expected())
     expect(readFileSync(decisionsOf(repo), 'utf8')).toBe(own('decisions-before.md'))
     expect(existsSync(join(repo.dir, '.squad', 'research'))).toBe(false)
   })
@@ -57,12 +92,23 @@ describe('promotion', () => {
     const done = await applyPromotion(repo.dir, first)
     expect(done.appended).toHaveLength(2)
     expect(readFileSync(decisionsOf(repo), 'utf8')).toBe(expected())
-    for (const line of expected().split('\n').filter((l) => l.startsWith('### '))) expect(line).toMatch(DECISION_HEADING)
+    for (const line of expected()
+      .split('\n')
+      .filter((l) => l.startsWith('### ')))
+      expect(line).toMatch(DECISION_HEADING)
     const archive = first.archives[0]!
     expect(JSON.parse(readFileSync(join(repo.dir, archive.file), 'utf8'))).toEqual({
       ref: 'refs/notes/squad/research',
       commit: spike,
-      note: { agent: 'Q', timestamp: '2026-04-04T09:00:00Z', type: 'research', topic: 'HNSW vs IVF', findings: { recall_at_10: { hnsw: 0.97, ivf: 0.91 } }, effort_hours: 3, archive_on_close: true }
+      note: {
+        agent: 'Q',
+        timestamp: '2026-04-04T09:00:00Z',
+        type: 'research',
+        topic: 'HNSW vs IVF',
+        findings: { recall_at_10: { hnsw: 0.97, ivf: 0.91 } },
+        effort_hours: 3,
+        archive_on_close: true
+      }
     })
 
     const again = await planPromotion(await readSquadNotes('app', repo.dir))
@@ -113,16 +159,32 @@ describe('promotion', () => {
         }
       }
     })
-    expect(readFileSync(decisionsOf(repo), 'utf8')).toBe(own('decisions-before.md') + agentEntry + expected().slice(own('decisions-before.md').length + 1))
+    expect(readFileSync(decisionsOf(repo), 'utf8')).toBe(
+      own('decisions-before.md') + agentEntry + expected().slice(own('decisions-before.md').length + 1)
+    )
   })
 
   it('notes it cannot turn into an entry are skipped with the reason', async () => {
     const repo = await makeRepo()
     const c = await repo.commit('x')
-    await repo.note('squad/data', c, { agent: 'Data', timestamp: 'last tuesday', type: 'decision', decision: 'd', promote_to_permanent: true })
-    await repo.note('squad/data', c, { timestamp: '2026-04-01T00:00:00Z', type: 'decision', decision: 'no agent', promote_to_permanent: true }, 'append')
+    await repo.note('squad/data', c, {
+      agent: 'Data',
+      timestamp: 'last tuesday',
+      type: 'decision',
+      decision: 'd',
+      promote_to_permanent: true
+    })
+    await repo.note(
+      'squad/data',
+      c,
+      { timestamp: '2026-04-01T00:00:00Z', type: 'decision', decision: 'no agent', promote_to_permanent: true },
+      'append'
+    )
     const plan = await planPromotion(await readSquadNotes('app', repo.dir))
     expect(plan.entries).toEqual([])
-    expect(plan.skipped.map((s) => s.reason).sort()).toEqual(['the note has no agent for **By:**', 'timestamp "last tuesday" does not fit a decisions.md heading'])
+    expect(plan.skipped.map((s) => s.reason).sort()).toEqual([
+      'the note has no agent for **By:**',
+      'timestamp "last tuesday" does not fit a decisions.md heading'
+    ])
   })
 })

@@ -68,7 +68,8 @@ function uniqueNotes(snapshot: NotesSnapshot, want: (n: SquadNote, merged: boole
   return out
 }
 
-const byTime = (a: SquadNote, b: SquadNote) => (a.timestamp ?? '').localeCompare(b.timestamp ?? '') || a.commit.localeCompare(b.commit) || a.line - b.line
+const byTime = (a: SquadNote, b: SquadNote) =>
+  (a.timestamp ?? '').localeCompare(b.timestamp ?? '') || a.commit.localeCompare(b.commit) || a.line - b.line
 
 /** The archive file of a note: `<state>/research/<namespace>-<commit 12>-<note id>.json`. */
 export function archiveFile(stateDir: string, note: SquadNote): string {
@@ -82,7 +83,15 @@ export async function planPromotion(snapshot: NotesSnapshot): Promise<PromotionP
   const decisionsFile = `${stateDir}/decisions.md`
   const current = await fs.readFile(join(root, decisionsFile), 'utf8').catch(() => null)
   const done = promotedIds(current ?? '')
-  const plan: PromotionPlan = { decisionsFile, createsDecisions: current === null, entries: [], archives: [], alreadyPromoted: 0, alreadyArchived: 0, skipped: [] }
+  const plan: PromotionPlan = {
+    decisionsFile,
+    createsDecisions: current === null,
+    entries: [],
+    archives: [],
+    alreadyPromoted: 0,
+    alreadyArchived: 0,
+    skipped: []
+  }
   for (const note of uniqueNotes(snapshot, (n, merged) => n.promote && merged).sort(byTime)) {
     if (done.has(note.id)) {
       plan.alreadyPromoted++
@@ -123,7 +132,12 @@ export async function applyPromotion(root: string, plan: PromotionPlan, hooks?: 
         const done = promotedIds(text)
         const todo = plan.entries.filter((e) => !done.has(e.noteId))
         result.appended = todo.map((e) => e.noteId)
-        return todo.length ? appendEntries(text, todo.map((e) => e.text)) : null
+        return todo.length
+          ? appendEntries(
+              text,
+              todo.map((e) => e.text)
+            )
+          : null
       },
       { within: root, create: true, hooks }
     )

@@ -10,7 +10,13 @@ import { isGitFailure } from '../git/errors'
 import { defaultBranch, listRefs, reachableFrom, remoteFetchSpecs, repoInfo, type RefEntry } from '../git/repo'
 import { git } from '../git/run'
 import {
-  DEPRECATED_SQUAD_REF, SQUAD_REF_PREFIX, type NoteBody, type NoteFinding, type NotedCommit, type NotesRef, type NotesSnapshot
+  DEPRECATED_SQUAD_REF,
+  SQUAD_REF_PREFIX,
+  type NoteBody,
+  type NoteFinding,
+  type NotedCommit,
+  type NotesRef,
+  type NotesSnapshot
 } from '../../shared/contract/notes-types'
 import { splitBody } from './body'
 import { commitInfo } from './commit-info'
@@ -54,7 +60,9 @@ async function mergedSet(dir: string, key: string, branch: string | null, tips: 
 }
 
 function conflictFinding(deprecatedNotes: number, agentRefs: string[]): NoteFinding {
-  const beside = agentRefs.length ? `; ${agentRefs.join(', ')} exist${agentRefs.length === 1 ? 's' : ''} beside it (packed or fetched), which git cannot keep consistent` : ''
+  const beside = agentRefs.length
+    ? `; ${agentRefs.join(', ')} exist${agentRefs.length === 1 ? 's' : ''} beside it (packed or fetched), which git cannot keep consistent`
+    : ''
   return {
     level: 'error',
     code: 'ref-conflict',
@@ -70,7 +78,14 @@ function conflictFinding(deprecatedNotes: number, agentRefs: string[]): NoteFind
 
 /** Reads every squad note of the repository holding `dir`. */
 export async function readSquadNotes(project: string, dir: string, opts: ReadOptions = {}): Promise<NotesSnapshot> {
-  const empty = { project, defaultBranch: null, refs: [], commits: [], findings: [], counts: { notes: 0, bodies: 0, commits: 0, errors: 0, warnings: 0 } }
+  const empty = {
+    project,
+    defaultBranch: null,
+    refs: [],
+    commits: [],
+    findings: [],
+    counts: { notes: 0, bodies: 0, commits: 0, errors: 0, warnings: 0 }
+  }
   let info
   try {
     info = await repoInfo(dir)
@@ -88,7 +103,12 @@ export async function readSquadNotes(project: string, dir: string, opts: ReadOpt
   const findings: NoteFinding[] = [...refspecFindings(remotes)]
   const agentRefs = squadRefs.filter((r) => r.ref.startsWith(SQUAD_REF_PREFIX))
   if (squadRefs.some((r) => r.ref === DEPRECATED_SQUAD_REF)) {
-    findings.push(conflictFinding((await listNotePairs(dir, DEPRECATED_SQUAD_REF)).length, agentRefs.map((r) => r.ref)))
+    findings.push(
+      conflictFinding(
+        (await listNotePairs(dir, DEPRECATED_SQUAD_REF)).length,
+        agentRefs.map((r) => r.ref)
+      )
+    )
   }
   const chosen = agentRefs.filter((r) => !only || r.ref === only)
   const pairs = await Promise.all(chosen.map(async (r) => ({ ref: r.ref, pairs: await listNotePairs(dir, r.ref) })))
@@ -101,7 +121,9 @@ export async function readSquadNotes(project: string, dir: string, opts: ReadOpt
     mergedSet(dir, info.commonDir, branch, branchRefs)
   ])
   const blobText = new Map(blobs.map((b, i) => [b, blobObjs[i]?.content.toString('utf8') ?? '']))
-  const commits = new Map<string, NotedCommit>(commitShas.map((sha, i) => [sha, { sha, ...commitInfo(commitObjs[i] ?? null), merged: merged.has(sha), bodies: [] }]))
+  const commits = new Map<string, NotedCommit>(
+    commitShas.map((sha, i) => [sha, { sha, ...commitInfo(commitObjs[i] ?? null), merged: merged.has(sha), bodies: [] }])
+  )
   const refStats = new Map<string, NotesRef>(
     chosen.map((r) => {
       const namespace = r.ref.slice(SQUAD_REF_PREFIX.length)
@@ -112,13 +134,38 @@ export async function readSquadNotes(project: string, dir: string, opts: ReadOpt
     const stats = refStats.get(ref)!
     const text = blobText.get(blob) ?? ''
     const split = splitBody(text)
-    const body: NoteBody = { ref, namespace: stats.namespace, commit, blob, shape: split.shape, bytes: Buffer.byteLength(text), notes: [], unparseable: split.unparseable }
+    const body: NoteBody = {
+      ref,
+      namespace: stats.namespace,
+      commit,
+      blob,
+      shape: split.shape,
+      bytes: Buffer.byteLength(text),
+      notes: [],
+      unparseable: split.unparseable
+    }
     for (const u of split.unparseable) {
-      findings.push({ level: 'error', code: 'unparseable', ref, commit, line: u.line, noteId: null, message: `unparseable note text in ${ref} on ${commit.slice(0, 12)}, line ${u.line}: ${u.text.split('\n')[0]!.slice(0, 80)}` })
+      findings.push({
+        level: 'error',
+        code: 'unparseable',
+        ref,
+        commit,
+        line: u.line,
+        noteId: null,
+        message: `unparseable note text in ${ref} on ${commit.slice(0, 12)}, line ${u.line}: ${u.text.split('\n')[0]!.slice(0, 80)}`
+      })
     }
     for (const v of split.values) {
       if (!v.value || typeof v.value !== 'object' || Array.isArray(v.value)) {
-        findings.push({ level: 'error', code: 'not-an-object', ref, commit, line: v.line, noteId: null, message: `note at line ${v.line} in ${ref} on ${commit.slice(0, 12)} is ${Array.isArray(v.value) ? 'an array' : 'not an object'}: ${JSON.stringify(v.value).slice(0, 80)}` })
+        findings.push({
+          level: 'error',
+          code: 'not-an-object',
+          ref,
+          commit,
+          line: v.line,
+          noteId: null,
+          message: `note at line ${v.line} in ${ref} on ${commit.slice(0, 12)} is ${Array.isArray(v.value) ? 'an array' : 'not an object'}: ${JSON.stringify(v.value).slice(0, 80)}`
+        })
         continue
       }
       const checked = checkNote({ ref, namespace: stats.namespace, commit, line: v.line }, v.value as Record<string, unknown>)

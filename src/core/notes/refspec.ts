@@ -10,7 +10,12 @@ export const NOTES_REFSPEC = 'refs/notes/*:refs/notes/*'
 /** True when the source side of `spec` (glob `*`) matches `ref`. */
 function sourceMatches(spec: string, ref: string): boolean {
   const src = spec.replace(/^\+/, '').split(':')[0] ?? ''
-  const re = new RegExp(`^${src.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`)
+  const re = new RegExp(
+    `^${src
+      .split('*')
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`
+  )
   return re.test(ref)
 }
 

@@ -27,7 +27,10 @@ const turns = new Map<string, Promise<unknown>>()
 function inTurn<T>(dir: string, fn: () => Promise<T>): Promise<T> {
   const prev = turns.get(dir) ?? Promise.resolve()
   const next = prev.then(fn, fn)
-  turns.set(dir, next.catch(() => undefined))
+  turns.set(
+    dir,
+    next.catch(() => undefined)
+  )
   return next
 }
 
@@ -96,9 +99,13 @@ export function buildNote(w: NoteWrite): { ref: string; namespace: string; data:
   if (!SAFE_REF.test(ref) || ref.includes('..')) throw new ApiError(`invalid notes ref '${w.ref}'`, 'invalid_input')
   const namespace = ref.startsWith(SQUAD_REF_PREFIX) ? ref.slice(SQUAD_REF_PREFIX.length) : ''
   if (ref !== own && !isSharedNamespace(namespace)) {
-    throw new ApiError(`${w.agent} may write only ${own} or the shared refs/notes/squad/research and refs/notes/squad/review, not ${ref}`, 'forbidden')
+    throw new ApiError(
+      `${w.agent} may write only ${own} or the shared refs/notes/squad/research and refs/notes/squad/review, not ${ref}`,
+      'forbidden'
+    )
   }
-  if (!(NOTE_TYPES as readonly string[]).includes(w.type)) throw new ApiError(`unknown note type '${w.type}': use one of ${NOTE_TYPES.join(', ')}`, 'invalid_input')
+  if (!(NOTE_TYPES as readonly string[]).includes(w.type))
+    throw new ApiError(`unknown note type '${w.type}': use one of ${NOTE_TYPES.join(', ')}`, 'invalid_input')
   let content: unknown
   try {
     content = JSON.parse(w.content)
@@ -110,7 +117,8 @@ export function buildNote(w: NoteWrite): { ref: string; namespace: string; data:
   if (content && typeof content === 'object' && !Array.isArray(content)) {
     const fields = content as Record<string, unknown>
     for (const k of ['agent', 'type'] as const) {
-      if (fields[k] !== undefined && fields[k] !== base[k]) throw new ApiError(`content sets ${k} to ${JSON.stringify(fields[k])}, but the note is ${k} ${base[k]}`, 'invalid_input')
+      if (fields[k] !== undefined && fields[k] !== base[k])
+        throw new ApiError(`content sets ${k} to ${JSON.stringify(fields[k])}, but the note is ${k} ${base[k]}`, 'invalid_input')
     }
     if (fields.timestamp !== undefined && !(typeof fields.timestamp === 'string' && NOTE_TIMESTAMP.test(fields.timestamp))) {
       throw new ApiError(`content timestamp ${JSON.stringify(fields.timestamp)} is not YYYY-MM-DDTHH:MM:SSZ`, 'invalid_input')
@@ -126,14 +134,22 @@ export function buildNote(w: NoteWrite): { ref: string; namespace: string; data:
 export async function writeNote(dir: string, w: NoteWrite): Promise<NoteWritten> {
   const { ref, namespace, data } = buildNote(w)
   if ((await listRefs(dir, [DEPRECATED_SQUAD_REF])).some((r) => r.ref === DEPRECATED_SQUAD_REF)) {
-    throw new ApiError(`${DEPRECATED_SQUAD_REF} exists (the deprecated state layer): git cannot create ${ref} beside it; move it aside first`, 'conflict')
+    throw new ApiError(
+      `${DEPRECATED_SQUAD_REF} exists (the deprecated state layer): git cannot create ${ref} beside it; move it aside first`,
+      'conflict'
+    )
   }
   const rev = w.commit ?? 'HEAD'
   if (rev.startsWith('-') || /[\s\0]/.test(rev)) throw new ApiError(`invalid commit '${rev}'`, 'invalid_input')
   const [obj] = await catFileBatch(dir, [`${rev}^{commit}`])
   if (!obj) throw new ApiError(`'${rev}' is not a commit in ${dir}`, 'invalid_input')
   const json = JSON.stringify(data)
-  const who = { GIT_AUTHOR_NAME: w.agent, GIT_AUTHOR_EMAIL: `${w.agent}@squad.invalid`, GIT_COMMITTER_NAME: w.agent, GIT_COMMITTER_EMAIL: `${w.agent}@squad.invalid` }
+  const who = {
+    GIT_AUTHOR_NAME: w.agent,
+    GIT_AUTHOR_EMAIL: `${w.agent}@squad.invalid`,
+    GIT_COMMITTER_NAME: w.agent,
+    GIT_COMMITTER_EMAIL: `${w.agent}@squad.invalid`
+  }
   const body = await inTurn(dir, () => appendCas(dir, ref, obj.oid, json, who))
   const line = body.split('\n').lastIndexOf(json) + 1
   return { ref, commit: obj.oid, note: checkNote({ ref, namespace, commit: obj.oid, line }, data).note, body }

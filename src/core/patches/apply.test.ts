@@ -47,7 +47,10 @@ describe('apply', () => {
     const revisions = w.pushed.filter((e) => e.name === 'patch.run').map((e) => (e.payload as { revision: number }).revision)
     expect(revisions.length).toBeGreaterThan(3)
     expect(revisions.every((r, i) => i === 0 || r > revisions[i - 1]!)).toBe(true)
-    const output = w.pushed.filter((e) => e.name === 'patch.output').map((e) => (e.payload as { text: string }).text).join('')
+    const output = w.pushed
+      .filter((e) => e.name === 'patch.output')
+      .map((e) => (e.payload as { text: string }).text)
+      .join('')
     expect(output).toContain('checking src/app.txt\nok 1 - beta is loud\n')
     const audit = w.patches.audit({ palace: w.palace }, { event_id: id }).entries
     expect(audit.map((a) => `${a.action}:${a.outcome}`)).toEqual(['verify:ok', 'apply:applied', 'test:passed', 'ack:applied'])
@@ -73,7 +76,11 @@ describe('apply', () => {
 
   it('failing tests: ack failed with the test tail; the revert restores the worktree exactly', async () => {
     w = await patchWorld()
-    const patch = await makePatch(w.repo, { 'src/app.txt': 'alpha\nbeta, but louder\ngamma\ndelta\n', 'src/keep.txt': null, 'new/deep/dir/file.txt': 'x\n' })
+    const patch = await makePatch(w.repo, {
+      'src/app.txt': 'alpha\nbeta, but louder\ngamma\ndelta\n',
+      'src/keep.txt': null,
+      'new/deep/dir/file.txt': 'x\n'
+    })
     const id = await w.submit(patch)
     const end = await (await w.patches.start({ palace: w.palace }, { id, project: 'demo', test_command: 'sh test.sh' })).done
     expect(end).toMatchObject({ outcome: 'failed', applied: true, revertable: true })
@@ -109,13 +116,20 @@ describe('apply', () => {
   it('a second apply of the same patch is refused, and so is one acked applied by someone else', async () => {
     w = await patchWorld()
     const id = await w.submit(await makePatch(w.repo, { 'src/app.txt': 'alpha\nBETA\ngamma\ndelta\n' }))
-    await (await w.patches.start({ palace: w.palace }, { id, project: 'demo', test_command: null })).done
+    await (
+      await w.patches.start({ palace: w.palace }, { id, project: 'demo', test_command: null })
+    ).done
     await w.repo.commit('take it')
-    await expect(w.patches.start({ palace: w.palace }, { id, project: 'demo' })).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('already applied') })
+    await expect(w.patches.start({ palace: w.palace }, { id, project: 'demo' })).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('already applied')
+    })
 
     const other = await w.submit(await makePatch(w.repo, { 'src/keep.txt': 'changed\n' }))
     await w.hubs.ack({ palace: w.palace, event_id: other, from_agent: 'mac-claude', status: 'applied', body: 'applied by hand' })
-    await expect(w.patches.start({ palace: w.palace }, { id: other, project: 'demo' })).rejects.toThrow(/already applied.*acked applied by mac-claude/)
+    await expect(w.patches.start({ palace: w.palace }, { id: other, project: 'demo' })).rejects.toThrow(
+      /already applied.*acked applied by mac-claude/
+    )
     const audit = w.patches.audit({ palace: w.palace }, { event_id: other }).entries
     expect(audit.at(-1)).toMatchObject({ action: 'refuse', outcome: 'refused' })
     expect(await w.status()).toBe('')
@@ -140,7 +154,9 @@ describe('apply', () => {
     const id = await w.submit(await makePatch(w.repo, { 'src/app.txt': 'alpha\nBETA\ngamma\ndelta\n' }))
     writeFileSync(join(w.repo.dir, 'src/keep.txt'), 'my local change\n')
     writeFileSync(join(w.repo.dir, 'scratch.txt'), 'notes\n')
-    await expect(w.patches.start({ palace: w.palace }, { id, project: 'demo' })).rejects.toThrow(/dirty worktree \(2 changes: M src\/keep.txt, \?\? scratch.txt/)
+    await expect(w.patches.start({ palace: w.palace }, { id, project: 'demo' })).rejects.toThrow(
+      /dirty worktree \(2 changes: M src\/keep.txt, \?\? scratch.txt/
+    )
     const end = await (await w.patches.start({ palace: w.palace }, { id, project: 'demo', allow_dirty: true, test_command: 'false' })).done
     expect(end.outcome).toBe('failed')
     const r = await w.patches.revert(end.id)
@@ -153,7 +169,9 @@ describe('apply', () => {
     w = await patchWorld()
     const id = await w.submit(await makePatch(w.repo, { 'src/app.txt': 'alpha\nBETA\ngamma\ndelta\n' }))
     const started = Date.now()
-    const end = await (await w.patches.start({ palace: w.palace }, { id, project: 'demo', test_command: 'echo start; sleep 30', test_timeout_ms: 1000 })).done
+    const end = await (
+      await w.patches.start({ palace: w.palace }, { id, project: 'demo', test_command: 'echo start; sleep 30', test_timeout_ms: 1000 })
+    ).done
     expect(Date.now() - started).toBeLessThan(8000)
     expect(end.test).toMatchObject({ status: 'timed-out' })
     expect(end.test!.tail).toContain('start')
@@ -236,7 +254,9 @@ describe('refusals before anything runs', () => {
     const pre = await w.patches.preflight({ palace: w.palace }, id)
     expect(pre.can_apply).toBe(false)
     expect(pre.preconditions.find((p) => p.id === 'verified')).toMatchObject({ level: 'fail' })
-    await expect(w.patches.start({ palace: w.palace }, { id, project: 'demo' })).rejects.toThrow(/apply refused: verification refused \(stored sha256 \w+ does not match/)
+    await expect(w.patches.start({ palace: w.palace }, { id, project: 'demo' })).rejects.toThrow(
+      /apply refused: verification refused \(stored sha256 \w+ does not match/
+    )
     expect(await w.acksOf(id)).toEqual([])
     expect(await w.status()).toBe('')
   })
@@ -248,12 +268,19 @@ describe('refusals before anything runs', () => {
     const id = await w.submit(patch, { body: `fix ready\nsha256: ${forged}`, metadata: { sha256: forged } })
     const v = (await w.patches.verify({ palace: w.palace }, id)).verification
     expect(v.sha256.ok).toBe(true)
-    expect(v.quoted.map((q) => [q.where, q.ok])).toEqual([['metadata', false], ['body', false], ['metadata', false]])
+    expect(v.quoted.map((q) => [q.where, q.ok])).toEqual([
+      ['metadata', false],
+      ['body', false],
+      ['metadata', false]
+    ])
     expect(v.verdict).toBe('refused')
     await expect(w.patches.start({ palace: w.palace }, { id, project: 'demo' })).rejects.toThrow(/the sender quoted sha256/)
 
     const honest = await w.submit(patch, { body: `sha256: ${sha256Bytes(Buffer.from(patch))}` })
-    expect((await w.patches.verify({ palace: w.palace }, honest)).verification).toMatchObject({ verdict: 'ok', quoted: [{ where: 'body', ok: true }] })
+    expect((await w.patches.verify({ palace: w.palace }, honest)).verification).toMatchObject({
+      verdict: 'ok',
+      quoted: [{ where: 'body', ok: true }]
+    })
   })
 
   it('paths outside the repository are refused; files missing at the base commit are flagged', async () => {
@@ -266,7 +293,12 @@ describe('refusals before anything runs', () => {
 
     const ghost = 'diff --git a/src/ghost.txt b/src/ghost.txt\n--- a/src/ghost.txt\n+++ b/src/ghost.txt\n@@ -1 +1 @@\n-a\n+b\n'
     const g = (await w.patches.verify({ palace: w.palace }, await w.submit(ghost))).verification
-    expect(g.findings).toContainEqual({ code: 'missing-at-base', level: 'warning', message: `src/ghost.txt does not exist at the base commit ${w.base.slice(0, 12)}`, path: 'src/ghost.txt' })
+    expect(g.findings).toContainEqual({
+      code: 'missing-at-base',
+      level: 'warning',
+      message: `src/ghost.txt does not exist at the base commit ${w.base.slice(0, 12)}`,
+      path: 'src/ghost.txt'
+    })
     expect(g.checked_in).toBe('demo')
   })
 })

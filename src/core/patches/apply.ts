@@ -50,9 +50,28 @@ export function newRunId(now = new Date()): string {
 /** The record of a run that has not started its steps yet. */
 export function initialRun(id: string, job: ApplyJob): ApplyRun {
   return {
-    id, hub: job.hubLocation, event_id: job.event.id, artifact_id: job.verified.artifact?.id ?? null, project: job.project, repo: job.root,
-    started_at: new Date().toISOString(), finished_at: null, phase: 'checking', outcome: 'running', reason: null, check: null, applied: false,
-    test: null, head_before: job.headBefore, head_after: null, ack_event_id: null, ack_error: null, evidence: null, revertable: false, reverted_at: null, revision: 0
+    id,
+    hub: job.hubLocation,
+    event_id: job.event.id,
+    artifact_id: job.verified.artifact?.id ?? null,
+    project: job.project,
+    repo: job.root,
+    started_at: new Date().toISOString(),
+    finished_at: null,
+    phase: 'checking',
+    outcome: 'running',
+    reason: null,
+    check: null,
+    applied: false,
+    test: null,
+    head_before: job.headBefore,
+    head_after: null,
+    ack_event_id: null,
+    ack_error: null,
+    evidence: null,
+    revertable: false,
+    reverted_at: null,
+    revision: 0
   }
 }
 
@@ -65,7 +84,18 @@ export function touchedPaths(v: VerifiedPatch): string[] {
 export async function executeRun(start: ApplyRun, job: ApplyJob, hooks: ApplyHooks): Promise<ApplyRun> {
   let run = start
   const audit = (action: 'apply' | 'test' | 'ack', outcome: string, summary: string, detail: Record<string, unknown> = {}): void =>
-    void hooks.store.audit({ hub: job.hubLocation, event_id: job.event.id, correlation_id: job.event.correlation_id, action, outcome, actor: job.actor, project: job.project, summary, apply_id: run.id, detail })
+    void hooks.store.audit({
+      hub: job.hubLocation,
+      event_id: job.event.id,
+      correlation_id: job.event.correlation_id,
+      action,
+      outcome,
+      actor: job.actor,
+      project: job.project,
+      summary,
+      apply_id: run.id,
+      detail
+    })
   const update = (patch: Partial<ApplyRun>, pid: number | null = process.pid): void => {
     run = { ...run, ...patch, revision: run.revision + 1 }
     hooks.store.saveRun(run, pid)
@@ -89,8 +119,14 @@ export async function executeRun(start: ApplyRun, job: ApplyJob, hooks: ApplyHoo
       if (!applied.ok) {
         await restoreSnapshot(job.root, before)
         hooks.store.dropSnapshot(run.id)
-        audit('apply', 'failed', `git apply failed after a passing check (exit ${applied.code}); the worktree was put back`, { output: applied.output })
-        update({ outcome: 'failed', reason: `git apply failed: ${applied.output.split('\n').find((l) => /error/i.test(l)) ?? `exit ${applied.code}`}`, phase: 'acking' })
+        audit('apply', 'failed', `git apply failed after a passing check (exit ${applied.code}); the worktree was put back`, {
+          output: applied.output
+        })
+        update({
+          outcome: 'failed',
+          reason: `git apply failed: ${applied.output.split('\n').find((l) => /error/i.test(l)) ?? `exit ${applied.code}`}`,
+          phase: 'acking'
+        })
       } else {
         hooks.store.saveSnapshot(run.id, await markApplied(job.root, before))
         audit('apply', 'applied', `applied to ${job.project} (${paths.length} path${paths.length === 1 ? '' : 's'})`, { paths })
@@ -133,11 +169,17 @@ async function runTests(job: ApplyJob, hooks: ApplyHooks, current: () => ApplyRu
   update({
     test: { command: job.testCommand, status: r.status, exit_code: r.exitCode, duration_ms: r.durationMs, tail: r.tail },
     outcome: passed ? 'applied' : 'failed',
-    reason: passed ? null : `tests ${r.status === 'failed' ? `failed (exit ${r.exitCode})` : r.status === 'timed-out' ? `timed out after ${Math.round(job.testTimeoutMs / 1000)} s` : r.status}`,
+    reason: passed
+      ? null
+      : `tests ${r.status === 'failed' ? `failed (exit ${r.exitCode})` : r.status === 'timed-out' ? `timed out after ${Math.round(job.testTimeoutMs / 1000)} s` : r.status}`,
     revertable: !passed,
     phase: 'acking'
   })
-  audit('test', r.status, `${job.testCommand}: ${r.status}${r.exitCode === null ? '' : ` (exit ${r.exitCode})`} in ${(r.durationMs / 1000).toFixed(1)} s`)
+  audit(
+    'test',
+    r.status,
+    `${job.testCommand}: ${r.status}${r.exitCode === null ? '' : ` (exit ${r.exitCode})`} in ${(r.durationMs / 1000).toFixed(1)} s`
+  )
 }
 
 /** Records the resulting HEAD, posts the ack with the evidence, closes the run. */

@@ -9,7 +9,13 @@ import { findShaClaims, compareClaims } from './quoted-sha'
 describe('reading the files of a patch', () => {
   it('reads what git diff writes: modify, add, delete, rename, mode change, binary, quoted paths', async () => {
     const repo = await makeRepo()
-    await repo.commit('base', { 'a.txt': 'one\ntwo\n', 'gone.txt': 'bye\n', 'old name.txt': 'same\nsame\nsame\n', 'run.sh': 'echo\n', 'img.bin': 'x' })
+    await repo.commit('base', {
+      'a.txt': 'one\ntwo\n',
+      'gone.txt': 'bye\n',
+      'old name.txt': 'same\nsame\nsame\n',
+      'run.sh': 'echo\n',
+      'img.bin': 'x'
+    })
     await repo.git(['rm', '-q', 'gone.txt'])
     await repo.git(['mv', 'old name.txt', 'new name.txt'])
     await repo.commit('changes', { 'a.txt': 'one\n-- two\n', 'added/deep.txt': 'new\n', 'img.bin': '\x00\x01binary' })
@@ -30,7 +36,9 @@ describe('reading the files of a patch', () => {
 
   it('counts hunks by their headers: a removed "-- x" line or "+++ x" line is not a header', () => {
     const text = ['--- a/f', '+++ b/f', '@@ -1,3 +1,3 @@', ' a', '--- not a header', '+++ not one either', ' c', ''].join('\n')
-    expect(parsePatch(text).files).toEqual([{ old_path: 'f', new_path: 'f', status: 'modified', binary: false, additions: 1, deletions: 1 }])
+    expect(parsePatch(text).files).toEqual([
+      { old_path: 'f', new_path: 'f', status: 'modified', binary: false, additions: 1, deletions: 1 }
+    ])
   })
 
   it('reads plain unified diffs, CRLF patches, and says when a hunk is cut short', () => {
@@ -57,7 +65,11 @@ describe('shas the sender quoted', () => {
   const sha = 'a'.repeat(64)
   const other = 'b'.repeat(64)
   it('finds digest-named metadata values (nested) and body words on lines naming a digest', () => {
-    const claims = findShaClaims(`fix ready\nsha256: ${sha}\ncommit ${'c'.repeat(64)} is the base`, { sha256: sha.toUpperCase(), artifact: { patch_sha256: `sha256:${other}` }, base: 'd'.repeat(64) })
+    const claims = findShaClaims(`fix ready\nsha256: ${sha}\ncommit ${'c'.repeat(64)} is the base`, {
+      sha256: sha.toUpperCase(),
+      artifact: { patch_sha256: `sha256:${other}` },
+      base: 'd'.repeat(64)
+    })
     expect(claims).toEqual([
       { where: 'metadata', at: 'sha256', sha256: sha },
       { where: 'metadata', at: 'artifact.patch_sha256', sha256: other },
@@ -67,6 +79,9 @@ describe('shas the sender quoted', () => {
 
   it('compares with the computed sha; a claim about another attached artifact is left out', () => {
     const claims = findShaClaims(`sha256 ${sha}\nsha256 ${other}\nchecksum ${'e'.repeat(64)}`, {})
-    expect(compareClaims(claims, sha, [other]).map((c) => [c.sha256[0], c.ok])).toEqual([['a', true], ['e', false]])
+    expect(compareClaims(claims, sha, [other]).map((c) => [c.sha256[0], c.ok])).toEqual([
+      ['a', true],
+      ['e', false]
+    ])
   })
 })

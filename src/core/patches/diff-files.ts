@@ -64,7 +64,8 @@ function splitGitHeader(rest: string): [string, string] | null {
   }
   // unquoted on both sides: the names are equal unless renamed, so split where the halves match
   const half = (rest.length - 1) / 2
-  if (Number.isInteger(half) && rest[half] === ' ' && rest.slice(2, half) === rest.slice(half + 3)) return [rest.slice(0, half), rest.slice(half + 1)]
+  if (Number.isInteger(half) && rest[half] === ' ' && rest.slice(2, half) === rest.slice(half + 3))
+    return [rest.slice(0, half), rest.slice(half + 1)]
   const i = rest.indexOf(' b/')
   return i < 0 ? null : [rest.slice(0, i), rest.slice(i + 1)]
 }
@@ -113,8 +114,16 @@ export function parsePatch(text: string): ParsedPatch {
   const finish = (): void => {
     if (!cur) return
     const status: PatchFile['status'] =
-      cur.status ?? (cur.old_path === null ? 'added' : cur.new_path === null ? 'deleted' : cur.old_path !== cur.new_path ? 'renamed' : 'modified')
-    files.push({ old_path: cur.old_path, new_path: cur.new_path, status, binary: cur.binary, additions: cur.additions, deletions: cur.deletions })
+      cur.status ??
+      (cur.old_path === null ? 'added' : cur.new_path === null ? 'deleted' : cur.old_path !== cur.new_path ? 'renamed' : 'modified')
+    files.push({
+      old_path: cur.old_path,
+      new_path: cur.new_path,
+      status,
+      binary: cur.binary,
+      additions: cur.additions,
+      deletions: cur.deletions
+    })
     cur = null
   }
 
@@ -145,7 +154,15 @@ export function parsePatch(text: string): ParsedPatch {
     if (line.startsWith('diff --git ')) {
       finish()
       const pair = splitGitHeader(line.slice('diff --git '.length))
-      cur = { old_path: strip(pair?.[0] ?? null), new_path: strip(pair?.[1] ?? null), status: null, binary: false, additions: 0, deletions: 0, git: true }
+      cur = {
+        old_path: strip(pair?.[0] ?? null),
+        new_path: strip(pair?.[1] ?? null),
+        status: null,
+        binary: false,
+        additions: 0,
+        deletions: 0,
+        git: true
+      }
       if (!pair) problems.push(`unreadable diff header at line ${n + 1}`)
       continue
     }

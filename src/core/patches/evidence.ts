@@ -32,14 +32,19 @@ export function evidenceText(run: ApplyRun, sha256: string | null, worktree: str
   const lines: string[] = []
   const verdict = run.outcome === 'applied' ? 'applied' : 'failed'
   lines.push(`Muster apply: ${verdict}${run.reason ? ` — ${run.reason}` : ''}`)
-  lines.push(`patch ${run.event_id}${run.artifact_id ? ` · artifact ${run.artifact_id}` : ''}${sha256 ? ` · sha256 ${sha256} verified` : ''}`)
+  lines.push(
+    `patch ${run.event_id}${run.artifact_id ? ` · artifact ${run.artifact_id}` : ''}${sha256 ? ` · sha256 ${sha256} verified` : ''}`
+  )
   lines.push(`project ${run.project} · HEAD before ${run.head_before?.slice(0, 12) ?? 'none'}`)
   if (run.check) {
     lines.push('', `$ ${run.check.command} (exit ${run.check.code})`)
     const out = lastLines(run.check.output, 60)
     if (out) lines.push(out)
   }
-  lines.push('', run.applied ? 'git apply: applied to the worktree (not committed)' : 'git apply: not applied (the repository is untouched)')
+  lines.push(
+    '',
+    run.applied ? 'git apply: applied to the worktree (not committed)' : 'git apply: not applied (the repository is untouched)'
+  )
   if (run.test) {
     const secs = run.test.duration_ms === null ? '' : ` in ${(run.test.duration_ms / 1000).toFixed(1)} s`
     const exit = run.test.exit_code === null ? '' : `, exit ${run.test.exit_code}`

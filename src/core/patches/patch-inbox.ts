@@ -3,7 +3,15 @@
  * repository) and folded into its state with the acks of its thread, through the hub interface
  * only, so local and remote hubs alike.
  */
-import { EventType, PATCH_STATES, type HubEvent, type HubEventEnvelope, type PatchCounts, type PatchSummary, type Project } from '../../shared/api'
+import {
+  EventType,
+  PATCH_STATES,
+  type HubEvent,
+  type HubEventEnvelope,
+  type PatchCounts,
+  type PatchSummary,
+  type Project
+} from '../../shared/api'
 import type { Hub } from '../hub/hub-port'
 import { foldPatchState, type StateInputs } from './patch-state'
 import { projectOfStream } from './preflight'
@@ -31,7 +39,12 @@ export async function stateInputs(hub: Hub, patches: readonly HubEventEnvelope[]
 }
 
 /** The inbox row of one verified patch. */
-export function summarize(event: HubEventEnvelope, verified: VerifiedPatch, around: StateInputs, projects: readonly Project[]): PatchSummary {
+export function summarize(
+  event: HubEventEnvelope,
+  verified: VerifiedPatch,
+  around: StateInputs,
+  projects: readonly Project[]
+): PatchSummary {
   const v = verified.verification
   const s = foldPatchState(event, around, v.verdict === 'refused' ? v.refused[0]! : null)
   return {
@@ -61,7 +74,11 @@ export function countStates(rows: readonly PatchSummary[]): PatchCounts {
 }
 
 /** The newest `limit` patches of a hub, verified and folded, newest first. */
-export async function listPatches(hub: Hub, projects: readonly Project[], limit: number): Promise<{ patches: PatchSummary[]; truncated: boolean }> {
+export async function listPatches(
+  hub: Hub,
+  projects: readonly Project[],
+  limit: number
+): Promise<{ patches: PatchSummary[]; truncated: boolean }> {
   const page = await hub.list({ type: EventType.patchReady, order: 'desc', limit })
   const around = await stateInputs(hub, page.events)
   const patches = await Promise.all(

@@ -4,7 +4,19 @@
  * preconditions, runs applies (one at a time per patch, never twice), reverts, submits, and
  * records every decision in the audit.
  */
-import { ApiError, ACK_OF, EventType, Status, type ApplyRun, type AuditEntry, type HubEvent, type PatchSummary, type Preflight, type PushedEvent, type Verification } from '../../shared/api'
+import {
+  ApiError,
+  ACK_OF,
+  EventType,
+  Status,
+  type ApplyRun,
+  type AuditEntry,
+  type HubEvent,
+  type PatchSummary,
+  type Preflight,
+  type PushedEvent,
+  type Verification
+} from '../../shared/api'
 import type { ProjectRegistry } from '../fleet/registry'
 import type { HubSelection, HubService } from '../hub/hub-service'
 import type { Db } from '../sqlite'
@@ -90,13 +102,24 @@ export class PatchService {
     const last = this.store.lastAudit(l.ref.palace, l.event.id, 'verify')
     if (!always && last?.summary === summary) return
     this.store.audit({
-      hub: l.ref.palace, event_id: l.event.id, correlation_id: l.event.correlation_id, action: 'verify', outcome: v.verdict, actor,
-      project: v.checked_in, summary, apply_id: null, detail: { sha256: v.sha256, size: v.size, quoted: v.quoted, findings: v.findings }
+      hub: l.ref.palace,
+      event_id: l.event.id,
+      correlation_id: l.event.correlation_id,
+      action: 'verify',
+      outcome: v.verdict,
+      actor,
+      project: v.checked_in,
+      summary,
+      apply_id: null,
+      detail: { sha256: v.sha256, size: v.size, quoted: v.quoted, findings: v.findings }
     })
   }
 
   /** The inbox: newest patches of a hub with state and verdict. */
-  async list(sel: HubSelection, limit = 200): Promise<Ref & { patches: PatchSummary[]; counts: ReturnType<typeof countStates>; truncated: boolean }> {
+  async list(
+    sel: HubSelection,
+    limit = 200
+  ): Promise<Ref & { patches: PatchSummary[]; counts: ReturnType<typeof countStates>; truncated: boolean }> {
     const h = this.opts.hubs.choose(sel)
     const { patches, truncated } = await listPatches(h.hub, this.opts.projects.list(), limit)
     return { hub: h.name, palace: h.location, patches, counts: countStates(patches), truncated }
@@ -128,7 +151,12 @@ export class PatchService {
   /** Why a patch counts as applied already, or null. */
   private async appliedBy(sel: HubSelection, l: Loaded): Promise<string | null> {
     const h = this.opts.hubs.choose(sel)
-    const acks = await h.hub.list({ type: EventType.ack, correlation_id: l.event.correlation_id ?? l.event.id, status: Status.applied, limit: 500 })
+    const acks = await h.hub.list({
+      type: EventType.ack,
+      correlation_id: l.event.correlation_id ?? l.event.id,
+      status: Status.applied,
+      limit: 500
+    })
     const ack = acks.events.find((a) => a.metadata[ACK_OF] === l.event.id)
     if (ack) return `acked applied by ${ack.from_agent} at ${ack.created_at} (${ack.id})`
     const run = this.store.runsOf(l.ref.palace, l.event.id).find((r) => r.run.outcome === 'applied')
@@ -142,13 +170,29 @@ export class PatchService {
     const settings = project ? this.store.settings(project) : null
     const command = testCommand === undefined ? (settings?.test_command ?? null) : testCommand
     const base = {
-      ...l.ref, event_id: l.event.id, project, candidates: ranked,
+      ...l.ref,
+      event_id: l.event.id,
+      project,
+      candidates: ranked,
       project_reason: project === null ? d.reason : project === d.project ? d.reason : 'chosen by the operator',
-      test_command: command, test_timeout_ms: settings?.test_timeout_ms ?? this.store.settings('').test_timeout_ms
+      test_command: command,
+      test_timeout_ms: settings?.test_timeout_ms ?? this.store.settings('').test_timeout_ms
     }
-    if (!l.project) return { ...base, repo: null, head: null, can_apply: false, preconditions: [{ id: 'repository', level: 'fail', label: 'No project', detail: d.reason }] }
+    if (!l.project)
+      return {
+        ...base,
+        repo: null,
+        head: null,
+        can_apply: false,
+        preconditions: [{ id: 'repository', level: 'fail', label: 'No project', detail: d.reason }]
+      }
     const pre = await checkPreconditions({
-      repo: l.project.path, event: l.event, verification: l.verified.verification, allowDirty, appliedBy: await this.appliedBy(sel, l), testCommand: command
+      repo: l.project.path,
+      event: l.event,
+      verification: l.verified.verification,
+      allowDirty,
+      appliedBy: await this.appliedBy(sel, l),
+      testCommand: command
     })
     return { ...base, repo: pre.root, head: pre.head, preconditions: pre.list, can_apply: !pre.list.some((p) => p.level === 'fail') }
   }
@@ -167,22 +211,49 @@ export class PatchService {
     this.recordVerify(l, actor)
     const pre = await this.preflightOf(sel, l, !!o.allow_dirty, o.test_command)
     const refuse = (summary: string, code: 'conflict' | 'invalid_input'): never => {
-      this.store.audit({ hub: l.ref.palace, event_id: l.event.id, correlation_id: l.event.correlation_id, action: 'refuse', outcome: 'refused', actor, project: pre.project, summary, apply_id: null })
+      this.store.audit({
+        hub: l.ref.palace,
+        event_id: l.event.id,
+        correlation_id: l.event.correlation_id,
+        action: 'refuse',
+        outcome: 'refused',
+        actor,
+        project: pre.project,
+        summary,
+        apply_id: null
+      })
       throw new ApiError(summary, code)
     }
     const failed = pre.preconditions.filter((p) => p.level === 'fail')
     if (failed.length) {
       const already = failed.find((p) => p.id === 'not-applied')
-      refuse(`apply refused: ${failed.map((p) => `${p.label.toLowerCase()} (${p.detail})`).join('; ')}`, already ? 'conflict' : 'invalid_input')
+      refuse(
+        `apply refused: ${failed.map((p) => `${p.label.toLowerCase()} (${p.detail})`).join('; ')}`,
+        already ? 'conflict' : 'invalid_input'
+      )
     }
     const job: ApplyJob = {
-      hubName: l.ref.hub, hubLocation: l.ref.palace, event: l.event, verified: l.verified, project: l.project!.name, root: pre.repo!,
-      headBefore: pre.head?.commit ?? null, testCommand: pre.test_command, testTimeoutMs: o.test_timeout_ms ?? pre.test_timeout_ms,
-      threeWay: !!o.three_way, actor
+      hubName: l.ref.hub,
+      hubLocation: l.ref.palace,
+      event: l.event,
+      verified: l.verified,
+      project: l.project!.name,
+      root: pre.repo!,
+      headBefore: pre.head?.commit ?? null,
+      testCommand: pre.test_command,
+      testTimeoutMs: o.test_timeout_ms ?? pre.test_timeout_ms,
+      threeWay: !!o.three_way,
+      actor
     }
     const run = initialRun(newRunId(), job)
     const blocking = this.store.claim(run, process.pid, (other, pid) => (pid === process.pid ? this.control.has(other.id) : isAlive(pid)))
-    if (blocking) refuse(blocking.outcome === 'applied' ? `apply refused: already applied by Muster run ${blocking.id}` : `apply refused: run ${blocking.id} of this patch is still running`, 'conflict')
+    if (blocking)
+      refuse(
+        blocking.outcome === 'applied'
+          ? `apply refused: already applied by Muster run ${blocking.id}`
+          : `apply refused: run ${blocking.id} of this patch is still running`,
+        'conflict'
+      )
     this.control.started(run)
     const done = executeRun(run, job, {
       store: this.store,
@@ -220,8 +291,14 @@ export class PatchService {
     const project = input.project ? this.opts.projects.get(input.project) : null
     const done = await submitPatch(this.opts.hubs, sel, project, { ...input, from_agent: from })
     this.store.audit({
-      hub: done.palace, event_id: done.event.id, correlation_id: done.event.correlation_id, action: 'submit', outcome: 'submitted', actor: from,
-      project: project?.name ?? null, apply_id: null,
+      hub: done.palace,
+      event_id: done.event.id,
+      correlation_id: done.event.correlation_id,
+      action: 'submit',
+      outcome: 'submitted',
+      actor: from,
+      project: project?.name ?? null,
+      apply_id: null,
       summary: `submitted ${done.artifact.id} (${done.artifact.size_bytes} bytes, sha256 ${done.artifact.sha256.slice(0, 16)}…) to ${input.to_agent}${done.artifact.warnings.length ? ` with ${done.artifact.warnings.length} warning(s)` : ''}`
     })
     return done

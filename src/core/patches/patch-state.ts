@@ -27,12 +27,25 @@ export function foldPatchState(patch: HubEventEnvelope, around: StateInputs, ref
     .sort((a, b) => b.seq - a.seq)[0]
   if (closing) {
     const line = closing.body.split('\n').find((l) => l.trim()) ?? ''
-    return { state: closing.status as EventStatus & PatchState, reason: `${closing.status} by ${closing.from_agent}${line ? `: ${line.trim()}` : ''}`, event_id: closing.id, by: closing.from_agent, at: closing.created_at }
+    return {
+      state: closing.status as EventStatus & PatchState,
+      reason: `${closing.status} by ${closing.from_agent}${line ? `: ${line.trim()}` : ''}`,
+      event_id: closing.id,
+      by: closing.from_agent,
+      at: closing.created_at
+    }
   }
   const newer = patch.correlation_id
     ? around.patches.filter((p) => p.correlation_id === patch.correlation_id && p.seq > patch.seq).sort((a, b) => a.seq - b.seq)[0]
     : undefined
-  if (newer) return { state: 'superseded', reason: `superseded by a newer patch from ${newer.from_agent} (${newer.id})`, event_id: newer.id, by: newer.from_agent, at: newer.created_at }
+  if (newer)
+    return {
+      state: 'superseded',
+      reason: `superseded by a newer patch from ${newer.from_agent} (${newer.id})`,
+      event_id: newer.id,
+      by: newer.from_agent,
+      at: newer.created_at
+    }
   if (refusedBecause) return { state: 'refused', reason: refusedBecause, event_id: null, by: null, at: null }
   return { state: 'waiting', reason: 'waiting for the operator: verify, then apply', event_id: null, by: null, at: null }
 }

@@ -50,7 +50,19 @@ export class PatchStore {
         `INSERT INTO patch_audit (at, hub, event_id, correlation_id, action, outcome, actor, project, summary, apply_id, detail_json)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
       )
-      .run(at, input.hub, input.event_id, input.correlation_id, input.action, input.outcome, input.actor, input.project, input.summary, input.apply_id, JSON.stringify(input.detail ?? {}))
+      .run(
+        at,
+        input.hub,
+        input.event_id,
+        input.correlation_id,
+        input.action,
+        input.outcome,
+        input.actor,
+        input.project,
+        input.summary,
+        input.apply_id,
+        JSON.stringify(input.detail ?? {})
+      )
     const { detail: _d, ...rest } = input
     return { ...rest, id: Number(r.lastInsertRowid), at }
   }
@@ -58,7 +70,9 @@ export class PatchStore {
   /** The newest audit entry of a patch for one action, or null. */
   lastAudit(hub: string, eventId: string, action: AuditEntry['action']): AuditEntry | null {
     const row = this.db
-      .prepare('SELECT id, at, hub, event_id, correlation_id, action, outcome, actor, project, summary, apply_id FROM patch_audit WHERE hub = ? AND event_id = ? AND action = ? ORDER BY id DESC LIMIT 1')
+      .prepare(
+        'SELECT id, at, hub, event_id, correlation_id, action, outcome, actor, project, summary, apply_id FROM patch_audit WHERE hub = ? AND event_id = ? AND action = ? ORDER BY id DESC LIMIT 1'
+      )
       .get(hub, eventId, action) as AuditRow | undefined
     return row ?? null
   }
@@ -83,13 +97,16 @@ export class PatchStore {
 
   /** One run and the pid of the process that runs it (null once finished). */
   run(id: string): { run: ApplyRun; pid: number | null } | null {
-    const row = this.db.prepare('SELECT run_json, pid FROM patch_runs WHERE id = ?').get(id) as { run_json: string; pid: number | null } | undefined
+    const row = this.db.prepare('SELECT run_json, pid FROM patch_runs WHERE id = ?').get(id) as
+      { run_json: string; pid: number | null } | undefined
     return row ? { run: JSON.parse(row.run_json) as ApplyRun, pid: row.pid } : null
   }
 
   /** Runs of one patch, oldest first. */
   runsOf(hub: string, eventId: string): { run: ApplyRun; pid: number | null }[] {
-    const rows = this.db.prepare('SELECT run_json, pid FROM patch_runs WHERE hub = ? AND event_id = ? ORDER BY started_at, rowid').all(hub, eventId) as { run_json: string; pid: number | null }[]
+    const rows = this.db
+      .prepare('SELECT run_json, pid FROM patch_runs WHERE hub = ? AND event_id = ? ORDER BY started_at, rowid')
+      .all(hub, eventId) as { run_json: string; pid: number | null }[]
     return rows.map((r) => ({ run: JSON.parse(r.run_json) as ApplyRun, pid: r.pid }))
   }
 
@@ -104,7 +121,14 @@ export class PatchStore {
           if (r.run.outcome === 'applied' && !r.run.reverted_at) return r.run
           if (r.run.outcome === 'running') {
             if (r.pid !== null && alive(r.run, r.pid)) return r.run
-            const dead: ApplyRun = { ...r.run, outcome: 'failed', phase: 'done', reason: 'the process running this apply ended before it finished', finished_at: new Date().toISOString(), revision: r.run.revision + 1 }
+            const dead: ApplyRun = {
+              ...r.run,
+              outcome: 'failed',
+              phase: 'done',
+              reason: 'the process running this apply ended before it finished',
+              finished_at: new Date().toISOString(),
+              revision: r.run.revision + 1
+            }
             this.saveRun(dead, null)
           }
         }
@@ -116,7 +140,9 @@ export class PatchStore {
 
   /** Stores the pre-apply state of the files a run touches. */
   saveSnapshot(runId: string, files: SnapshotFile[]): void {
-    const put = this.db.prepare('INSERT OR REPLACE INTO patch_snapshots (run_id, path, existed, mode, link, content, after_sha, created_dir) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    const put = this.db.prepare(
+      'INSERT OR REPLACE INTO patch_snapshots (run_id, path, existed, mode, link, content, after_sha, created_dir) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'
+    )
     this.db.transaction(() => {
       for (const f of files) put.run(runId, f.path, f.existed ? 1 : 0, f.mode, f.link, f.content, f.afterSha, f.createdDir)
     })()
@@ -124,7 +150,9 @@ export class PatchStore {
 
   /** The snapshot of a run. */
   snapshot(runId: string): SnapshotFile[] {
-    const rows = this.db.prepare('SELECT path, existed, mode, link, content, after_sha, created_dir FROM patch_snapshots WHERE run_id = ? ORDER BY path').all(runId) as {
+    const rows = this.db
+      .prepare('SELECT path, existed, mode, link, content, after_sha, created_dir FROM patch_snapshots WHERE run_id = ? ORDER BY path')
+      .all(runId) as {
       path: string
       existed: number
       mode: number | null
@@ -133,7 +161,15 @@ export class PatchStore {
       after_sha: string | null
       created_dir: string | null
     }[]
-    return rows.map((r) => ({ path: r.path, existed: r.existed === 1, mode: r.mode, link: r.link, content: r.content, afterSha: r.after_sha, createdDir: r.created_dir }))
+    return rows.map((r) => ({
+      path: r.path,
+      existed: r.existed === 1,
+      mode: r.mode,
+      link: r.link,
+      content: r.content,
+      afterSha: r.after_sha,
+      createdDir: r.created_dir
+    }))
   }
 
   /** Keeps the index entries a --3way apply will change. */
@@ -143,7 +179,8 @@ export class PatchStore {
 
   /** The index entries saved before a --3way apply, or null for a plain apply. */
   indexBefore(runId: string): string | null {
-    const row = this.db.prepare('SELECT index_before FROM patch_runs WHERE id = ?').get(runId) as { index_before: Buffer | null } | undefined
+    const row = this.db.prepare('SELECT index_before FROM patch_runs WHERE id = ?').get(runId) as
+      { index_before: Buffer | null } | undefined
     return row?.index_before ? row.index_before.toString('utf8') : null
   }
 
@@ -154,9 +191,9 @@ export class PatchStore {
 
   /** A project's test command and timeout (defaults when never set). */
   settings(project: string): ProjectPatchSettings {
-    const row = this.db.prepare('SELECT project, test_command, test_timeout_ms FROM project_patch_settings WHERE project = ?').get(project) as
-      | { project: string; test_command: string | null; test_timeout_ms: number | null }
-      | undefined
+    const row = this.db
+      .prepare('SELECT project, test_command, test_timeout_ms FROM project_patch_settings WHERE project = ?')
+      .get(project) as { project: string; test_command: string | null; test_timeout_ms: number | null } | undefined
     return { project, test_command: row?.test_command ?? null, test_timeout_ms: row?.test_timeout_ms ?? DEFAULT_TEST_TIMEOUT_MS }
   }
 

@@ -17,11 +17,11 @@ function projects(): Project[] {
 const patch = (stream: string) => ({ id: 'evt_1', type: 'patch.ready', stream, branch: 'fix/x', base_commit: null }) as unknown as HubEvent
 
 describe('the default project of a patch', () => {
-  it('is the stream\'s project without asking git, the same one the full ranking picks', async () => {
+  it("is the stream's project without asking git, the same one the full ranking picks", async () => {
     const list = projects()
     const fast = await defaultProjectOf(list, patch('project/dya'))
     expect(fast.project).toBe('dya')
-    expect((defaultProject(await rankProjects(list, patch('project/dya')))).project).toBe('dya')
+    expect(defaultProject(await rankProjects(list, patch('project/dya'))).project).toBe('dya')
   })
 
   it('falls back to the ranking when the stream names no project', async () => {

@@ -22,7 +22,11 @@ export function projectOfStream(projects: readonly Project[], stream: string): P
   const m = /^project\/(.+)$/.exec(stream)
   if (!m) return null
   const slug = m[1]!.toLowerCase()
-  return projects.find((p) => taskSlug(p.name) === slug || p.name.toLowerCase() === slug) ?? projects.find((p) => taskSlug(p.key) === slug) ?? null
+  return (
+    projects.find((p) => taskSlug(p.name) === slug || p.name.toLowerCase() === slug) ??
+    projects.find((p) => taskSlug(p.key) === slug) ??
+    null
+  )
 }
 
 /** Every project with what ties it to the patch (stream, branch, base commit), best first. */
@@ -34,7 +38,8 @@ export async function rankProjects(projects: readonly Project[], event: HubEvent
       if (byStream?.name === p.name) matches.push(`stream ${event.stream}`)
       try {
         if (event.branch && (await hasBranch(p.path, event.branch))) matches.push(`branch ${event.branch}`)
-        if (event.base_commit && (await resolveCommit(p.path, event.base_commit))) matches.push(`base commit ${event.base_commit.slice(0, 12)}`)
+        if (event.base_commit && (await resolveCommit(p.path, event.base_commit)))
+          matches.push(`base commit ${event.base_commit.slice(0, 12)}`)
       } catch (err) {
         if (!isGitFailure(err)) throw err // not a repository (or no git): it matches on nothing more
       }
@@ -48,8 +53,13 @@ export async function rankProjects(projects: readonly Project[], event: HubEvent
 /** The default project: the best match when it matches and no other matches as well. */
 export function defaultProject(ranked: readonly ProjectMatch[]): { project: string | null; reason: string } {
   const [first, second] = ranked
-  if (!first || first.matches.length === 0) return { project: null, reason: 'no registered project matches the stream, branch or base commit: pick one' }
-  if (second && second.matches.length === first.matches.length && second.matches.some((m) => m.startsWith('stream')) === first.matches.some((m) => m.startsWith('stream'))) {
+  if (!first || first.matches.length === 0)
+    return { project: null, reason: 'no registered project matches the stream, branch or base commit: pick one' }
+  if (
+    second &&
+    second.matches.length === first.matches.length &&
+    second.matches.some((m) => m.startsWith('stream')) === first.matches.some((m) => m.startsWith('stream'))
+  ) {
     return { project: null, reason: `${first.name} and ${second.name} match equally: pick one` }
   }
   return { project: first.name, reason: `matches ${first.matches.join(', ')}` }
@@ -78,12 +88,21 @@ export interface PreconditionInput {
 }
 
 /** The preconditions, checked now, and where HEAD is (null when the folder is not a repository). */
-export async function checkPreconditions(input: PreconditionInput): Promise<{ list: Precondition[]; head: HeadInfo | null; root: string | null }> {
+export async function checkPreconditions(
+  input: PreconditionInput
+): Promise<{ list: Precondition[]; head: HeadInfo | null; root: string | null }> {
   const list: Precondition[] = []
-  const push = (id: Precondition['id'], level: Precondition['level'], label: string, detail: string): void => void list.push({ id, level, label, detail })
+  const push = (id: Precondition['id'], level: Precondition['level'], label: string, detail: string): void =>
+    void list.push({ id, level, label, detail })
   const v = input.verification
   if (v.verdict === 'refused') push('verified', 'fail', 'Verification refused', v.refused.join('; '))
-  else push('verified', v.verdict === 'ok' ? 'ok' : 'warn', v.verdict === 'ok' ? 'Verified' : 'Verified, with warnings', `sha256 ${v.sha256.computed?.slice(0, 16)}… matches; ${v.files.length} file${v.files.length === 1 ? '' : 's'}`)
+  else
+    push(
+      'verified',
+      v.verdict === 'ok' ? 'ok' : 'warn',
+      v.verdict === 'ok' ? 'Verified' : 'Verified, with warnings',
+      `sha256 ${v.sha256.computed?.slice(0, 16)}… matches; ${v.files.length} file${v.files.length === 1 ? '' : 's'}`
+    )
   if (input.appliedBy) push('not-applied', 'fail', 'Already applied', input.appliedBy)
   else push('not-applied', 'ok', 'Not applied yet', 'no applied ack and no successful apply by Muster')
 
@@ -103,15 +122,24 @@ export async function checkPreconditions(input: PreconditionInput): Promise<{ li
   const dirty = await worktreeStatus(root)
   if (dirty.length === 0) push('clean', 'ok', 'Clean worktree', 'no changes, no untracked files')
   else {
-    const shown = dirty.slice(0, 5).map((d) => `${d.xy.trim() || '?'} ${d.path}`).join(', ')
+    const shown = dirty
+      .slice(0, 5)
+      .map((d) => `${d.xy.trim() || '?'} ${d.path}`)
+      .join(', ')
     const detail = `${dirty.length} change${dirty.length === 1 ? '' : 's'}: ${shown}${dirty.length > 5 ? ', …' : ''}`
-    push('clean', input.allowDirty ? 'warn' : 'fail', input.allowDirty ? 'Dirty worktree (allowed)' : 'Dirty worktree', input.allowDirty ? detail : `${detail} (commit or stash them, or allow a dirty worktree)`)
+    push(
+      'clean',
+      input.allowDirty ? 'warn' : 'fail',
+      input.allowDirty ? 'Dirty worktree (allowed)' : 'Dirty worktree',
+      input.allowDirty ? detail : `${detail} (commit or stash them, or allow a dirty worktree)`
+    )
   }
 
   const e = input.event
   if (!e.branch) push('branch', 'ok', 'Branch', 'the patch names no branch')
   else if (head.branch === e.branch) push('branch', 'ok', 'On the patch branch', e.branch)
-  else push('branch', 'warn', 'Another branch', `HEAD is ${head.branch ? `on ${head.branch}` : 'detached'}; the patch was made on ${e.branch}`)
+  else
+    push('branch', 'warn', 'Another branch', `HEAD is ${head.branch ? `on ${head.branch}` : 'detached'}; the patch was made on ${e.branch}`)
 
   if (!e.base_commit) push('base', 'warn', 'No base commit', 'the patch names no base commit: git apply --check decides')
   else if (head.commit) {
@@ -120,7 +148,12 @@ export async function checkPreconditions(input: PreconditionInput): Promise<{ li
     else if (base === head.commit) push('base', 'ok', 'HEAD is the base commit', base.slice(0, 12))
     else if (await isAncestor(root, base, head.commit)) {
       const n = await commitsBetween(root, base, head.commit)
-      push('base', 'warn', 'HEAD is ahead of the base', `${n} commit${n === 1 ? '' : 's'} since ${base.slice(0, 12)}: the patch may still apply`)
+      push(
+        'base',
+        'warn',
+        'HEAD is ahead of the base',
+        `${n} commit${n === 1 ? '' : 's'} since ${base.slice(0, 12)}: the patch may still apply`
+      )
     } else push('base', 'warn', 'HEAD does not contain the base', `${base.slice(0, 12)} is not an ancestor of HEAD: expect conflicts`)
   }
   if (input.testCommand) push('test', 'ok', 'Tests will run', input.testCommand)

@@ -29,7 +29,8 @@ export function findShaClaims(body: string, metadata: Record<string, unknown>): 
     } else if (Array.isArray(value)) {
       value.forEach((v, i) => walk(v, `${path}[${i}]`, named))
     } else if (value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) walk(v, path ? `${path}.${k}` : k, named || DIGEST_KEY_RE.test(k))
+      for (const [k, v] of Object.entries(value as Record<string, unknown>))
+        walk(v, path ? `${path}.${k}` : k, named || DIGEST_KEY_RE.test(k))
     }
   }
   walk(metadata, '', false)

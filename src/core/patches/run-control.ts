@@ -104,7 +104,8 @@ export class RunControl {
     if (!a) {
       const stored = this.store.run(id)
       if (!stored) throw new ApiError(`apply run '${id}' not found`, 'not_found')
-      if (stored.run.outcome === 'running' && stored.pid !== null) throw new ApiError(`run ${id} runs in another Muster process (pid ${stored.pid}): cancel it there`, 'conflict')
+      if (stored.run.outcome === 'running' && stored.pid !== null)
+        throw new ApiError(`run ${id} runs in another Muster process (pid ${stored.pid}): cancel it there`, 'conflict')
       throw new ApiError(`run ${id} is not running (${stored.run.outcome})`, 'conflict')
     }
     if (!a.test) throw new ApiError(`run ${id} is ${a.run.phase}: only a running test command can be cancelled`, 'conflict')
@@ -122,11 +123,27 @@ export class RunControl {
     const run = this.get(id)
     if (this.active.has(id)) throw new ApiError(`run ${id} is still running: wait for it to end`, 'conflict')
     if (run.reverted_at) throw new ApiError(`run ${id} was already reverted at ${run.reverted_at}`, 'conflict')
-    if (!run.revertable) throw new ApiError(run.applied ? `run ${id} ${run.outcome === 'applied' ? 'passed' : 'ended'}: only an apply whose tests failed is reverted` : `run ${id} applied nothing: there is nothing to revert`, 'conflict')
+    if (!run.revertable)
+      throw new ApiError(
+        run.applied
+          ? `run ${id} ${run.outcome === 'applied' ? 'passed' : 'ended'}: only an apply whose tests failed is reverted`
+          : `run ${id} applied nothing: there is nothing to revert`,
+        'conflict'
+      )
     const files = this.store.snapshot(id)
     const changed = await changedSinceApply(run.repo, files)
     const audit = (outcome: string, summary: string): void =>
-      void this.store.audit({ hub: run.hub, event_id: run.event_id, correlation_id: null, action: 'revert', outcome, actor, project: run.project, summary, apply_id: id })
+      void this.store.audit({
+        hub: run.hub,
+        event_id: run.event_id,
+        correlation_id: null,
+        action: 'revert',
+        outcome,
+        actor,
+        project: run.project,
+        summary,
+        apply_id: id
+      })
     if (changed.length) {
       const msg = `revert refused: ${changed.join(', ')} changed since the apply (revert by hand, or undo those changes first)`
       audit('refused', msg)
@@ -134,7 +151,12 @@ export class RunControl {
     }
     const restored = await restoreSnapshot(run.repo, files)
     const index = this.store.indexBefore(id)
-    if (index !== null) await restoreIndex(run.repo, files.map((f) => f.path), index)
+    if (index !== null)
+      await restoreIndex(
+        run.repo,
+        files.map((f) => f.path),
+        index
+      )
     const next: ApplyRun = { ...run, revertable: false, reverted_at: new Date().toISOString(), revision: run.revision + 1 }
     this.store.saveRun(next, null)
     this.store.dropSnapshot(id)

@@ -43,11 +43,27 @@ export async function takeSnapshot(root: string, paths: string[]): Promise<Snaps
     const abs = inside(root, path)
     const st = await lstatOrNull(abs)
     if (!st) {
-      out.push({ path, existed: false, mode: null, link: null, content: null, afterSha: null, createdDir: await firstAbsentDir(root, path) })
+      out.push({
+        path,
+        existed: false,
+        mode: null,
+        link: null,
+        content: null,
+        afterSha: null,
+        createdDir: await firstAbsentDir(root, path)
+      })
     } else if (st.isSymbolicLink()) {
       out.push({ path, existed: true, mode: null, link: await fs.readlink(abs), content: null, afterSha: null, createdDir: null })
     } else if (st.isFile()) {
-      out.push({ path, existed: true, mode: st.mode & 0o7777, link: null, content: await fs.readFile(abs), afterSha: null, createdDir: null })
+      out.push({
+        path,
+        existed: true,
+        mode: st.mode & 0o7777,
+        link: null,
+        content: await fs.readFile(abs),
+        afterSha: null,
+        createdDir: null
+      })
     } else {
       throw new Error(`${path} is a folder in the worktree, but the patch changes it as a file`)
     }
@@ -112,4 +128,3 @@ async function removeEmptyUpTo(root: string, from: string, top: string): Promise
     if (dir === top || relative(top, dir).startsWith('..') || dir === '.') return
   }
 }
-

@@ -10,7 +10,10 @@ import type { PalaceEnv } from '../hub/locate'
 import { PatchService } from './patch-service'
 
 /** Opens the hub and patch services on Muster's home; `close` ends runs, hubs and the state DB. */
-export function openPatchService(home: string, env?: PalaceEnv): { hubs: HubService; patches: PatchService; operator(): string; close(): Promise<void> } {
+export function openPatchService(
+  home: string,
+  env?: PalaceEnv
+): { hubs: HubService; patches: PatchService; operator(): string; close(): Promise<void> } {
   const db = openStateDb(home)
   const settings = new SettingsStore(db)
   const projects = new ProjectRegistry(db)

@@ -49,8 +49,15 @@ export async function projectDiff(project: Project): Promise<WorktreeDiff> {
           : null
   const content = text ?? bytes.toString('utf8')
   return {
-    project: project.name, repo: root, head: head.commit, branch: head.branch, content, size_bytes: bytes.length,
-    files: parsePatch(content).files, warnings: patchWarnings('patch', content), problem
+    project: project.name,
+    repo: root,
+    head: head.commit,
+    branch: head.branch,
+    content,
+    size_bytes: bytes.length,
+    files: parsePatch(content).files,
+    warnings: patchWarnings('patch', content),
+    problem
   }
 }
 
@@ -90,16 +97,29 @@ export async function submitPatch(hubs: HubService, sel: HubSelection, project: 
     branch ??= diff.branch ?? undefined
     base ??= diff.head ?? undefined
   } else {
-    if (input.content === undefined || input.content === '') throw new ApiError('the patch is empty: pass its text, or from_worktree with a project', 'invalid_input')
+    if (input.content === undefined || input.content === '')
+      throw new ApiError('the patch is empty: pass its text, or from_worktree with a project', 'invalid_input')
     content = input.content
   }
   const stream = input.stream ?? (project ? `project/${taskSlug(project.name)}` : null)
   if (!stream) throw new ApiError('pass a stream (project/<slug>) or a project', 'invalid_input')
   const sha = sha256Bytes(Buffer.from(content, 'utf8'))
   const done = await hubs.submitPatch({
-    ...sel, content, from_agent: input.from_agent, stream, to_agent: input.to_agent, correlation_id: input.correlation_id ?? null,
-    topic: input.topic ?? null, branch: branch ?? null, base_commit: base ?? null,
+    ...sel,
+    content,
+    from_agent: input.from_agent,
+    stream,
+    to_agent: input.to_agent,
+    correlation_id: input.correlation_id ?? null,
+    topic: input.topic ?? null,
+    branch: branch ?? null,
+    base_commit: base ?? null,
     body: input.body ?? defaultBody(input.from_agent, parsePatch(content).files, sha)
   })
-  return { hub: done.hub, palace: done.palace, artifact: { ...done.artifact, warnings: done.artifact.warnings ?? [] }, event: done.event as HubEvent }
+  return {
+    hub: done.hub,
+    palace: done.palace,
+    artifact: { ...done.artifact, warnings: done.artifact.warnings ?? [] },
+    event: done.event as HubEvent
+  }
 }

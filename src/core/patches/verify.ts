@@ -52,7 +52,12 @@ export function pathEscape(path: string): string | null {
   return null
 }
 
-const finding = (code: PatchFinding['code'], level: PatchFinding['level'], message: string, path: string | null = null): PatchFinding => ({ code, level, message, path })
+const finding = (code: PatchFinding['code'], level: PatchFinding['level'], message: string, path: string | null = null): PatchFinding => ({
+  code,
+  level,
+  message,
+  path
+})
 
 /** The patch artifact of an event: the one `kind=patch` artifact, or findings saying why there is none. */
 function choosePatch(event: HubEvent, artifacts: (StoredArtifact | null)[], findings: PatchFinding[]): StoredArtifact | null {
@@ -60,8 +65,16 @@ function choosePatch(event: HubEvent, artifacts: (StoredArtifact | null)[], find
     if (!artifacts[i]) findings.push(finding('artifact-missing', 'error', `artifact ${id} is not in this hub (not synced yet, or deleted)`))
   })
   const patches = artifacts.filter((a): a is StoredArtifact => !!a && a.kind === 'patch')
-  if (patches.length > 1) findings.push(finding('several-patch-artifacts', 'error', `${patches.length} patch artifacts on one event: Muster applies one patch per patch.ready`))
-  if (patches.length === 0 && artifacts.every(Boolean)) findings.push(finding('no-patch-artifact', 'error', 'no artifact of kind patch is attached'))
+  if (patches.length > 1)
+    findings.push(
+      finding(
+        'several-patch-artifacts',
+        'error',
+        `${patches.length} patch artifacts on one event: Muster applies one patch per patch.ready`
+      )
+    )
+  if (patches.length === 0 && artifacts.every(Boolean))
+    findings.push(finding('no-patch-artifact', 'error', 'no artifact of kind patch is attached'))
   return patches.length === 1 ? patches[0]! : null
 }
 
@@ -73,13 +86,24 @@ function textFindings(parsed: ParsedPatch, size: number): PatchFinding[] {
       const why = p === null ? null : pathEscape(p)
       if (why) out.push(finding('path-outside-repo', 'error', `${JSON.stringify(p)} leaves the repository (${why})`, p))
     }
-    if (f.binary) out.push(finding('binary', 'warning', `${f.new_path ?? f.old_path}: binary change (the diff view cannot show it)`, f.new_path ?? f.old_path))
+    if (f.binary)
+      out.push(
+        finding('binary', 'warning', `${f.new_path ?? f.old_path}: binary change (the diff view cannot show it)`, f.new_path ?? f.old_path)
+      )
   }
   if (parsed.binaryLookingLines > 0) {
-    out.push(finding('binary', 'warning', `${parsed.binaryLookingLines} changed line${parsed.binaryLookingLines === 1 ? '' : 's'} hold control characters or invalid UTF-8: binary-looking content`))
+    out.push(
+      finding(
+        'binary',
+        'warning',
+        `${parsed.binaryLookingLines} changed line${parsed.binaryLookingLines === 1 ? '' : 's'} hold control characters or invalid UTF-8: binary-looking content`
+      )
+    )
   }
-  if (size > MAX_ARTIFACT_BYTES) out.push(finding('too-large', 'warning', `the patch is ${size} bytes, over the hub's 4 MiB limit for artifacts`))
-  if (parsed.files.length === 0) out.push(finding('unparsed', 'warning', 'no file changes found: this does not look like a diff git can apply'))
+  if (size > MAX_ARTIFACT_BYTES)
+    out.push(finding('too-large', 'warning', `the patch is ${size} bytes, over the hub's 4 MiB limit for artifacts`))
+  if (parsed.files.length === 0)
+    out.push(finding('unparsed', 'warning', 'no file changes found: this does not look like a diff git can apply'))
   for (const p of parsed.problems) out.push(finding('unparsed', 'warning', p))
   return out
 }
@@ -87,32 +111,63 @@ function textFindings(parsed: ParsedPatch, size: number): PatchFinding[] {
 /** Files the patch changes or deletes that do not exist at the base commit. */
 async function baseFindings(repo: VerifyRepo, base: string, parsed: ParsedPatch): Promise<PatchFinding[]> {
   const commit = await resolveCommit(repo.path, base)
-  if (!commit) return [finding('base-unknown', 'warning', `base commit ${base} is not in ${repo.project}'s repository (fetch it, or this patch is for another project)`)]
-  const needed = [...new Set(parsed.files.filter((f) => f.status !== 'added' && f.old_path !== null && !pathEscape(f.old_path)).map((f) => f.old_path!))]
-  const found = await catFileCheck(repo.path, needed.map((p) => `${commit}:${p}`))
-  return needed.flatMap((p, i) => (found[i] ? [] : [finding('missing-at-base', 'warning', `${p} does not exist at the base commit ${base.slice(0, 12)}`, p)]))
+  if (!commit)
+    return [
+      finding(
+        'base-unknown',
+        'warning',
+        `base commit ${base} is not in ${repo.project}'s repository (fetch it, or this patch is for another project)`
+      )
+    ]
+  const needed = [
+    ...new Set(parsed.files.filter((f) => f.status !== 'added' && f.old_path !== null && !pathEscape(f.old_path)).map((f) => f.old_path!))
+  ]
+  const found = await catFileCheck(
+    repo.path,
+    needed.map((p) => `${commit}:${p}`)
+  )
+  return needed.flatMap((p, i) =>
+    found[i] ? [] : [finding('missing-at-base', 'warning', `${p} does not exist at the base commit ${base.slice(0, 12)}`, p)]
+  )
 }
 
 /** Verifies one `patch.ready` event's patch (see the file comment). Never throws for a bad patch. */
 export async function verifyPatch(input: VerifyInput): Promise<VerifiedPatch> {
   const { event } = input
   const findings: PatchFinding[] = []
-  if (event.type !== EventType.patchReady) findings.push(finding('not-a-patch', 'error', `${event.id} is a ${event.type} event, not a ${EventType.patchReady}`))
+  if (event.type !== EventType.patchReady)
+    findings.push(finding('not-a-patch', 'error', `${event.id} is a ${event.type} event, not a ${EventType.patchReady}`))
   const artifact = choosePatch(event, input.artifacts, findings)
   const bytes = artifact ? Buffer.from(artifact.content, 'utf8') : null
   const computed = bytes ? sha256Bytes(bytes) : null
   const shaOk = !!artifact && computed === artifact.sha256.toLowerCase()
   const sizeOk = !!artifact && bytes!.length === artifact.size_bytes
   if (artifact && !shaOk) {
-    findings.push(finding('sha256-mismatch', 'error', `stored sha256 ${artifact.sha256} does not match the artifact's bytes (${computed}): the content changed after it was stored`))
+    findings.push(
+      finding(
+        'sha256-mismatch',
+        'error',
+        `stored sha256 ${artifact.sha256} does not match the artifact's bytes (${computed}): the content changed after it was stored`
+      )
+    )
   }
-  if (artifact && !sizeOk) findings.push(finding('size-mismatch', 'error', `stored size ${artifact.size_bytes} bytes, but the content is ${bytes!.length} bytes`))
+  if (artifact && !sizeOk)
+    findings.push(finding('size-mismatch', 'error', `stored size ${artifact.size_bytes} bytes, but the content is ${bytes!.length} bytes`))
 
   const others = input.artifacts.filter((a): a is StoredArtifact => !!a && a !== artifact).map((a) => a.sha256)
-  const claims = [...findShaClaims(event.body, event.metadata), ...(artifact ? findShaClaims('', artifact.metadata).map((c) => ({ ...c, at: `artifact ${c.at}` })) : [])]
+  const claims = [
+    ...findShaClaims(event.body, event.metadata),
+    ...(artifact ? findShaClaims('', artifact.metadata).map((c) => ({ ...c, at: `artifact ${c.at}` })) : [])
+  ]
   const quoted = compareClaims(claims, computed, others)
   for (const q of quoted.filter((x) => !x.ok)) {
-    findings.push(finding('quoted-sha-mismatch', 'error', `the sender quoted sha256 ${q.sha256} (${q.where}, ${q.at}), but the artifact's bytes hash to ${computed ?? 'nothing'}`))
+    findings.push(
+      finding(
+        'quoted-sha-mismatch',
+        'error',
+        `the sender quoted sha256 ${q.sha256} (${q.where}, ${q.at}), but the artifact's bytes hash to ${computed ?? 'nothing'}`
+      )
+    )
   }
 
   const parsed = artifact ? parsePatch(artifact.content) : null

@@ -17,20 +17,32 @@ describe('muster rules: the block', () => {
   it('is wrapped in the markers and names the agent everywhere, with every duty', async () => {
     const block = await renderRules('mac-claude')
     const lines = block.split('\n')
-    expect(lines[0]).toBe('<!-- mempalace-shared-brain:start (rendered by Muster for mac-claude; replace it with `muster rules install --agent mac-claude`, do not edit by hand) -->')
+    expect(lines[0]).toBe(
+      '<!-- mempalace-shared-brain:start (rendered by Muster for mac-claude; replace it with `muster rules install --agent mac-claude`, do not edit by hand) -->'
+    )
     expect(lines[1]).toBe('')
     expect(lines.at(-2)).toBe('')
     expect(lines.at(-1)).toBe(MARKER_END)
     expect(block).not.toContain('<AGENT_ID>')
     expect(block).toContain('Your identity is **mac-claude**')
-    for (const duty of ['search memory first', 'since_event_id=<the last event id you', 'background watcher', 'the goal, the branch, the base commit', 'definition of done', 'recompute its sha256', 'No task you touched stays open']) {
+    for (const duty of [
+      'search memory first',
+      'since_event_id=<the last event id you',
+      'background watcher',
+      'the goal, the branch, the base commit',
+      'definition of done',
+      'recompute its sha256',
+      'No task you touched stays open'
+    ]) {
       expect(block).toContain(duty)
     }
   })
 
   it("refuses identities that are not one token, with upstream's message", async () => {
     for (const bad of ['', '   ', 'two words', 'tab\tid', 'x-->', 'a{b}', 'host:agent']) {
-      await expect(renderRules(bad), JSON.stringify(bad)).rejects.toThrow(/^--agent must be a single token like mac-claude \(machine-harness\)$/)
+      await expect(renderRules(bad), JSON.stringify(bad)).rejects.toThrow(
+        /^--agent must be a single token like mac-claude \(machine-harness\)$/
+      )
     }
     expect(await renderRules('win.codex_2-b')).toContain('win.codex_2-b')
   })
@@ -79,14 +91,20 @@ describe('muster rules install', () => {
     expect(installTarget({ harness: 'codex', home: '/h' })).toBe('/h/.codex/AGENTS.md')
     expect(installTarget({ harness: 'gemini', home: '/h' })).toBe('/h/.gemini/config/GEMINI.md')
     expect(installTarget({ file: 'x/SOUL.md', cwd: '/w' })).toBe('/w/x/SOUL.md')
-    expect(() => installTarget({ harness: 'vim', home: '/h' })).toThrow("unknown harness 'vim': use claude, codex, opencode, gemini (or --file PATH)")
+    expect(() => installTarget({ harness: 'vim', home: '/h' })).toThrow(
+      "unknown harness 'vim': use claude, codex, opencode, gemini (or --file PATH)"
+    )
     expect(() => installTarget({})).toThrow(/^say where to install/)
     const broken = join(tmpDir(), 'AGENTS.md')
     const text = '# x\n<!-- mempalace-shared-brain:start -->\nhalf a block\n'
     writeFileSync(broken, text)
-    await expect(installRules('a', broken)).rejects.toThrow(/has a shared-brain start marker \(line 2\) without its end marker: fix it by hand, nothing was written/)
+    await expect(installRules('a', broken)).rejects.toThrow(
+      /has a shared-brain start marker \(line 2\) without its end marker: fix it by hand, nothing was written/
+    )
     expect(read(broken)).toBe(text)
-    expect(() => placeBlock(`${text}${MARKER_END}\n<!-- mempalace-shared-brain:start x -->\n${MARKER_END}\n`, 'b')).toThrow(/holds 2 shared-brain blocks/)
+    expect(() => placeBlock(`${text}${MARKER_END}\n<!-- mempalace-shared-brain:start x -->\n${MARKER_END}\n`, 'b')).toThrow(
+      /holds 2 shared-brain blocks/
+    )
     await expect(installRules('bad id', join(tmpDir(), 'n.md'))).rejects.toThrow(/single token/)
     expect(existsSync(join(tmpDir(), 'n.md'))).toBe(false)
   })

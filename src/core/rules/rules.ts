@@ -66,18 +66,26 @@ export function placeBlock(text: string, block: string, file = 'the file'): { te
   const eol = /\r\n/.test(text) ? '\r\n' : '\n'
   const ours = block.replace(/\n/g, eol)
   const starts = [...text.matchAll(/<!-- mempalace-shared-brain:start[^\n]*?-->/g)]
-  if (starts.length > 1) throw new ApiError(`${file} holds ${starts.length} shared-brain blocks: keep one (delete the others by hand), then install again`, 'conflict')
+  if (starts.length > 1)
+    throw new ApiError(
+      `${file} holds ${starts.length} shared-brain blocks: keep one (delete the others by hand), then install again`,
+      'conflict'
+    )
   if (starts.length === 1) {
     const from = starts[0]!.index
     const end = text.indexOf(MARKER_END, from)
     if (end < 0) {
       const line = text.slice(0, from).split('\n').length
-      throw new ApiError(`${file} has a shared-brain start marker (line ${line}) without its end marker: fix it by hand, nothing was written`, 'conflict')
+      throw new ApiError(
+        `${file} has a shared-brain start marker (line ${line}) without its end marker: fix it by hand, nothing was written`,
+        'conflict'
+      )
     }
     const next = text.slice(0, from) + ours + text.slice(end + MARKER_END.length)
     return { text: next, outcome: next === text ? 'unchanged' : 'replaced' }
   }
-  if (text.includes(MARKER_END)) throw new ApiError(`${file} has a shared-brain end marker without its start marker: fix it by hand, nothing was written`, 'conflict')
+  if (text.includes(MARKER_END))
+    throw new ApiError(`${file} has a shared-brain end marker without its start marker: fix it by hand, nothing was written`, 'conflict')
   if (text === '') return { text: ours + eol, outcome: 'created' }
   const base = text.endsWith('\n') ? text : text + eol
   return { text: `${base}${eol}${ours}${eol}`, outcome: 'appended' }
@@ -99,7 +107,12 @@ export function installTarget(opts: { harness?: string; file?: string; home?: st
  * written through while they stay inside `home` (dotfiles kept in a repository under home are
  * common); a file outside home may only be written where it is.
  */
-export async function installRules(agent: string, file: string, hooks?: SafeWriteHooks, home: string = homedir()): Promise<{ file: string; outcome: InstallOutcome }> {
+export async function installRules(
+  agent: string,
+  file: string,
+  hooks?: SafeWriteHooks,
+  home: string = homedir()
+): Promise<{ file: string; outcome: InstallOutcome }> {
   const block = await renderRules(agent)
   await makeDir(dirname(file))
   const rel = relative(resolve(home), resolve(file))

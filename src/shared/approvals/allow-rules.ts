@@ -79,7 +79,11 @@ export function ruleLabel(rule: RuleSpec): string {
 
 /** Why a rule is unusable, or null when it is fine. */
 export function ruleProblem(rule: RuleSpec): string | null {
-  const fields: [keyof RuleSpec, string][] = [['agent_pattern', 'agent pattern'], ['tool_name', 'tool name'], ['input_pattern', 'input pattern']]
+  const fields: [keyof RuleSpec, string][] = [
+    ['agent_pattern', 'agent pattern'],
+    ['tool_name', 'tool name'],
+    ['input_pattern', 'input pattern']
+  ]
   for (const [key, name] of fields) {
     const v = rule[key]
     if (typeof v !== 'string' || v.trim() === '') return `${name} must not be empty (use * for any)`
@@ -87,7 +91,8 @@ export function ruleProblem(rule: RuleSpec): string | null {
     if ([...v].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return `${name} contains control characters`
     if (v !== v.trim()) return `${name} must not start or end with spaces`
   }
-  if (rule.tool_name === '*' && rule.input_pattern === '*') return 'a rule for any tool with any input would approve everything: name a tool or an input pattern'
+  if (rule.tool_name === '*' && rule.input_pattern === '*')
+    return 'a rule for any tool with any input would approve everything: name a tool or an input pattern'
   return null
 }
 
@@ -99,7 +104,8 @@ function commandPrefix(command: string): { prefix: string; rest: boolean } {
     if (words.length === 3 || !/^[A-Za-z0-9_.:@+=-]+$/.test(t) || t.startsWith('-')) break
     words.push(t)
     // `npm run lint`, `git push`: the runner plus its subcommand(s); plain tools stop at one word.
-    if (words.length === 1 && !/^(npm|pnpm|yarn|npx|bun|git|cargo|go|uv|pip|python3?|make|docker|kubectl|gh|mempalace|muster)$/.test(t)) break
+    if (words.length === 1 && !/^(npm|pnpm|yarn|npx|bun|git|cargo|go|uv|pip|python3?|make|docker|kubectl|gh|mempalace|muster)$/.test(t))
+      break
     if (words.length === 2 && !/^(run|exec|x)$/.test(t)) break
   }
   return { prefix: words.join(' '), rest: tokens.length > words.length }

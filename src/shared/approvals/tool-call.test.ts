@@ -14,7 +14,13 @@ describe('reading tool calls', () => {
   it('reads Edit, MultiEdit and Write with their paths', () => {
     const e = readToolCall('Edit', { file_path: '/r/.env', old_string: 'A=1', new_string: 'A=2' })
     expect(summarizeToolCall(e)).toBe('Edit: /r/.env')
-    const m = readToolCall('MultiEdit', { file_path: '/r/a.ts', edits: [{ old_string: 'a', new_string: 'b' }, { old_string: 'c', new_string: 'd', replace_all: true }] })
+    const m = readToolCall('MultiEdit', {
+      file_path: '/r/a.ts',
+      edits: [
+        { old_string: 'a', new_string: 'b' },
+        { old_string: 'c', new_string: 'd', replace_all: true }
+      ]
+    })
     expect(m.kind === 'edit' && m.edits.map((x) => x.replace_all)).toEqual([false, true])
     expect(summarizeToolCall(m)).toBe('MultiEdit: /r/a.ts (2 edits)')
     expect(summarizeToolCall(readToolCall('Write', { file_path: '/r/n.md', content: 'a\nb\n' }))).toBe('Write: /r/n.md (3 lines)')

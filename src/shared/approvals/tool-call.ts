@@ -64,7 +64,8 @@ export function readToolCall(tool: string, input: ToolInput): ToolCall {
     if (edits.length) return { kind: 'edit', tool, path, edits }
   }
   if (tool === 'Write' && path !== null && typeof input.content === 'string') return { kind: 'write', tool, path, content: input.content }
-  if (PATH_TOOLS.has(tool) && (path !== null || typeof input.pattern === 'string')) return { kind: 'path', tool, path: path ?? String(input.pattern) }
+  if (PATH_TOOLS.has(tool) && (path !== null || typeof input.pattern === 'string'))
+    return { kind: 'path', tool, path: path ?? String(input.pattern) }
   if ((tool === 'WebFetch' || tool === 'WebSearch') && (typeof input.url === 'string' || typeof input.query === 'string')) {
     return { kind: 'fetch', tool, url: str(input.url) ?? String(input.query), prompt: str(input.prompt) }
   }
@@ -76,7 +77,9 @@ export function readToolCall(tool: string, input: ToolInput): ToolCall {
 /** JSON with object keys sorted at every level (the same input always gives the same text). */
 export function stableJson(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as ToolInput).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as ToolInput).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v
   )
 }
 

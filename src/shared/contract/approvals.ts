@@ -24,7 +24,12 @@ export const approvalMethods = {
   /** Pending requests (oldest first) and decided ones (newest first) of one hub, or of every known hub. */
   'approvals.list': {
     input: HubSelector.extend({ history_limit: z.number().int().min(1).max(500).optional() }).strict(),
-    output: z.object({ operator: z.string(), pending: z.array(ApprovalItemSchema), history: z.array(ApprovalItemSchema), hubs: z.array(ApprovalHubSchema) })
+    output: z.object({
+      operator: z.string(),
+      pending: z.array(ApprovalItemSchema),
+      history: z.array(ApprovalItemSchema),
+      hubs: z.array(ApprovalHubSchema)
+    })
   },
   /** Allows or denies a request as the operator; if another decision came first, this one is recorded as a conflict. */
   'approvals.decide': {
@@ -33,14 +38,33 @@ export const approvalMethods = {
   },
   /** The same decision for several requests (bulk approve of identical ones); each item reports its own outcome or error. */
   'approvals.decideMany': {
-    input: z.object({ items: z.array(HubSelector.extend({ id: RequestRef }).strict()).min(1).max(500), decision: z.enum(OPERATOR_DECISIONS), reason: Reason.optional() }).strict(),
-    output: z.object({ results: z.array(z.union([DecideResult.extend({ id: z.string() }), z.object({ id: z.string(), error: z.string() })])) })
+    input: z
+      .object({
+        items: z
+          .array(HubSelector.extend({ id: RequestRef }).strict())
+          .min(1)
+          .max(500),
+        decision: z.enum(OPERATOR_DECISIONS),
+        reason: Reason.optional()
+      })
+      .strict(),
+    output: z.object({
+      results: z.array(z.union([DecideResult.extend({ id: z.string() }), z.object({ id: z.string(), error: z.string() })]))
+    })
   },
   /** Allowlist rules with their hit counts. */
   'approvals.rules': { input: z.object({}).strict(), output: z.object({ rules: z.array(AllowRuleSchema) }) },
   /** Adds a rule, or changes one (`id`); the same three patterns twice is a conflict. */
   'approvals.ruleSave': {
-    input: z.object({ id: z.number().int().min(1).optional(), agent_pattern: Pattern, tool_name: Pattern, input_pattern: Pattern, note: z.string().trim().max(500).optional() }).strict(),
+    input: z
+      .object({
+        id: z.number().int().min(1).optional(),
+        agent_pattern: Pattern,
+        tool_name: Pattern,
+        input_pattern: Pattern,
+        note: z.string().trim().max(500).optional()
+      })
+      .strict(),
     output: AllowRuleSchema
   },
   'approvals.ruleDelete': { input: z.object({ id: z.number().int().min(1) }).strict(), output: z.object({ deleted: z.number().int() }) }

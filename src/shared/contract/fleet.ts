@@ -20,7 +20,10 @@ export const fleetMethods = {
     output: ProjectSchema
   },
   /** Changes a project's key (the PROJECT of PROJECT/ROLE directive targets). */
-  'projects.setKey': { input: z.object({ name: ProjectName, key: z.string().trim().min(1, 'key is required').max(64) }).strict(), output: ProjectSchema },
+  'projects.setKey': {
+    input: z.object({ name: ProjectName, key: z.string().trim().min(1, 'key is required').max(64) }).strict(),
+    output: ProjectSchema
+  },
   'projects.remove': { input: z.object({ name: ProjectName }).strict(), output: z.object({ removed: z.string() }) },
   'projects.scan': {
     input: z.object({ dir: FolderPath }).strict(),
@@ -47,4 +50,3 @@ export const fleetEvents = {
   /** Settings changed (from another window or the CLI). */
   'settings.changed': SettingsSchema
 } as const
-

@@ -71,8 +71,14 @@ export const TaskSummarySchema = z.object({
   state_event_id: z.string().nullable(),
   request: z
     .object({
-      id: z.string(), from_agent: z.string(), to_agent: z.string().nullable(), stream: z.string(),
-      branch: z.string().nullable(), base_commit: z.string().nullable(), title: z.string(), created_at: z.string()
+      id: z.string(),
+      from_agent: z.string(),
+      to_agent: z.string().nullable(),
+      stream: z.string(),
+      branch: z.string().nullable(),
+      base_commit: z.string().nullable(),
+      title: z.string(),
+      created_at: z.string()
     })
     .nullable(),
   claimed_by: z.string().nullable(),
@@ -85,8 +91,15 @@ export const TaskSummarySchema = z.object({
 
 /** Counts of tasks per state, plus stuck and total. */
 export const TaskCountsSchema = z.object({
-  open: z.number().int(), claimed: z.number().int(), ready: z.number().int(), applied: z.number().int(),
-  failed: z.number().int(), blocked: z.number().int(), superseded: z.number().int(), stuck: z.number().int(), total: z.number().int()
+  open: z.number().int(),
+  claimed: z.number().int(),
+  ready: z.number().int(),
+  applied: z.number().int(),
+  failed: z.number().int(),
+  blocked: z.number().int(),
+  superseded: z.number().int(),
+  stuck: z.number().int(),
+  total: z.number().int()
 })
 
 /** One agent's latest `status` announcement. */

@@ -49,7 +49,15 @@ export const Status = {
 /** One of the event statuses. */
 export type EventStatus = (typeof Status)[keyof typeof Status]
 /** Every event status, in lifecycle order. */
-export const EVENT_STATUSES = ['open', 'claimed', 'ready', 'applied', 'blocked', 'failed', 'superseded'] as const satisfies readonly EventStatus[]
+export const EVENT_STATUSES = [
+  'open',
+  'claimed',
+  'ready',
+  'applied',
+  'blocked',
+  'failed',
+  'superseded'
+] as const satisfies readonly EventStatus[]
 /** Statuses an ack may carry (section 4, "Acks"). */
 export const ACK_STATUSES = ['claimed', 'applied', 'failed', 'blocked', 'superseded'] as const satisfies readonly EventStatus[]
 /** Statuses that close a `patch.ready` (an ack with one of them means "no longer waiting"). */
@@ -58,7 +66,15 @@ export const PATCH_CLOSING_STATUSES: readonly EventStatus[] = ['applied', 'faile
 export const REPLY_STATUSES = ['', 'blocked', 'failed', 'ready'] as const
 
 /** Task states folded from a thread: the statuses, named for tasks. */
-export const TASK_STATES = ['open', 'claimed', 'ready', 'applied', 'failed', 'blocked', 'superseded'] as const satisfies readonly EventStatus[]
+export const TASK_STATES = [
+  'open',
+  'claimed',
+  'ready',
+  'applied',
+  'failed',
+  'blocked',
+  'superseded'
+] as const satisfies readonly EventStatus[]
 /** One of the task states. */
 export type TaskState = (typeof TASK_STATES)[number]
 

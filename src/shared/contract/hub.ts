@@ -6,8 +6,15 @@
  */
 import { z } from 'zod'
 import {
-  HubEventSchema, HubInfoSchema, HubOverviewSchema, InboxCursorSchema, PresenceSchema, TaskCountsSchema,
-  TaskSummarySchema, ThreadStepSchema, WaitingPatchSchema
+  HubEventSchema,
+  HubInfoSchema,
+  HubOverviewSchema,
+  InboxCursorSchema,
+  PresenceSchema,
+  TaskCountsSchema,
+  TaskSummarySchema,
+  ThreadStepSchema,
+  WaitingPatchSchema
 } from './hub-types'
 
 export * from './hub-types'
@@ -16,10 +23,17 @@ export * from './hub-vocabulary'
 const Text = z.string().max(4096)
 /** One value or several (several = OR). */
 const OneOrMany = z.union([Text, z.array(Text).max(64)])
-const Ms = z.number().int().min(0).max(366 * 24 * 3600 * 1000)
+const Ms = z
+  .number()
+  .int()
+  .min(0)
+  .max(366 * 24 * 3600 * 1000)
 
 /** Which hub: a registered name or a palace folder (neither = MemPalace's default resolution). */
-export const HubSelector = z.object({ hub: z.string().trim().min(1).max(64).optional(), palace: z.string().trim().min(1).max(4096).optional() })
+export const HubSelector = z.object({
+  hub: z.string().trim().min(1).max(64).optional(),
+  palace: z.string().trim().min(1).max(4096).optional()
+})
 
 /** The filters of `hub.list` / `hub.wait` (section 6) plus a body-text filter and author exclusion. */
 export const HubFilters = z.object({
@@ -83,7 +97,13 @@ export const hubMethods = {
   'hubs.remove': { input: z.object({ name: z.string().trim().min(1).max(64) }).strict(), output: z.object({ removed: z.string() }) },
   'hub.list': {
     input: HubSelector.extend(HubFilters.shape).extend({ count: z.boolean().optional() }).strict(),
-    output: z.object({ ...HubRef, events: z.array(HubEventSchema), count: z.number().int(), has_more: z.boolean(), total: z.number().int().optional() })
+    output: z.object({
+      ...HubRef,
+      events: z.array(HubEventSchema),
+      count: z.number().int(),
+      has_more: z.boolean(),
+      total: z.number().int().optional()
+    })
   },
   'hub.get': {
     input: HubSelector.extend({ id: Text }).strict(),
@@ -120,10 +140,21 @@ export const hubMethods = {
     output: TaskSummarySchema.extend({ ...HubRef, steps: z.array(ThreadStepSchema), events: z.array(HubEventSchema) })
   },
   'hub.tasks': {
-    input: HubSelector.extend({ stream: Text.optional(), agent: Text.optional(), limit: z.number().int().min(1).max(500).optional(), stuck_after_ms: Ms.optional() }).strict(),
+    input: HubSelector.extend({
+      stream: Text.optional(),
+      agent: Text.optional(),
+      limit: z.number().int().min(1).max(500).optional(),
+      stuck_after_ms: Ms.optional()
+    }).strict(),
     output: z.object({
-      ...HubRef, counts: TaskCountsSchema, tasks: z.array(TaskSummarySchema), open: z.array(TaskSummarySchema),
-      claimed: z.array(TaskSummarySchema), stuck: z.array(TaskSummarySchema), patches_waiting: z.array(WaitingPatchSchema), truncated: z.boolean()
+      ...HubRef,
+      counts: TaskCountsSchema,
+      tasks: z.array(TaskSummarySchema),
+      open: z.array(TaskSummarySchema),
+      claimed: z.array(TaskSummarySchema),
+      stuck: z.array(TaskSummarySchema),
+      patches_waiting: z.array(WaitingPatchSchema),
+      truncated: z.boolean()
     })
   },
   'hub.presence': {
@@ -133,34 +164,62 @@ export const hubMethods = {
   /** Appends an event as the operator (every upstream validation rule applies). */
   'hub.append': {
     input: HubSelector.extend({
-      type: z.string(), stream: z.string(), room: z.string(), topic: z.string().nullable().optional(),
-      to_agent: z.string().nullable().optional(), correlation_id: z.string().nullable().optional(), branch: z.string().nullable().optional(),
-      base_commit: z.string().nullable().optional(), status: z.string().nullable().optional(), body: z.string().optional(),
-      metadata: z.record(z.string(), z.unknown()).nullable().optional(), artifact_ids: z.array(z.string()).optional()
+      type: z.string(),
+      stream: z.string(),
+      room: z.string(),
+      topic: z.string().nullable().optional(),
+      to_agent: z.string().nullable().optional(),
+      correlation_id: z.string().nullable().optional(),
+      branch: z.string().nullable().optional(),
+      base_commit: z.string().nullable().optional(),
+      status: z.string().nullable().optional(),
+      body: z.string().optional(),
+      metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+      artifact_ids: z.array(z.string()).optional()
     }).strict(),
     output: z.object({ ...HubRef, event: HubEventSchema })
   },
   /** An `event.ack` of an existing event, as the operator. */
   'hub.ack': {
-    input: HubSelector.extend({ event_id: z.string(), status: z.string().nullable().optional(), body: z.string().optional(), topic: z.string().nullable().optional() }).strict(),
+    input: HubSelector.extend({
+      event_id: z.string(),
+      status: z.string().nullable().optional(),
+      body: z.string().optional(),
+      topic: z.string().nullable().optional()
+    }).strict(),
     output: z.object({ ...HubRef, event: HubEventSchema })
   },
   /** A canonical `task.request` from the operator; `repo_project` (or a registered `project`) checks the base commit exists. */
   'hub.taskCreate': {
     input: HubSelector.extend({
-      project: z.string(), to_agent: z.string(), goal: z.string(), branch: z.string(), base_commit: z.string(), done: z.string(),
+      project: z.string(),
+      to_agent: z.string(),
+      goal: z.string(),
+      branch: z.string(),
+      base_commit: z.string(),
+      done: z.string(),
       repo_project: z.string().optional()
     }).strict(),
     output: z.object({ ...HubRef, task: HubEventSchema, handoff: z.string(), verified_in: z.string().nullable() })
   },
   /** A presence announcement (`type=status`, `to_agent='*'`, `room=status`) as the operator. */
   'hub.announce': {
-    input: HubSelector.extend({ body: z.string().optional(), stream: z.string().optional(), filters: z.record(z.string(), z.unknown()).optional(), cursor: z.string().nullable().optional() }).strict(),
+    input: HubSelector.extend({
+      body: z.string().optional(),
+      stream: z.string().optional(),
+      filters: z.record(z.string(), z.unknown()).optional(),
+      cursor: z.string().nullable().optional()
+    }).strict(),
     output: z.object({ ...HubRef, event: HubEventSchema })
   },
   'hub.inbox': {
     input: HubSelector.extend({ limit: z.number().int().min(1).max(500).optional() }).strict(),
-    output: z.object({ ...HubRef, cursor: InboxCursorSchema.nullable(), unread: z.number().int(), events: z.array(HubEventSchema.extend({ unread: z.boolean() })) })
+    output: z.object({
+      ...HubRef,
+      cursor: InboxCursorSchema.nullable(),
+      unread: z.number().int(),
+      events: z.array(HubEventSchema.extend({ unread: z.boolean() }))
+    })
   },
   /** Moves the inbox cursor forward to `event_id` (default: the newest inbox event). */
   'hub.markRead': {

@@ -7,7 +7,17 @@ import { z } from 'zod'
 import { ProjectName } from './fleet'
 
 /** What a finding is about: a rule of the protocol, or how a tag was written. */
-export const ChainRuleSchema = z.enum(['self', 'depth', 'circular', 'isolation', 'broadcast', 'unknown-role', 'sibling-chain', 'no-assumption', 'response-format'])
+export const ChainRuleSchema = z.enum([
+  'self',
+  'depth',
+  'circular',
+  'isolation',
+  'broadcast',
+  'unknown-role',
+  'sibling-chain',
+  'no-assumption',
+  'response-format'
+])
 export type ChainRule = z.infer<typeof ChainRuleSchema>
 
 /** Where a tagged text lives. */

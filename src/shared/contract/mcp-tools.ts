@@ -26,11 +26,13 @@ export const MUSE_MCP_TOOLS = {
     input: z.object({}).strict()
   },
   muse_get_role: {
-    description: 'Read the full content of a specific MUSE role file (L1 deep read). Use muse_get_status first for an overview, then this for details.',
+    description:
+      'Read the full content of a specific MUSE role file (L1 deep read). Use muse_get_status first for an overview, then this for details.',
     input: z.object({ role: z.string().describe('Role file name without extension (e.g., build, growth, qa, gm, strategy)') }).strict()
   },
   muse_send_directive: {
-    description: 'Send a cross-role directive using the MUSE directive protocol (📡). Creates a directive entry in the specified role file.',
+    description:
+      'Send a cross-role directive using the MUSE directive protocol (📡). Creates a directive entry in the specified role file.',
     input: z
       .object({
         target_role: z.string().describe('Target role file name (e.g., build, growth)'),
@@ -69,7 +71,17 @@ export type MuseToolName = keyof typeof MUSE_MCP_TOOLS
 const FromAgent = z.string().describe('Your agent identity, e.g. mac-claude (written as from_agent)')
 /** The read filters upstream's event tools take (Muster's extensions left out). */
 const WAIT_FILTERS = {
-  stream: true, room: true, topic: true, type: true, to_agent: true, from_agent: true, correlation_id: true, status: true, since_event_id: true, since_created_at: true, limit: true
+  stream: true,
+  room: true,
+  topic: true,
+  type: true,
+  to_agent: true,
+  from_agent: true,
+  correlation_id: true,
+  status: true,
+  since_event_id: true,
+  since_created_at: true,
+  limit: true
 } as const
 const LIST_FILTERS = { ...WAIT_FILTERS, before_event_id: true, order: true, preview: true } as const
 const { hub: _h, palace: _p, ...appendShape } = hubMethods['hub.append'].input.shape
@@ -83,7 +95,8 @@ export const HUB_MCP_TOOLS = {
     input: HubFilters.pick(LIST_FILTERS).strict()
   },
   mempalace_event_wait: {
-    description: 'Block until a matching event exists or the timeout expires (timeout_ms, default 60000, max 300000). Returns {"timed_out", "events", "count"}.',
+    description:
+      'Block until a matching event exists or the timeout expires (timeout_ms, default 60000, max 300000). Returns {"timed_out", "events", "count"}.',
     input: HubFilters.pick(WAIT_FILTERS).extend({ timeout_ms: hubMethods['hub.wait'].input.shape.timeout_ms }).strict()
   },
   mempalace_event_append: {

@@ -17,11 +17,28 @@ export const DirectiveId = z
   .regex(/^S\d{2,4}[A-Za-z0-9+]*$/, 'directive id must look like S042 (S + 2-4 digits, optional suffix)')
 
 /** Meaning of a header (spec section 3); `directive`/`notice` when the header itself is one. */
-export const SectionKindSchema = z.enum(['boundaries', 'todo', 'received', 'notices', 'outgoing', 'techStack', 'changelogRules', 'directive', 'notice', 'other'])
+export const SectionKindSchema = z.enum([
+  'boundaries',
+  'todo',
+  'received',
+  'notices',
+  'outgoing',
+  'techStack',
+  'changelogRules',
+  'directive',
+  'notice',
+  'other'
+])
 export type SectionKind = z.infer<typeof SectionKindSchema>
 
 /** One markdown header outside code fences. Lines are 1-based; `endLine` is the section's last line. */
-export const RoleSectionSchema = z.object({ level: z.number().int(), title: z.string(), kind: SectionKindSchema, line: z.number().int(), endLine: z.number().int() })
+export const RoleSectionSchema = z.object({
+  level: z.number().int(),
+  title: z.string(),
+  kind: SectionKindSchema,
+  line: z.number().int(),
+  endLine: z.number().int()
+})
 export type RoleSection = z.infer<typeof RoleSectionSchema>
 
 /** A `- [ ]` / `- [x]` item under a TODO header (`[/]` counts as open, in progress). */
@@ -141,7 +158,20 @@ export type RoleDetail = z.infer<typeof RoleDetailSchema>
 /** A lint finding; `code` is stable for the UI, `message` is for people. */
 export const LintFindingSchema = z.object({
   level: z.enum(['error', 'warning']),
-  code: z.enum(['no-l0', 'l0-long', 'l0-stale', 'file-long', 'file-too-long', 'paths-malformed', 'unresolved-target', 'duplicate-pending', 'after-footer', 'unreadable', 'symlink-outside', 'leftover-write']),
+  code: z.enum([
+    'no-l0',
+    'l0-long',
+    'l0-stale',
+    'file-long',
+    'file-too-long',
+    'paths-malformed',
+    'unresolved-target',
+    'duplicate-pending',
+    'after-footer',
+    'unreadable',
+    'symlink-outside',
+    'leftover-write'
+  ]),
   project: z.string(),
   role: z.string().nullable(),
   file: z.string().nullable(),
@@ -191,7 +221,11 @@ export const museMethods = {
         text: z.string().max(200).optional()
       })
       .strict(),
-    output: z.object({ hub: MuseHubSchema, directives: z.array(DirectiveSchema), notices: z.array(NoticeSchema.extend({ project: z.string() })) })
+    output: z.object({
+      hub: MuseHubSchema,
+      directives: z.array(DirectiveSchema),
+      notices: z.array(NoticeSchema.extend({ project: z.string() }))
+    })
   },
   'muse.pickup': {
     input: z.object({ project: ProjectName, id: DirectiveId, target: TargetText }).strict(),
@@ -219,7 +253,13 @@ export const museMethods = {
     output: z.object({ id: z.string(), target: z.string(), file: z.string(), line: z.number().int(), warnings: z.array(z.string()) })
   },
   'muse.memoryWrite': {
-    input: z.object({ project: ProjectName, section: z.string().trim().max(80).optional(), text: z.string().trim().min(1, 'text is required').max(20_000) }).strict(),
+    input: z
+      .object({
+        project: ProjectName,
+        section: z.string().trim().max(80).optional(),
+        text: z.string().trim().min(1, 'text is required').max(20_000)
+      })
+      .strict(),
     output: z.object({ file: z.string(), line: z.number().int(), created: z.boolean() })
   },
   'muse.memorySearch': {

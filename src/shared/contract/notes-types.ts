@@ -76,7 +76,14 @@ export type NotedCommit = z.infer<typeof NotedCommitSchema>
 
 /** Kinds of findings about notes and their refs. */
 export const NoteFindingCodeSchema = z.enum([
-  'unparseable', 'not-an-object', 'missing-field', 'unknown-type', 'bad-timestamp', 'foreign-namespace', 'ref-conflict', 'refspec-missing'
+  'unparseable',
+  'not-an-object',
+  'missing-field',
+  'unknown-type',
+  'bad-timestamp',
+  'foreign-namespace',
+  'ref-conflict',
+  'refspec-missing'
 ])
 export type NoteFindingCode = z.infer<typeof NoteFindingCodeSchema>
 
@@ -93,7 +100,13 @@ export const NoteFindingSchema = z.object({
 export type NoteFinding = z.infer<typeof NoteFindingSchema>
 
 /** One squad ref and how many notes it holds. */
-export const NotesRefSchema = z.object({ ref: z.string(), namespace: z.string(), shared: z.boolean(), bodies: z.number().int(), notes: z.number().int() })
+export const NotesRefSchema = z.object({
+  ref: z.string(),
+  namespace: z.string(),
+  shared: z.boolean(),
+  bodies: z.number().int(),
+  notes: z.number().int()
+})
 export type NotesRef = z.infer<typeof NotesRefSchema>
 
 /** A repository's squad notes. */
@@ -108,6 +121,12 @@ export const NotesSnapshotSchema = z.object({
   /** Commits with notes, newest first. */
   commits: z.array(NotedCommitSchema),
   findings: z.array(NoteFindingSchema),
-  counts: z.object({ notes: z.number().int(), bodies: z.number().int(), commits: z.number().int(), errors: z.number().int(), warnings: z.number().int() })
+  counts: z.object({
+    notes: z.number().int(),
+    bodies: z.number().int(),
+    commits: z.number().int(),
+    errors: z.number().int(),
+    warnings: z.number().int()
+  })
 })
 export type NotesSnapshot = z.infer<typeof NotesSnapshotSchema>

@@ -16,9 +16,21 @@ const NotesRef = z
   .refine((r) => !r.includes('..'), 'ref must not contain ..')
 
 /** An entry a promotion appends to decisions.md. */
-export const PromotionEntrySchema = z.object({ noteId: z.string(), ref: z.string(), commit: z.string(), title: z.string(), text: z.string() })
+export const PromotionEntrySchema = z.object({
+  noteId: z.string(),
+  ref: z.string(),
+  commit: z.string(),
+  title: z.string(),
+  text: z.string()
+})
 /** A research note a promotion archives. */
-export const PromotionArchiveSchema = z.object({ noteId: z.string(), ref: z.string(), commit: z.string(), file: z.string(), text: z.string() })
+export const PromotionArchiveSchema = z.object({
+  noteId: z.string(),
+  ref: z.string(),
+  commit: z.string(),
+  file: z.string(),
+  text: z.string()
+})
 
 /** Methods on squad notes. */
 export const notesMethods = {
@@ -34,7 +46,10 @@ export const notesMethods = {
         agent: z.string().trim().min(1, 'agent is required').max(64),
         type: z.enum(NOTE_TYPES, { message: `type must be one of ${NOTE_TYPES.join(', ')}` }),
         /** JSON: an object of note fields, or any other value stored as `content`. */
-        content: z.string().min(1, 'content is required').max(64 * 1024),
+        content: z
+          .string()
+          .min(1, 'content is required')
+          .max(64 * 1024),
         commit: z.string().trim().min(1).max(256).optional(),
         ref: NotesRef.optional()
       })

@@ -29,8 +29,19 @@ export type PatchFile = z.infer<typeof PatchFileSchema>
 
 /** Codes of Muster's own findings (besides upstream's two warnings). */
 export const FINDING_CODES = [
-  'sha256-mismatch', 'size-mismatch', 'quoted-sha-mismatch', 'artifact-missing', 'no-patch-artifact', 'several-patch-artifacts',
-  'not-a-patch', 'path-outside-repo', 'binary', 'too-large', 'missing-at-base', 'base-unknown', 'unparsed'
+  'sha256-mismatch',
+  'size-mismatch',
+  'quoted-sha-mismatch',
+  'artifact-missing',
+  'no-patch-artifact',
+  'several-patch-artifacts',
+  'not-a-patch',
+  'path-outside-repo',
+  'binary',
+  'too-large',
+  'missing-at-base',
+  'base-unknown',
+  'unparsed'
 ] as const
 export const PatchFindingSchema = z.object({
   code: z.enum(FINDING_CODES),
@@ -192,6 +203,11 @@ export type AuditEntry = z.infer<typeof AuditEntrySchema>
 
 /** Patch counts per state. */
 export const PatchCountsSchema = z.object({
-  waiting: z.number().int(), applied: z.number().int(), failed: z.number().int(), superseded: z.number().int(), refused: z.number().int(), total: z.number().int()
+  waiting: z.number().int(),
+  applied: z.number().int(),
+  failed: z.number().int(),
+  superseded: z.number().int(),
+  refused: z.number().int(),
+  total: z.number().int()
 })
 export type PatchCounts = z.infer<typeof PatchCountsSchema>

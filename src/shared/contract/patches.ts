@@ -9,7 +9,13 @@ import { ProjectName } from './fleet'
 import { HubEventSchema } from './hub-types'
 import { HubSelector } from './hub'
 import {
-  ApplyRunSchema, AuditEntrySchema, PatchCountsSchema, PatchFileSchema, PatchSummarySchema, PreflightSchema, VerificationSchema
+  ApplyRunSchema,
+  AuditEntrySchema,
+  PatchCountsSchema,
+  PatchFileSchema,
+  PatchSummarySchema,
+  PreflightSchema,
+  VerificationSchema
 } from './patch-types'
 
 export * from './patch-types'
@@ -19,7 +25,11 @@ const HubRef = { hub: z.string(), palace: z.string() }
 /** A shell command line (the project's test command). */
 const Command = z.string().trim().min(1, 'the test command is empty').max(4096)
 /** Test timeouts: a second to six hours. */
-const TestTimeout = z.number().int().min(1000).max(6 * 3600 * 1000)
+const TestTimeout = z
+  .number()
+  .int()
+  .min(1000)
+  .max(6 * 3600 * 1000)
 
 /** Methods on patches. */
 export const patchMethods = {
@@ -32,8 +42,12 @@ export const patchMethods = {
   'patch.get': {
     input: HubSelector.extend({ id: Id, project: ProjectName.optional() }).strict(),
     output: z.object({
-      ...HubRef, summary: PatchSummarySchema, verification: VerificationSchema, content: z.string().nullable(),
-      audit: z.array(AuditEntrySchema), runs: z.array(ApplyRunSchema)
+      ...HubRef,
+      summary: PatchSummarySchema,
+      verification: VerificationSchema,
+      content: z.string().nullable(),
+      audit: z.array(AuditEntrySchema),
+      runs: z.array(ApplyRunSchema)
     })
   },
   /** Verifies a patch again and records the decision. */
@@ -49,8 +63,12 @@ export const patchMethods = {
   /** Starts an apply (check, apply, optional tests, ack); progress comes as `patch.run` / `patch.output` pushes. */
   'patch.apply': {
     input: HubSelector.extend({
-      id: Id, project: ProjectName, test_command: Command.nullable().optional(), test_timeout_ms: TestTimeout.optional(),
-      three_way: z.boolean().optional(), allow_dirty: z.boolean().optional()
+      id: Id,
+      project: ProjectName,
+      test_command: Command.nullable().optional(),
+      test_timeout_ms: TestTimeout.optional(),
+      three_way: z.boolean().optional(),
+      allow_dirty: z.boolean().optional()
     }).strict(),
     output: ApplyRunSchema
   },
@@ -69,17 +87,35 @@ export const patchMethods = {
    */
   'patch.submit': {
     input: HubSelector.extend({
-      project: ProjectName.optional(), from_worktree: z.boolean().optional(), content: z.string().max(8 * 1024 * 1024).optional(),
+      project: ProjectName.optional(),
+      from_worktree: z.boolean().optional(),
+      content: z
+        .string()
+        .max(8 * 1024 * 1024)
+        .optional(),
       to_agent: z.string().trim().min(1).max(256),
-      correlation_id: z.string().max(256).optional(), stream: z.string().max(256).optional(), topic: z.string().max(256).optional(),
-      branch: z.string().max(256).optional(), base_commit: z.string().max(256).optional(), body: z.string().max(256 * 1024).optional()
+      correlation_id: z.string().max(256).optional(),
+      stream: z.string().max(256).optional(),
+      topic: z.string().max(256).optional(),
+      branch: z.string().max(256).optional(),
+      base_commit: z.string().max(256).optional(),
+      body: z
+        .string()
+        .max(256 * 1024)
+        .optional()
     }).strict(),
     output: z.object({
       ...HubRef,
       // the artifact record as mempalace_patch_submit returns it (warnings always present here)
       artifact: z.object({
-        id: z.string(), kind: z.string(), sha256: z.string(), size_bytes: z.number().int(), created_by: z.string(), created_at: z.string(),
-        origin_replica: z.string().nullable(), warnings: z.array(z.string())
+        id: z.string(),
+        kind: z.string(),
+        sha256: z.string(),
+        size_bytes: z.number().int(),
+        created_by: z.string(),
+        created_at: z.string(),
+        origin_replica: z.string().nullable(),
+        warnings: z.array(z.string())
       }),
       event: HubEventSchema
     })
@@ -88,8 +124,15 @@ export const patchMethods = {
   'patch.worktreeDiff': {
     input: z.object({ project: ProjectName }).strict(),
     output: z.object({
-      project: z.string(), repo: z.string(), head: z.string().nullable(), branch: z.string().nullable(), content: z.string(),
-      size_bytes: z.number().int(), files: z.array(PatchFileSchema), warnings: z.array(z.string()), problem: z.string().nullable()
+      project: z.string(),
+      repo: z.string(),
+      head: z.string().nullable(),
+      branch: z.string().nullable(),
+      content: z.string(),
+      size_bytes: z.number().int(),
+      files: z.array(PatchFileSchema),
+      warnings: z.array(z.string()),
+      problem: z.string().nullable()
     })
   },
   /** Audited decisions for one patch (`event_id`) or one thread (`correlation_id`). */
@@ -100,12 +143,19 @@ export const patchMethods = {
   /** Stores an artifact's exact content as the operator; patch warnings reported (`muster artifact put` names its writer with --created-by and calls the hub service). */
   'artifact.put': {
     input: HubSelector.extend({
-      kind: z.string().trim().min(1).max(64), content: z.string().max(8 * 1024 * 1024), metadata: z.record(z.string(), z.unknown()).nullable().optional()
+      kind: z.string().trim().min(1).max(64),
+      content: z.string().max(8 * 1024 * 1024),
+      metadata: z.record(z.string(), z.unknown()).nullable().optional()
     }).strict(),
     output: z.object({
       ...HubRef,
       artifact: z.object({
-        id: z.string(), kind: z.string(), sha256: z.string(), size_bytes: z.number().int(), created_by: z.string(), created_at: z.string(),
+        id: z.string(),
+        kind: z.string(),
+        sha256: z.string(),
+        size_bytes: z.number().int(),
+        created_by: z.string(),
+        created_at: z.string(),
         warnings: z.array(z.string())
       })
     })

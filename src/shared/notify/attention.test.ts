@@ -6,20 +6,49 @@ let n = 0
 function ev(type: string, from: string, corr: string, body: string, metadata: Record<string, unknown> = {}, stream = 'project/muse') {
   n++
   return {
-    id: `evt_20261202T120000_${String(n).padStart(12, '0')}`, seq: n, origin_replica: null, origin_seq: null, hlc: null, type, stream, room: 'approvals', topic: null,
-    from_agent: from, to_agent: '*', correlation_id: corr, branch: null, base_commit: null, status: 'open', artifact_ids: [], body, created_at: '2026-12-02T12:00:00Z', metadata
+    id: `evt_20261202T120000_${String(n).padStart(12, '0')}`,
+    seq: n,
+    origin_replica: null,
+    origin_seq: null,
+    hlc: null,
+    type,
+    stream,
+    room: 'approvals',
+    topic: null,
+    from_agent: from,
+    to_agent: '*',
+    correlation_id: corr,
+    branch: null,
+    base_commit: null,
+    status: 'open',
+    artifact_ids: [],
+    body,
+    created_at: '2026-12-02T12:00:00Z',
+    metadata
   }
 }
-const events = (...list: ReturnType<typeof ev>[]): PushedEvent => ({ name: 'hub.events', payload: { hub: 'demo', palace: '/p', events: list } })
-const request = (agent: string, corr: string, body: string, tool = 'Bash', stream = 'project/muse') => ev('approval.request', agent, corr, body, { tool_name: tool }, stream)
+const events = (...list: ReturnType<typeof ev>[]): PushedEvent => ({
+  name: 'hub.events',
+  payload: { hub: 'demo', palace: '/p', events: list }
+})
+const request = (agent: string, corr: string, body: string, tool = 'Bash', stream = 'project/muse') =>
+  ev('approval.request', agent, corr, body, { tool_name: tool }, stream)
 const decision = (corr: string) => ev('approval.decision', 'desk-muster', corr, 'allow: ok', { decision: 'allow' })
 const inbox = (unread: number, type = 'task.reply'): PushedEvent =>
-  ({ name: 'hub.inbox', payload: { hub: 'demo', palace: '/p', unread, latest: { ...ev(type, 'win-codex', 'task_x', 'blocked on token'), status: 'blocked' } } }) as PushedEvent
+  ({
+    name: 'hub.inbox',
+    payload: { hub: 'demo', palace: '/p', unread, latest: { ...ev(type, 'win-codex', 'task_x', 'blocked on token'), status: 'blocked' } }
+  }) as PushedEvent
 
 describe('attention notices', () => {
   it('one approval names agent, project, tool and the summary', () => {
     const { items } = attentionFrom(events(request('mac-claude', 'appr_00000001', 'Bash: git push origin main --tags')))
-    expect(noticeFor(items)).toEqual({ title: 'mac-claude needs approval (muse, Bash)', body: 'Bash: git push origin main --tags', target: 'approvals', hub: 'demo' })
+    expect(noticeFor(items)).toEqual({
+      title: 'mac-claude needs approval (muse, Bash)',
+      body: 'Bash: git push origin main --tags',
+      target: 'approvals',
+      hub: 'demo'
+    })
   })
 
   it('several approvals list up to three, then a count; inbox growth is mentioned once', () => {
@@ -28,7 +57,8 @@ describe('attention notices', () => {
     expect(noticeFor(items)).toEqual({
       title: '4 approvals waiting',
       body: 'agent-a · dya · Bash: cmd a\nagent-b · dya · Bash: cmd b\nagent-c · dya · Bash: cmd c\n+1 more\nand 2 unread in your hub inbox',
-      target: 'approvals', hub: 'demo'
+      target: 'approvals',
+      hub: 'demo'
     })
   })
 

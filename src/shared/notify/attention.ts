@@ -53,7 +53,17 @@ export function attentionFrom(event: PushedEvent): { items: Attention[]; settled
     const { hub, unread, latest } = event.payload
     // An approval request in the inbox is announced as an approval, not as an unread event.
     if (unread === 0 || (latest && latest.type.startsWith('approval.'))) return { items: [], settled: [] }
-    return { items: [{ kind: 'inbox', hub, unread, latest: latest && { from_agent: latest.from_agent, type: latest.type, status: latest.status, body: latest.body } }], settled: [] }
+    return {
+      items: [
+        {
+          kind: 'inbox',
+          hub,
+          unread,
+          latest: latest && { from_agent: latest.from_agent, type: latest.type, status: latest.status, body: latest.body }
+        }
+      ],
+      settled: []
+    }
   }
   if (event.name !== 'hub.events') return { items: [], settled: [] }
   const items: Attention[] = []
@@ -64,8 +74,13 @@ export function attentionFrom(event: PushedEvent): { items: Attention[]; settled
     if (e.type !== EventType.approvalRequest) continue
     const tool = typeof e.metadata.tool_name === 'string' ? e.metadata.tool_name : 'tool'
     items.push({
-      kind: 'approval', hub: event.payload.hub, correlation_id: e.correlation_id, agent: e.from_agent,
-      project: e.stream.replace(/^project\//, ''), tool, summary: line(e.body)
+      kind: 'approval',
+      hub: event.payload.hub,
+      correlation_id: e.correlation_id,
+      agent: e.from_agent,
+      project: e.stream.replace(/^project\//, ''),
+      tool,
+      summary: line(e.body)
     })
   }
   return { items, settled }
@@ -78,7 +93,8 @@ export function noticeFor(items: readonly Attention[]): Notice | null {
   const lastInbox = inbox[inbox.length - 1]
   if (approvals.length) {
     const first = approvals[0]!
-    const title = approvals.length === 1 ? `${first.agent} needs approval (${first.project}, ${first.tool})` : `${approvals.length} approvals waiting`
+    const title =
+      approvals.length === 1 ? `${first.agent} needs approval (${first.project}, ${first.tool})` : `${approvals.length} approvals waiting`
     const shown = approvals.slice(0, 3).map((a) => (approvals.length === 1 ? a.summary : `${a.agent} · ${a.project} · ${a.summary}`))
     if (approvals.length > 3) shown.push(`+${approvals.length - 3} more`)
     if (lastInbox) shown.push(`and ${lastInbox.unread} unread in your hub inbox`)

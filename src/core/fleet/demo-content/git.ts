@@ -77,7 +77,14 @@ export class DemoRepo {
   }
 
   /** Adds (or appends, when `append`) a note body under `refs/notes/<ref>` on `commit`; objects are written as one JSON line. */
-  async note(ref: string, commit: string, note: object | string, at: Date, append = false, author: GitAuthor = OPERATOR_AUTHOR): Promise<void> {
+  async note(
+    ref: string,
+    commit: string,
+    note: object | string,
+    at: Date,
+    append = false,
+    author: GitAuthor = OPERATOR_AUTHOR
+  ): Promise<void> {
     const body = typeof note === 'string' ? note : JSON.stringify(note)
     await this.git(['notes', `--ref=${ref}`, append ? 'append' : 'add', '-m', body, commit], at, author)
   }
@@ -96,7 +103,12 @@ export class DemoRepo {
     const original = await fs.readFile(file, 'utf8')
     await fs.writeFile(file, edit(original))
     try {
-      return (await git(this.dir, ['diff', '--no-color', '--no-ext-diff', '--', relPath], { config: ISOLATED, env: identity(this.now, OPERATOR_AUTHOR) })).stdout
+      return (
+        await git(this.dir, ['diff', '--no-color', '--no-ext-diff', '--', relPath], {
+          config: ISOLATED,
+          env: identity(this.now, OPERATOR_AUTHOR)
+        })
+      ).stdout
     } finally {
       await fs.writeFile(file, original)
     }

@@ -52,10 +52,18 @@ export function presenceSteps(c: DemoClock, t: HubTarget): Step[] {
         run: () => {
           const cursor = latestEventId(t)
           appendEvent(t.db, t.replicaId, {
-            type: 'status', stream: 'presence', room: 'status', fromAgent: agent.id, toAgent: '*', at,
+            type: 'status',
+            stream: 'presence',
+            room: 'status',
+            fromAgent: agent.id,
+            toAgent: '*',
+            at,
             body: `${agent.id} watching: mempalace logstream watch --agent ${agent.id} --follow (cursor ${cursor ?? 'tip'}) — ${state}`,
             metadata: {
-              harness: agent.harness, machine: agent.machine, state, cursor,
+              harness: agent.harness,
+              machine: agent.machine,
+              state,
+              cursor,
               filters: { to_agent: [agent.id], exclude_from_agent: [agent.id] }
             }
           })
@@ -67,45 +75,61 @@ export function presenceSteps(c: DemoClock, t: HubTarget): Step[] {
 }
 
 const TOPICS = [
-  { stream: 'project/muse', topic: 'hub', lines: [
-    'S048: event mapping draft is in build.md, please review the ack rules',
-    'logstream list --json 对比上游模板: body 逐字一致 ✅',
-    'hlc 同一毫秒内 counter 递增，测了 10k 次没有重复',
-    'MCP muse_task_create 的 base_commit 校验和上游同一条错误信息',
-    '别手写 event.ack，用 mempalace_event_ack，否则 ack_of 会漏',
-    'rc1 打包完成，等 QA (linux-gemini) 跑 S052'
-  ] },
-  { stream: 'project/muse', topic: 'release', lines: [
-    'S053: 周五 18:00 冻结 main，release 分支由 GM 切',
-    'v2.23.0 CHANGELOG 草稿已写，缺 hub 一节',
-    'README badges 还是 v2.22.0，发版前记得改',
-    'Release checklist 第 7 项: 刷新 Releases 页面确认 Latest'
-  ] },
-  { stream: 'project/dya', topic: 'offline-cache', lines: [
-    '#212 复现了: 过期证书 isValid 仍返回 true',
-    'TTL 24h 写死在 cache.ts，GM 希望可配置',
-    'Android 真机上离线模式验证通过 (Pixel 7)',
-    'iOS 模拟器时间改到明年，证书显示 已过期 ✅',
-    'release/1.3 上 vitest 41 passed'
-  ] },
-  { stream: 'project/dya', topic: 'release', lines: [
-    '商店截图需要 v1.3.0 的新 UI，GROWTH 在做',
-    '隐私声明加了健康数据一节',
-    '回滚预案: 保留 v1.2.4 的构建 48 小时'
-  ] },
-  { stream: 'project/atlas', topic: 'oom', lines: [
-    'nightly run: OOM at 620k docs, RSS 6.3 GB',
-    'RSS 采样: 每批 +9.8 MB，从不回落 → 全部留在内存',
-    'indexAll() buffers the whole corpus before writing. That is the leak.',
-    '复现脚本 scripts/index-all.mjs --docs 1000000 已提交',
-    '流式 flush 后估计峰值 1.1 GB',
-    'disk at 71% on the NUC, FTS5 index is 38 GB'
-  ] },
-  { stream: 'project/atlas', topic: 'search', lines: [
-    'normalise() 需要 NFKC，不然全角搜不到',
-    'HNSW vs IVF: 先修 OOM 再谈换索引',
-    'query API 分页游标用 rowid，不用 offset'
-  ] }
+  {
+    stream: 'project/muse',
+    topic: 'hub',
+    lines: [
+      'S048: event mapping draft is in build.md, please review the ack rules',
+      'logstream list --json 对比上游模板: body 逐字一致 ✅',
+      'hlc 同一毫秒内 counter 递增，测了 10k 次没有重复',
+      'MCP muse_task_create 的 base_commit 校验和上游同一条错误信息',
+      '别手写 event.ack，用 mempalace_event_ack，否则 ack_of 会漏',
+      'rc1 打包完成，等 QA (linux-gemini) 跑 S052'
+    ]
+  },
+  {
+    stream: 'project/muse',
+    topic: 'release',
+    lines: [
+      'S053: 周五 18:00 冻结 main，release 分支由 GM 切',
+      'v2.23.0 CHANGELOG 草稿已写，缺 hub 一节',
+      'README badges 还是 v2.22.0，发版前记得改',
+      'Release checklist 第 7 项: 刷新 Releases 页面确认 Latest'
+    ]
+  },
+  {
+    stream: 'project/dya',
+    topic: 'offline-cache',
+    lines: [
+      '#212 复现了: 过期证书 isValid 仍返回 true',
+      'TTL 24h 写死在 cache.ts，GM 希望可配置',
+      'Android 真机上离线模式验证通过 (Pixel 7)',
+      'iOS 模拟器时间改到明年，证书显示 已过期 ✅',
+      'release/1.3 上 vitest 41 passed'
+    ]
+  },
+  {
+    stream: 'project/dya',
+    topic: 'release',
+    lines: ['商店截图需要 v1.3.0 的新 UI，GROWTH 在做', '隐私声明加了健康数据一节', '回滚预案: 保留 v1.2.4 的构建 48 小时']
+  },
+  {
+    stream: 'project/atlas',
+    topic: 'oom',
+    lines: [
+      'nightly run: OOM at 620k docs, RSS 6.3 GB',
+      'RSS 采样: 每批 +9.8 MB，从不回落 → 全部留在内存',
+      'indexAll() buffers the whole corpus before writing. That is the leak.',
+      '复现脚本 scripts/index-all.mjs --docs 1000000 已提交',
+      '流式 flush 后估计峰值 1.1 GB',
+      'disk at 71% on the NUC, FTS5 index is 38 GB'
+    ]
+  },
+  {
+    stream: 'project/atlas',
+    topic: 'search',
+    lines: ['normalise() 需要 NFKC，不然全角搜不到', 'HNSW vs IVF: 先修 OOM 再谈换索引', 'query API 分页游标用 rowid，不用 offset']
+  }
 ] as const
 
 const REVIEW_LINES = [
@@ -117,7 +141,13 @@ const REVIEW_LINES = [
   'changes requested: base_commit 不能写 main，要写 sha'
 ]
 
-const CI_LINES = ['npm test: 41 passed (12.3 s)', 'bash tests/search.sh: 14 passed', 'vitest: 128 passed, 0 failed', 'lint: 0 problems', 'nightly index: 1,000,000 docs in 9m41s ✅']
+const CI_LINES = [
+  'npm test: 41 passed (12.3 s)',
+  'bash tests/search.sh: 14 passed',
+  'vitest: 128 passed, 0 failed',
+  'lint: 0 problems',
+  'nightly index: 1,000,000 docs in 9m41s ✅'
+]
 
 /** Chat, review and CI events: `count` of them at seeded times over the last five days. */
 export function chatterSteps(c: DemoClock, t: HubTarget, count = 250): Step[] {
@@ -133,18 +163,38 @@ export function chatterSteps(c: DemoClock, t: HubTarget, count = 250): Step[] {
     let input: Parameters<typeof appendEvent>[2]
     if (kind < 0.7) {
       input = {
-        type: 'chat.message', stream: lane.stream, room: 'rooms', topic: lane.topic, fromAgent: from,
-        toAgent: rand() < 0.3 ? '*' : pick(rand, others), body: pick(rand, lane.lines), at
+        type: 'chat.message',
+        stream: lane.stream,
+        room: 'rooms',
+        topic: lane.topic,
+        fromAgent: from,
+        toAgent: rand() < 0.3 ? '*' : pick(rand, others),
+        body: pick(rand, lane.lines),
+        at
       }
     } else if (kind < 0.88) {
       input = {
-        type: 'review.comment', stream: lane.stream, room: 'reviews', topic: lane.topic, fromAgent: from,
-        toAgent: pick(rand, others), body: pick(rand, REVIEW_LINES), metadata: { verdict: rand() < 0.6 ? 'comment' : 'approve' }, at
+        type: 'review.comment',
+        stream: lane.stream,
+        room: 'reviews',
+        topic: lane.topic,
+        fromAgent: from,
+        toAgent: pick(rand, others),
+        body: pick(rand, REVIEW_LINES),
+        metadata: { verdict: rand() < 0.6 ? 'comment' : 'approve' },
+        at
       }
     } else {
       input = {
-        type: 'ci.result', stream: lane.stream, room: 'status', topic: 'ci', fromAgent: from, toAgent: '*',
-        body: pick(rand, CI_LINES), metadata: { duration_s: Math.round(rand() * 600) / 10, ok: true }, at
+        type: 'ci.result',
+        stream: lane.stream,
+        room: 'status',
+        topic: 'ci',
+        fromAgent: from,
+        toAgent: '*',
+        body: pick(rand, CI_LINES),
+        metadata: { duration_s: Math.round(rand() * 600) / 10, ok: true },
+        at
       }
     }
     const frozen = input
@@ -160,12 +210,30 @@ export function chatterSteps(c: DemoClock, t: HubTarget, count = 250): Step[] {
 export function boardSteps(c: DemoClock, t: HubTarget): Step[] {
   const lane = { stream: 'project/dya', room: 'rooms', topic: 'board-pricing' }
   const msgs = [
-    { ago: 95, from: 'cro', to: 'cfo', body: 'V1.4 定价讨论，先问 CFO:\n[CHAIN: cro → cfo]\n[INVOKE:cfo|¥18/月 的订阅价对 runway 的影响?]' },
-    { ago: 88, from: 'cfo', to: 'cro', body: 'Before I answer I need the pipeline.\n[CHAIN: cro → cfo]\n[INVOKE:cro|Pipeline for the next 90 days?]' },
-    { ago: 80, from: 'cfo', to: 'cro', body: '[BLOCKED: cannot invoke cro — circular call detected in chain cro→cfo]\nState assumption used instead: pipeline flat vs last month (¥1.2M)' }
+    {
+      ago: 95,
+      from: 'cro',
+      to: 'cfo',
+      body: 'V1.4 定价讨论，先问 CFO:\n[CHAIN: cro → cfo]\n[INVOKE:cfo|¥18/月 的订阅价对 runway 的影响?]'
+    },
+    {
+      ago: 88,
+      from: 'cfo',
+      to: 'cro',
+      body: 'Before I answer I need the pipeline.\n[CHAIN: cro → cfo]\n[INVOKE:cro|Pipeline for the next 90 days?]'
+    },
+    {
+      ago: 80,
+      from: 'cfo',
+      to: 'cro',
+      body: '[BLOCKED: cannot invoke cro — circular call detected in chain cro→cfo]\nState assumption used instead: pipeline flat vs last month (¥1.2M)'
+    }
   ]
   return msgs.map((m) => {
     const at = c.ago(m.ago)
-    return { at, run: () => void appendEvent(t.db, t.replicaId, { type: 'chat.message', ...lane, fromAgent: m.from, toAgent: m.to, body: m.body, at }) }
+    return {
+      at,
+      run: () => void appendEvent(t.db, t.replicaId, { type: 'chat.message', ...lane, fromAgent: m.from, toAgent: m.to, body: m.body, at })
+    }
   })
 }

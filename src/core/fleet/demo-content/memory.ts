@@ -18,29 +18,111 @@ interface Session {
   english?: boolean
 }
 
-type Plan = Array<[daysAgo: number, hh: number, mm: number, minutes: number, role: string, title: string, done: string[], decisions: string[], next: string[]]>
+type Plan = Array<
+  [
+    daysAgo: number,
+    hh: number,
+    mm: number,
+    minutes: number,
+    role: string,
+    title: string,
+    done: string[],
+    decisions: string[],
+    next: string[]
+  ]
+>
 
 const PLANS: Record<'muse' | 'dya' | 'atlas', Plan> = {
   muse: [
-    [4, 9, 30, 150, 'BUILD', 'v2.22.0 发布收尾', ['CHANGELOG + README badges 更新到 v2.22.0', 'GitHub Release 创建'], ['Release checklist 第 7 项改为必做'], ['S048 hub 接入设计']],
-    [3, 10, 40, 200, 'BUILD', 'S048 hub 接入设计', ['拉取 S048 (✅ 已接收)', '事件映射: task.request / event.ack / patch.ready'], ['ack 一律走 `mempalace_event_ack`，不手写'], ['MCP `muse_task_create`']],
+    [
+      4,
+      9,
+      30,
+      150,
+      'BUILD',
+      'v2.22.0 发布收尾',
+      ['CHANGELOG + README badges 更新到 v2.22.0', 'GitHub Release 创建'],
+      ['Release checklist 第 7 项改为必做'],
+      ['S048 hub 接入设计']
+    ],
+    [
+      3,
+      10,
+      40,
+      200,
+      'BUILD',
+      'S048 hub 接入设计',
+      ['拉取 S048 (✅ 已接收)', '事件映射: task.request / event.ack / patch.ready'],
+      ['ack 一律走 `mempalace_event_ack`，不手写'],
+      ['MCP `muse_task_create`']
+    ],
     [3, 20, 0, 60, 'GROWTH', 'Build in Public 第 4 帖草稿', ['hub 多 agent 协作截图 x3'], ['配图用 Muster 控制台截图'], ['等 S051 评估']],
-    [2, 14, 10, 120, 'BUILD', 'muse_task_create 实现', ['body 模板与上游逐字一致', 'base commit 校验 (7-64 hex)'], ['correlation id = task_<slug>_<8 hex>'], ['patch 提交前自检']],
+    [
+      2,
+      14,
+      10,
+      120,
+      'BUILD',
+      'muse_task_create 实现',
+      ['body 模板与上游逐字一致', 'base commit 校验 (7-64 hex)'],
+      ['correlation id = task_<slug>_<8 hex>'],
+      ['patch 提交前自检']
+    ],
     [2, 20, 48, 45, 'QA', 'v2.22.0 回归', ['12/12 AC PASS', '错误路径 3/3'], [], ['等 rc1']],
     [1, 17, 45, 90, 'BUILD', 'Dashboard hub 面板 (GROWTH→BUILD)', ['presence 面板'], ['待 Apply patch 数放第二期'], ['rc1 打包']],
     [0, -170, 0, 75, 'QA', 'v2.23.0-rc1 回归', ['AC1 ✅ AC2 ✅', 'AC3 ❌ 缺末尾换行 warning'], ['FAIL 回 BUILD'], ['等 rc2 复验 (S054)']],
-    [0, -60, 0, 40, 'BUILD', 'rc2: patch warning 修复', ['`scripts/patch-check.sh` 输出上游两条 warning'], ['warning 文案逐字复制上游'], ['通知 QA 复验 (S054 已发)']]
+    [
+      0,
+      -60,
+      0,
+      40,
+      'BUILD',
+      'rc2: patch warning 修复',
+      ['`scripts/patch-check.sh` 输出上游两条 warning'],
+      ['warning 文案逐字复制上游'],
+      ['通知 QA 复验 (S054 已发)']
+    ]
   ],
   dya: [
     [3, 15, 0, 110, 'BUILD', '健康证明 PDF 导出', ['PDF 模板 + 签名二维码'], ['PDF 用系统字体，避免打包中文字体 (+9 MB)'], ['QA 验收']],
-    [2, 10, 5, 30, 'GM', '拉取 S049 + 切 release/1.3', ['S049 ✅ 已接收', 'release/1.3 分支'], ['V1.3.0 不含 CRL 同步'], ['发布 checklist']],
+    [
+      2,
+      10,
+      5,
+      30,
+      'GM',
+      '拉取 S049 + 切 release/1.3',
+      ['S049 ✅ 已接收', 'release/1.3 分支'],
+      ['V1.3.0 不含 CRL 同步'],
+      ['发布 checklist']
+    ],
     [1, 21, 30, 50, 'GM', '用户反馈 #212 分类', ['过期证书仍显示绿色 → P0'], ['发 GM→BUILD 通知 + hub task'], ['BUILD 修复']],
-    [0, -95, 0, 55, 'BUILD', '#212 修复 (win-codex)', ['claim hub task', '`isValid` 加过期判断'], ['过期判断用服务器时间兜底'], ['submit patch']]
+    [
+      0,
+      -95,
+      0,
+      55,
+      'BUILD',
+      '#212 修复 (win-codex)',
+      ['claim hub task', '`isValid` 加过期判断'],
+      ['过期判断用服务器时间兜底'],
+      ['submit patch']
+    ]
   ],
   atlas: [
     [3, 2, 0, 180, 'OPS', '夜间全量索引 #1', ['62 万文档时 OOM'], [], ['加 RSS 采样']],
     [2, 2, 0, 185, 'OPS', '夜间全量索引 #2', ['RSS 采样上线', '再次 OOM (6.3 GB)'], ['暂停夜间全量，改增量'], ['S050 排查']],
-    [1, 14, 0, 90, 'BUILD', 'S050 复现', ['复现脚本 `scripts/index-all.mjs`'], ['`indexAll` 把全部文档留在内存 = 根因'], ['流式 flush patch']],
+    [
+      1,
+      14,
+      0,
+      90,
+      'BUILD',
+      'S050 复现',
+      ['复现脚本 `scripts/index-all.mjs`'],
+      ['`indexAll` 把全部文档留在内存 = 根因'],
+      ['流式 flush patch']
+    ],
     [0, -240, 0, 60, 'RESEARCH', 'HNSW vs IVF', ['hnswlib-node 内存估算'], ['先修 OOM 再谈换索引'], ['写 squad research note']]
   ]
 }
@@ -84,8 +166,14 @@ export function memoryLogs(c: DemoClock, project: 'muse' | 'dya' | 'atlas'): Dem
   }
   const old = c.at(40, 10, 0)
   const archived: Session = {
-    role: 'BUILD', start: old, minutes: 80, title: 'Project bootstrap', english: true,
-    done: ['`.muse/` created with /start', 'first role files'], decisions: ['zero-dependency Markdown only'], next: ['first release']
+    role: 'BUILD',
+    start: old,
+    minutes: 80,
+    title: 'Project bootstrap',
+    english: true,
+    done: ['`.muse/` created with /start', 'first role files'],
+    decisions: ['zero-dependency Markdown only'],
+    next: ['first release']
   }
   files[`memory/archive/${c.ymd(old)}.md`] = `# ${c.ymd(old)}\n\n${renderSession(c, archived, 1)}`
   return files
@@ -152,7 +240,9 @@ export function memoryFiles(ctx: DemoContext, project: 'muse' | 'dya' | 'atlas')
     'MEMORIES.md': longTermMemory(ctx.clock, project),
     ...rootDocs(ctx, project),
     ...(project === 'muse'
-      ? { 'memory/CRASH_CONTEXT.md': `# CRASH CONTEXT\n\n> 上次对话在 ${ctx.clock.ymdhm(ctx.clock.at(1, 18, 2))} 中断 (context 满)。\n\n- 正在做: Dashboard hub 面板\n- 未提交: \`scripts/dashboard.sh\`\n` }
+      ? {
+          'memory/CRASH_CONTEXT.md': `# CRASH CONTEXT\n\n> 上次对话在 ${ctx.clock.ymdhm(ctx.clock.at(1, 18, 2))} 中断 (context 满)。\n\n- 正在做: Dashboard hub 面板\n- 未提交: \`scripts/dashboard.sh\`\n`
+        }
       : {})
   }
 }

@@ -7,26 +7,66 @@ import { createHash } from 'node:crypto'
 import type { DemoClock, DemoContext } from './clock'
 
 const TITLES = [
-  'Memory Loss Prevention', 'Governance Repositioning', 'Benchmark Suite', 'TF-IDF Search', 'Online Dashboard',
-  'VS Code Extension', 'Web Dashboard', 'Skill Marketplace', 'convert.sh 兼容层', 'MCP Server', 'Session Checkpoint',
-  'Semantic Compression', 'Auto Memory Capture', 'L0 分层加载', 'SOP 同步修复', '跨项目配置', 'Multi-tool installer',
-  'Pre-Flight Check', '/settings 工作流', 'Cheat Sheet', 'GM 角色', '/start onboarding', 'QA 角色', '多项目架构'
+  'Memory Loss Prevention',
+  'Governance Repositioning',
+  'Benchmark Suite',
+  'TF-IDF Search',
+  'Online Dashboard',
+  'VS Code Extension',
+  'Web Dashboard',
+  'Skill Marketplace',
+  'convert.sh 兼容层',
+  'MCP Server',
+  'Session Checkpoint',
+  'Semantic Compression',
+  'Auto Memory Capture',
+  'L0 分层加载',
+  'SOP 同步修复',
+  '跨项目配置',
+  'Multi-tool installer',
+  'Pre-Flight Check',
+  '/settings 工作流',
+  'Cheat Sheet',
+  'GM 角色',
+  '/start onboarding',
+  'QA 角色',
+  '多项目架构'
 ]
 const ADDED = [
-  '`scripts/search.sh` 零依赖 TF-IDF 检索 (memory + role files)', '`/bye` Step 4.7 自动记忆捕获 (≤5 条/次)',
-  '`skills/core/agent-protocol/SKILL.md` 角色文件协议规范', '`scripts/dashboard.sh` → `.muse/dashboard.html`',
-  '`install.sh --tool openclaw` 自动检测', '`resume.md` Step ④.5 L0 扫描', '`/distill` 结构化提取 [FACT]/[DECISION]/[LESSON]',
-  'MCP `muse_search_memory` 支持 scope=recent', '`skill-discovery.sh` categories/stats/export', 'README_CN 同步 + badges',
-  '`convert.sh` 导出 .cursorrules / Windsurf / Copilot', '`archive-memory.sh --days 30 --dry-run`'
+  '`scripts/search.sh` 零依赖 TF-IDF 检索 (memory + role files)',
+  '`/bye` Step 4.7 自动记忆捕获 (≤5 条/次)',
+  '`skills/core/agent-protocol/SKILL.md` 角色文件协议规范',
+  '`scripts/dashboard.sh` → `.muse/dashboard.html`',
+  '`install.sh --tool openclaw` 自动检测',
+  '`resume.md` Step ④.5 L0 扫描',
+  '`/distill` 结构化提取 [FACT]/[DECISION]/[LESSON]',
+  'MCP `muse_search_memory` 支持 scope=recent',
+  '`skill-discovery.sh` categories/stats/export',
+  'README_CN 同步 + badges',
+  '`convert.sh` 导出 .cursorrules / Windsurf / Copilot',
+  '`archive-memory.sh --days 30 --dry-run`'
 ]
 const FIXED = [
-  '`bye.md` convo 序号三步法 (重复序号)', '`sync.md` BUILD→QA 反向同步丢失', 'setup.sh `sed -i` macOS→Linux fallback',
-  'MCP 路径遍历 (`../../etc/passwd`) 返回 isError', 'L0 超过 120 字符时 resume 截断', 'Windows CRLF 导致 L0 解析失败',
-  'memory 搜索中文分词为空', '`/resume crash` 读不到 CRASH_CONTEXT.md'
+  '`bye.md` convo 序号三步法 (重复序号)',
+  '`sync.md` BUILD→QA 反向同步丢失',
+  'setup.sh `sed -i` macOS→Linux fallback',
+  'MCP 路径遍历 (`../../etc/passwd`) 返回 isError',
+  'L0 超过 120 字符时 resume 截断',
+  'Windows CRLF 导致 L0 解析失败',
+  'memory 搜索中文分词为空',
+  '`/resume crash` 读不到 CRASH_CONTEXT.md'
 ]
 const CHANGED = ['Core Skills 英文化', 'README 工具表重排', 'CHANGELOG 格式改为 Keep a Changelog', '角色文件 > 500 行提示归档']
 
-const FILES = ['workflows/bye.md', 'workflows/resume.md', 'scripts/mcp-server.sh', 'setup.sh', 'install.sh', 'README.md', 'skills/core/SKILL.md']
+const FILES = [
+  'workflows/bye.md',
+  'workflows/resume.md',
+  'scripts/mcp-server.sh',
+  'setup.sh',
+  'install.sh',
+  'README.md',
+  'skills/core/SKILL.md'
+]
 
 function shortSha(seed: string): string {
   return createHash('sha1').update(seed).digest('hex').slice(0, 7)

@@ -34,10 +34,31 @@ export async function writeDemoNotes(ctx: DemoContext, repo: DemoRepo, first: st
   const epoch = (days: number, h: number, m = 0) => `${Math.floor(c.at(days, h, m).getTime() / 1000)} +0000`
   const who = (id: string, days: number, h: number, m = 0) => `${id} <${id}@agents.muster.local> ${epoch(days, h, m)}`
 
-  const qaFirst = { agent: 'linux-gemini', timestamp: ts(1, 23, 12), type: 'security-review', content: 'nightly regression: OOM at 620k docs, no data loss in the FTS5 tables' }
+  const qaFirst = {
+    agent: 'linux-gemini',
+    timestamp: ts(1, 23, 12),
+    type: 'security-review',
+    content: 'nightly regression: OOM at 620k docs, no data loss in the FTS5 tables'
+  }
   const spikeNotes: Record<string, object> = {
-    research: { agent: 'home-bot', timestamp: ts(0, 10, 20), type: 'research', topic: 'HNSW in-process', findings: { recall_at_10: 0.97, rss_gb: 2.4, build_min: 14 }, effort_hours: 4, archive_on_close: true },
-    'mac-claude': { agent: 'mac-claude', timestamp: ts(0, 10, 40), type: 'decision', decision: 'Adopt HNSW for semantic search after v0.5', reasoning: 'Recall 0.97 vs 0.91 justifies 1.3 GB more RSS on the NUC', confidence: 'medium', promote_to_permanent: true }
+    research: {
+      agent: 'home-bot',
+      timestamp: ts(0, 10, 20),
+      type: 'research',
+      topic: 'HNSW in-process',
+      findings: { recall_at_10: 0.97, rss_gb: 2.4, build_min: 14 },
+      effort_hours: 4,
+      archive_on_close: true
+    },
+    'mac-claude': {
+      agent: 'mac-claude',
+      timestamp: ts(0, 10, 40),
+      type: 'decision',
+      decision: 'Adopt HNSW for semantic search after v0.5',
+      reasoning: 'Recall 0.97 vs 0.91 justifies 1.3 GB more RSS on the NUC',
+      confidence: 'medium',
+      promote_to_permanent: true
+    }
   }
   /** Each agent's notes: namespace -> commit -> body; `spike` stands for the spike branch's commit (mark :1). */
   const refs: Record<string, { by: string; at: [number, number, number]; bodies: Record<string, string> }> = {
@@ -45,14 +66,22 @@ export async function writeDemoNotes(ctx: DemoContext, repo: DemoRepo, first: st
       by: 'home-bot',
       at: [1, 16, 0],
       bodies: {
-        [first]: appendedBody({ agent: 'home-bot', timestamp: ts(14, 10, 20), type: 'progress', content: 'imported indexer skeleton; FTS5 schema v1' }),
+        [first]: appendedBody({
+          agent: 'home-bot',
+          timestamp: ts(14, 10, 20),
+          type: 'progress',
+          content: 'imported indexer skeleton; FTS5 schema v1'
+        }),
         [head]: appendedBody(
           {
-            agent: 'home-bot', timestamp: ts(1, 15, 10), type: 'decision',
+            agent: 'home-bot',
+            timestamp: ts(1, 15, 10),
+            type: 'decision',
             decision: 'indexAll flushes each batch to SQLite as it fills (S050)',
             reasoning: 'Buffering 1M docs peaks at 6.3 GB RSS; streaming stays near 1.1 GB',
             alternatives_considered: ['Raise --max-old-space-size to 8192', 'Switch to an HNSW vector index first'],
-            confidence: 'high', promote_to_permanent: true
+            confidence: 'high',
+            promote_to_permanent: true
           },
           { agent: 'home-bot', timestamp: ts(1, 16), type: 'progress', content: 'repro script scripts/index-all.mjs committed' }
         )
@@ -62,9 +91,26 @@ export async function writeDemoNotes(ctx: DemoContext, repo: DemoRepo, first: st
       by: 'win-codex',
       at: [0, 10, 20],
       bodies: {
-        [first]: appendedBody({ agent: 'win-codex', timestamp: ts(13, 16), type: 'research', topic: 'FTS5 tokenizer for CJK', findings: { unicode61: 'splits per character', icu: 'not in the bundled SQLite' }, effort_hours: 1.5, archive_on_close: false }),
+        [first]: appendedBody({
+          agent: 'win-codex',
+          timestamp: ts(13, 16),
+          type: 'research',
+          topic: 'FTS5 tokenizer for CJK',
+          findings: { unicode61: 'splits per character', icu: 'not in the bundled SQLite' },
+          effort_hours: 1.5,
+          archive_on_close: false
+        }),
         [head]: appendedBody(
-          { agent: 'home-bot', timestamp: ts(0, 6), type: 'research', content: 'HNSW vs IVF memory estimate', topic: 'vector-index', findings: { hnsw_rss_gb: 2.4, ivf_rss_gb: 1.1, recall_at_10: { hnsw: 0.97, ivf: 0.91 } }, effort_hours: 3, archive_on_close: true },
+          {
+            agent: 'home-bot',
+            timestamp: ts(0, 6),
+            type: 'research',
+            content: 'HNSW vs IVF memory estimate',
+            topic: 'vector-index',
+            findings: { hnsw_rss_gb: 2.4, ivf_rss_gb: 1.1, recall_at_10: { hnsw: 0.97, ivf: 0.91 } },
+            effort_hours: 3,
+            archive_on_close: true
+          },
           { agent: 'win-codex', timestamp: ts(0, 8), type: 'benchmark', content: 'cold-cache query p95 38 ms on 1M docs' }
         ),
         spike: appendedBody(spikeNotes.research!)
@@ -75,11 +121,26 @@ export async function writeDemoNotes(ctx: DemoContext, repo: DemoRepo, first: st
       at: [0, 7, 20],
       bodies: {
         // someone else's progress landed in the QA agent's namespace
-        [first]: appendedBody({ agent: 'home-bot', timestamp: ts(12, 2, 10), type: 'progress', content: 'nightly run wrote its progress into the QA namespace' }),
+        [first]: appendedBody({
+          agent: 'home-bot',
+          timestamp: ts(12, 2, 10),
+          type: 'progress',
+          content: 'nightly run wrote its progress into the QA namespace'
+        }),
         // the build box and the laptop both appended; the push conflict was merged with cat_sort_uniq
         [head]: catSortUniqBody(
-          appendedBody(qaFirst, { agent: 'linux-gemini', timestamp: ts(0, 6, 30), type: 'progress', content: 'build box: re-ran with streaming batches, RSS 1.1 GB' }),
-          appendedBody(qaFirst, { agent: 'linux-gemini', timestamp: ts(0, 7, 5), type: 'progress', content: 'laptop: 1M docs indexed in 9 min 40 s' })
+          appendedBody(qaFirst, {
+            agent: 'linux-gemini',
+            timestamp: ts(0, 6, 30),
+            type: 'progress',
+            content: 'build box: re-ran with streaming batches, RSS 1.1 GB'
+          }),
+          appendedBody(qaFirst, {
+            agent: 'linux-gemini',
+            timestamp: ts(0, 7, 5),
+            type: 'progress',
+            content: 'laptop: 1M docs indexed in 9 min 40 s'
+          })
         )
       }
     },
@@ -89,10 +150,26 @@ export async function writeDemoNotes(ctx: DemoContext, repo: DemoRepo, first: st
       bodies: {
         // a second review cut off mid-write: the first note survives, the rest cannot be parsed
         [first]:
-          appendedBody({ agent: 'mac-claude', timestamp: ts(12, 21), type: 'review', content: 'schema review: add a covering index on (path, mtime)' }) +
-          `\n{"agent":"mac-claude","timestamp":"${ts(12, 21, 40)}","type":"review","content":"second pass interrupted\n`,
+          appendedBody({
+            agent: 'mac-claude',
+            timestamp: ts(12, 21),
+            type: 'review',
+            content: 'schema review: add a covering index on (path, mtime)'
+          }) + `\n{"agent":"mac-claude","timestamp":"${ts(12, 21, 40)}","type":"review","content":"second pass interrupted\n`,
         // pretty-printed JSON written by hand
-        [head]: JSON.stringify({ agent: 'mac-claude', timestamp: ts(0, 9, 15), type: 'review', content: 'S050 fix reviewed: batch.ts streams, tests cover the flush at size', verdict: 'approve', files: ['src/indexer/batch.ts'] }, null, 2) + '\n',
+        [head]:
+          JSON.stringify(
+            {
+              agent: 'mac-claude',
+              timestamp: ts(0, 9, 15),
+              type: 'review',
+              content: 'S050 fix reviewed: batch.ts streams, tests cover the flush at size',
+              verdict: 'approve',
+              files: ['src/indexer/batch.ts']
+            },
+            null,
+            2
+          ) + '\n',
         spike: appendedBody(spikeNotes['mac-claude']!)
       }
     }

@@ -27,11 +27,17 @@ export function usePendingCount(): number {
 
 /** The allowlist rules with their hit counts. */
 export const useAllowRules = () =>
-  useQuery<MethodOutput<'approvals.rules'>, Error>({ queryKey: queryKey('approvals.rules', {}), queryFn: () => client.call('approvals.rules', {}) })
+  useQuery<MethodOutput<'approvals.rules'>, Error>({
+    queryKey: queryKey('approvals.rules', {}),
+    queryFn: () => client.call('approvals.rules', {})
+  })
 
 /** Refetches the inbox and the rules (after a decision, or a rule change). */
 export function invalidateApprovals(qc: QueryClient): Promise<void> {
-  return Promise.all([qc.invalidateQueries({ queryKey: ['approvals.list'] }), qc.invalidateQueries({ queryKey: ['approvals.rules'] })]).then(() => undefined)
+  return Promise.all([
+    qc.invalidateQueries({ queryKey: ['approvals.list'] }),
+    qc.invalidateQueries({ queryKey: ['approvals.rules'] })
+  ]).then(() => undefined)
 }
 
 /** The selection that addresses an item's hub: its registered name, or its palace when unregistered. */
@@ -39,7 +45,9 @@ export function itemHub(item: Pick<ApprovalItem, 'hub' | 'palace'>): { hub?: str
   return item.hub === item.palace ? { palace: item.palace } : { hub: item.hub }
 }
 
-function useApprovalWrite<M extends 'approvals.decide' | 'approvals.decideMany' | 'approvals.ruleSave' | 'approvals.ruleDelete'>(method: M) {
+function useApprovalWrite<M extends 'approvals.decide' | 'approvals.decideMany' | 'approvals.ruleSave' | 'approvals.ruleDelete'>(
+  method: M
+) {
   const qc = useQueryClient()
   return useMutation<MethodOutput<M>, Error, MethodInput<M>>({
     mutationFn: (input) => client.call(method, input),

@@ -16,20 +16,30 @@ export const usePatches = (hub: string | null) => useMethodQuery('patch.list', {
 /** One patch with its verification, content, audit and runs. */
 export function usePatch(hub: string | null, id: string | null) {
   const input = { ...hubSel(hub), id: id ?? '' }
-  return useQuery<MethodOutput<'patch.get'>, Error>({ queryKey: queryKey('patch.get', input), queryFn: () => client.call('patch.get', input), enabled: !!id })
+  return useQuery<MethodOutput<'patch.get'>, Error>({
+    queryKey: queryKey('patch.get', input),
+    queryFn: () => client.call('patch.get', input),
+    enabled: !!id
+  })
 }
 
 /** The preconditions of applying `id` to `project` (the matching one when empty). */
 export function usePreflight(hub: string | null, id: string | null, project: string, allowDirty: boolean) {
   const input = { ...hubSel(hub), id: id ?? '', ...(project ? { project } : {}), allow_dirty: allowDirty }
   return useQuery<MethodOutput<'patch.preflight'>, Error>({
-    queryKey: queryKey('patch.preflight', input), queryFn: () => client.call('patch.preflight', input), enabled: !!id
+    queryKey: queryKey('patch.preflight', input),
+    queryFn: () => client.call('patch.preflight', input),
+    enabled: !!id
   })
 }
 
 /** A run as it stands; kept current by `patch.run` pushes (see use-live-events). */
 export function useApplyRun(id: string | null) {
-  return useQuery<ApplyRun, Error>({ queryKey: queryKey('patch.run', { id: id ?? '' }), queryFn: () => client.call('patch.run', { id: id ?? '' }), enabled: !!id })
+  return useQuery<ApplyRun, Error>({
+    queryKey: queryKey('patch.run', { id: id ?? '' }),
+    queryFn: () => client.call('patch.run', { id: id ?? '' }),
+    enabled: !!id
+  })
 }
 
 /** The test output of a run as it is printed, starting from its stored tail. */
@@ -63,7 +73,9 @@ function usePatchWrite<M extends 'patch.apply' | 'patch.cancel' | 'patch.revert'
 /** A project's working-tree diff against HEAD (what a submit from the worktree sends). */
 export function useWorktreeDiff(project: string) {
   return useQuery<MethodOutput<'patch.worktreeDiff'>, Error>({
-    queryKey: queryKey('patch.worktreeDiff', { project }), queryFn: () => client.call('patch.worktreeDiff', { project }), enabled: !!project
+    queryKey: queryKey('patch.worktreeDiff', { project }),
+    queryFn: () => client.call('patch.worktreeDiff', { project }),
+    enabled: !!project
   })
 }
 

@@ -135,5 +135,7 @@ export const useChainFindings = (project?: string) => useMethodQuery('invoke.fin
 
 /** Checks one invocation against the four hard rules (run on demand, like a form submit). */
 export function useChainCheck() {
-  return useMutation<MethodOutput<'invoke.check'>, Error, MethodInput<'invoke.check'>>({ mutationFn: (input) => client.call('invoke.check', input) })
+  return useMutation<MethodOutput<'invoke.check'>, Error, MethodInput<'invoke.check'>>({
+    mutationFn: (input) => client.call('invoke.check', input)
+  })
 }

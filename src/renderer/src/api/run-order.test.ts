@@ -3,9 +3,28 @@ import type { ApplyRun } from '../../../shared/api'
 import { newerRun } from './run-order'
 
 const run = (revision: number, phase: ApplyRun['phase'], id = 'run_1'): ApplyRun => ({
-  id, hub: '/p', event_id: 'evt_1', artifact_id: 'art_1', project: 'dya', repo: '/r', started_at: '2026-12-03T10:00:00Z', finished_at: null,
-  phase, outcome: 'running', reason: null, check: null, applied: false, test: null, head_before: null, head_after: null,
-  ack_event_id: null, ack_error: null, evidence: null, revertable: false, reverted_at: null, revision
+  id,
+  hub: '/p',
+  event_id: 'evt_1',
+  artifact_id: 'art_1',
+  project: 'dya',
+  repo: '/r',
+  started_at: '2026-12-03T10:00:00Z',
+  finished_at: null,
+  phase,
+  outcome: 'running',
+  reason: null,
+  check: null,
+  applied: false,
+  test: null,
+  head_before: null,
+  head_after: null,
+  ack_event_id: null,
+  ack_error: null,
+  evidence: null,
+  revertable: false,
+  reverted_at: null,
+  revision
 })
 
 describe('newerRun', () => {

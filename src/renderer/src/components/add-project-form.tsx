@@ -6,7 +6,15 @@ import type { Project } from '../../../shared/api'
 import { InlineError } from './state-views'
 
 /** The add-project form; `onAdded` runs after the server accepted the folder. */
-export function AddProjectForm({ onAdded, autoFocus, compact }: { onAdded?: (project: Project) => void; autoFocus?: boolean; compact?: boolean }) {
+export function AddProjectForm({
+  onAdded,
+  autoFocus,
+  compact
+}: {
+  onAdded?: (project: Project) => void
+  autoFocus?: boolean
+  compact?: boolean
+}) {
   const id = useId()
   const [path, setPath] = useState('')
   const [name, setName] = useState('')
@@ -60,12 +68,19 @@ export function AddProjectForm({ onAdded, autoFocus, compact }: { onAdded?: (pro
             autoComplete="off"
           />
         </div>
-        <button type="submit" className="btn btn-primary field-submit" data-testid="add-project-submit" disabled={add.isPending || !path.trim()}>
+        <button
+          type="submit"
+          className="btn btn-primary field-submit"
+          data-testid="add-project-submit"
+          disabled={add.isPending || !path.trim()}
+        >
           {add.isPending ? <LoaderCircle size={14} className="spin" aria-hidden /> : <FolderPlus size={14} aria-hidden />}
           Add project
         </button>
       </div>
-      <p className="hint">A folder that contains a <code>.muse/</code> directory with role files.</p>
+      <p className="hint">
+        A folder that contains a <code>.muse/</code> directory with role files.
+      </p>
       <InlineError error={add.error} />
     </form>
   )

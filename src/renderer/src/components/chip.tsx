@@ -5,7 +5,12 @@ import type { HTMLAttributes, ReactNode } from 'react'
 export type ChipTone = 'neutral' | 'accent' | 'ok' | 'warning' | 'error' | 'mono'
 
 /** A compact pill. `title` carries the full text when the label is truncated. */
-export function Chip({ tone = 'neutral', children, className, ...rest }: { tone?: ChipTone; children: ReactNode } & HTMLAttributes<HTMLSpanElement>) {
+export function Chip({
+  tone = 'neutral',
+  children,
+  className,
+  ...rest
+}: { tone?: ChipTone; children: ReactNode } & HTMLAttributes<HTMLSpanElement>) {
   return (
     <span className={`chip chip-${tone}${className ? ` ${className}` : ''}`} {...rest}>
       {children}

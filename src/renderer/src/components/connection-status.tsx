@@ -16,7 +16,14 @@ export function ConnectionStatus() {
         ? `Lost the event stream (${via}); retrying. Data on screen may be stale.`
         : `Connecting to the event stream (${via})…`
   return (
-    <div className={`connection connection-${status}`} data-testid="connection-status" data-status={status} title={detail} role="status" aria-live="polite">
+    <div
+      className={`connection connection-${status}`}
+      data-testid="connection-status"
+      data-status={status}
+      title={detail}
+      role="status"
+      aria-live="polite"
+    >
       <span className="connection-dot" aria-hidden />
       <span className="connection-label">{LABELS[status]}</span>
       <span className="connection-via">{transportKind === 'ipc' ? 'IPC' : 'HTTP'}</span>

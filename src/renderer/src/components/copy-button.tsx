@@ -26,7 +26,14 @@ export function CopyButton({ text, label = 'Copy', testId }: { text: string; lab
     )
   }
   return (
-    <button type="button" className="btn-icon btn-icon-sm" onClick={copy} aria-label={label} title={copied ? 'Copied' : label} data-testid={testId}>
+    <button
+      type="button"
+      className="btn-icon btn-icon-sm"
+      onClick={copy}
+      aria-label={label}
+      title={copied ? 'Copied' : label}
+      data-testid={testId}
+    >
       {copied ? <Check size={13} className="text-ok" /> : <Copy size={13} />}
     </button>
   )

@@ -15,7 +15,14 @@ export interface FilterSelectProps {
 /** One select for project, role and similar filters and pickers. */
 export function FilterSelect({ value, onChange, options, allLabel, id, ariaLabel, testId }: FilterSelectProps) {
   return (
-    <select id={id} className="input select" value={value} onChange={(e) => onChange(e.target.value)} aria-label={ariaLabel} data-testid={testId}>
+    <select
+      id={id}
+      className="input select"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      aria-label={ariaLabel}
+      data-testid={testId}
+    >
       {allLabel !== undefined && <option value="">{allLabel}</option>}
       {options.map((o) => (
         <option key={o} value={o}>

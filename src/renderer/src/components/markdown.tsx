@@ -68,7 +68,8 @@ const COMPONENTS: Components = {
     </span>
   ),
   // a GFM task's checkbox (read-only): named by its state, the task's text follows it
-  input: ({ node: _node, ...rest }) => (rest.type === 'checkbox' ? <input {...rest} aria-label={rest.checked ? 'Done' : 'To do'} /> : <input {...rest} />),
+  input: ({ node: _node, ...rest }) =>
+    rest.type === 'checkbox' ? <input {...rest} aria-label={rest.checked ? 'Done' : 'To do'} /> : <input {...rest} />,
   table: ({ children, node: _node, ...rest }) => (
     <div className="md-table-wrap">
       <table {...rest}>{children}</table>

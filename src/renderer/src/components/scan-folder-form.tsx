@@ -7,7 +7,15 @@ import { plural } from '../lib/format'
 import { InlineError } from './state-views'
 
 /** The scan form with a short report of what was added and what was skipped. */
-export function ScanFolderForm({ onScanned, autoFocus, compact }: { onScanned?: (result: MethodOutput<'projects.scan'>) => void; autoFocus?: boolean; compact?: boolean }) {
+export function ScanFolderForm({
+  onScanned,
+  autoFocus,
+  compact
+}: {
+  onScanned?: (result: MethodOutput<'projects.scan'>) => void
+  autoFocus?: boolean
+  compact?: boolean
+}) {
   const id = useId()
   const [dir, setDir] = useState('')
   const scan = useScanFolder()
@@ -41,13 +49,13 @@ export function ScanFolderForm({ onScanned, autoFocus, compact }: { onScanned?: 
           Scan folder
         </button>
       </div>
-      <p className="hint">Registers every sub-folder that holds a <code>.muse/</code> directory.</p>
+      <p className="hint">
+        Registers every sub-folder that holds a <code>.muse/</code> directory.
+      </p>
       <InlineError error={scan.error} />
       {result && (
         <div className="scan-result" role="status" data-testid="scan-result">
-          <strong>
-            {result.added.length ? `Added ${plural(result.added.length, 'project')}` : 'No new projects found'}
-          </strong>
+          <strong>{result.added.length ? `Added ${plural(result.added.length, 'project')}` : 'No new projects found'}</strong>
           {result.added.length > 0 && <span className="muted"> · {result.added.map((p) => p.name).join(', ')}</span>}
           {result.skipped.length > 0 && (
             <details>

@@ -15,7 +15,17 @@ export function LoadingState({ label = 'Loading…' }: { label?: string }) {
 }
 
 /** The error and a Retry button; `title` says what failed. */
-export function ErrorState({ title, error, onRetry, retrying }: { title: string; error: unknown; onRetry: () => void; retrying?: boolean }) {
+export function ErrorState({
+  title,
+  error,
+  onRetry,
+  retrying
+}: {
+  title: string
+  error: unknown
+  onRetry: () => void
+  retrying?: boolean
+}) {
   return (
     <div className="state state-error" role="alert" data-testid="error-state">
       <CircleAlert size={18} aria-hidden className="state-icon" />
@@ -23,7 +33,9 @@ export function ErrorState({ title, error, onRetry, retrying }: { title: string;
         <strong>{title}</strong>
         <code className="state-message">{errorMessage(error)}</code>
         {error instanceof ApiError && error.code === 'forbidden' && (
-          <span className="muted">Open the address that <code>muster serve</code> printed (it carries <code>?token=…</code>) to sign this tab in.</span>
+          <span className="muted">
+            Open the address that <code>muster serve</code> printed (it carries <code>?token=…</code>) to sign this tab in.
+          </span>
         )}
       </div>
       <button type="button" className="btn" onClick={onRetry} disabled={retrying}>

@@ -29,7 +29,8 @@ function show(notice: Notice, operator: () => string): void {
   n.onclick = () => {
     window.focus()
     const me = operator()
-    window.location.hash = notice.target === 'approvals' ? '#/approvals' : timelineHref({ filters: me ? { to_agent: me } : {}, hub: notice.hub || null })
+    window.location.hash =
+      notice.target === 'approvals' ? '#/approvals' : timelineHref({ filters: me ? { to_agent: me } : {}, hub: notice.hub || null })
     n.close()
   }
 }

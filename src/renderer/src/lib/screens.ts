@@ -1,14 +1,5 @@
 /** The screens of the app shell, in sidebar order. */
-import {
-  Activity,
-  FileDiff,
-  LayoutGrid,
-  Send,
-  Settings,
-  ShieldCheck,
-  StickyNote,
-  type LucideIcon
-} from 'lucide-react'
+import { Activity, FileDiff, LayoutGrid, Send, Settings, ShieldCheck, StickyNote, type LucideIcon } from 'lucide-react'
 
 /** Identifier of a screen; also its hash route (`#/overview`). */
 export type ScreenId = 'overview' | 'directives' | 'timeline' | 'patches' | 'approvals' | 'notes' | 'settings'

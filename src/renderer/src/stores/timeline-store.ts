@@ -3,7 +3,14 @@
  * which side pane is open and which action form. Rows themselves live in the page window.
  */
 import { create } from 'zustand'
-import { EMPTY_QUERY, hashOfQuery, queryFromHash, type FilterField, type TimelineOrder, type TimelineQuery } from '../views/timeline/timeline-query'
+import {
+  EMPTY_QUERY,
+  hashOfQuery,
+  queryFromHash,
+  type FilterField,
+  type TimelineOrder,
+  type TimelineQuery
+} from '../views/timeline/timeline-query'
 
 /** The side pane: the selected event's detail, or a correlation id's thread. */
 export type TimelinePane = 'detail' | 'thread' | null

@@ -7,7 +7,6 @@ import { Diff, Hunk, type ChangeData, type HunkData, type HunkTokens, type ViewT
 import { highlightHunks, sliceRows } from './highlight'
 import { FIRST_SCREEN_ROWS, languageOf, type PatchFile } from './patch-model'
 
-
 /** Display copy of a hunk: each CR byte becomes a visible ↵ (U+21B5; fonts on Linux lack ␍, U+240D). The raw patch is untouched. */
 function withVisibleCr(hunk: HunkData): HunkData {
   if (!hunk.changes.some((c) => c.content.includes('\r'))) return hunk
@@ -43,24 +42,40 @@ export function DiffFile({ file, viewType }: { file: PatchFile; viewType: ViewTy
         </h3>
         <span className={`dv-tag dv-tag-${data.type}`}>{data.type}</span>
         {!file.binary && <span className="dv-tag">{languageOf(file.path)}</span>}
-        {file.crlfLines > 0 && <span className="dv-tag dv-warn" title="Lines end in a carriage return (CRLF)">CRLF ×{file.crlfLines}</span>}
+        {file.crlfLines > 0 && (
+          <span className="dv-tag dv-warn" title="Lines end in a carriage return (CRLF)">
+            CRLF ×{file.crlfLines}
+          </span>
+        )}
         {(file.noFinalNewline.old || file.noFinalNewline.new) && <span className="dv-tag dv-warn">no final newline</span>}
         <span className="dv-file-count">{file.lineCount} lines</span>
       </header>
       {file.binary ? (
-        <p className="dv-note" data-diff-row>Binary file changed: its contents are not shown as text.</p>
+        <p className="dv-note" data-diff-row>
+          Binary file changed: its contents are not shown as text.
+        </p>
       ) : !loaded ? (
         <div className="dv-collapsed" data-diff-row>
           <span>Large file: {file.lineCount} lines collapsed.</span>
-          <button type="button" className="btn" onClick={() => setLoaded(true)}>Load anyway</button>
+          <button type="button" className="btn" onClick={() => setLoaded(true)}>
+            Load anyway
+          </button>
         </div>
       ) : (
         <>
           <Diff viewType={viewType} diffType={data.type} hunks={hunks} tokens={tokens} className="dv-table">
             {(hs) => hs.map((h, i) => <Hunk key={`${i}:${h.content}`} hunk={h} />)}
           </Diff>
-          {file.noFinalNewline.old && <p className="dv-nonl" data-diff-row>\ No newline at end of file (old)</p>}
-          {file.noFinalNewline.new && <p className="dv-nonl" data-diff-row>\ No newline at end of file (new)</p>}
+          {file.noFinalNewline.old && (
+            <p className="dv-nonl" data-diff-row>
+              \ No newline at end of file (old)
+            </p>
+          )}
+          {file.noFinalNewline.new && (
+            <p className="dv-nonl" data-diff-row>
+              \ No newline at end of file (new)
+            </p>
+          )}
         </>
       )}
     </section>

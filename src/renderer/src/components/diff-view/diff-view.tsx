@@ -22,7 +22,12 @@ export function DiffView({ patch, label = 'Patch' }: { patch: string; label?: st
     const t = setTimeout(() => setShown(count + 1), 0)
     return () => clearTimeout(t)
   }, [count, files.length])
-  if (files.length === 0) return <p className="dv-note" role="status">This patch has no file changes.</p>
+  if (files.length === 0)
+    return (
+      <p className="dv-note" role="status">
+        This patch has no file changes.
+      </p>
+    )
   return (
     <div className="dv" data-testid="diff-view">
       <div className="dv-toolbar">
@@ -32,21 +37,30 @@ export function DiffView({ patch, label = 'Patch' }: { patch: string; label?: st
       <div className={`dv-body${files.length === 1 ? ' dv-body-single' : ''}`}>
         {/* one file: its header names it, a list would only take room from the code */}
         {files.length > 1 && (
-        <nav className="dv-files" aria-label={`${label}: files`}>
-          <ul>
-            {files.map((f) => (
-              <li key={f.id}>
-                <a href={`#${f.id}`} onClick={(e) => { e.preventDefault(); document.getElementById(f.id)?.scrollIntoView({ block: 'start' }); (document.getElementById(f.id) as HTMLElement | null)?.focus() }}>
-                  <span className="dv-files-path">{f.path}</span>
-                  <span className="dv-files-count">{f.binary ? 'bin' : f.lineCount}</span>
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
+          <nav className="dv-files" aria-label={`${label}: files`}>
+            <ul>
+              {files.map((f) => (
+                <li key={f.id}>
+                  <a
+                    href={`#${f.id}`}
+                    onClick={(e) => {
+                      e.preventDefault()
+                      document.getElementById(f.id)?.scrollIntoView({ block: 'start' })
+                      ;(document.getElementById(f.id) as HTMLElement | null)?.focus()
+                    }}
+                  >
+                    <span className="dv-files-path">{f.path}</span>
+                    <span className="dv-files-count">{f.binary ? 'bin' : f.lineCount}</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
         )}
         <div className="dv-scroll" data-testid="diff-scroll" tabIndex={0} aria-label={`${label}: diff`}>
-          {files.slice(0, count).map((f) => <DiffFile key={f.id} file={f} viewType={viewType} />)}
+          {files.slice(0, count).map((f) => (
+            <DiffFile key={f.id} file={f} viewType={viewType} />
+          ))}
         </div>
       </div>
     </div>

@@ -17,11 +17,18 @@ describe('parsePatch', () => {
   })
   it('describes binary sections and keeps file order and ids', () => {
     const files = parsePatch(crlf + bin + nonl)
-    expect(files.map((f) => [f.id, f.path, f.binary])).toEqual([['file-0', 'w.cs', false], ['file-1', 'l.png', true], ['file-2', 'V', false]])
+    expect(files.map((f) => [f.id, f.path, f.binary])).toEqual([
+      ['file-0', 'w.cs', false],
+      ['file-1', 'l.png', true],
+      ['file-2', 'V', false]
+    ])
   })
   it('marks files over the large threshold and renders only the first screen of files at once', () => {
-    const big = `diff --git a/b.ts b/b.ts\n--- a/b.ts\n+++ b/b.ts\n@@ -0,0 +1,${LARGE_FILE_LINES + 1} @@\n` + Array.from({ length: LARGE_FILE_LINES + 1 }, (_, i) => `+l${i}\n`).join('')
-    const mid = `diff --git a/m.ts b/m.ts\n--- a/m.ts\n+++ b/m.ts\n@@ -0,0 +1,200 @@\n` + Array.from({ length: 200 }, (_, i) => `+m${i}\n`).join('')
+    const big =
+      `diff --git a/b.ts b/b.ts\n--- a/b.ts\n+++ b/b.ts\n@@ -0,0 +1,${LARGE_FILE_LINES + 1} @@\n` +
+      Array.from({ length: LARGE_FILE_LINES + 1 }, (_, i) => `+l${i}\n`).join('')
+    const mid =
+      `diff --git a/m.ts b/m.ts\n--- a/m.ts\n+++ b/m.ts\n@@ -0,0 +1,200 @@\n` + Array.from({ length: 200 }, (_, i) => `+m${i}\n`).join('')
     const files = parsePatch(big + mid + nonl)
     expect(files[0]!.large).toBe(true)
     expect(files[1]!.large).toBe(false)

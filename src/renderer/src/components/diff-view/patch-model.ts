@@ -56,7 +56,23 @@ export function parsePatch(patch: string): PatchFile[] {
 /** The language react-diff-view/refractor would use, from the file extension (for labels). */
 export function languageOf(path: string): string {
   const ext = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase() ?? ''
-  const map: Record<string, string> = { ts: 'typescript', tsx: 'tsx', js: 'javascript', jsx: 'jsx', mjs: 'javascript', py: 'python', rs: 'rust', go: 'go', cs: 'csharp', json: 'json', css: 'css', md: 'markdown', sh: 'bash', yml: 'yaml', yaml: 'yaml' }
+  const map: Record<string, string> = {
+    ts: 'typescript',
+    tsx: 'tsx',
+    js: 'javascript',
+    jsx: 'jsx',
+    mjs: 'javascript',
+    py: 'python',
+    rs: 'rust',
+    go: 'go',
+    cs: 'csharp',
+    json: 'json',
+    css: 'css',
+    md: 'markdown',
+    sh: 'bash',
+    yml: 'yaml',
+    yaml: 'yaml'
+  }
   return map[ext] ?? 'text'
 }
 

@@ -33,7 +33,12 @@ function useTab(): ApprovalsTab {
 
 function Tabs({ tab, pending }: { tab: ApprovalsTab; pending: number }) {
   const item = (id: ApprovalsTab, label: string, Icon: typeof ShieldCheck, count?: number) => (
-    <a href={tabHref(id)} className={`muse-tab${tab === id ? ' active' : ''}`} aria-current={tab === id ? 'page' : undefined} data-testid={`approvals-tab-${id}`}>
+    <a
+      href={tabHref(id)}
+      className={`muse-tab${tab === id ? ' active' : ''}`}
+      aria-current={tab === id ? 'page' : undefined}
+      data-testid={`approvals-tab-${id}`}
+    >
       <Icon size={13} aria-hidden /> {label}
       {count ? <span className="muse-tab-count">{count}</span> : null}
     </a>
@@ -52,7 +57,12 @@ function reportConflicts(results: { outcome: 'decided' | 'conflict'; item: Appro
   for (const r of results) {
     if (r.outcome !== 'conflict' || !r.item.decision) continue
     const w = r.item.decision
-    useToastStore.getState().push('error', `${r.item.agent}'s request was already decided: ${w.decision} by ${deciderLabel(w)}. Your decision is recorded as a conflict and not applied.`)
+    useToastStore
+      .getState()
+      .push(
+        'error',
+        `${r.item.agent}'s request was already decided: ${w.decision} by ${deciderLabel(w)}. Your decision is recorded as a conflict and not applied.`
+      )
   }
 }
 
@@ -82,7 +92,10 @@ function Pending({ data }: { data: MethodOutput<'approvals.list'> }) {
     decide: (decision: 'allow' | 'deny') => {
       if (!selected || busy) return
       const reason = ui.reason.trim()
-      decide.mutate({ ...itemHub(selected), id: selected.id, decision, ...(reason ? { reason } : {}) }, { onSuccess: (r) => reportConflicts([r]) })
+      decide.mutate(
+        { ...itemHub(selected), id: selected.id, decision, ...(reason ? { reason } : {}) },
+        { onSuccess: (r) => reportConflicts([r]) }
+      )
       advance([selected.id])
     },
     approveIdentical: () => {
@@ -101,7 +114,10 @@ function Pending({ data }: { data: MethodOutput<'approvals.list'> }) {
       saveRule.mutate(rule, {
         onSuccess: () => {
           ui.setProposing(null)
-          decide.mutate({ ...itemHub(target), id: target.id, decision: 'allow', reason: 'always allowed from now on' }, { onSuccess: (r) => reportConflicts([r]) })
+          decide.mutate(
+            { ...itemHub(target), id: target.id, decision: 'allow', reason: 'always allowed from now on' },
+            { onSuccess: (r) => reportConflicts([r]) }
+          )
           advance([target.id])
         }
       })
@@ -124,7 +140,8 @@ function Pending({ data }: { data: MethodOutput<'approvals.list'> }) {
   if (!items.length) {
     return (
       <EmptyState icon={<ShieldCheck size={18} />} title="Nothing is waiting for you">
-        When an agent’s hook (<code>muster approve-hook</code>) asks to run a tool, the request appears here, oldest first, and a desktop notification tells you.
+        When an agent’s hook (<code>muster approve-hook</code>) asks to run a tool, the request appears here, oldest first, and a desktop
+        notification tells you.
       </EmptyState>
     )
   }
@@ -135,11 +152,20 @@ function Pending({ data }: { data: MethodOutput<'approvals.list'> }) {
         <footer className="dir-foot">
           <span>{plural(items.length, 'request')} waiting, oldest first</span>
           <span className="dir-keys" aria-label="Keyboard shortcuts">
-            <Keys keys={['j', 'k']} /> move <Keys keys={['a']} /> approve <Keys keys={['d']} /> deny <Keys keys={['n']} /> next <Keys keys={['r']} /> reason
+            <Keys keys={['j', 'k']} /> move <Keys keys={['a']} /> approve <Keys keys={['d']} /> deny <Keys keys={['n']} /> next{' '}
+            <Keys keys={['r']} /> reason
           </span>
         </footer>
       </div>
-      {selected && <RequestDetail key={selected.id} item={selected} identicalAgents={[...new Set(identical.map((i) => i.agent))]} actions={actions} reasonRef={reasonRef} />}
+      {selected && (
+        <RequestDetail
+          key={selected.id}
+          item={selected}
+          identicalAgents={[...new Set(identical.map((i) => i.agent))]}
+          actions={actions}
+          reasonRef={reasonRef}
+        />
+      )}
     </div>
   )
 }

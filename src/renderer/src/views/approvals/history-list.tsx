@@ -12,7 +12,13 @@ import { RelativeTime } from '../../components/relative-time'
 import { EmptyState } from '../../components/state-views'
 import { deciderLabel, displaySummary, formatWait, STATE_LABEL, waitedMs } from './approval-format'
 
-const TONE: Record<ApprovalItem['state'], ChipTone> = { pending: 'neutral', allow: 'ok', deny: 'error', timeout: 'warning', expired: 'warning' }
+const TONE: Record<ApprovalItem['state'], ChipTone> = {
+  pending: 'neutral',
+  allow: 'ok',
+  deny: 'error',
+  timeout: 'warning',
+  expired: 'warning'
+}
 
 /** Which decisions the history shows. */
 type Who = 'all' | 'people' | 'rules' | 'nobody'
@@ -33,7 +39,8 @@ function Conflicts({ item }: { item: ApprovalItem }) {
     <ul className="appr-conflicts" data-testid="approval-conflicts">
       {item.conflicts.map((c) => (
         <li key={c.id}>
-          <Chip tone="warning">conflict</Chip> {deciderLabel(c)} also decided <strong>{c.decision}</strong> {formatWait(Date.parse(c.created_at) - Date.parse(first.created_at))} later
+          <Chip tone="warning">conflict</Chip> {deciderLabel(c)} also decided <strong>{c.decision}</strong>{' '}
+          {formatWait(Date.parse(c.created_at) - Date.parse(first.created_at))} later
           {c.reason ? `: ${c.reason}` : ''} <span className="muted">(not applied: the first decision wins)</span>
         </li>
       ))}
@@ -93,9 +100,11 @@ export function HistoryList({ items }: { items: readonly ApprovalItem[] }) {
                   <span className="mono ellipsis" title={i.summary}>
                     {displaySummary(i)}
                   </span>
-                  {i.decision?.reason && i.decision.decision !== 'timeout' && !i.decision.decided_by.startsWith(ALLOWLIST_DECIDER_PREFIX) && (
-                    <span className="appr-reason">“{i.decision.reason}”</span>
-                  )}
+                  {i.decision?.reason &&
+                    i.decision.decision !== 'timeout' &&
+                    !i.decision.decided_by.startsWith(ALLOWLIST_DECIDER_PREFIX) && (
+                      <span className="appr-reason">“{i.decision.reason}”</span>
+                    )}
                   <Conflicts item={i} />
                 </td>
                 <td>

@@ -22,7 +22,11 @@ export function WaitingTime({ item }: { item: ApprovalItem }) {
   return (
     <span
       className={`appr-wait${waited > LONG_WAIT_MS ? ' long' : ''}`}
-      title={left !== null ? `waiting since ${item.created_at}; the hook gives up in ${formatWait(Math.max(0, left) * 1000)}` : `waiting since ${item.created_at}`}
+      title={
+        left !== null
+          ? `waiting since ${item.created_at}; the hook gives up in ${formatWait(Math.max(0, left) * 1000)}`
+          : `waiting since ${item.created_at}`
+      }
     >
       <time dateTime={item.created_at}>{formatWait(waited)}</time>
     </span>
@@ -45,7 +49,11 @@ function Row({ item, selected, style, onSelect }: { item: ApprovalItem; selected
       <span role="gridcell" className="ac-agent ellipsis" title={item.harness ? `${item.agent} (${item.harness})` : item.agent}>
         {item.agent}
       </span>
-      <span role="gridcell" className="ac-project ellipsis" title={item.hub === item.palace ? item.project : `${item.project} on hub ${item.hub}`}>
+      <span
+        role="gridcell"
+        className="ac-project ellipsis"
+        title={item.hub === item.palace ? item.project : `${item.project} on hub ${item.hub}`}
+      >
         {item.project}
       </span>
       <span role="gridcell" className="ac-tool">
@@ -68,16 +76,35 @@ function Row({ item, selected, style, onSelect }: { item: ApprovalItem; selected
 }
 
 /** The list; the selected row is kept in view. */
-export function PendingList({ items, selectedIndex, onSelect }: { items: readonly ApprovalItem[]; selectedIndex: number; onSelect: (index: number) => void }) {
+export function PendingList({
+  items,
+  selectedIndex,
+  onSelect
+}: {
+  items: readonly ApprovalItem[]
+  selectedIndex: number
+  onSelect: (index: number) => void
+}) {
   const scrollRef = useRef<HTMLDivElement>(null)
   // The virtualiser's functions are not memoisable; this component is small and re-renders cheaply.
   // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({ count: items.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_H, overscan: 8 })
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_H,
+    overscan: 8
+  })
   useEffect(() => {
     if (selectedIndex >= 0 && selectedIndex < items.length) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' })
   }, [selectedIndex, items.length, virtualizer])
   return (
-    <div className="appr-table" role="grid" aria-label="Pending approval requests, oldest first" aria-rowcount={items.length} data-testid="approval-list">
+    <div
+      className="appr-table"
+      role="grid"
+      aria-label="Pending approval requests, oldest first"
+      aria-rowcount={items.length}
+      data-testid="approval-list"
+    >
       <div role="row" className="appr-row appr-head">
         <span role="columnheader">Waiting</span>
         <span role="columnheader">Agent</span>
@@ -92,7 +119,15 @@ export function PendingList({ items, selectedIndex, onSelect }: { items: readonl
         <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => {
             const item = items[v.index]!
-            return <Row key={item.id} item={item} selected={v.index === selectedIndex} style={{ transform: `translateY(${v.start}px)`, height: ROW_H }} onSelect={() => onSelect(v.index)} />
+            return (
+              <Row
+                key={item.id}
+                item={item}
+                selected={v.index === selectedIndex}
+                style={{ transform: `translateY(${v.start}px)`, height: ROW_H }}
+                onSelect={() => onSelect(v.index)}
+              />
+            )
           })}
         </div>
       </div>

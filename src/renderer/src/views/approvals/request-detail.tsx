@@ -36,7 +36,17 @@ function GivesUp({ item }: { item: ApprovalItem }) {
 }
 
 /** The detail pane of one pending request. */
-export function RequestDetail({ item, identicalAgents, actions, reasonRef }: { item: ApprovalItem; identicalAgents: string[]; actions: DetailActions; reasonRef: RefObject<HTMLInputElement | null> }) {
+export function RequestDetail({
+  item,
+  identicalAgents,
+  actions,
+  reasonRef
+}: {
+  item: ApprovalItem
+  identicalAgents: string[]
+  actions: DetailActions
+  reasonRef: RefObject<HTMLInputElement | null>
+}) {
   const reason = useApprovalsUi((s) => s.reason)
   const setReason = useApprovalsUi((s) => s.setReason)
   const proposing = useApprovalsUi((s) => s.proposing === item.id)
@@ -79,13 +89,25 @@ export function RequestDetail({ item, identicalAgents, actions, reasonRef }: { i
       {item.identical > 1 && (
         <p className="appr-identical" data-testid="identical-note">
           <CopyCheck size={14} aria-hidden /> {plural(item.identical, 'identical request')} waiting ({identicalAgents.join(', ')}).{' '}
-          <button type="button" className="link-btn" onClick={actions.approveIdentical} disabled={actions.busy} data-testid="approve-identical">
+          <button
+            type="button"
+            className="link-btn"
+            onClick={actions.approveIdentical}
+            disabled={actions.busy}
+            data-testid="approve-identical"
+          >
             Approve all {item.identical}
           </button>
         </p>
       )}
       {proposing ? (
-        <RuleProposal item={item} busy={actions.busy} error={actions.error} onSave={actions.saveRuleAndApprove} onCancel={() => setProposing(null)} />
+        <RuleProposal
+          item={item}
+          busy={actions.busy}
+          error={actions.error}
+          onSave={actions.saveRuleAndApprove}
+          onCancel={() => setProposing(null)}
+        />
       ) : (
         <div className="appr-decide">
           <div className="field">
@@ -114,10 +136,22 @@ export function RequestDetail({ item, identicalAgents, actions, reasonRef }: { i
           </div>
           <InlineError error={actions.error} />
           <div className="appr-actions">
-            <button type="button" className="btn btn-primary" onClick={() => actions.decide('allow')} disabled={actions.busy} data-testid="approve">
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => actions.decide('allow')}
+              disabled={actions.busy}
+              data-testid="approve"
+            >
               <Check size={14} aria-hidden /> Approve <Keys keys={['a']} />
             </button>
-            <button type="button" className="btn btn-danger" onClick={() => actions.decide('deny')} disabled={actions.busy} data-testid="deny">
+            <button
+              type="button"
+              className="btn btn-danger"
+              onClick={() => actions.decide('deny')}
+              disabled={actions.busy}
+              data-testid="deny"
+            >
               <X size={14} aria-hidden /> Deny <Keys keys={['d']} />
             </button>
             <button type="button" className="btn" onClick={actions.next} data-testid="next">

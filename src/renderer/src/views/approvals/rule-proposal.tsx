@@ -8,15 +8,36 @@ import type { ApprovalItem } from '../../../../shared/api'
 import { InlineError } from '../../components/state-views'
 
 /** The proposal form; `onSave` saves the rule and approves the request. */
-export function RuleProposal({ item, busy, error, onSave, onCancel }: { item: ApprovalItem; busy: boolean; error: unknown; onSave: (rule: RuleSpec) => void; onCancel: () => void }) {
-  const [rule, setRule] = useState<RuleSpec>(() => proposeRule({ agent: item.agent, tool_name: item.tool_name, tool_input: item.tool_input }))
+export function RuleProposal({
+  item,
+  busy,
+  error,
+  onSave,
+  onCancel
+}: {
+  item: ApprovalItem
+  busy: boolean
+  error: unknown
+  onSave: (rule: RuleSpec) => void
+  onCancel: () => void
+}) {
+  const [rule, setRule] = useState<RuleSpec>(() =>
+    proposeRule({ agent: item.agent, tool_name: item.tool_name, tool_input: item.tool_input })
+  )
   const id = useId()
   const problem = ruleProblem(rule)
   const matches = !problem && ruleMatches(rule, { agent: item.agent, tool_name: item.tool_name, tool_input: item.tool_input })
   const field = (key: keyof RuleSpec, label: string, hint: string) => (
     <div className="field">
       <label htmlFor={`${id}-${key}`}>{label}</label>
-      <input id={`${id}-${key}`} className="input mono" value={rule[key]} onChange={(e) => setRule({ ...rule, [key]: e.target.value })} aria-describedby={`${id}-${key}-hint`} data-testid={`rule-${key}`} />
+      <input
+        id={`${id}-${key}`}
+        className="input mono"
+        value={rule[key]}
+        onChange={(e) => setRule({ ...rule, [key]: e.target.value })}
+        aria-describedby={`${id}-${key}-hint`}
+        data-testid={`rule-${key}`}
+      />
       <span id={`${id}-${key}-hint`} className="hint">
         {hint}
       </span>
@@ -33,15 +54,22 @@ export function RuleProposal({ item, busy, error, onSave, onCancel }: { item: Ap
     >
       <h3>Always allow</h3>
       <p className="hint">
-        Future calls matching this rule are approved at once and recorded as decided by <code>allowlist:{ruleLabel(rule)}</code>. <code>*</code> matches anything, except
-        that in a shell command it never reaches past <code>; &amp; | &lt; &gt; $</code> or a backtick.
+        Future calls matching this rule are approved at once and recorded as decided by <code>allowlist:{ruleLabel(rule)}</code>.{' '}
+        <code>*</code> matches anything, except that in a shell command it never reaches past <code>; &amp; | &lt; &gt; $</code> or a
+        backtick.
       </p>
       {field('agent_pattern', 'Agents', 'which agents (e.g. mac-* or *)')}
       {field('tool_name', 'Tool', 'tool name, e.g. Bash or mcp__mempalace__*')}
       {field('input_pattern', 'Input', 'the command, the file path, or the arguments')}
       <p className="appr-rule-label" data-testid="rule-label">
         Rule: <code>{ruleLabel(rule)}</code>{' '}
-        {problem ? <span className="text-error">{problem}</span> : matches ? <span className="text-ok">matches this request</span> : <span className="text-error">does not match this request</span>}
+        {problem ? (
+          <span className="text-error">{problem}</span>
+        ) : matches ? (
+          <span className="text-ok">matches this request</span>
+        ) : (
+          <span className="text-error">does not match this request</span>
+        )}
       </p>
       <InlineError error={error} />
       <div className="appr-actions">

@@ -27,7 +27,13 @@ function RuleForm({ editing, onDone }: { editing: AllowRule | null; onDone: () =
         e.preventDefault()
         if (problem) return
         save.mutate(
-          { ...(editing ? { id: editing.id } : {}), agent_pattern: rule.agent_pattern, tool_name: rule.tool_name, input_pattern: rule.input_pattern, ...(rule.note ? { note: rule.note } : {}) },
+          {
+            ...(editing ? { id: editing.id } : {}),
+            agent_pattern: rule.agent_pattern,
+            tool_name: rule.tool_name,
+            input_pattern: rule.input_pattern,
+            ...(rule.note ? { note: rule.note } : {})
+          },
           {
             onSuccess: () => {
               setRule(EMPTY)
@@ -40,7 +46,13 @@ function RuleForm({ editing, onDone }: { editing: AllowRule | null; onDone: () =
       <div className="field-row">
         <div className="field">
           <label htmlFor={`${id}-a`}>Agents</label>
-          <input id={`${id}-a`} className="input mono" value={rule.agent_pattern} onChange={set('agent_pattern')} data-testid="rule-form-agent" />
+          <input
+            id={`${id}-a`}
+            className="input mono"
+            value={rule.agent_pattern}
+            onChange={set('agent_pattern')}
+            data-testid="rule-form-agent"
+          />
         </div>
         <div className="field">
           <label htmlFor={`${id}-t`}>Tool</label>
@@ -48,7 +60,14 @@ function RuleForm({ editing, onDone }: { editing: AllowRule | null; onDone: () =
         </div>
         <div className="field field-grow">
           <label htmlFor={`${id}-i`}>Input pattern</label>
-          <input id={`${id}-i`} className="input mono" value={rule.input_pattern} onChange={set('input_pattern')} placeholder="npm test*" data-testid="rule-form-input" />
+          <input
+            id={`${id}-i`}
+            className="input mono"
+            value={rule.input_pattern}
+            onChange={set('input_pattern')}
+            placeholder="npm test*"
+            data-testid="rule-form-input"
+          />
         </div>
         <div className="field field-grow">
           <label htmlFor={`${id}-n`}>Note</label>
@@ -70,8 +89,8 @@ function RuleForm({ editing, onDone }: { editing: AllowRule | null; onDone: () =
             {problem ? <span className="text-error"> — {problem}</span> : null}.{' '}
           </>
         ) : null}
-        Globs: <code>*</code> any text, <code>?</code> one character, <code>\</code> makes the next one literal. In shell commands <code>*</code> never reaches past{' '}
-        <code>; &amp; | &lt; &gt; $</code>, a backtick or a line break.
+        Globs: <code>*</code> any text, <code>?</code> one character, <code>\</code> makes the next one literal. In shell commands{' '}
+        <code>*</code> never reaches past <code>; &amp; | &lt; &gt; $</code>, a backtick or a line break.
       </p>
       <InlineError error={save.error} />
     </form>
@@ -84,7 +103,15 @@ export function RulesEditor() {
   const del = useDeleteRule()
   const [editing, setEditing] = useState<AllowRule | null>(null)
   if (rules.isPending) return <LoadingState label="Reading the allowlist…" />
-  if (rules.isError) return <ErrorState title="Could not read the allowlist" error={rules.error} onRetry={() => void rules.refetch()} retrying={rules.isFetching} />
+  if (rules.isError)
+    return (
+      <ErrorState
+        title="Could not read the allowlist"
+        error={rules.error}
+        onRetry={() => void rules.refetch()}
+        retrying={rules.isFetching}
+      />
+    )
   const list = rules.data.rules
   return (
     <div className="appr-rules">
@@ -129,7 +156,14 @@ export function RulesEditor() {
                   <button type="button" className="btn-icon" onClick={() => setEditing(r)} aria-label={`Edit rule ${r.label}`} title="Edit">
                     <Pencil size={14} />
                   </button>
-                  <button type="button" className="btn-icon" onClick={() => del.mutate({ id: r.id })} aria-label={`Delete rule ${r.label}`} title="Delete" data-testid={`rule-delete-${r.id}`}>
+                  <button
+                    type="button"
+                    className="btn-icon"
+                    onClick={() => del.mutate({ id: r.id })}
+                    aria-label={`Delete rule ${r.label}`}
+                    title="Delete"
+                    data-testid={`rule-delete-${r.id}`}
+                  >
                     <Trash2 size={14} />
                   </button>
                 </td>

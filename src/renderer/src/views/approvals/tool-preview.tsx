@@ -29,7 +29,10 @@ function Lines({ text, kind }: { text: string; kind: 'add' | 'del' | 'ctx' }) {
 }
 
 function EditDiff({ edit, index, count }: { edit: TextEdit; index: number; count: number }) {
-  const parts = diffLines(edit.old_string.endsWith('\n') ? edit.old_string : edit.old_string + '\n', edit.new_string.endsWith('\n') ? edit.new_string : edit.new_string + '\n')
+  const parts = diffLines(
+    edit.old_string.endsWith('\n') ? edit.old_string : edit.old_string + '\n',
+    edit.new_string.endsWith('\n') ? edit.new_string : edit.new_string + '\n'
+  )
   return (
     <figure className="appr-diff">
       {count > 1 && (
@@ -49,12 +52,22 @@ function EditDiff({ edit, index, count }: { edit: TextEdit; index: number; count
 }
 
 /** The preview of `tool_name` called with `tool_input`. */
-export function ToolPreview({ tool, input, cwd = null, truncated }: { tool: string; input: ToolInput; cwd?: string | null; truncated?: boolean }) {
+export function ToolPreview({
+  tool,
+  input,
+  cwd = null,
+  truncated
+}: {
+  tool: string
+  input: ToolInput
+  cwd?: string | null
+  truncated?: boolean
+}) {
   const call = readToolCall(tool, input)
-  const path = (p: string) => (
-    <span title={p}>{shortPath(p, cwd)}</span>
-  )
-  const note = truncated ? <p className="hint">The input was too large for the request; the preview is cut (the full input is attached to the event).</p> : null
+  const path = (p: string) => <span title={p}>{shortPath(p, cwd)}</span>
+  const note = truncated ? (
+    <p className="hint">The input was too large for the request; the preview is cut (the full input is attached to the event).</p>
+  ) : null
   switch (call.kind) {
     case 'bash':
       return (

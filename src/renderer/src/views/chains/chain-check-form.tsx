@@ -35,30 +35,51 @@ export function ChainCheckForm() {
         <ShieldQuestion size={15} aria-hidden /> Check an invocation
       </h2>
       <div className="field">
-        <label htmlFor="cc-chain">
-          Chain so far
-        </label>
-        <input id="cc-chain" className="input mono" value={chain} onChange={(e) => setChain(e.target.value)} placeholder="cro → cfo (empty: a first call)" data-testid="chain-check-chain" />
+        <label htmlFor="cc-chain">Chain so far</label>
+        <input
+          id="cc-chain"
+          className="input mono"
+          value={chain}
+          onChange={(e) => setChain(e.target.value)}
+          placeholder="cro → cfo (empty: a first call)"
+          data-testid="chain-check-chain"
+        />
       </div>
       <div className="field-row">
         <div className="field cc-half">
-          <label htmlFor="cc-target">
-            Invoke
-          </label>
-          <input id="cc-target" className="input mono" value={target} onChange={(e) => setTarget(e.target.value)} placeholder="coo" required data-testid="chain-check-target" />
+          <label htmlFor="cc-target">Invoke</label>
+          <input
+            id="cc-target"
+            className="input mono"
+            value={target}
+            onChange={(e) => setTarget(e.target.value)}
+            placeholder="coo"
+            required
+            data-testid="chain-check-target"
+          />
         </div>
         <div className="field cc-half">
           <label htmlFor="cc-caller">
             Caller <span className="muted">(optional)</span>
           </label>
-          <input id="cc-caller" className="input mono" value={caller} onChange={(e) => setCaller(e.target.value)} placeholder="executive-mentor" />
+          <input
+            id="cc-caller"
+            className="input mono"
+            value={caller}
+            onChange={(e) => setCaller(e.target.value)}
+            placeholder="executive-mentor"
+          />
         </div>
       </div>
       <div className="field">
-        <label htmlFor="cc-phase">
-          Context
-        </label>
-        <select id="cc-phase" className="input select" value={phase} onChange={(e) => setPhase(e.target.value)} data-testid="chain-check-phase">
+        <label htmlFor="cc-phase">Context</label>
+        <select
+          id="cc-phase"
+          className="input select"
+          value={phase}
+          onChange={(e) => setPhase(e.target.value)}
+          data-testid="chain-check-phase"
+        >
           {PHASES.map((p) => (
             <option key={p.value} value={p.value}>
               {p.label}

@@ -43,14 +43,22 @@ function Finding({ f }: { f: ChainFinding }) {
   return (
     <li className={`cf-item ${f.level}`} data-testid="chain-finding" data-rule={f.rule}>
       <div className="cf-head">
-        {f.level === 'error' ? <CircleAlert size={14} aria-hidden className="text-error" /> : <TriangleAlert size={14} aria-hidden className="nl-warn" />}
+        {f.level === 'error' ? (
+          <CircleAlert size={14} aria-hidden className="text-error" />
+        ) : (
+          <TriangleAlert size={14} aria-hidden className="nl-warn" />
+        )}
         <Chip tone={f.level === 'error' ? 'error' : 'warning'} title={RULES[f.rule]}>
           {f.rule}
         </Chip>
         {path && <span className="mono cf-path">{path}</span>}
         {f.phase && <Chip tone="neutral">phase {f.phase}</Chip>}
         <span className="card-spacer" />
-        <a className="cf-where mono" href={at.href} title={f.source.kind === 'role' ? 'Open the role file at this line' : 'Show this agent’s tagged events in the timeline'}>
+        <a
+          className="cf-where mono"
+          href={at.href}
+          title={f.source.kind === 'role' ? 'Open the role file at this line' : 'Show this agent’s tagged events in the timeline'}
+        >
           {at.label} <ExternalLink size={11} aria-hidden />
         </a>
       </div>
@@ -100,11 +108,20 @@ export function ChainsScreen() {
                 <label key={l} className={`segment${level === l ? ' active' : ''}`}>
                   <input type="radio" name="chain-level" value={l} checked={level === l} onChange={() => setLevel(l)} />
                   {l === 'all' ? 'All' : l === 'error' ? 'Violations' : 'Warnings'}
-                  <span className="segment-count">{l === 'all' ? (q.data?.findings.length ?? '') : l === 'error' ? (q.data?.errors ?? '') : (q.data?.warnings ?? '')}</span>
+                  <span className="segment-count">
+                    {l === 'all' ? (q.data?.findings.length ?? '') : l === 'error' ? (q.data?.errors ?? '') : (q.data?.warnings ?? '')}
+                  </span>
                 </label>
               ))}
             </div>
-            <FilterSelect value={project} onChange={setProject} options={names} allLabel="All projects" ariaLabel="Project" testId="chains-project" />
+            <FilterSelect
+              value={project}
+              onChange={setProject}
+              options={names}
+              allLabel="All projects"
+              ariaLabel="Project"
+              testId="chains-project"
+            />
             {q.data && (
               <span className="muted cf-scanned">
                 {plural(q.data.scanned.roleFiles, 'role file')} and {plural(q.data.scanned.events, 'tagged event')} checked
@@ -116,8 +133,12 @@ export function ChainsScreen() {
           ) : !q.data ? (
             <LoadingState label="Checking chains…" />
           ) : shown.length === 0 ? (
-            <EmptyState icon={<Workflow size={18} />} title={q.data.findings.length ? 'Nothing at this level' : 'Every invocation follows the rules'}>
-              No self-invocation, no chain deeper than two hops, no circular call, nothing invoked during a board meeting’s phase 2 or by its critic.
+            <EmptyState
+              icon={<Workflow size={18} />}
+              title={q.data.findings.length ? 'Nothing at this level' : 'Every invocation follows the rules'}
+            >
+              No self-invocation, no chain deeper than two hops, no circular call, nothing invoked during a board meeting’s phase 2 or by
+              its critic.
             </EmptyState>
           ) : (
             <ul className="cf-list" data-testid="chain-findings">
@@ -137,7 +158,10 @@ export function ChainsScreen() {
               <li>No circular calls: a role already in the chain is not invoked again.</li>
               <li>Isolation: board-meeting phase 2 allows no invocations; in phase 3 the executive mentor references, never invokes.</li>
             </ol>
-            <p className="muted">Blocked calls are answered with <code>[BLOCKED: cannot invoke &lt;role&gt; — &lt;reason&gt;]</code> and the assumption used instead.</p>
+            <p className="muted">
+              Blocked calls are answered with <code>[BLOCKED: cannot invoke &lt;role&gt; — &lt;reason&gt;]</code> and the assumption used
+              instead.
+            </p>
           </div>
         </aside>
       </div>

@@ -113,7 +113,11 @@ export function DirectiveDetail({ d }: { d: Directive }) {
         <dt>To</dt>
         <dd>
           {target ? (
-            <a className="place" href={roleHref(target.project, target.role, d.receipt?.line)} title={`Open ${target.project}/.muse/${target.file}`}>
+            <a
+              className="place"
+              href={roleHref(target.project, target.role, d.receipt?.line)}
+              title={`Open ${target.project}/.muse/${target.file}`}
+            >
               <span className="place-who">
                 {target.project} · {target.role}
               </span>

@@ -6,7 +6,13 @@ import type { StateFilter } from './directive-model'
 import { useDirectivesUi } from './directives-store'
 import { FilterSelect } from '../../components/filter-select'
 
-const LABELS: Record<StateFilter, string> = { all: 'All', pending: '🟡 Pending', received: 'Received', delivered: '✅ Delivered', untracked: 'Untracked' }
+const LABELS: Record<StateFilter, string> = {
+  all: 'All',
+  pending: '🟡 Pending',
+  received: 'Received',
+  delivered: '✅ Delivered',
+  untracked: 'Untracked'
+}
 
 /** Filters of the directive list; `counts` are per state after the other filters. */
 export function DirectiveFilterBar({
@@ -30,14 +36,31 @@ export function DirectiveFilterBar({
           <label key={s} className={`segment${ui.state === s ? ' active' : ''}`} data-testid={`state-filter-${s}`}>
             <input type="radio" name="directive-state" value={s} checked={ui.state === s} onChange={() => ui.setState(s)} />
             <span>{LABELS[s]}</span>
-            <span className={`segment-count${s === 'pending' && counts.pending ? ' segment-count-warn' : ''}`} data-testid={`state-count-${s}`}>
+            <span
+              className={`segment-count${s === 'pending' && counts.pending ? ' segment-count-warn' : ''}`}
+              data-testid={`state-count-${s}`}
+            >
               {counts[s]}
             </span>
           </label>
         ))}
       </div>
-      <FilterSelect value={ui.project} onChange={(project) => ui.setFilter({ project })} options={projects} allLabel="All projects" ariaLabel="Project" testId="directive-project-filter" />
-      <FilterSelect value={ui.role} onChange={(role) => ui.setFilter({ role })} options={roles} allLabel="All roles" ariaLabel="Role" testId="directive-role-filter" />
+      <FilterSelect
+        value={ui.project}
+        onChange={(project) => ui.setFilter({ project })}
+        options={projects}
+        allLabel="All projects"
+        ariaLabel="Project"
+        testId="directive-project-filter"
+      />
+      <FilterSelect
+        value={ui.role}
+        onChange={(role) => ui.setFilter({ role })}
+        options={roles}
+        allLabel="All roles"
+        ariaLabel="Role"
+        testId="directive-role-filter"
+      />
       <div className="search dir-search">
         <Search size={14} aria-hidden />
         <input

@@ -25,7 +25,10 @@ function Route({ d }: { d: Directive }) {
         )}
       </span>
       <ArrowRight size={12} aria-hidden className="dir-arrow" />
-      <span className={`dir-target mono ellipsis${d.resolution.kind === 'unresolved' ? ' text-error' : ''}`} title={d.resolution.kind === 'unresolved' ? d.resolution.reason : d.target}>
+      <span
+        className={`dir-target mono ellipsis${d.resolution.kind === 'unresolved' ? ' text-error' : ''}`}
+        title={d.resolution.kind === 'unresolved' ? d.resolution.reason : d.target}
+      >
         {d.target}
       </span>
     </span>
@@ -33,7 +36,19 @@ function Route({ d }: { d: Directive }) {
 }
 
 /** One directive row. */
-function Row({ d, selected, style, onSelect, onOpen }: { d: Directive; selected: boolean; style: CSSProperties; onSelect: () => void; onOpen: () => void }) {
+function Row({
+  d,
+  selected,
+  style,
+  onSelect,
+  onOpen
+}: {
+  d: Directive
+  selected: boolean
+  style: CSSProperties
+  onSelect: () => void
+  onOpen: () => void
+}) {
   const src = primaryOccurrence(d)
   return (
     <div

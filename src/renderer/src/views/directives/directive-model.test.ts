@@ -49,9 +49,16 @@ describe('directive model', () => {
 
   it('turns the screen filters into the shared directive query (empty and all filter nothing)', () => {
     expect(toQuery({ project: '', role: '', text: '' })).toEqual({ project: null, role: null, text: null, state: null })
-    expect(toQuery({ project: 'muse', role: 'qa', text: '回归 logstream' }, 'pending')).toEqual({ project: 'muse', role: 'qa', text: '回归 logstream', state: 'pending' })
+    expect(toQuery({ project: 'muse', role: 'qa', text: '回归 logstream' }, 'pending')).toEqual({
+      project: 'muse',
+      role: 'qa',
+      text: '回归 logstream',
+      state: 'pending'
+    })
     const list = [directive({ key: 'a', id: 'S041', state: 'delivered' }), directive({ key: 'b', id: 'S050' }), directive({})]
-    expect(queryDirectives(list, toQuery({ project: 'muse', role: 'strategy', text: '回归 logstream' }, 'pending')).map((d) => d.key)).toEqual(['muse:S052:MUSE/QA', 'b'])
+    expect(
+      queryDirectives(list, toQuery({ project: 'muse', role: 'strategy', text: '回归 logstream' }, 'pending')).map((d) => d.key)
+    ).toEqual(['muse:S052:MUSE/QA', 'b'])
     expect(queryDirectives(list, toQuery({ project: 'atlas', role: '', text: '' }))).toEqual([])
   })
 

@@ -47,7 +47,10 @@ export function DirectivesScreen({ openSend = false }: { openSend?: boolean }) {
   // the same query the core answers `muse.directives` with; the state counts ignore the state filter
   const counts = useMemo(() => countStates(queryDirectives(all, toQuery({ project, role, text }))), [all, project, role, text])
   const visible = useMemo(() => queryDirectives(all, toQuery({ project, role, text }, state)), [all, project, role, text, state])
-  const notices = useMemo(() => queryNotices(data?.notices ?? [], toQuery({ project, role, text }, state)), [data, project, role, text, state])
+  const notices = useMemo(
+    () => queryNotices(data?.notices ?? [], toQuery({ project, role, text }, state)),
+    [data, project, role, text, state]
+  )
   const projects = useMemo(() => (fleet.data ?? []).map((p) => p.name), [fleet.data])
   const roles = useMemo(() => [...new Set((fleet.data ?? []).flatMap((p) => p.roles.map((r) => r.role)))].sort(), [fleet.data])
 
@@ -105,7 +108,13 @@ export function DirectivesScreen({ openSend = false }: { openSend?: boolean }) {
         actions={
           <>
             <MuseTabs current="directives" pending={all.filter((d) => d.state === 'pending').length} />
-            <button type="button" className="btn-icon" onClick={() => void query.refetch()} aria-label="Refresh" title="Refresh now (updates also arrive live)">
+            <button
+              type="button"
+              className="btn-icon"
+              onClick={() => void query.refetch()}
+              aria-label="Refresh"
+              title="Refresh now (updates also arrive live)"
+            >
               <RefreshCw size={14} className={query.isFetching ? 'spin' : undefined} />
             </button>
             <button type="button" className="btn btn-primary" onClick={() => ui.setSendOpen(true)} data-testid="send-directive">
@@ -117,11 +126,21 @@ export function DirectivesScreen({ openSend = false }: { openSend?: boolean }) {
       {query.isPending ? (
         <LoadingState label="Reading role files…" />
       ) : !data ? (
-        <ErrorState title="Could not read the directives" error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+        <ErrorState
+          title="Could not read the directives"
+          error={query.error}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
       ) : (
         <>
           {query.isError && (
-            <ErrorState title="Refreshing failed; showing the last directives read" error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+            <ErrorState
+              title="Refreshing failed; showing the last directives read"
+              error={query.error}
+              onRetry={() => void query.refetch()}
+              retrying={query.isFetching}
+            />
           )}
           <DirectiveFilterBar counts={counts} projects={projects} roles={roles} searchRef={searchRef} />
           <div className="dir-split">
@@ -145,16 +164,23 @@ export function DirectivesScreen({ openSend = false }: { openSend?: boolean }) {
               )}
               <footer className="dir-foot">
                 <span>
-                  {visible.length === all.length ? plural(all.length, 'directive') : `${visible.length} of ${plural(all.length, 'directive')}`}
+                  {visible.length === all.length
+                    ? plural(all.length, 'directive')
+                    : `${visible.length} of ${plural(all.length, 'directive')}`}
                   {notices.length > 0 && (
-                    <span className="muted" title="Cross-role notices (no S-id) are listed in each role file’s viewer" data-testid="notice-count">
+                    <span
+                      className="muted"
+                      title="Cross-role notices (no S-id) are listed in each role file’s viewer"
+                      data-testid="notice-count"
+                    >
                       {' '}
                       · {plural(notices.length, 'notice')}
                     </span>
                   )}
                 </span>
                 <span className="dir-keys" aria-label="Keyboard shortcuts">
-                  <Keys keys={['j', 'k']} /> move <Keys keys={['↵']} /> open role file <Keys keys={['p']} /> pick up <Keys keys={['n']} /> new <Keys keys={['/']} /> filter
+                  <Keys keys={['j', 'k']} /> move <Keys keys={['↵']} /> open role file <Keys keys={['p']} /> pick up <Keys keys={['n']} />{' '}
+                  new <Keys keys={['/']} /> filter
                 </span>
               </footer>
             </div>

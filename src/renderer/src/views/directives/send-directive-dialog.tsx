@@ -57,11 +57,15 @@ function SendForm({ onClose }: { onClose: () => void }) {
     return (
       <div className="send-done" data-testid="send-result" role="status">
         <p className="send-done-head">
-          Sent <strong className="mono" data-testid="send-assigned-id">{r.id}</strong> → <span className="mono">{r.target}</span>
+          Sent{' '}
+          <strong className="mono" data-testid="send-assigned-id">
+            {r.id}
+          </strong>{' '}
+          → <span className="mono">{r.target}</span>
         </p>
         <p className="muted">
-          Written to <span className="mono">{baseName(r.file)}</span> line {r.line} (the sender’s own file). It shows as 🟡 pending until the
-          target picks it up.
+          Written to <span className="mono">{baseName(r.file)}</span> line {r.line} (the sender’s own file). It shows as 🟡 pending until
+          the target picks it up.
         </p>
         {r.warnings.length > 0 && (
           <ul className="send-warnings">
@@ -106,7 +110,13 @@ function SendForm({ onClose }: { onClose: () => void }) {
       <div className="send-grid">
         <div className="field">
           <label htmlFor={`${uid}-project`}>Project</label>
-          <select id={`${uid}-project`} className="input select" value={project} onChange={(e) => set({ project: e.target.value, from: '' })} data-testid="send-project">
+          <select
+            id={`${uid}-project`}
+            className="input select"
+            value={project}
+            onChange={(e) => set({ project: e.target.value, from: '' })}
+            data-testid="send-project"
+          >
             {projects.map((p) => (
               <option key={p.name} value={p.name}>
                 {p.name} ({p.key})
@@ -116,7 +126,13 @@ function SendForm({ onClose }: { onClose: () => void }) {
         </div>
         <div className="field">
           <label htmlFor={`${uid}-from`}>From role</label>
-          <select id={`${uid}-from`} className="input select" value={from} onChange={(e) => set({ from: e.target.value })} data-testid="send-from">
+          <select
+            id={`${uid}-from`}
+            className="input select"
+            value={from}
+            onChange={(e) => set({ from: e.target.value })}
+            data-testid="send-from"
+          >
             {roles.map((r) => (
               <option key={r} value={r}>
                 {r}
@@ -201,7 +217,12 @@ function SendForm({ onClose }: { onClose: () => void }) {
         <button type="button" className="btn" onClick={onClose}>
           Cancel
         </button>
-        <button type="submit" className="btn btn-primary" disabled={send.isPending || !project || !from || !draft.to.trim() || !draft.title.trim()} data-testid="send-submit">
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={send.isPending || !project || !from || !draft.to.trim() || !draft.title.trim()}
+          data-testid="send-submit"
+        >
           {send.isPending ? <LoaderCircle size={14} className="spin" aria-hidden /> : <Send size={14} aria-hidden />}
           Send directive
         </button>

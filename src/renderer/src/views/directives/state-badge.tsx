@@ -23,8 +23,18 @@ export function DirectiveStateBadge({ state, testId }: { state: DirectiveState; 
 
 /** The status emoji written on one line of one file (what a role file itself says). */
 export function MarkBadge({ mark }: { mark: Mark }) {
-  if (mark === 'pending') return <Chip tone="warning" title="🟡 written on this line">🟡</Chip>
-  if (mark === 'done') return <Chip tone="ok" title="✅ written on this line">✅</Chip>
+  if (mark === 'pending')
+    return (
+      <Chip tone="warning" title="🟡 written on this line">
+        🟡
+      </Chip>
+    )
+  if (mark === 'done')
+    return (
+      <Chip tone="ok" title="✅ written on this line">
+        ✅
+      </Chip>
+    )
   return (
     <Chip title="No status emoji on this line" className="mark-none">
       –

@@ -16,7 +16,13 @@ function escapeRegExp(s: string): string {
 /** `text` with every term wrapped in `<mark>`. */
 export function Highlight({ text, terms }: { text: string; terms: readonly string[] }): ReactNode {
   if (!terms.length) return text
-  const re = new RegExp(`(${[...terms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|')})`, 'giu')
+  const re = new RegExp(
+    `(${[...terms]
+      .sort((a, b) => b.length - a.length)
+      .map(escapeRegExp)
+      .join('|')})`,
+    'giu'
+  )
   const parts = text.split(re)
   return parts.map((part, i) => (i % 2 === 1 ? <mark key={i}>{part}</mark> : part))
 }

@@ -35,7 +35,10 @@ function Hit({ hit, terms, rank, ranked }: { hit: MemoryHit; terms: readonly str
         {hit.date && <span className="mem-hit-date">{hit.date}</span>}
         {hit.kind && <Chip tone="accent">{hit.kind}</Chip>}
         <span className="card-spacer" />
-        <span className="mem-hit-score num" title={ranked ? `Rank ${rank} (full-text score ${hit.score.toFixed(3)})` : `Result ${rank} (substring match)`}>
+        <span
+          className="mem-hit-score num"
+          title={ranked ? `Rank ${rank} (full-text score ${hit.score.toFixed(3)})` : `Result ${rank} (substring match)`}
+        >
           #{rank}
         </span>
       </div>
@@ -97,7 +100,12 @@ export function MemoryScreen({ initialQuery }: { initialQuery: string }) {
                 data-testid="memory-query"
               />
               {text && (
-                <button type="button" className="btn-icon" onClick={() => (setText(''), inputRef.current?.focus())} aria-label="Clear search">
+                <button
+                  type="button"
+                  className="btn-icon"
+                  onClick={() => (setText(''), inputRef.current?.focus())}
+                  aria-label="Clear search"
+                >
                   <X size={13} />
                 </button>
               )}
@@ -110,7 +118,14 @@ export function MemoryScreen({ initialQuery }: { initialQuery: string }) {
                 </label>
               ))}
             </div>
-            <FilterSelect value={project} onChange={setProject} options={projects} allLabel="All projects" ariaLabel="Project" testId="memory-project" />
+            <FilterSelect
+              value={project}
+              onChange={setProject}
+              options={projects}
+              allLabel="All projects"
+              ariaLabel="Project"
+              testId="memory-project"
+            />
           </div>
 
           <div className="mem-status" aria-live="polite">
@@ -137,7 +152,13 @@ export function MemoryScreen({ initialQuery }: { initialQuery: string }) {
           ) : (
             <ol className="mem-hits">
               {hits.map((h, i) => (
-                <Hit key={`${h.project}/${h.file}:${h.line}:${i}`} hit={h} terms={terms} rank={i + 1} ranked={search.data?.mode === 'fts'} />
+                <Hit
+                  key={`${h.project}/${h.file}:${h.line}:${i}`}
+                  hit={h}
+                  terms={terms}
+                  rank={i + 1}
+                  ranked={search.data?.mode === 'fts'}
+                />
               ))}
             </ol>
           )}

@@ -60,7 +60,12 @@ export function MemoryWriteForm({ projects, defaultProject }: { projects: readon
         />
       </div>
       <div className="mem-write-actions">
-        <button type="submit" className="btn btn-primary" disabled={write.isPending || !chosen || !text.trim()} data-testid="memory-write-submit">
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={write.isPending || !chosen || !text.trim()}
+          data-testid="memory-write-submit"
+        >
           {write.isPending ? <LoaderCircle size={14} className="spin" aria-hidden /> : <NotebookPen size={14} aria-hidden />}
           Append
         </button>

@@ -43,7 +43,15 @@ function Body({ body, findings }: { body: NoteBody; findings: readonly NoteFindi
 }
 
 /** The pane; `findings` are this commit's. */
-export function CommitDetail({ commit, findings, defaultBranch }: { commit: NotedCommit; findings: readonly NoteFinding[]; defaultBranch: string | null }) {
+export function CommitDetail({
+  commit,
+  findings,
+  defaultBranch
+}: {
+  commit: NotedCommit
+  findings: readonly NoteFinding[]
+  defaultBranch: string | null
+}) {
   const general = findings.filter((f) => !f.noteId && f.code !== 'unparseable')
   const branch = defaultBranch?.replace(/^refs\/(heads|remotes)\//, '') ?? 'the default branch'
   return (

@@ -81,10 +81,23 @@ function Row({ row, selected, top, onSelect, now }: { row: CommitRow; selected: 
 }
 
 /** The list; `selected` is a sha. */
-export function CommitList({ rows, selected, onSelect }: { rows: readonly CommitRow[]; selected: string | null; onSelect: (sha: string) => void }) {
+export function CommitList({
+  rows,
+  selected,
+  onSelect
+}: {
+  rows: readonly CommitRow[]
+  selected: string | null
+  onSelect: (sha: string) => void
+}) {
   const scrollRef = useRef<HTMLDivElement>(null)
   // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW, overscan: 10 })
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW,
+    overscan: 10
+  })
   const index = rows.findIndex((r) => r.commit.sha === selected)
   const now = Date.now()
 
@@ -124,13 +137,26 @@ export function CommitList({ rows, selected, onSelect }: { rows: readonly Commit
         <div className="nl-canvas" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index]!
-            return <Row key={row.commit.sha} row={row} top={item.start} selected={row.commit.sha === selected} onSelect={() => onSelect(row.commit.sha)} now={now} />
+            return (
+              <Row
+                key={row.commit.sha}
+                row={row}
+                top={item.start}
+                selected={row.commit.sha === selected}
+                onSelect={() => onSelect(row.commit.sha)}
+                now={now}
+              />
+            )
           })}
         </div>
       </div>
       <div className="nl-foot">
         <span>
-          {plural(rows.length, 'commit')} · {plural(rows.reduce((n, r) => n + r.notes, 0), 'note')}
+          {plural(rows.length, 'commit')} ·{' '}
+          {plural(
+            rows.reduce((n, r) => n + r.notes, 0),
+            'note'
+          )}
         </span>
         <span className="keys-hint">
           <Keys keys={['j']} />

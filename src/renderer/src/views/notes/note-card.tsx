@@ -25,7 +25,11 @@ function Value({ value }: { value: unknown }) {
 export function NoteCard({ note, findings }: { note: SquadNote; findings: readonly NoteFinding[] }) {
   const fields = Object.entries(note.data).filter(([k]) => !SHOWN.has(k))
   return (
-    <article className={`note-card${findings.some((f) => f.level === 'error') ? ' note-card-error' : ''}`} data-testid="note-card" aria-label={`Note by ${note.agent ?? 'unknown agent'}`}>
+    <article
+      className={`note-card${findings.some((f) => f.level === 'error') ? ' note-card-error' : ''}`}
+      data-testid="note-card"
+      aria-label={`Note by ${note.agent ?? 'unknown agent'}`}
+    >
       <header className="nc-head">
         <strong className="nc-agent">{note.agent ?? <em className="muted">no agent</em>}</strong>
         {note.type && <Chip tone={note.type === 'decision' ? 'accent' : 'neutral'}>{note.type}</Chip>}

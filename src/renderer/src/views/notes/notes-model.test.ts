@@ -3,22 +3,62 @@ import type { NoteFinding, NotedCommit, NotesSnapshot, SquadNote } from '../../.
 import { commitRows, findingsByCommit, vocabulary } from './notes-model'
 
 const note = (ns: string, commit: string, type: string, extra: Partial<SquadNote> = {}): SquadNote => ({
-  id: `${ns}-${commit}-${type}`, ref: `refs/notes/squad/${ns}`, namespace: ns, commit, line: 1, agent: ns, timestamp: '2026-01-01T00:00:00Z', type,
-  summary: `${type} by ${ns}`, promote: false, archive: false, data: {}, ...extra
+  id: `${ns}-${commit}-${type}`,
+  ref: `refs/notes/squad/${ns}`,
+  namespace: ns,
+  commit,
+  line: 1,
+  agent: ns,
+  timestamp: '2026-01-01T00:00:00Z',
+  type,
+  summary: `${type} by ${ns}`,
+  promote: false,
+  archive: false,
+  data: {},
+  ...extra
 })
 const commit = (sha: string, subject: string, notes: SquadNote[]): NotedCommit => ({
-  sha, subject, author: 'a', date: '2026-01-01T00:00:00Z', merged: true,
-  bodies: [...new Set(notes.map((n) => n.namespace))].map((ns) => ({ ref: `refs/notes/squad/${ns}`, namespace: ns, commit: sha, blob: 'b', shape: 'object' as const, bytes: 1, notes: notes.filter((n) => n.namespace === ns), unparseable: [] }))
+  sha,
+  subject,
+  author: 'a',
+  date: '2026-01-01T00:00:00Z',
+  merged: true,
+  bodies: [...new Set(notes.map((n) => n.namespace))].map((ns) => ({
+    ref: `refs/notes/squad/${ns}`,
+    namespace: ns,
+    commit: sha,
+    blob: 'b',
+    shape: 'object' as const,
+    bytes: 1,
+    notes: notes.filter((n) => n.namespace === ns),
+    unparseable: []
+  }))
 })
 const finding = (level: 'error' | 'warning', commitSha: string | null, ns: string | null): NoteFinding => ({
-  level, code: 'missing-field', ref: ns && `refs/notes/squad/${ns}`, commit: commitSha, line: 1, noteId: null, message: 'm'
+  level,
+  code: 'missing-field',
+  ref: ns && `refs/notes/squad/${ns}`,
+  commit: commitSha,
+  line: 1,
+  noteId: null,
+  message: 'm'
 })
 
 const snap: NotesSnapshot = {
-  project: 'p', repo: '/r', problem: null, defaultBranch: 'refs/heads/main',
-  refs: [{ ref: 'refs/notes/squad/worf', namespace: 'worf', shared: false, bodies: 1, notes: 1 }, { ref: 'refs/notes/squad/data', namespace: 'data', shared: false, bodies: 2, notes: 3 }],
+  project: 'p',
+  repo: '/r',
+  problem: null,
+  defaultBranch: 'refs/heads/main',
+  refs: [
+    { ref: 'refs/notes/squad/worf', namespace: 'worf', shared: false, bodies: 1, notes: 1 },
+    { ref: 'refs/notes/squad/data', namespace: 'data', shared: false, bodies: 2, notes: 3 }
+  ],
   commits: [
-    commit('aaaa', 'feat: auth', [note('data', 'aaaa', 'decision', { promote: true }), note('data', 'aaaa', 'progress'), note('worf', 'aaaa', 'security')]),
+    commit('aaaa', 'feat: auth', [
+      note('data', 'aaaa', 'decision', { promote: true }),
+      note('data', 'aaaa', 'progress'),
+      note('worf', 'aaaa', 'security')
+    ]),
     commit('bbbb', 'docs: threat model', [note('data', 'bbbb', 'research', { archive: true })])
   ],
   findings: [finding('error', 'aaaa', 'worf'), finding('warning', null, null)],
@@ -39,7 +79,9 @@ describe('notes model', () => {
   })
 
   it('filters by namespace, type, text and findings', () => {
-    expect(commitRows(snap, byCommit, { ...all, namespace: 'worf' }).map((r) => [r.commit.sha, r.notes, r.errors])).toEqual([['aaaa', 1, 1]])
+    expect(commitRows(snap, byCommit, { ...all, namespace: 'worf' }).map((r) => [r.commit.sha, r.notes, r.errors])).toEqual([
+      ['aaaa', 1, 1]
+    ])
     expect(commitRows(snap, byCommit, { ...all, namespace: 'data' }).map((r) => r.errors)).toEqual([0, 0])
     expect(commitRows(snap, byCommit, { ...all, type: 'research' }).map((r) => r.commit.sha)).toEqual(['bbbb'])
     expect(commitRows(snap, byCommit, { ...all, text: 'THREAT' }).map((r) => r.commit.sha)).toEqual(['bbbb'])

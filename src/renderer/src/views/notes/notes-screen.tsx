@@ -46,7 +46,14 @@ export function NotesScreen() {
   const actions = (
     <>
       <FilterSelect value={project} onChange={pick} options={names ?? []} ariaLabel="Project" testId="notes-project" />
-      <button type="button" className="btn-icon" onClick={() => void notes.refetch()} aria-label="Reload notes" title="Reload notes" disabled={!project}>
+      <button
+        type="button"
+        className="btn-icon"
+        onClick={() => void notes.refetch()}
+        aria-label="Reload notes"
+        title="Reload notes"
+        disabled={!project}
+      >
         <RefreshCw size={15} className={notes.isFetching ? 'spin' : undefined} />
       </button>
       <button
@@ -63,14 +70,23 @@ export function NotesScreen() {
   )
 
   let body
-  if (projectsQuery.isError) body = <ErrorState title="Could not list projects" error={projectsQuery.error} onRetry={() => void projectsQuery.refetch()} />
+  if (projectsQuery.isError)
+    body = <ErrorState title="Could not list projects" error={projectsQuery.error} onRetry={() => void projectsQuery.refetch()} />
   else if (names && names.length === 0) {
     body = (
       <EmptyState icon={<StickyNote size={18} />} title="No projects registered">
         Add a project folder (Overview or Settings); its git repository’s notes appear here.
       </EmptyState>
     )
-  } else if (notes.isError) body = <ErrorState title={`Could not read ${project}’s notes`} error={notes.error} onRetry={() => void notes.refetch()} retrying={notes.isFetching} />
+  } else if (notes.isError)
+    body = (
+      <ErrorState
+        title={`Could not read ${project}’s notes`}
+        error={notes.error}
+        onRetry={() => void notes.refetch()}
+        retrying={notes.isFetching}
+      />
+    )
   else if (!snap) body = <LoadingState label="Reading notes…" />
   else if (!snap.repo) {
     body = (
@@ -81,8 +97,8 @@ export function NotesScreen() {
   } else if (snap.counts.bodies === 0 && snap.findings.length === 0) {
     body = (
       <EmptyState icon={<StickyNote size={18} />} title={`No squad notes in ${project}’s repository yet`}>
-        Agents write them with <code>git notes --ref=squad/&lt;agent&gt; append -m '{'{…}'}' HEAD</code> or <code>muster notes write</code>. Fetched notes need the refspec{' '}
-        <code>refs/notes/*:refs/notes/*</code>.
+        Agents write them with <code>git notes --ref=squad/&lt;agent&gt; append -m '{'{…}'}' HEAD</code> or <code>muster notes write</code>.
+        Fetched notes need the refspec <code>refs/notes/*:refs/notes/*</code>.
       </EmptyState>
     )
   } else {
@@ -121,11 +137,31 @@ export function NotesScreen() {
           </div>
         ))}
         <div className="notes-filters" role="search">
-          <FilterSelect value={filters.namespace} onChange={(namespace) => set({ namespace })} options={vocab.namespaces} allLabel="All namespaces" ariaLabel="Namespace" testId="notes-namespace" />
-          <FilterSelect value={filters.type} onChange={(type) => set({ type })} options={vocab.types} allLabel="All types" ariaLabel="Note type" testId="notes-type" />
+          <FilterSelect
+            value={filters.namespace}
+            onChange={(namespace) => set({ namespace })}
+            options={vocab.namespaces}
+            allLabel="All namespaces"
+            ariaLabel="Namespace"
+            testId="notes-namespace"
+          />
+          <FilterSelect
+            value={filters.type}
+            onChange={(type) => set({ type })}
+            options={vocab.types}
+            allLabel="All types"
+            ariaLabel="Note type"
+            testId="notes-type"
+          />
           <div className="search notes-search">
             <Search size={14} aria-hidden />
-            <input className="input" placeholder="Filter by sha, subject, agent, text…" value={filters.text} onChange={(e) => set({ text: e.target.value })} aria-label="Filter notes" />
+            <input
+              className="input"
+              placeholder="Filter by sha, subject, agent, text…"
+              value={filters.text}
+              onChange={(e) => set({ text: e.target.value })}
+              aria-label="Filter notes"
+            />
           </div>
           <span className="muted notes-shown">{plural(rows.length, 'commit')} shown</span>
         </div>
@@ -147,7 +183,11 @@ export function NotesScreen() {
 
   return (
     <section className="screen screen-fill" data-testid="screen-notes" aria-label="Notes">
-      <ScreenHeader title="Notes" description="Agents’ squad git notes (refs/notes/squad/*) per commit, every body shape, with findings; promote decisions into decisions.md." actions={actions} />
+      <ScreenHeader
+        title="Notes"
+        description="Agents’ squad git notes (refs/notes/squad/*) per commit, every body shape, with findings; promote decisions into decisions.md."
+        actions={actions}
+      />
       {body}
       {project && <PromoteDialog project={project} open={promoting} onClose={() => setPromoting(false)} />}
     </section>

@@ -38,7 +38,10 @@ export function PromoteDialog({ project, open, onClose }: { project: string; ope
       { project, dryRun: false },
       {
         onSuccess: (r) => {
-          toast('info', `${project}: ${plural(r.appended.length, 'decision')} promoted, ${plural(r.archived.length, 'research note')} archived`)
+          toast(
+            'info',
+            `${project}: ${plural(r.appended.length, 'decision')} promoted, ${plural(r.archived.length, 'research note')} archived`
+          )
           planFor({ project, dryRun: true })
         }
       }
@@ -59,7 +62,8 @@ export function PromoteDialog({ project, open, onClose }: { project: string; ope
             <InlineError error={plan.error} />
             {done && (
               <p className="pd-done" role="status">
-                <Check size={14} aria-hidden /> Wrote {plural(done.appended.length, 'entry', 'entries')} to <code>{done.decisionsFile}</code> and {plural(done.archived.length, 'archive file')}.
+                <Check size={14} aria-hidden /> Wrote {plural(done.appended.length, 'entry', 'entries')} to{' '}
+                <code>{done.decisionsFile}</code> and {plural(done.archived.length, 'archive file')}.
               </p>
             )}
             {p && (
@@ -67,7 +71,8 @@ export function PromoteDialog({ project, open, onClose }: { project: string; ope
                 <p className="pd-summary" data-testid="promote-summary">
                   {nothing ? 'Nothing to promote or archive.' : `Dry run: this is exactly what would be written.`}{' '}
                   <span className="muted">
-                    {p.alreadyPromoted} already promoted · {p.alreadyArchived} already archived · notes on unmerged commits wait for their merge
+                    {p.alreadyPromoted} already promoted · {p.alreadyArchived} already archived · notes on unmerged commits wait for their
+                    merge
                   </span>
                 </p>
                 {p.entries.length > 0 && (
@@ -87,7 +92,10 @@ export function PromoteDialog({ project, open, onClose }: { project: string; ope
                     <ul className="pd-files">
                       {p.archives.map((a) => (
                         <li key={a.noteId}>
-                          <code>{a.file}</code> <span className="muted">from {a.ref} on {shortSha(a.commit)}</span>
+                          <code>{a.file}</code>{' '}
+                          <span className="muted">
+                            from {a.ref} on {shortSha(a.commit)}
+                          </span>
                         </li>
                       ))}
                     </ul>
@@ -109,9 +117,19 @@ export function PromoteDialog({ project, open, onClose }: { project: string; ope
               <button type="button" className="btn" onClick={onClose}>
                 Close
               </button>
-              <button type="button" className="btn btn-primary" disabled={!p || nothing || apply.isPending} onClick={run} data-testid="promote-apply">
+              <button
+                type="button"
+                className="btn btn-primary"
+                disabled={!p || nothing || apply.isPending}
+                onClick={run}
+                data-testid="promote-apply"
+              >
                 <ArrowUpFromLine size={14} aria-hidden />
-                {p && !nothing ? [p.entries.length && `Promote ${p.entries.length}`, p.archives.length && `archive ${p.archives.length}`].filter(Boolean).join(' · ') : 'Promote'}
+                {p && !nothing
+                  ? [p.entries.length && `Promote ${p.entries.length}`, p.archives.length && `archive ${p.archives.length}`]
+                      .filter(Boolean)
+                      .join(' · ')
+                  : 'Promote'}
               </button>
             </div>
           </div>

@@ -41,14 +41,19 @@ export function attentionOf(directives: readonly Directive[], projects: readonly
 export function useAttention(projects: readonly string[]): Attention {
   const query = useDirectives()
   const key = projects.join('\n')
-  return useMemo(
-    () => attentionOf(query.data?.directives ?? [], key ? key.split('\n') : []),
-    [query.data, key]
-  )
+  return useMemo(() => attentionOf(query.data?.directives ?? [], key ? key.split('\n') : []), [query.data, key])
 }
 
 /** Lint checks the overview's own findings do not cover (they need the whole fleet or git). */
-const CROSS_FILE = new Set(['l0-stale', 'unresolved-target', 'duplicate-pending', 'after-footer', 'paths-malformed', 'symlink-outside', 'leftover-write'])
+const CROSS_FILE = new Set([
+  'l0-stale',
+  'unresolved-target',
+  'duplicate-pending',
+  'after-footer',
+  'paths-malformed',
+  'symlink-outside',
+  'leftover-write'
+])
 
 /** Those lint findings per project, for the project cards. */
 export function useCrossFileLint(): Map<string, CardFinding[]> {

@@ -32,7 +32,13 @@ export function FirstRun() {
             Creates a few sample projects with real-looking role files, plus a hub with tasks, patches and approvals, in Muster’s home
             folder, and registers them. Remove them any time in Settings.
           </p>
-          <button type="button" className="btn btn-primary" data-testid="create-demo" onClick={() => demo.mutate({})} disabled={demo.isPending}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            data-testid="create-demo"
+            onClick={() => demo.mutate({})}
+            disabled={demo.isPending}
+          >
             {demo.isPending ? <LoaderCircle size={14} className="spin" aria-hidden /> : <Sparkles size={14} aria-hidden />}
             {demo.isPending ? 'Creating the demo fleet…' : 'Create the demo fleet'}
           </button>

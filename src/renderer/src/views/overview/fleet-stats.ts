@@ -18,7 +18,17 @@ export interface FleetTotals {
 
 /** Sums the fleet into header totals. */
 export function fleetTotals(fleet: readonly ProjectStatus[]): FleetTotals {
-  const t: FleetTotals = { projects: fleet.length, missing: 0, roles: 0, withoutL0: 0, over500: 0, over800: 0, findings: 0, lastChangeAt: null, lastChangeProject: null }
+  const t: FleetTotals = {
+    projects: fleet.length,
+    missing: 0,
+    roles: 0,
+    withoutL0: 0,
+    over500: 0,
+    over800: 0,
+    findings: 0,
+    lastChangeAt: null,
+    lastChangeProject: null
+  }
   for (const p of fleet) {
     if (!p.exists) t.missing++
     t.findings += p.findings.length

@@ -9,7 +9,12 @@ export function InboxBell() {
   const [permission, setPermission] = useState(notificationPermission)
   if (transportKind === 'ipc') {
     return (
-      <span className="hub-bell on" data-testid="inbox-bell" data-permission="desktop" title="The desktop app notifies you when an event addressed to you arrives">
+      <span
+        className="hub-bell on"
+        data-testid="inbox-bell"
+        data-permission="desktop"
+        title="The desktop app notifies you when an event addressed to you arrives"
+      >
         <BellRing size={14} aria-hidden /> Desktop notifications
       </span>
     )
@@ -17,14 +22,24 @@ export function InboxBell() {
   if (permission === 'unsupported') return null
   if (permission === 'granted') {
     return (
-      <span className="hub-bell on" data-testid="inbox-bell" data-permission="granted" title="A desktop notification appears when an event for you arrives">
+      <span
+        className="hub-bell on"
+        data-testid="inbox-bell"
+        data-permission="granted"
+        title="A desktop notification appears when an event for you arrives"
+      >
         <BellRing size={14} aria-hidden /> Notifications on
       </span>
     )
   }
   if (permission === 'denied') {
     return (
-      <span className="hub-bell blocked" data-testid="inbox-bell" data-permission="denied" title="Notifications are blocked for this page; allow them in the browser's site settings">
+      <span
+        className="hub-bell blocked"
+        data-testid="inbox-bell"
+        data-permission="denied"
+        title="Notifications are blocked for this page; allow them in the browser's site settings"
+      >
         <BellOff size={14} aria-hidden /> Notifications blocked
       </span>
     )

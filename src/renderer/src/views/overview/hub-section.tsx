@@ -43,7 +43,19 @@ function AgentPill({ agent, href }: { agent: Agent; href: string }) {
 }
 
 /** A count that links to the Timeline. */
-function Count({ label, value, href, tone, testId }: { label: string; value: ReactNode; href: string; tone?: 'warning' | 'error' | 'accent'; testId: string }) {
+function Count({
+  label,
+  value,
+  href,
+  tone,
+  testId
+}: {
+  label: string
+  value: ReactNode
+  href: string
+  tone?: 'warning' | 'error' | 'accent'
+  testId: string
+}) {
   return (
     <a href={href} className={`hub-count${tone ? ` hub-count-${tone}` : ''}`} data-testid={testId}>
       <span className="hub-count-value">{value}</span>
@@ -53,10 +65,21 @@ function Count({ label, value, href, tone, testId }: { label: string; value: Rea
 }
 
 /** One hub's card; `info` (from the hub list) says whether it is a server, offline or read-only. */
-function HubCard({ hub, registered, operator, info }: { hub: HubOverview; registered: boolean; operator: string; info: HubInfo | undefined }) {
+function HubCard({
+  hub,
+  registered,
+  operator,
+  info
+}: {
+  hub: HubOverview
+  registered: boolean
+  operator: string
+  info: HubInfo | undefined
+}) {
   const name = registered ? hub.hub : null
   const link = (filters: TimelineFilters): string => timelineHref({ hub: name, filters })
-  const ids = (list: readonly { correlation_id?: string | null }[]): string => [...new Set(list.map((t) => t.correlation_id).filter(Boolean))].join(', ')
+  const ids = (list: readonly { correlation_id?: string | null }[]): string =>
+    [...new Set(list.map((t) => t.correlation_id).filter(Boolean))].join(', ')
   const t = hub.tasks
   const needsMe = hub.agents.filter((a) => a.state === 'needs-me').length
   // the Patches inbox's own count: verified and folded there (a refused or superseded patch is not waiting)
@@ -65,7 +88,11 @@ function HubCard({ hub, registered, operator, info }: { hub: HubOverview; regist
   return (
     <article className={`hub-card${hub.ok ? '' : ' hub-card-error'}`} data-testid={`hub-card-${hub.hub}`} aria-label={`Hub ${hub.hub}`}>
       <header className="hub-card-head">
-        {info?.kind === 'remote' ? <Server size={15} aria-label="hub server" className="hub-card-icon" /> : <Activity size={15} aria-hidden className="hub-card-icon" />}
+        {info?.kind === 'remote' ? (
+          <Server size={15} aria-label="hub server" className="hub-card-icon" />
+        ) : (
+          <Activity size={15} aria-hidden className="hub-card-icon" />
+        )}
         <a href={link({})} className="hub-card-title">
           {hub.hub}
         </a>
@@ -101,11 +128,26 @@ function HubCard({ hub, registered, operator, info }: { hub: HubOverview; regist
       ) : (
         <div className="hub-card-body">
           <div className="hub-agents" aria-label="Agents">
-            {hub.agents.length === 0 ? <span className="muted">No agent has written to this hub yet.</span> : hub.agents.map((a) => <AgentPill key={a.agent} agent={a} href={link({ from_agent: a.agent })} />)}
+            {hub.agents.length === 0 ? (
+              <span className="muted">No agent has written to this hub yet.</span>
+            ) : (
+              hub.agents.map((a) => <AgentPill key={a.agent} agent={a} href={link({ from_agent: a.agent })} />)
+            )}
           </div>
           <div className="hub-counts" data-testid="hub-counts">
-            <Count testId="hub-count-open" label="open" value={t?.open ?? 0} href={link({ type: EventType.taskRequest })} tone={t?.open ? 'accent' : undefined} />
-            <Count testId="hub-count-claimed" label="claimed" value={t?.claimed ?? 0} href={link({ type: EventType.ack, status: Status.claimed })} />
+            <Count
+              testId="hub-count-open"
+              label="open"
+              value={t?.open ?? 0}
+              href={link({ type: EventType.taskRequest })}
+              tone={t?.open ? 'accent' : undefined}
+            />
+            <Count
+              testId="hub-count-claimed"
+              label="claimed"
+              value={t?.claimed ?? 0}
+              href={link({ type: EventType.ack, status: Status.claimed })}
+            />
             <Count
               testId="hub-count-stuck"
               label="stuck"
@@ -120,8 +162,20 @@ function HubCard({ hub, registered, operator, info }: { hub: HubOverview; regist
               href={patchesHref({ hub: name, state: 'waiting' })}
               tone={waiting ? 'warning' : undefined}
             />
-            <Count testId="hub-count-approvals" label="approvals" value={hub.approvals_waiting} href="#/approvals" tone={hub.approvals_waiting ? 'warning' : undefined} />
-            <Count testId="hub-count-inbox" label="inbox" value={hub.inbox_unread} href={link(operator ? { to_agent: operator } : {})} tone={hub.inbox_unread ? 'accent' : undefined} />
+            <Count
+              testId="hub-count-approvals"
+              label="approvals"
+              value={hub.approvals_waiting}
+              href="#/approvals"
+              tone={hub.approvals_waiting ? 'warning' : undefined}
+            />
+            <Count
+              testId="hub-count-inbox"
+              label="inbox"
+              value={hub.inbox_unread}
+              href={link(operator ? { to_agent: operator } : {})}
+              tone={hub.inbox_unread ? 'accent' : undefined}
+            />
           </div>
         </div>
       )}

@@ -7,7 +7,8 @@ const SCALE_LINES = 1000
 /** `412 ▮▮▮▯▯` — number plus a coloured bar. */
 export function LineBar({ lines, level, bytes }: { lines: number; level: SizeLevel; bytes: string }) {
   const pct = Math.min(100, (lines / SCALE_LINES) * 100)
-  const what = level === 'error' ? 'over 800 lines: archive it' : level === 'warning' ? 'over 500 lines: directives get buried' : 'under 500 lines'
+  const what =
+    level === 'error' ? 'over 800 lines: archive it' : level === 'warning' ? 'over 500 lines: directives get buried' : 'under 500 lines'
   return (
     <span className={`linebar linebar-${level}`} title={`${lines} lines, ${bytes} (${what})`}>
       <span className="linebar-num">{lines}</span>

@@ -77,7 +77,13 @@ export function OverviewScreen() {
       <button type="button" className="btn btn-primary" onClick={() => openProjectDialog('add')} data-testid="open-add-project">
         <FolderPlus size={14} aria-hidden /> Add project
       </button>
-      <button type="button" className="btn-icon" onClick={() => void fleet.refetch()} aria-label="Refresh" title="Refresh now (updates also arrive live)">
+      <button
+        type="button"
+        className="btn-icon"
+        onClick={() => void fleet.refetch()}
+        aria-label="Refresh"
+        title="Refresh now (updates also arrive live)"
+      >
         <RefreshCw size={14} className={fleet.isFetching ? 'spin' : undefined} />
       </button>
     </>
@@ -107,7 +113,12 @@ export function OverviewScreen() {
           {totals && <FleetTotalsStrip totals={totals} />}
           <HubSection />
           {fleet.isError && (
-            <ErrorState title="Refreshing failed; showing the last data received" error={fleet.error} onRetry={() => void fleet.refetch()} retrying={fleet.isFetching} />
+            <ErrorState
+              title="Refreshing failed; showing the last data received"
+              error={fleet.error}
+              onRetry={() => void fleet.refetch()}
+              retrying={fleet.isFetching}
+            />
           )}
           <div ref={gridRef} className="grid-measure" aria-hidden />
           {visible.length === 0 ? (
@@ -118,7 +129,11 @@ export function OverviewScreen() {
             </EmptyState>
           ) : (
             <>
-              {filter && <p className="filter-note muted">{plural(visible.length, 'project')} of {data.length} match</p>}
+              {filter && (
+                <p className="filter-note muted">
+                  {plural(visible.length, 'project')} of {data.length} match
+                </p>
+              )}
               <div className="masonry" style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
                 {packed.map((col, i) => (
                   <div className="masonry-col" key={i}>

@@ -52,7 +52,11 @@ function RoleMarkers({ project, role, pending }: { project: string; role: RoleSt
         </a>
       )}
       {todos > 0 && (
-        <span className="todo-count muted" data-testid={`todos-${project}-${role.role}`} title={`TODO progress: ${role.doneTodos} of ${todos} done, ${role.openTodos} open`}>
+        <span
+          className="todo-count muted"
+          data-testid={`todos-${project}-${role.role}`}
+          title={`TODO progress: ${role.doneTodos} of ${todos} done, ${role.openTodos} open`}
+        >
           ☑ {role.doneTodos}/{todos}
         </span>
       )}
@@ -96,7 +100,11 @@ export function RoleRow({ project, role, pending }: { project: string; role: Rol
           </td>
           <td className="col-main">
             <span className="main-line">
-              <span className={`priority ellipsis${l0.topPriority ? '' : ' muted'}`} data-testid={`l0-priority-${id}`} title={l0.topPriority ?? l0.raw}>
+              <span
+                className={`priority ellipsis${l0.topPriority ? '' : ' muted'}`}
+                data-testid={`l0-priority-${id}`}
+                title={l0.topPriority ?? l0.raw}
+              >
                 {l0.topPriority ?? '—'}
               </span>
               {l0.overLimit && (

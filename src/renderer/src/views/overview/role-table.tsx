@@ -4,7 +4,15 @@ import { roleKey } from './attention'
 import { RoleRow } from './role-row'
 
 /** Role files of one project, one line each. */
-export function RoleTable({ project, roles, pending }: { project: string; roles: readonly RoleStatus[]; pending: ReadonlyMap<string, string[]> }) {
+export function RoleTable({
+  project,
+  roles,
+  pending
+}: {
+  project: string
+  roles: readonly RoleStatus[]
+  pending: ReadonlyMap<string, string[]>
+}) {
   return (
     <table className="roles">
       <colgroup>

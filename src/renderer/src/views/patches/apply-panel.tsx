@@ -10,7 +10,11 @@ import { useApplyPatch, useApplyRun, useCancelRun, usePatchOutput, usePreflight,
 import { InlineError } from '../../components/state-views'
 
 const PHASE_LABEL: Record<ApplyRun['phase'], string> = {
-  checking: 'Checking (git apply --check)…', applying: 'Applying…', testing: 'Running the tests…', acking: 'Acking…', done: 'Done'
+  checking: 'Checking (git apply --check)…',
+  applying: 'Applying…',
+  testing: 'Running the tests…',
+  acking: 'Acking…',
+  done: 'Done'
 }
 
 function Preconditions({ pre }: { pre: Preflight }) {
@@ -18,7 +22,13 @@ function Preconditions({ pre }: { pre: Preflight }) {
     <ul className="precondition-list" aria-label="Preconditions" data-testid="preconditions">
       {pre.preconditions.map((p) => (
         <li key={p.id} className={p.level}>
-          {p.level === 'ok' ? <CircleCheck size={13} aria-hidden /> : p.level === 'warn' ? <TriangleAlert size={13} aria-hidden /> : <CircleAlert size={13} aria-hidden />}
+          {p.level === 'ok' ? (
+            <CircleCheck size={13} aria-hidden />
+          ) : p.level === 'warn' ? (
+            <TriangleAlert size={13} aria-hidden />
+          ) : (
+            <CircleAlert size={13} aria-hidden />
+          )}
           <span className="precondition-label">{p.label}</span>
           <span className="muted">{p.detail}</span>
         </li>
@@ -36,16 +46,28 @@ function RunView({ run }: { run: ApplyRun }) {
   return (
     <div className={`apply-run ${run.outcome}`} data-testid="apply-run" aria-busy={running}>
       <div className="apply-run-head" role="status" data-testid="apply-run-status">
-        <strong>{running ? PHASE_LABEL[run.phase] : run.outcome === 'applied' ? 'Applied' : run.outcome === 'refused' ? 'Refused' : 'Failed'}</strong>
+        <strong>
+          {running ? PHASE_LABEL[run.phase] : run.outcome === 'applied' ? 'Applied' : run.outcome === 'refused' ? 'Refused' : 'Failed'}
+        </strong>
         {run.reason && <span className="muted">{run.reason}</span>}
         <span className="card-spacer" />
         {running && run.phase === 'testing' && (
-          <button type="button" className="btn" onClick={() => cancel.mutate({ id: run.id })} disabled={cancel.isPending} data-testid="apply-cancel">
+          <button
+            type="button"
+            className="btn"
+            onClick={() => cancel.mutate({ id: run.id })}
+            disabled={cancel.isPending}
+            data-testid="apply-cancel"
+          >
             <Square size={12} aria-hidden /> Cancel tests
           </button>
         )}
       </div>
-      {run.check && !run.check.ok && <pre className="apply-output" aria-label="git apply --check output">{run.check.output}</pre>}
+      {run.check && !run.check.ok && (
+        <pre className="apply-output" aria-label="git apply --check output">
+          {run.check.output}
+        </pre>
+      )}
       {run.test && (
         <>
           <div className="muted apply-test-line">
@@ -63,13 +85,24 @@ function RunView({ run }: { run: ApplyRun }) {
           {run.ack_event_id ? (
             <span>
               Acked <strong>{run.outcome === 'applied' ? 'applied' : 'failed'}</strong> as <span className="mono">{run.ack_event_id}</span>
-              {run.head_after && <> · HEAD <span className="mono">{run.head_after.slice(0, 12)}</span></>}
+              {run.head_after && (
+                <>
+                  {' '}
+                  · HEAD <span className="mono">{run.head_after.slice(0, 12)}</span>
+                </>
+              )}
             </span>
           ) : (
             run.ack_error && <span className="text-error">The ack could not be written: {run.ack_error}</span>
           )}
           {run.revertable && (
-            <button type="button" className="btn" onClick={() => revert.mutate({ id: run.id })} disabled={revert.isPending} data-testid="apply-revert">
+            <button
+              type="button"
+              className="btn"
+              onClick={() => revert.mutate({ id: run.id })}
+              disabled={revert.isPending}
+              data-testid="apply-revert"
+            >
               <RotateCcw size={13} aria-hidden /> Revert the worktree
             </button>
           )}
@@ -83,7 +116,17 @@ function RunView({ run }: { run: ApplyRun }) {
 }
 
 /** The panel for one patch. */
-export function ApplyPanel({ hub, id, refusedReason, lastRun }: { hub: string | null; id: string; refusedReason: string | null; lastRun: ApplyRun | null }) {
+export function ApplyPanel({
+  hub,
+  id,
+  refusedReason,
+  lastRun
+}: {
+  hub: string | null
+  id: string
+  refusedReason: string | null
+  lastRun: ApplyRun | null
+}) {
   const [project, setProject] = useState('')
   const [allowDirty, setAllowDirty] = useState(false)
   const [threeWay, setThreeWay] = useState(false)
@@ -97,13 +140,27 @@ export function ApplyPanel({ hub, id, refusedReason, lastRun }: { hub: string | 
   const p = pre.data
   const command = testCommand ?? p?.test_command ?? ''
   const running = run.data?.phase !== undefined && run.data.phase !== 'done'
-  const blocked = refusedReason ?? (p && !p.can_apply ? p.preconditions.filter((c) => c.level === 'fail').map((c) => `${c.label}: ${c.detail}`).join('; ') : null)
+  const blocked =
+    refusedReason ??
+    (p && !p.can_apply
+      ? p.preconditions
+          .filter((c) => c.level === 'fail')
+          .map((c) => `${c.label}: ${c.detail}`)
+          .join('; ')
+      : null)
   const disabledReason = running ? null : blocked
 
   const start = () => {
     if (!p?.project) return
     apply.mutate(
-      { ...(hub ? { hub } : {}), id, project: p.project, test_command: command.trim() ? command.trim() : null, three_way: threeWay, allow_dirty: allowDirty },
+      {
+        ...(hub ? { hub } : {}),
+        id,
+        project: p.project,
+        test_command: command.trim() ? command.trim() : null,
+        three_way: threeWay,
+        allow_dirty: allowDirty
+      },
       { onSuccess: (r) => setRunId(r.id) }
     )
   }
@@ -113,7 +170,12 @@ export function ApplyPanel({ hub, id, refusedReason, lastRun }: { hub: string | 
       <div className="apply-form">
         <label className="apply-field">
           <span>Project</span>
-          <select className="input select" value={project || p?.project || ''} onChange={(e) => setProject(e.target.value)} data-testid="apply-project">
+          <select
+            className="input select"
+            value={project || p?.project || ''}
+            onChange={(e) => setProject(e.target.value)}
+            data-testid="apply-project"
+          >
             {!p?.project && <option value="">No matching project</option>}
             {(p?.candidates ?? []).map((c) => (
               <option key={c.name} value={c.name}>
@@ -125,7 +187,13 @@ export function ApplyPanel({ hub, id, refusedReason, lastRun }: { hub: string | 
         </label>
         <label className="apply-field apply-field-grow">
           <span>Test command</span>
-          <input className="input mono" value={command} onChange={(e) => setTestCommand(e.target.value)} placeholder="none: apply without tests" data-testid="apply-test-command" />
+          <input
+            className="input mono"
+            value={command}
+            onChange={(e) => setTestCommand(e.target.value)}
+            placeholder="none: apply without tests"
+            data-testid="apply-test-command"
+          />
         </label>
       </div>
       {p && !running && <Preconditions pre={p} />}

@@ -58,8 +58,22 @@ export function PatchDetail({ hub, id }: { hub: string | null; id: string }) {
           <ol data-testid="patch-audit">
             {audit.map((a) => (
               <li key={a.id}>
-                <span className="mono">{a.action}</span> <Chip tone={a.outcome === 'ok' || a.outcome === 'applied' || a.outcome === 'passed' ? 'ok' : a.outcome === 'refused' || a.outcome === 'failed' ? 'error' : 'neutral'}>{a.outcome}</Chip>{' '}
-                <span>{a.summary}</span> <span className="muted">· {a.actor} · <RelativeTime iso={a.at} /></span>
+                <span className="mono">{a.action}</span>{' '}
+                <Chip
+                  tone={
+                    a.outcome === 'ok' || a.outcome === 'applied' || a.outcome === 'passed'
+                      ? 'ok'
+                      : a.outcome === 'refused' || a.outcome === 'failed'
+                        ? 'error'
+                        : 'neutral'
+                  }
+                >
+                  {a.outcome}
+                </Chip>{' '}
+                <span>{a.summary}</span>{' '}
+                <span className="muted">
+                  · {a.actor} · <RelativeTime iso={a.at} />
+                </span>
               </li>
             ))}
           </ol>

@@ -14,7 +14,10 @@ export interface PatchListProps {
 
 /** The inbox list (a listbox: Up/Down or j/k move, Home/End jump). */
 export function PatchList({ patches, selected, onSelect }: PatchListProps) {
-  const index = Math.max(0, patches.findIndex((p) => p.event.id === selected))
+  const index = Math.max(
+    0,
+    patches.findIndex((p) => p.event.id === selected)
+  )
   const onKey = (e: KeyboardEvent<HTMLUListElement>) => {
     const step = e.key === 'ArrowDown' || e.key === 'j' ? 1 : e.key === 'ArrowUp' || e.key === 'k' ? -1 : 0
     let next = step ? index + step : e.key === 'Home' ? 0 : e.key === 'End' ? patches.length - 1 : -1
@@ -28,7 +31,15 @@ export function PatchList({ patches, selected, onSelect }: PatchListProps) {
     }
   }
   return (
-    <ul className="patch-list" role="listbox" aria-label="Patches" tabIndex={0} onKeyDown={onKey} aria-activedescendant={selected ? `patch-row-${selected}` : undefined} data-testid="patch-list">
+    <ul
+      className="patch-list"
+      role="listbox"
+      aria-label="Patches"
+      tabIndex={0}
+      onKeyDown={onKey}
+      aria-activedescendant={selected ? `patch-row-${selected}` : undefined}
+      data-testid="patch-list"
+    >
       {patches.map((p) => (
         <li
           key={p.event.id}
@@ -50,7 +61,8 @@ export function PatchList({ patches, selected, onSelect }: PatchListProps) {
             <span>{p.project ?? p.event.stream}</span>
             {p.event.branch && <span className="mono">{p.event.branch}</span>}
             <span>
-              {p.file_count} file{p.file_count === 1 ? '' : 's'} <span className="patch-add">+{p.additions}</span> <span className="patch-del">−{p.deletions}</span>
+              {p.file_count} file{p.file_count === 1 ? '' : 's'} <span className="patch-add">+{p.additions}</span>{' '}
+              <span className="patch-del">−{p.deletions}</span>
             </span>
             {p.size_bytes !== null && <span>{formatBytes(p.size_bytes)}</span>}
             <RelativeTime iso={p.event.created_at} compact />

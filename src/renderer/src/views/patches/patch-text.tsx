@@ -13,7 +13,10 @@ export function PatchText({ content, fileCount }: { content: string | null; file
   return (
     <section className="patch-content" aria-label="Patch text" data-testid="patch-content">
       <h3>
-        Patch <span className="muted">· {fileCount} file{fileCount === 1 ? '' : 's'}</span>
+        Patch{' '}
+        <span className="muted">
+          · {fileCount} file{fileCount === 1 ? '' : 's'}
+        </span>
       </h3>
       {content === null ? (
         <p className="muted">The artifact is missing from the hub.</p>

@@ -49,7 +49,15 @@ export function PatchesScreen() {
       const st = p.verdict === 'refused' && p.state === 'waiting' ? 'refused' : p.state
       if (state && st !== state) return false
       if (!t) return true
-      return [p.event.from_agent, p.event.to_agent ?? '', p.project ?? '', p.event.stream, p.event.branch ?? '', p.event.body, p.event.id].some((f) => f.toLowerCase().includes(t))
+      return [
+        p.event.from_agent,
+        p.event.to_agent ?? '',
+        p.project ?? '',
+        p.event.stream,
+        p.event.branch ?? '',
+        p.event.body,
+        p.event.id
+      ].some((f) => f.toLowerCase().includes(t))
     })
   }, [q.data, state, text])
   const current = shown.find((p) => p.event.id === selected)?.event.id ?? shown[0]?.event.id ?? null
@@ -58,7 +66,13 @@ export function PatchesScreen() {
   const actions = (
     <>
       {choices.length > 1 && (
-        <select className="input select" value={hub ?? ''} onChange={(e) => setHub(e.target.value || null)} aria-label="Hub" data-testid="patches-hub">
+        <select
+          className="input select"
+          value={hub ?? ''}
+          onChange={(e) => setHub(e.target.value || null)}
+          aria-label="Hub"
+          data-testid="patches-hub"
+        >
           {choices.map((c) => (
             <option key={c.name ?? ''} value={c.name ?? ''} title={c.palace}>
               {c.label}
@@ -76,7 +90,8 @@ export function PatchesScreen() {
   )
 
   let body
-  if (q.isError) body = <ErrorState title="Could not read the hub’s patches" error={q.error} onRetry={() => void q.refetch()} retrying={q.isFetching} />
+  if (q.isError)
+    body = <ErrorState title="Could not read the hub’s patches" error={q.error} onRetry={() => void q.refetch()} retrying={q.isFetching} />
   else if (!q.data) body = <LoadingState label="Reading patches…" />
   else if (q.data.patches.length === 0) {
     body = (
@@ -89,7 +104,13 @@ export function PatchesScreen() {
       <div className="patches-split">
         <div className="patches-left">
           <div className="patches-filters">
-            <select className="input select" value={state} onChange={(e) => setState(e.target.value as PatchState | '')} aria-label="State" data-testid="patches-state">
+            <select
+              className="input select"
+              value={state}
+              onChange={(e) => setState(e.target.value as PatchState | '')}
+              aria-label="State"
+              data-testid="patches-state"
+            >
               <option value="">All states ({c?.total ?? 0})</option>
               {PATCH_STATES.map((s) => (
                 <option key={s} value={s}>
@@ -97,9 +118,20 @@ export function PatchesScreen() {
                 </option>
               ))}
             </select>
-            <input className="input" type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="Filter: agent, project, branch…" aria-label="Filter patches" />
+            <input
+              className="input"
+              type="search"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              placeholder="Filter: agent, project, branch…"
+              aria-label="Filter patches"
+            />
           </div>
-          {shown.length ? <PatchList patches={shown} selected={current} onSelect={setSelected} /> : <p className="muted patches-none">No patch matches these filters.</p>}
+          {shown.length ? (
+            <PatchList patches={shown} selected={current} onSelect={setSelected} />
+          ) : (
+            <p className="muted patches-none">No patch matches these filters.</p>
+          )}
         </div>
         <div className="patches-right">{current ? <PatchDetail key={current} hub={hub} id={current} /> : null}</div>
       </div>
@@ -110,7 +142,11 @@ export function PatchesScreen() {
     <section className="screen screen-fill patches-screen" data-testid="screen-patches" aria-label="Patches">
       <ScreenHeader
         title="Patches"
-        description={c ? `${c.waiting} waiting · ${c.applied} applied · ${c.failed} failed · ${c.refused} refused — verified by sha256, applied only when you click` : 'Verified by sha256, applied only when you click'}
+        description={
+          c
+            ? `${c.waiting} waiting · ${c.applied} applied · ${c.failed} failed · ${c.refused} refused — verified by sha256, applied only when you click`
+            : 'Verified by sha256, applied only when you click'
+        }
         actions={actions}
       />
       {body}

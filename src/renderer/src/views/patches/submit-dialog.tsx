@@ -31,10 +31,18 @@ export function SubmitDialog({ hub, open, onClose }: { hub: string | null; open:
 
   const d = diff.data
   const empty = d && !d.content
-  const blocked = !d ? 'reading the diff…' : d.problem ?? (empty ? `${d.project} has no uncommitted changes` : !agent.trim() ? 'name the agent it goes to' : null)
+  const blocked = !d
+    ? 'reading the diff…'
+    : (d.problem ?? (empty ? `${d.project} has no uncommitted changes` : !agent.trim() ? 'name the agent it goes to' : null))
   const send = (): void =>
     submit.mutate(
-      { ...(hub ? { hub } : {}), project: chosen, from_worktree: true, to_agent: agent.trim(), ...(correlation.trim() ? { correlation_id: correlation.trim() } : {}) },
+      {
+        ...(hub ? { hub } : {}),
+        project: chosen,
+        from_worktree: true,
+        to_agent: agent.trim(),
+        ...(correlation.trim() ? { correlation_id: correlation.trim() } : {})
+      },
       {
         onSuccess: (r) => {
           toast('info', `Sent ${chosen}'s diff to ${r.event.to_agent ?? agent.trim()} as ${r.event.id}`)
@@ -67,11 +75,24 @@ export function SubmitDialog({ hub, open, onClose }: { hub: string | null; open:
               </label>
               <label className="apply-field">
                 <span>To agent</span>
-                <input className="input" value={agent} onChange={(e) => setAgent(e.target.value)} placeholder="e.g. win-codex" required data-testid="submit-agent" />
+                <input
+                  className="input"
+                  value={agent}
+                  onChange={(e) => setAgent(e.target.value)}
+                  placeholder="e.g. win-codex"
+                  required
+                  data-testid="submit-agent"
+                />
               </label>
               <label className="apply-field">
                 <span>Correlation id (optional)</span>
-                <input className="input mono" value={correlation} onChange={(e) => setCorrelation(e.target.value)} placeholder="a new thread" data-testid="submit-correlation" />
+                <input
+                  className="input mono"
+                  value={correlation}
+                  onChange={(e) => setCorrelation(e.target.value)}
+                  placeholder="a new thread"
+                  data-testid="submit-correlation"
+                />
               </label>
             </div>
             {diff.isLoading && <LoadingState label="Reading the working-tree diff…" />}
@@ -85,7 +106,12 @@ export function SubmitDialog({ hub, open, onClose }: { hub: string | null; open:
                     <>
                       {d.files.length} file{d.files.length === 1 ? '' : 's'} · {d.size_bytes} B, exact bytes, against{' '}
                       <span className="mono">{d.head ? d.head.slice(0, 12) : 'no commit'}</span>
-                      {d.branch && <> on <span className="mono">{d.branch}</span></>}
+                      {d.branch && (
+                        <>
+                          {' '}
+                          on <span className="mono">{d.branch}</span>
+                        </>
+                      )}
                     </>
                   )}
                 </p>
@@ -103,7 +129,13 @@ export function SubmitDialog({ hub, open, onClose }: { hub: string | null; open:
               <button type="button" className="btn" onClick={onClose}>
                 Cancel
               </button>
-              <button type="button" className="btn btn-primary" disabled={!!blocked || submit.isPending} onClick={send} data-testid="submit-send">
+              <button
+                type="button"
+                className="btn btn-primary"
+                disabled={!!blocked || submit.isPending}
+                onClick={send}
+                data-testid="submit-send"
+              >
                 <Send size={14} aria-hidden /> Send to {agent.trim() || 'agent'}
               </button>
             </div>

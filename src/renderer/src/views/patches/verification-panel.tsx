@@ -66,7 +66,8 @@ export function VerificationPanel({ v }: { v: Verification }) {
             .filter((f) => !v.refused.includes(f.message))
             .map((f, i) => (
               <li key={`f${i}`} className={f.level}>
-                {f.level === 'error' ? <CircleAlert size={13} aria-hidden /> : <TriangleAlert size={13} aria-hidden />} <span>{f.message}</span>
+                {f.level === 'error' ? <CircleAlert size={13} aria-hidden /> : <TriangleAlert size={13} aria-hidden />}{' '}
+                <span>{f.message}</span>
               </li>
             ))}
         </ul>

@@ -13,7 +13,14 @@ export function OpenInEditorButton({ project, role, line }: { project: string; r
     onError: (err: Error) => push('error', err.message)
   })
   return (
-    <button type="button" className="btn" onClick={() => open.mutate()} disabled={open.isPending} data-testid="open-in-editor" title="Open this file in your editor">
+    <button
+      type="button"
+      className="btn"
+      onClick={() => open.mutate()}
+      disabled={open.isPending}
+      data-testid="open-in-editor"
+      title="Open this file in your editor"
+    >
       <SquarePen size={14} aria-hidden /> Open in editor
     </button>
   )

@@ -10,7 +10,15 @@ export interface RoleDirectiveItem {
 }
 
 /** Directives first (pending on top), then notices; clicking scrolls the file to the line. */
-export function RoleDirectives({ items, notices, onJump }: { items: readonly RoleDirectiveItem[]; notices: readonly Notice[]; onJump: (line: number) => void }) {
+export function RoleDirectives({
+  items,
+  notices,
+  onJump
+}: {
+  items: readonly RoleDirectiveItem[]
+  notices: readonly Notice[]
+  onJump: (line: number) => void
+}) {
   const pending = items.filter((i) => (i.state ?? (i.occurrence.mark === 'pending' ? 'pending' : null)) === 'pending').length
   return (
     <section className="rail-panel" aria-labelledby="role-directives-title" data-testid="role-directives">
@@ -27,7 +35,13 @@ export function RoleDirectives({ items, notices, onJump }: { items: readonly Rol
         <ul className="rd-list">
           {items.map(({ occurrence: o, state }) => (
             <li key={o.line}>
-              <button type="button" className="rd-item" onClick={() => onJump(o.line)} title={`${o.id}→${o.target}: ${o.title} (line ${o.line})`} data-testid={`role-directive-${o.id}`}>
+              <button
+                type="button"
+                className="rd-item"
+                onClick={() => onJump(o.line)}
+                title={`${o.id}→${o.target}: ${o.title} (line ${o.line})`}
+                data-testid={`role-directive-${o.id}`}
+              >
                 <span className="rd-top">
                   {state ? <DirectiveStateBadge state={state} /> : <MarkBadge mark={o.mark} />}
                   <span className="mono rd-id">{o.id}</span>
@@ -49,7 +63,12 @@ export function RoleDirectives({ items, notices, onJump }: { items: readonly Rol
           <ul className="rd-list">
             {notices.map((n) => (
               <li key={n.line}>
-                <button type="button" className="rd-item" onClick={() => onJump(n.line)} title={`${n.from}→${n.to} ${n.date} (line ${n.line})`}>
+                <button
+                  type="button"
+                  className="rd-item"
+                  onClick={() => onJump(n.line)}
+                  title={`${n.from}→${n.to} ${n.date} (line ${n.line})`}
+                >
                   <span className="rd-top">
                     <MarkBadge mark={n.mark} />
                     <span className="mono rd-id">

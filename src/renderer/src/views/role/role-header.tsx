@@ -38,7 +38,19 @@ function L0Line({ l0 }: { l0: RoleDetail['l0'] }) {
 }
 
 /** Header of the viewer; `path` is the file's full path when the project folder is known. */
-export function RoleHeader({ detail, path, bytes, lint, onJump }: { detail: RoleDetail; path: string; bytes: number; lint: readonly LintFinding[]; onJump: (line: number) => void }) {
+export function RoleHeader({
+  detail,
+  path,
+  bytes,
+  lint,
+  onJump
+}: {
+  detail: RoleDetail
+  path: string
+  bytes: number
+  lint: readonly LintFinding[]
+  onJump: (line: number) => void
+}) {
   return (
     <header className="rv-head">
       <div className="rv-title-row">

@@ -16,7 +16,15 @@ const KIND_LABEL: Partial<Record<Section['kind'], string>> = {
 }
 
 /** Headers as buttons; `active` is the line of the section last jumped to. */
-export function RoleOutline({ sections, active, onJump }: { sections: readonly Section[]; active: number | null; onJump: (line: number) => void }) {
+export function RoleOutline({
+  sections,
+  active,
+  onJump
+}: {
+  sections: readonly Section[]
+  active: number | null
+  onJump: (line: number) => void
+}) {
   const minLevel = sections.reduce((m, s) => Math.min(m, s.level), 6)
   const ref = useRef<HTMLElement>(null)
   useEffect(() => {

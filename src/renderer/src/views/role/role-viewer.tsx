@@ -114,7 +114,12 @@ export function RoleViewer({ project, role, line }: { project: string; role: str
             </p>
           </EmptyState>
         ) : (
-          <ErrorState title={`Could not read ${project}/${role}`} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+          <ErrorState
+            title={`Could not read ${project}/${role}`}
+            error={query.error}
+            onRetry={() => void query.refetch()}
+            retrying={query.isFetching}
+          />
         )}
       </section>
     )
@@ -123,7 +128,14 @@ export function RoleViewer({ project, role, line }: { project: string; role: str
   return (
     <section className="screen screen-fill role-viewer" data-testid="role-viewer" aria-label={`Role file ${detail.project}/${detail.role}`}>
       <RoleHeader detail={detail} path={path} bytes={bytes} lint={findings} onJump={jump} />
-      {query.isError && <ErrorState title="Refreshing failed; showing the last text read" error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />}
+      {query.isError && (
+        <ErrorState
+          title="Refreshing failed; showing the last text read"
+          error={query.error}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
+      )}
       <div className="rv-body">
         <RoleOutline sections={detail.sections} active={active} onJump={jump} />
         <div className="rv-doc" ref={bodyRef} tabIndex={0} role="region" aria-label={`${detail.role}.md text`}>

@@ -37,7 +37,13 @@ export function TodoProgressPanel({ todos, onJump }: { todos: TodoProgress; onJu
                 const n = g.open + g.done
                 return (
                   <li key={`${g.group ?? ''}-${i}`}>
-                    <button type="button" className="todo-group" onClick={() => first && onJump(first.line)} title={g.group ?? 'Items before any sub-header'} data-testid="todo-group">
+                    <button
+                      type="button"
+                      className="todo-group"
+                      onClick={() => first && onJump(first.line)}
+                      title={g.group ?? 'Items before any sub-header'}
+                      data-testid="todo-group"
+                    >
                       <span className="todo-group-name ellipsis">{g.group ?? 'TODO'}</span>
                       <span className="num todo-group-count">
                         {g.done}/{n}

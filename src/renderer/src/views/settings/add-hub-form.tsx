@@ -13,7 +13,15 @@ type Kind = 'local' | 'remote'
 type AddInput = MethodInput<'hubs.add'>
 
 /** The form; `add` registers (and resolves once the hub is added), `pending` disables it meanwhile. */
-export function AddHubForm({ add, pending, error }: { add: (input: AddInput, done: () => void) => void; pending: boolean; error: unknown }) {
+export function AddHubForm({
+  add,
+  pending,
+  error
+}: {
+  add: (input: AddInput, done: () => void) => void
+  pending: boolean
+  error: unknown
+}) {
   const [kind, setKind] = useState<Kind>('local')
   const [palace, setPalace] = useState('')
   const [url, setUrl] = useState('')
@@ -47,7 +55,14 @@ export function AddHubForm({ add, pending, error }: { add: (input: AddInput, don
           ] as const
         ).map(([value, label, Icon]) => (
           <label key={value} className={`segment${kind === value ? ' active' : ''}`}>
-            <input type="radio" name="hub-kind" value={value} checked={kind === value} onChange={() => setKind(value)} data-testid={`add-hub-kind-${value}`} />
+            <input
+              type="radio"
+              name="hub-kind"
+              value={value}
+              checked={kind === value}
+              onChange={() => setKind(value)}
+              data-testid={`add-hub-kind-${value}`}
+            />
             <Icon size={14} aria-hidden />
             {label}
           </label>
@@ -57,19 +72,46 @@ export function AddHubForm({ add, pending, error }: { add: (input: AddInput, don
         {kind === 'local' ? (
           <div className="field field-grow">
             <label htmlFor="add-hub-palace">Palace folder</label>
-            <input id="add-hub-palace" className="input mono" value={palace} onChange={(e) => setPalace(e.target.value)} placeholder="~/.mempalace/palace" spellCheck={false} autoComplete="off" data-testid="add-hub-palace" />
+            <input
+              id="add-hub-palace"
+              className="input mono"
+              value={palace}
+              onChange={(e) => setPalace(e.target.value)}
+              placeholder="~/.mempalace/palace"
+              spellCheck={false}
+              autoComplete="off"
+              data-testid="add-hub-palace"
+            />
           </div>
         ) : (
           <div className="field field-grow">
             <label htmlFor="add-hub-url">Server URL</label>
-            <input id="add-hub-url" className="input mono" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://10.0.0.5:8765" spellCheck={false} autoComplete="off" data-testid="add-hub-url" />
+            <input
+              id="add-hub-url"
+              className="input mono"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              placeholder="http://10.0.0.5:8765"
+              spellCheck={false}
+              autoComplete="off"
+              data-testid="add-hub-url"
+            />
           </div>
         )}
         <div className="field field-name">
           <label htmlFor="add-hub-name">
             Name <span className="muted">(optional)</span>
           </label>
-          <input id="add-hub-name" className="input" value={name} onChange={(e) => setName(e.target.value)} placeholder={kind === 'local' ? 'folder name' : 'host-port'} spellCheck={false} autoComplete="off" data-testid="add-hub-name" />
+          <input
+            id="add-hub-name"
+            className="input"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder={kind === 'local' ? 'folder name' : 'host-port'}
+            spellCheck={false}
+            autoComplete="off"
+            data-testid="add-hub-name"
+          />
         </div>
         <button type="submit" className="btn btn-primary field-submit" disabled={pending || !ready} data-testid="add-hub-submit">
           <Plus size={14} aria-hidden /> Add hub
@@ -77,8 +119,8 @@ export function AddHubForm({ add, pending, error }: { add: (input: AddInput, don
       </div>
       {kind === 'local' ? (
         <label className="hint hub-create">
-          <input type="checkbox" checked={create} onChange={(e) => setCreate(e.target.checked)} data-testid="add-hub-create" /> Create <code>logstream.sqlite3</code> with
-          MemPalace's schema if the folder has no hub yet
+          <input type="checkbox" checked={create} onChange={(e) => setCreate(e.target.checked)} data-testid="add-hub-create" /> Create{' '}
+          <code>logstream.sqlite3</code> with MemPalace's schema if the folder has no hub yet
         </label>
       ) : (
         <>
@@ -87,12 +129,22 @@ export function AddHubForm({ add, pending, error }: { add: (input: AddInput, don
               <label htmlFor="add-hub-token">
                 Token <span className="muted">(optional)</span>
               </label>
-              <input id="add-hub-token" type="password" className="input mono" value={token} onChange={(e) => setToken(e.target.value)} spellCheck={false} autoComplete="off" data-testid="add-hub-token" />
+              <input
+                id="add-hub-token"
+                type="password"
+                className="input mono"
+                value={token}
+                onChange={(e) => setToken(e.target.value)}
+                spellCheck={false}
+                autoComplete="off"
+                data-testid="add-hub-token"
+              />
             </div>
           </div>
           <p className="hint">
-            The server's bearer token (<code>mempalace serve --token</code>). Muster checks it against the server, keeps a copy in its home readable only by you, and never
-            shows it again. Leave it empty for a server without a token. From a file: <code>muster hubs add --url URL --token-file FILE</code>.
+            The server's bearer token (<code>mempalace serve --token</code>). Muster checks it against the server, keeps a copy in its home
+            readable only by you, and never shows it again. Leave it empty for a server without a token. From a file:{' '}
+            <code>muster hubs add --url URL --token-file FILE</code>.
           </p>
         </>
       )}

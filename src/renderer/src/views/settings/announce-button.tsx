@@ -24,7 +24,13 @@ export function AnnounceButton() {
 
   return (
     <div className="announce-row" data-testid="announce">
-      <button type="button" className="btn" onClick={() => void run().catch(() => undefined)} disabled={announce.isPending || choices.length === 0} data-testid="announce-presence">
+      <button
+        type="button"
+        className="btn"
+        onClick={() => void run().catch(() => undefined)}
+        disabled={announce.isPending || choices.length === 0}
+        data-testid="announce-presence"
+      >
         {announce.isPending ? <LoaderCircle size={14} className="spin" aria-hidden /> : <Radio size={14} aria-hidden />}
         Announce presence
       </button>

@@ -48,14 +48,19 @@ export function HubsManager() {
   const [confirming, setConfirming] = useState<string | null>(null)
 
   if (hubs.isPending) return <LoadingState label="Loading hubs…" />
-  if (hubs.isError) return <ErrorState title="Could not list the hubs" error={hubs.error} onRetry={() => void hubs.refetch()} retrying={hubs.isFetching} />
+  if (hubs.isError)
+    return <ErrorState title="Could not list the hubs" error={hubs.error} onRetry={() => void hubs.refetch()} retrying={hubs.isFetching} />
   const def = hubs.data.default
   return (
     <div className="hubs-manager">
       <ul className="project-list" data-testid="hub-list">
         {hubs.data.hubs.map((h) => (
           <li key={h.name} className="project-item" data-testid={`hub-item-${h.name}`}>
-            {h.kind === 'remote' ? <Server size={15} aria-label="hub server" className="muted" /> : <Database size={15} aria-label="palace folder" className="muted" />}
+            {h.kind === 'remote' ? (
+              <Server size={15} aria-label="hub server" className="muted" />
+            ) : (
+              <Database size={15} aria-label="palace folder" className="muted" />
+            )}
             <div className="project-item-text">
               <span className="project-item-name hub-item-name">
                 {h.name} <HubState hub={h} />
@@ -71,8 +76,19 @@ export function HubsManager() {
             </div>
             {confirming === h.name ? (
               <span className="confirm" role="group" aria-label={`Confirm removing hub ${h.name}`}>
-                <span>{h.kind === 'remote' ? "Stop showing this hub? The server is not touched; Muster's token copy and mirror are deleted." : 'Stop showing this hub? Its file is not touched.'}</span>
-                <button type="button" className="btn btn-danger" autoFocus data-testid={`confirm-remove-hub-${h.name}`} disabled={remove.isPending} onClick={() => remove.mutate({ name: h.name }, { onSuccess: () => setConfirming(null) })}>
+                <span>
+                  {h.kind === 'remote'
+                    ? "Stop showing this hub? The server is not touched; Muster's token copy and mirror are deleted."
+                    : 'Stop showing this hub? Its file is not touched.'}
+                </span>
+                <button
+                  type="button"
+                  className="btn btn-danger"
+                  autoFocus
+                  data-testid={`confirm-remove-hub-${h.name}`}
+                  disabled={remove.isPending}
+                  onClick={() => remove.mutate({ name: h.name }, { onSuccess: () => setConfirming(null) })}
+                >
                   <Trash2 size={14} aria-hidden /> Remove
                 </button>
                 <button type="button" className="btn" onClick={() => setConfirming(null)}>
@@ -80,7 +96,12 @@ export function HubsManager() {
                 </button>
               </span>
             ) : (
-              <button type="button" className="btn btn-ghost" data-testid={`remove-hub-${h.name}`} onClick={() => (remove.reset(), setConfirming(h.name))}>
+              <button
+                type="button"
+                className="btn btn-ghost"
+                data-testid={`remove-hub-${h.name}`}
+                onClick={() => (remove.reset(), setConfirming(h.name))}
+              >
                 <Trash2 size={14} aria-hidden /> Remove
               </button>
             )}

@@ -31,15 +31,32 @@ export function ProjectKeyEditor({ project, hub }: { project: Project; hub: Muse
             autoFocus
             size={10}
           />
-          <button type="submit" className="btn-icon" aria-label="Save key" data-testid={`key-save-${project.name}`} disabled={setKey.isPending}>
+          <button
+            type="submit"
+            className="btn-icon"
+            aria-label="Save key"
+            data-testid={`key-save-${project.name}`}
+            disabled={setKey.isPending}
+          >
             <Check size={14} />
           </button>
-          <button type="button" className="btn-icon" aria-label="Cancel" onClick={() => (setEditing(false), setDraft(project.key), setKey.reset())}>
+          <button
+            type="button"
+            className="btn-icon"
+            aria-label="Cancel"
+            onClick={() => (setEditing(false), setDraft(project.key), setKey.reset())}
+          >
             <X size={14} />
           </button>
         </form>
       ) : (
-        <button type="button" className="link-btn mono" onClick={() => setEditing(true)} data-testid={`key-edit-${project.name}`} title="Change the key used in PROJECT/ROLE directive targets">
+        <button
+          type="button"
+          className="link-btn mono"
+          onClick={() => setEditing(true)}
+          data-testid={`key-edit-${project.name}`}
+          title="Change the key used in PROJECT/ROLE directive targets"
+        >
           {project.key} <Pencil size={11} aria-hidden />
         </button>
       )}
@@ -49,7 +66,11 @@ export function ProjectKeyEditor({ project, hub }: { project: Project; hub: Muse
         aria-pressed={isHub}
         data-testid={`hub-mark-${project.name}`}
         disabled={setHub.isPending}
-        title={isHub ? `Hub project (${hub?.source}): bare ROLE targets resolve here. Click to forget the mark.` : 'Mark as the hub project (holder of the global strategy.md)'}
+        title={
+          isHub
+            ? `Hub project (${hub?.source}): bare ROLE targets resolve here. Click to forget the mark.`
+            : 'Mark as the hub project (holder of the global strategy.md)'
+        }
         onClick={() => setHub.mutate({ project: isHub && hub?.source === 'operator' ? null : project.name })}
       >
         <Star size={13} aria-hidden fill={isHub ? 'currentColor' : 'none'} /> {isHub ? 'Hub' : 'Make hub'}

@@ -20,7 +20,12 @@ export function ProjectsManager() {
       {projects.isPending ? (
         <LoadingState label="Loading projects…" />
       ) : projects.isError ? (
-        <ErrorState title="Could not load the projects" error={projects.error} onRetry={() => void projects.refetch()} retrying={projects.isFetching} />
+        <ErrorState
+          title="Could not load the projects"
+          error={projects.error}
+          onRetry={() => void projects.refetch()}
+          retrying={projects.isFetching}
+        />
       ) : projects.data.length === 0 ? (
         <EmptyState icon={<FolderGit2 size={18} />} title="No projects registered">
           Add a folder below, scan a parent folder, or create the demo fleet from the Overview.

@@ -29,7 +29,8 @@ function AboutPanel() {
   const info = useAppInfo()
   const status = useConnectionStore((s) => s.status)
   if (info.isPending) return <LoadingState />
-  if (info.isError) return <ErrorState title="Could not read app info" error={info.error} onRetry={() => void info.refetch()} retrying={info.isFetching} />
+  if (info.isError)
+    return <ErrorState title="Could not read app info" error={info.error} onRetry={() => void info.refetch()} retrying={info.isFetching} />
   const d = info.data
   return (
     <dl className="kv" data-testid="app-info">
@@ -81,7 +82,10 @@ function FragmentRow({ label, chord, digit }: { label: string; chord: string; di
 export function SettingsScreen() {
   return (
     <section className="screen" data-testid="screen-settings">
-      <ScreenHeader title="Settings" description="Stored in Muster’s state database, shared by the desktop app, the CLI and muster serve." />
+      <ScreenHeader
+        title="Settings"
+        description="Stored in Muster’s state database, shared by the desktop app, the CLI and muster serve."
+      />
       <div className="settings">
         <Section id="appearance" title="Appearance" description="Follows the system by default.">
           <ThemePicker />
@@ -90,10 +94,18 @@ export function SettingsScreen() {
           <OperatorForm />
           <AnnounceButton />
         </Section>
-        <Section id="projects" title="Projects" description="Folders with a .muse/ directory that Muster watches. Removing one leaves its files alone.">
+        <Section
+          id="projects"
+          title="Projects"
+          description="Folders with a .muse/ directory that Muster watches. Removing one leaves its files alone."
+        >
           <ProjectsManager />
         </Section>
-        <Section id="hubs" title="Hubs" description="MemPalace hubs shown on the Overview and the Timeline: a palace folder (logstream.sqlite3) on this machine, or a hub server (mempalace serve). Removing one leaves its file or server alone.">
+        <Section
+          id="hubs"
+          title="Hubs"
+          description="MemPalace hubs shown on the Overview and the Timeline: a palace folder (logstream.sqlite3) on this machine, or a hub server (mempalace serve). Removing one leaves its file or server alone."
+        >
           <HubsManager />
         </Section>
         <Section id="about" title="About this Muster">

@@ -19,7 +19,14 @@ export function ThemePicker() {
         const Icon = o.icon
         return (
           <label key={o.value} className={`segment${theme === o.value ? ' active' : ''}`}>
-            <input type="radio" name="theme" value={o.value} checked={theme === o.value} onChange={() => setTheme(o.value)} data-testid={`theme-${o.value}`} />
+            <input
+              type="radio"
+              name="theme"
+              value={o.value}
+              checked={theme === o.value}
+              onChange={() => setTheme(o.value)}
+              data-testid={`theme-${o.value}`}
+            />
             <Icon size={14} aria-hidden />
             {o.label}
           </label>

@@ -38,7 +38,14 @@ export function AckForm({ hub, event, onDone }: { hub: string | null; event: Tim
       </p>
       <div className="field">
         <label htmlFor={`${id}-status`}>Status</label>
-        <select id={`${id}-status`} className="input tl-inline-select" value={status} onChange={(e) => setStatus(e.target.value)} data-testid="ack-status" autoFocus>
+        <select
+          id={`${id}-status`}
+          className="input tl-inline-select"
+          value={status}
+          onChange={(e) => setStatus(e.target.value)}
+          data-testid="ack-status"
+          autoFocus
+        >
           {ACK_STATUSES.map((s) => (
             <option key={s} value={s}>
               {s}
@@ -50,10 +57,23 @@ export function AckForm({ hub, event, onDone }: { hub: string | null; event: Tim
         <label htmlFor={`${id}-body`}>
           Note <span className="muted">(optional: evidence, reason)</span>
         </label>
-        <textarea id={`${id}-body`} className="input textarea" rows={3} value={body} onChange={(e) => setBody(e.target.value)} data-testid="ack-body" />
+        <textarea
+          id={`${id}-body`}
+          className="input textarea"
+          rows={3}
+          value={body}
+          onChange={(e) => setBody(e.target.value)}
+          data-testid="ack-body"
+        />
       </div>
       <div className="tl-action-buttons">
-        <button type="submit" className="btn btn-primary" disabled={ack.isPending || !operator || !!refusal} title={refusal ?? undefined} data-testid="ack-submit">
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={ack.isPending || !operator || !!refusal}
+          title={refusal ?? undefined}
+          data-testid="ack-submit"
+        >
           {ack.isPending ? <LoaderCircle size={14} className="spin" aria-hidden /> : <Check size={14} aria-hidden />}
           Ack as {status}
         </button>
@@ -104,21 +124,43 @@ export function ReplyForm({ hub, event, onDone }: { hub: string | null; event: T
   return (
     <form className="form tl-action-form" onSubmit={submit} data-testid="reply-form">
       <p className="hint">
-        <code>task.reply</code> to <code>{event.from_agent}</code> in <code>{event.stream}</code> / <code>{event.room}</code>, thread <code>{thread}</code>
+        <code>task.reply</code> to <code>{event.from_agent}</code> in <code>{event.stream}</code> / <code>{event.room}</code>, thread{' '}
+        <code>{thread}</code>
       </p>
       <div className="field">
         <label htmlFor={`${id}-body`}>Reply</label>
-        <textarea id={`${id}-body`} className="input textarea" rows={4} value={body} onChange={(e) => setBody(e.target.value)} autoFocus data-testid="reply-body" required />
+        <textarea
+          id={`${id}-body`}
+          className="input textarea"
+          rows={4}
+          value={body}
+          onChange={(e) => setBody(e.target.value)}
+          autoFocus
+          data-testid="reply-body"
+          required
+        />
       </div>
       <div className="tl-action-buttons">
-        <select className="input tl-inline-select" value={status} onChange={(e) => setStatus(e.target.value)} aria-label="Reply status" data-testid="reply-status">
+        <select
+          className="input tl-inline-select"
+          value={status}
+          onChange={(e) => setStatus(e.target.value)}
+          aria-label="Reply status"
+          data-testid="reply-status"
+        >
           {REPLY_STATUSES.map((s) => (
             <option key={s} value={s}>
               {s ? `status: ${s}` : 'no status'}
             </option>
           ))}
         </select>
-        <button type="submit" className="btn btn-primary" disabled={append.isPending || !body.trim() || !operator || !!refusal} title={refusal ?? undefined} data-testid="reply-submit">
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={append.isPending || !body.trim() || !operator || !!refusal}
+          title={refusal ?? undefined}
+          data-testid="reply-submit"
+        >
           {append.isPending ? <LoaderCircle size={14} className="spin" aria-hidden /> : <Reply size={14} aria-hidden />}
           Send reply
         </button>

@@ -107,7 +107,15 @@ export function Lane({ stream, room, topic }: { stream: string; room: string; to
 }
 
 /** A correlation id chip; clicking it opens the thread (a button; inside a listbox option, `inOption`, a clickable chip that takes no focus). */
-export function CorrelationChip({ id, onOpen, inOption = false }: { id: string | null | undefined; onOpen?: (id: string) => void; inOption?: boolean }) {
+export function CorrelationChip({
+  id,
+  onOpen,
+  inOption = false
+}: {
+  id: string | null | undefined
+  onOpen?: (id: string) => void
+  inOption?: boolean
+}) {
   if (!id) return null
   if (!onOpen) {
     return (

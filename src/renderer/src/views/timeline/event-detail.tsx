@@ -26,7 +26,10 @@ export function EventDetail({ hub, id, preview }: { hub: string | null; id: stri
   const refusal = useWriteRefusal(hub)
 
   if (!event) {
-    if (full.isError) return <ErrorState title="Could not read the event" error={full.error} onRetry={() => void full.refetch()} retrying={full.isFetching} />
+    if (full.isError)
+      return (
+        <ErrorState title="Could not read the event" error={full.error} onRetry={() => void full.refetch()} retrying={full.isFetching} />
+      )
     return <LoadingState label="Loading the event…" />
   }
   const thread = event.correlation_id
@@ -40,7 +43,13 @@ export function EventDetail({ hub, id, preview }: { hub: string | null; id: stri
         </span>
         <CopyButton text={event.id} label="Copy event id" />
         <span className="card-spacer" />
-        <button type="button" className="btn-icon" onClick={() => useTimelineStore.setState({ pane: null, action: null })} aria-label="Close (Esc)" title="Close (Esc)">
+        <button
+          type="button"
+          className="btn-icon"
+          onClick={() => useTimelineStore.setState({ pane: null, action: null })}
+          aria-label="Close (Esc)"
+          title="Close (Esc)"
+        >
           <X size={15} />
         </button>
       </header>
@@ -121,14 +130,34 @@ export function EventDetail({ hub, id, preview }: { hub: string | null; id: stri
           <ReplyForm hub={hub} event={event} onDone={() => setAction(null)} />
         ) : (
           <div className="tl-action-buttons">
-            <button type="button" className="btn btn-primary" onClick={() => setAction('ack')} data-testid="ack-button" title={refusal ?? 'Ack this event (a)'} disabled={!!refusal}>
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => setAction('ack')}
+              data-testid="ack-button"
+              title={refusal ?? 'Ack this event (a)'}
+              disabled={!!refusal}
+            >
               <CheckCheck size={14} aria-hidden /> Ack… <Keys keys={['a']} />
             </button>
-            <button type="button" className="btn" onClick={() => setAction('reply')} data-testid="reply-button" title={refusal ?? 'Reply to the sender (r)'} disabled={!!refusal}>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => setAction('reply')}
+              data-testid="reply-button"
+              title={refusal ?? 'Reply to the sender (r)'}
+              disabled={!!refusal}
+            >
               <Reply size={14} aria-hidden /> Reply… <Keys keys={['r']} />
             </button>
             {thread && (
-              <button type="button" className="btn" onClick={() => openThread(thread)} data-testid="open-thread" title="Open the thread (t)">
+              <button
+                type="button"
+                className="btn"
+                onClick={() => openThread(thread)}
+                data-testid="open-thread"
+                title="Open the thread (t)"
+              >
                 <Waypoints size={14} aria-hidden /> Thread <Keys keys={['t']} />
               </button>
             )}
@@ -160,7 +189,11 @@ function AckChain({ hub, event }: { hub: string | null; event: TimelineEvent }) 
               <StatusBadge status={a.status} />
               <span className="mono">{a.from_agent}</span>
               <RelativeTime iso={a.created_at} className="muted" />
-              {a.body && <span className="tl-ack-body ellipsis" title={a.body}>{a.body}</span>}
+              {a.body && (
+                <span className="tl-ack-body ellipsis" title={a.body}>
+                  {a.body}
+                </span>
+              )}
             </li>
           ))}
         </ol>

@@ -86,7 +86,13 @@ describe('EventWindow', () => {
     expect(w.rowAt(0)?.seq).toBe(1000)
     w.showPending()
     expect(w.rowAt(0)?.seq).toBe(1001)
-    w.addLive([{ id: 'e1002', seq: 1002 }, { id: 'e1001', seq: 1001 }], true)
+    w.addLive(
+      [
+        { id: 'e1002', seq: 1002 },
+        { id: 'e1001', seq: 1001 }
+      ],
+      true
+    )
     expect(w.getSnapshot().count).toBe(1002)
     expect(w.rowAt(0)?.seq).toBe(1002)
     expect(w.rowAt(2)?.seq).toBe(1000)

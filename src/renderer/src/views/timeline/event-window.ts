@@ -328,7 +328,8 @@ export class EventWindow<T extends WindowRow> {
     const P = this.pageSize
     const desc = this.order === 'desc'
     const prev = this.bounds.get(k - 1)
-    if (prev) return { req: desc ? { order: 'desc', limit: P, before: prev.last } : { order: 'asc', limit: P, since: prev.last }, reverse: false }
+    if (prev)
+      return { req: desc ? { order: 'desc', limit: P, before: prev.last } : { order: 'asc', limit: P, since: prev.last }, reverse: false }
     const next = this.bounds.get(k + 1)
     if (next) {
       return { req: desc ? { order: 'asc', limit: P, since: next.first } : { order: 'desc', limit: P, before: next.first }, reverse: true }

@@ -30,7 +30,15 @@ const PLACEHOLDERS: Record<FilterField, string> = {
  * The filter bar; `textRef` lets the `/` key focus the body-text field. Enter applies and hands
  * the keyboard to the list (`onLeave`); Esc clears a field, or leaves an empty one.
  */
-export function FilterBar({ suggestions, textRef, onLeave }: { suggestions: FilterSuggestions; textRef: Ref<HTMLInputElement>; onLeave: () => void }) {
+export function FilterBar({
+  suggestions,
+  textRef,
+  onLeave
+}: {
+  suggestions: FilterSuggestions
+  textRef: Ref<HTMLInputElement>
+  onLeave: () => void
+}) {
   const filters = useTimelineStore((s) => s.query.filters)
   const setQuery = useTimelineStore((s) => s.setQuery)
   const [draft, setDraft] = useState<TimelineFilters>(filters)
@@ -73,7 +81,12 @@ export function FilterBar({ suggestions, textRef, onLeave }: { suggestions: Filt
         <label key={f} className={`tl-filter tl-filter-${f}${draft[f] ? ' set' : ''}`}>
           <span className="tl-filter-label">{FILTER_LABELS[f]}</span>
           {f === 'status' ? (
-            <select className="input" value={draft.status ?? ''} onChange={(e) => change('status', e.target.value, true)} data-testid="timeline-filter-status">
+            <select
+              className="input"
+              value={draft.status ?? ''}
+              onChange={(e) => change('status', e.target.value, true)}
+              data-testid="timeline-filter-status"
+            >
               <option value="">any</option>
               {EVENT_STATUSES.map((s) => (
                 <option key={s} value={s}>
@@ -118,7 +131,15 @@ export function FilterBar({ suggestions, textRef, onLeave }: { suggestions: Filt
           )}
         </label>
       ))}
-      <button type="button" className="btn-icon tl-clear" onClick={() => commit({})} disabled={!active} aria-label="Clear all filters" title="Clear all filters" data-testid="timeline-filter-clear">
+      <button
+        type="button"
+        className="btn-icon tl-clear"
+        onClick={() => commit({})}
+        disabled={!active}
+        aria-label="Clear all filters"
+        title="Clear all filters"
+        data-testid="timeline-filter-clear"
+      >
         <X size={14} />
       </button>
     </form>

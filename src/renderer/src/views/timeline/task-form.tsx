@@ -70,7 +70,18 @@ export function TaskForm({ hub, agents }: { hub: string | null; agents: readonly
           </div>
           <div className="field field-grow">
             <label htmlFor={`${id}-to`}>To agent</label>
-            <input id={`${id}-to`} className="input mono" value={form.to_agent} onChange={set('to_agent')} list={`${id}-agents`} placeholder="win-codex" data-testid="task-to" required spellCheck={false} autoComplete="off" />
+            <input
+              id={`${id}-to`}
+              className="input mono"
+              value={form.to_agent}
+              onChange={set('to_agent')}
+              list={`${id}-agents`}
+              placeholder="win-codex"
+              data-testid="task-to"
+              required
+              spellCheck={false}
+              autoComplete="off"
+            />
             <datalist id={`${id}-agents`}>
               {agents.map((a) => (
                 <option key={a} value={a} />
@@ -80,12 +91,31 @@ export function TaskForm({ hub, agents }: { hub: string | null; agents: readonly
         </div>
         <div className="field">
           <label htmlFor={`${id}-goal`}>Goal</label>
-          <textarea id={`${id}-goal`} className="input textarea" rows={2} value={form.goal} onChange={set('goal')} data-testid="task-goal" required autoFocus />
+          <textarea
+            id={`${id}-goal`}
+            className="input textarea"
+            rows={2}
+            value={form.goal}
+            onChange={set('goal')}
+            data-testid="task-goal"
+            required
+            autoFocus
+          />
         </div>
         <div className="field-row">
           <div className="field field-grow">
             <label htmlFor={`${id}-branch`}>Branch</label>
-            <input id={`${id}-branch`} className="input mono" value={form.branch} onChange={set('branch')} placeholder="fix/cache-ttl" data-testid="task-branch" required spellCheck={false} autoComplete="off" />
+            <input
+              id={`${id}-branch`}
+              className="input mono"
+              value={form.branch}
+              onChange={set('branch')}
+              placeholder="fix/cache-ttl"
+              data-testid="task-branch"
+              required
+              spellCheck={false}
+              autoComplete="off"
+            />
           </div>
           <div className="field field-grow">
             <label htmlFor={`${id}-base`}>Base commit</label>
@@ -104,11 +134,19 @@ export function TaskForm({ hub, agents }: { hub: string | null; agents: readonly
         </div>
         <div className="field">
           <label htmlFor={`${id}-done`}>Definition of done</label>
-          <textarea id={`${id}-done`} className="input textarea" rows={3} value={form.done} onChange={set('done')} data-testid="task-done" required />
+          <textarea
+            id={`${id}-done`}
+            className="input textarea"
+            rows={3}
+            value={form.done}
+            onChange={set('done')}
+            data-testid="task-done"
+            required
+          />
         </div>
         <p className="hint">
-          Written as <code>task.request</code> in <code>project/{project || '…'}</code> / <code>delegation</code>, status <code>open</code>, with the canonical body. The
-          base commit is checked in the project’s repository.
+          Written as <code>task.request</code> in <code>project/{project || '…'}</code> / <code>delegation</code>, status <code>open</code>,
+          with the canonical body. The base commit is checked in the project’s repository.
         </p>
         {create.error && (
           <p className="inline-error" role="alert" data-testid="task-error">
@@ -117,7 +155,13 @@ export function TaskForm({ hub, agents }: { hub: string | null; agents: readonly
           </p>
         )}
         <div className="tl-action-buttons">
-          <button type="submit" className="btn btn-primary" disabled={create.isPending || !operator || !project || !!refusal} title={refusal ?? undefined} data-testid="task-submit">
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={create.isPending || !operator || !project || !!refusal}
+            title={refusal ?? undefined}
+            data-testid="task-submit"
+          >
             {create.isPending ? <LoaderCircle size={14} className="spin" aria-hidden /> : <ListPlus size={14} aria-hidden />}
             Request task
           </button>

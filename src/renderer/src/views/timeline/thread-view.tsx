@@ -53,7 +53,13 @@ export function ThreadView({ hub, correlationId }: { hub: string | null; correla
         </span>
         <CopyButton text={correlationId} label="Copy correlation id" />
         <span className="card-spacer" />
-        <button type="button" className="btn-icon" onClick={() => useTimelineStore.setState({ pane: null, action: null })} aria-label="Close (Esc)" title="Close (Esc)">
+        <button
+          type="button"
+          className="btn-icon"
+          onClick={() => useTimelineStore.setState({ pane: null, action: null })}
+          aria-label="Close (Esc)"
+          title="Close (Esc)"
+        >
           <X size={15} />
         </button>
       </header>
@@ -61,7 +67,12 @@ export function ThreadView({ hub, correlationId }: { hub: string | null; correla
         <LoadingState label="Folding the thread…" />
       ) : thread.isError ? (
         <div className="tl-pane-scroll">
-          <ErrorState title="Could not read the thread" error={thread.error} onRetry={() => void thread.refetch()} retrying={thread.isFetching} />
+          <ErrorState
+            title="Could not read the thread"
+            error={thread.error}
+            onRetry={() => void thread.refetch()}
+            retrying={thread.isFetching}
+          />
         </div>
       ) : (
         <div className="tl-pane-scroll">
@@ -104,7 +115,12 @@ export function ThreadView({ hub, correlationId }: { hub: string | null; correla
             )}
             <p className="hint">
               {plural(thread.data.event_count, 'event')}
-              {thread.data.claimed_by && <> · claimed by <span className="mono">{thread.data.claimed_by}</span></>}
+              {thread.data.claimed_by && (
+                <>
+                  {' '}
+                  · claimed by <span className="mono">{thread.data.claimed_by}</span>
+                </>
+              )}
               {thread.data.last_at && (
                 <>
                   {' '}
@@ -116,7 +132,11 @@ export function ThreadView({ hub, correlationId }: { hub: string | null; correla
 
           <ol className="tl-steps" aria-label="Lifecycle">
             {thread.data.steps.map((s) => (
-              <li key={s.id} className={`tl-step tl-step-${s.status ?? 'none'}${s.voided ? ' voided' : ''}${s.id === selectedId ? ' selected' : ''}`} data-testid="thread-step">
+              <li
+                key={s.id}
+                className={`tl-step tl-step-${s.status ?? 'none'}${s.voided ? ' voided' : ''}${s.id === selectedId ? ' selected' : ''}`}
+                data-testid="thread-step"
+              >
                 <span className="tl-step-dot" aria-hidden />
                 <button type="button" className="tl-step-main" onClick={() => openDetail(s.id)} title="Open this event">
                   <span className="tl-step-head">
@@ -129,7 +149,9 @@ export function ThreadView({ hub, correlationId }: { hub: string | null; correla
                     <Route from={s.from_agent} to={s.to_agent} />
                     <span className="mono faint">{s.type}</span>
                   </span>
-                  {s.body && <span className="tl-step-body">{s.body.split('\n').find((l) => l.trim() && l.trim() !== 'Goal:') ?? s.body}</span>}
+                  {s.body && (
+                    <span className="tl-step-body">{s.body.split('\n').find((l) => l.trim() && l.trim() !== 'Goal:') ?? s.body}</span>
+                  )}
                 </button>
               </li>
             ))}
@@ -143,10 +165,24 @@ export function ThreadView({ hub, correlationId }: { hub: string | null; correla
               const target = thread.data.state_event_id ?? thread.data.steps[thread.data.steps.length - 1]!.id
               return (
                 <>
-                  <button type="button" className="btn" onClick={() => actOn(target, 'ack')} data-testid="thread-ack" title={refusal ?? "Ack the event that set the task's state"} disabled={!!refusal}>
+                  <button
+                    type="button"
+                    className="btn"
+                    onClick={() => actOn(target, 'ack')}
+                    data-testid="thread-ack"
+                    title={refusal ?? "Ack the event that set the task's state"}
+                    disabled={!!refusal}
+                  >
                     <CheckCheck size={14} aria-hidden /> Ack the {thread.data.state} step…
                   </button>
-                  <button type="button" className="btn" onClick={() => actOn(target, 'reply')} data-testid="thread-reply" title={refusal ?? undefined} disabled={!!refusal}>
+                  <button
+                    type="button"
+                    className="btn"
+                    onClick={() => actOn(target, 'reply')}
+                    data-testid="thread-reply"
+                    title={refusal ?? undefined}
+                    disabled={!!refusal}
+                  >
                     <Reply size={14} aria-hidden /> Reply…
                   </button>
                 </>

@@ -45,8 +45,8 @@ export function TimelineScreen() {
         title="Timeline"
         description={
           <>
-            Every event of the hub, newest first or oldest first. <Keys keys={['j']} /> <Keys keys={['k']} /> move, <Keys keys={['↵']} /> details, <Keys keys={['t']} /> thread,{' '}
-            <Keys keys={['a']} /> ack, <Keys keys={['/']} /> search.
+            Every event of the hub, newest first or oldest first. <Keys keys={['j']} /> <Keys keys={['k']} /> move, <Keys keys={['↵']} />{' '}
+            details, <Keys keys={['t']} /> thread, <Keys keys={['a']} /> ack, <Keys keys={['/']} /> search.
           </>
         }
         actions={
@@ -65,8 +65,8 @@ export function TimelineScreen() {
         <ErrorState title="Could not list the hubs" error={hubs.error} onRetry={() => void hubs.refetch()} retrying={hubs.isFetching} />
       ) : choices.length === 0 ? (
         <EmptyState icon={<Activity size={18} />} title="No hub yet">
-          Muster reads MemPalace hubs (<code>logstream.sqlite3</code>). Register one with <code>muster hubs add &lt;palace folder&gt;</code>, or create the demo fleet
-          from the command palette.
+          Muster reads MemPalace hubs (<code>logstream.sqlite3</code>). Register one with <code>muster hubs add &lt;palace folder&gt;</code>
+          , or create the demo fleet from the command palette.
         </EmptyState>
       ) : !known ? (
         <EmptyState icon={<Activity size={18} />} title={`No hub named “${query.hub}”`}>
@@ -160,7 +160,9 @@ function TimelineBody({ hub }: { hub: string | null }) {
                     ? plural(snap.count, filtered ? 'matching event' : 'event')
                     : `${snap.count.toLocaleString()}+ ${filtered ? 'matching ' : ''}events`}
             </span>
-            {snap.error != null && snap.status === 'ready' && <span className="text-error ellipsis">A page failed to load: {String((snap.error as Error).message ?? snap.error)}</span>}
+            {snap.error != null && snap.status === 'ready' && (
+              <span className="text-error ellipsis">A page failed to load: {String((snap.error as Error).message ?? snap.error)}</span>
+            )}
           </div>
           {snap.status === 'error' ? (
             <ErrorState title="Could not read the hub" error={snap.error} onRetry={() => void win.start()} />

@@ -33,7 +33,13 @@ export function HubPicker({ choices, value }: { choices: HubChoice[]; value: str
     ) : null
   }
   return (
-    <select className="input tl-hub-select" value={value ?? ''} onChange={(e) => setHub(e.target.value || null)} aria-label="Hub" data-testid="timeline-hub">
+    <select
+      className="input tl-hub-select"
+      value={value ?? ''}
+      onChange={(e) => setHub(e.target.value || null)}
+      aria-label="Hub"
+      data-testid="timeline-hub"
+    >
       {choices.map((c) => (
         <option key={c.name ?? ''} value={c.name ?? ''} title={c.palace}>
           {c.label}
@@ -67,10 +73,19 @@ export function OrderToggle() {
  * Live / reconnecting (Muster's own event stream), or hub offline (the hub cannot be read: a hub
  * server out of reach); the dot flashes (CSS animation, restarted by its key) when rows arrive.
  */
-export function LiveIndicator({ lastLiveAt, liveCount, hubOffline = false }: { lastLiveAt: number; liveCount: number; hubOffline?: boolean }) {
+export function LiveIndicator({
+  lastLiveAt,
+  liveCount,
+  hubOffline = false
+}: {
+  lastLiveAt: number
+  liveCount: number
+  hubOffline?: boolean
+}) {
   const connection = useConnectionStore((s) => s.status)
   const status = connection === 'live' && hubOffline ? 'reconnecting' : connection
-  const label = connection === 'live' ? (hubOffline ? 'Hub offline' : 'Live') : connection === 'reconnecting' ? 'Reconnecting' : 'Connecting'
+  const label =
+    connection === 'live' ? (hubOffline ? 'Hub offline' : 'Live') : connection === 'reconnecting' ? 'Reconnecting' : 'Connecting'
   return (
     <span
       className={`tl-live tl-live-${status}`}
@@ -78,11 +93,21 @@ export function LiveIndicator({ lastLiveAt, liveCount, hubOffline = false }: { l
       data-status={status}
       data-live-count={liveCount}
       role="status"
-      title={status === 'live' ? 'Rows written by any agent appear as they land' : hubOffline ? 'The hub cannot be reached; new rows appear when it is back' : 'The event stream is down; the list may be stale'}
+      title={
+        status === 'live'
+          ? 'Rows written by any agent appear as they land'
+          : hubOffline
+            ? 'The hub cannot be reached; new rows appear when it is back'
+            : 'The event stream is down; the list may be stale'
+      }
     >
       <span key={lastLiveAt} className={`tl-live-dot${lastLiveAt ? ' flash' : ''}`} aria-hidden />
       {label}
-      {liveCount > 0 && <span className="tl-live-count" title="Rows that arrived live since this view opened">+{liveCount}</span>}
+      {liveCount > 0 && (
+        <span className="tl-live-count" title="Rows that arrived live since this view opened">
+          +{liveCount}
+        </span>
+      )}
     </span>
   )
 }

@@ -68,7 +68,9 @@ export function UpcomingScreen({ id }: { id: ScreenId }) {
                 </li>
               ))}
             </ul>
-            <p className="hint">Planned commands of the <code>muster</code> CLI; each takes <code>--json</code>.</p>
+            <p className="hint">
+              Planned commands of the <code>muster</code> CLI; each takes <code>--json</code>.
+            </p>
           </div>
         </div>
       </div>

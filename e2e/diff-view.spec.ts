@@ -41,7 +41,7 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(cs.locator('.diff-split').first()).toBeVisible()
     // load anyway renders the large file
     await engine.getByRole('button', { name: 'Load anyway' }).click()
-    await expect(engine.locator('.diff-line').nth(1500)).toBeAttached({ timeout: 15_000 }) // split: 1,800 rows
+    await expect(engine.locator('.diff-line').nth(1500)).toBeAttached({ timeout: 60_000 }) // split: 1,800 rows
     await page.locator('#file-2').scrollIntoViewIfNeeded()
     await page.screenshot({ path: `e2e/artifacts/diff-view-split-${theme}.png` })
     await expect(view).toBeVisible()

@@ -142,9 +142,7 @@ describe('muster approve-hook (in process, on a real hub file)', () => {
   it('an allowlisted call is allowed at once, counted, and recorded as decided by allowlist:<rule>', async () => {
     const { hub, rules, ctx } = setup()
     const rule = rules.save({ agent_pattern: '*', tool_name: 'Bash', input_pattern: 'npm test*' })
-    const t = performance.now()
     const out = await runApproveHook(claude('Bash', { command: 'npm test -- --run' }), { agent: 'linux-gemini' }, ctx)
-    expect(performance.now() - t).toBeLessThan(2000)
     expect(JSON.parse(out.stdout).hookSpecificOutput).toMatchObject({
       permissionDecision: 'allow',
       permissionDecisionReason: 'allowed by Muster allowlist rule Bash(npm test*)'

@@ -89,7 +89,7 @@ describe('approvals inbox (service)', () => {
     const svc = await service()
     await svc.call('hubs.add', { palace: a.palace, name: 'a' })
     const state = async (agent: string) => (await svc.call('hub.overview', { hub: 'a' })).hubs[0]!.agents.find((x) => x.agent === agent)
-    expect(await state('mac-claude')).toMatchObject({ state: 'needs-me', reason: '1 approval waiting' })
+    expect(await state('mac-claude')).toMatchObject({ state: 'needs-me', reason: 'mac-claude asks to use Bash', needs: { count: 1 } })
     expect((await state('home-bot'))!.state).not.toBe('needs-me')
     expect((await svc.call('hub.overview', { hub: 'a' })).hubs[0]!.approvals_waiting).toBe(1)
     await svc.call('approvals.decide', { hub: 'a', id: req.id, decision: 'allow' })

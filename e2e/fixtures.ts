@@ -22,11 +22,25 @@ export interface Served {
   cli: (args: string[]) => unknown
 }
 
+/**
+ * The environment of every process a test starts: no Muster home from the caller's shell, and a user
+ * home of the test's own (beside `home`), so the machine's real `~/.mempalace` (a default hub, its
+ * config) never shows up in a test, and a test never writes there.
+ */
+export function isolatedEnv(home: string): NodeJS.ProcessEnv {
+  const user = join(home, '..', 'user-home')
+  mkdirSync(user, { recursive: true })
+  const env: NodeJS.ProcessEnv = { ...process.env, MUSTER_HOME: '', HOME: user, USERPROFILE: user }
+  delete env.MEMPALACE_PALACE_PATH
+  delete env.MEMPAL_PALACE_PATH
+  return env
+}
+
 /** Starts `muster serve` on `home` and resolves with its URLs once it prints them. */
 export async function startServe(home: string): Promise<{ proc: ChildProcess; openUrl: string }> {
   const proc = spawn(process.execPath, [BIN, 'serve', '--home', home, '--port', '0', '--json'], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, MUSTER_HOME: '' }
+    env: isolatedEnv(home)
   })
   let out = ''
   let err = ''
@@ -50,7 +64,7 @@ function cliFor(home: string) {
   return (args: string[]): unknown => {
     const out = execFileSync(process.execPath, [BIN, ...args, '--home', home, '--json'], {
       encoding: 'utf8',
-      env: { ...process.env, MUSTER_HOME: '' }
+      env: isolatedEnv(home)
     })
     return JSON.parse(out)
   }

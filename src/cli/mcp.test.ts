@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { describeUpstream, REPO_ROOT, upstreamPath } from '../../test/helpers/fixtures'
 import { tmpDir } from '../../test/helpers/tmp'
-import { createHub } from '../core/hub/schema'
+import { createHub } from '../core/hub/store/schema'
 import { ymd, ymdhm } from '../core/muse/edits'
 
 const OUT = join(REPO_ROOT, 'out', `mcp-test-${process.pid}`)

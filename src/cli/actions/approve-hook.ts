@@ -1,16 +1,16 @@
 /** `muster approve-hook` through commander (the hook's own entry is faster), and `approve-hook install`. */
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
-import { DEFAULT_HOOK_TIMEOUT_MS } from '../../core/approvals/approve-hook'
 import {
+  DEFAULT_HOOK_TIMEOUT_MS,
   DEFAULT_PRE_TOOL_MATCHER,
   HARNESS_DEFAULTS,
   installHook,
   shellQuote,
   uninstallHook,
   type HarnessName
-} from '../../core/approvals/hook-install'
-import { userHome } from '../../core/hub/locate'
+} from '../../core/approvals'
+import { userHome } from '../../core/hub'
 import { HookEvent, type HookEventName } from '../../shared/contract/hub-vocabulary'
 import type { HookCliOptions } from '../commands/hook-flags'
 import { runHookCommand } from '../approve-hook/run'

@@ -4,8 +4,8 @@
  */
 import type { Command } from 'commander'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { projectRoot } from '../../core/mcp/muse-tools'
-import { openHubService } from '../../core/hub/standalone'
+import { projectRoot } from '../../core/mcp'
+import { openHubService } from '../../core/hub'
 import { homeOf } from '../context'
 import { buildMcpServer } from '../mcp/server'
 import type { CliIo } from '../output'

@@ -6,8 +6,8 @@
  */
 import type { z } from 'zod'
 import type { HUB_MCP_TOOLS } from '../../shared/contract/mcp-tools'
-import type { HubSelection, HubService } from '../hub/hub-service'
-import { assertInvocationsAllowed } from '../invoke/scan'
+import type { HubSelection, HubService } from '../hub'
+import { assertInvocationsAllowed } from '../invoke'
 
 type Args<K extends keyof typeof HUB_MCP_TOOLS> = z.infer<(typeof HUB_MCP_TOOLS)[K]['input']>
 

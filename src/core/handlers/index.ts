@@ -1,0 +1,10 @@
+/**
+ * The handlers' face: one handler map per part of the contract, used by the service.
+ */
+export { approvalHandlers } from './approvals'
+export { fleetHandlers } from './fleet'
+export { hubHandlers } from './hub'
+export { invokeHandlers } from './invoke'
+export { museHandlers } from './muse'
+export { notesHandlers } from './notes'
+export { patchHandlers } from './patches'

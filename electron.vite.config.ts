@@ -4,7 +4,21 @@
  */
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
+import type { Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
+import { META_CSP } from './src/shared/csp'
+
+/**
+ * The built `index.html` carries the app's CSP in a meta tag too (the `app://` handler and
+ * `muster serve` send it as a header). Build only: the dev server's refresh preamble is inline.
+ */
+const cspMeta: Plugin = {
+  name: 'muster-csp-meta',
+  apply: 'build',
+  transformIndexHtml: () => [
+    { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: META_CSP }, injectTo: 'head-prepend' }
+  ]
+}
 
 export default defineConfig({
   main: {
@@ -28,7 +42,10 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
-    plugins: [react()],
+    plugins: [react(), cspMeta],
+    // Radix's scroll lock (in the command palette's dialog) injects a <style> element, which the
+    // CSP refuses: the same rules go into a CSSOM stylesheet instead (see the file).
+    resolve: { alias: [{ find: /^react-style-singleton$/, replacement: resolve(__dirname, 'src/renderer/src/lib/style-singleton.ts') }] },
     build: {
       // electron-vite leaves the renderer unminified; `muster serve` ships it over HTTP, so minify.
       minify: true,

@@ -5,18 +5,18 @@
  */
 import { test, expect } from '@playwright/test'
 import { join } from 'node:path'
-import { bundlePage, dropPage } from '../bench/diff-view/measure'
+import { bundlePage, dropPage, type BenchPage } from '../bench/diff-view/measure'
 import { generatePatch } from '../bench/diff-view/patch-gen'
 
-let dir = ''
+let bench: BenchPage
 test.beforeAll(async () => {
-  dir = (await bundlePage(join(import.meta.dirname, '..', 'bench', 'diff-view', 'muster-page.tsx'))).dir
+  bench = await bundlePage(join(import.meta.dirname, '..', 'bench', 'diff-view', 'muster-page.tsx'))
 })
-test.afterAll(() => dropPage(dir))
+test.afterAll(() => dropPage(bench))
 
 for (const theme of ['light', 'dark'] as const) {
   test(`diff view shows CRLF, no final newline, binary and large files (${theme})`, async ({ page }) => {
-    await page.goto(`file://${join(dir, 'index.html')}?theme=${theme}`)
+    await page.goto(`${bench.url}?theme=${theme}`)
     await page.waitForFunction("'mountDiff' in window")
     await page.evaluate((p) => (window as unknown as { mountDiff: (p: string) => void }).mountDiff(p), generatePatch())
     const view = page.getByTestId('diff-view')

@@ -86,7 +86,7 @@ describe('approve-hook start-up', () => {
     expect(JSON.parse(out).hookSpecificOutput.permissionDecision).toBe('ask')
     expect(err).toMatch(/^muster approve-hook: cannot ask the operator \(no hub at /)
     out = ''
-    expect(await runCli(['approve-hook', '--home', tmpDir(), '--agent', 'x'], { ...io, readStdin: async () => Buffer.from('{') })).toBe(1)
+    expect(await runCli(['approve-hook', '--home', tmpDir(), '--agent', 'x'], { ...io, readStdin: async () => Buffer.from('{') })).toBe(2)
     expect(out).toBe('')
   })
 })

@@ -8,6 +8,7 @@ import type { MethodName, MethodInput, MethodOutput, ProjectStatus, PushedEvent 
 import { type ProjectRegistry, type SettingsStore } from './fleet'
 import type { RoleCache } from './muse'
 import type { HubService } from './hub'
+import type { NeedsService } from './needs'
 import type { PatchService } from './patches'
 import type { ServiceOptions } from './service-types'
 import type { Db } from './sqlite'
@@ -24,6 +25,8 @@ export interface ServiceContext {
   roles: RoleCache
   /** Patches: inbox, verification, apply runs, submit, audit. */
   patches: PatchService
+  /** The needs-you queue (pushes `needs.changed` while the service watches). */
+  needs: NeedsService
   /** Sends a pushed event to every subscriber. */
   emit(event: PushedEvent): void
   /** The parsed status of one project (cached while watching). */

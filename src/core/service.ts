@@ -7,9 +7,20 @@
 import { ApiError, parseInput, type MethodName, type MethodOutput, type ProjectStatus, type PushedEvent } from '../shared/api'
 import { readProjectStatus, ProjectRegistry, SettingsStore, openStateDb, FleetWatcher } from './fleet'
 import { RoleCache } from './muse'
-import { approvalHandlers, fleetHandlers, hubHandlers, museHandlers, invokeHandlers, notesHandlers, patchHandlers } from './handlers'
+import {
+  approvalHandlers,
+  fleetHandlers,
+  hubHandlers,
+  museHandlers,
+  needsHandlers,
+  invokeHandlers,
+  notesHandlers,
+  patchHandlers
+} from './handlers'
 import { HubService } from './hub'
 import { PatchService } from './patches'
+import { AllowlistStore, ApprovalsService } from './approvals'
+import { NeedsService } from './needs'
 import type { ServiceContext } from './service-context'
 import type { MusterService, ServiceOptions } from './service-types'
 
@@ -31,7 +42,9 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
   closers.push(() => roles.flush())
   const watching = opts.watch ?? true
 
+  let needs: NeedsService | null = null
   const emit = (event: PushedEvent): void => {
+    needs?.onEvent(event)
     for (const l of listeners) {
       try {
         l(event)
@@ -63,6 +76,23 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
   closers.push(() => hubs.close())
   const patches = new PatchService({ hubs, db, projects: registry, operator: () => settings.get().operatorId, emit })
   closers.push(() => patches.close())
+  const pending = new ApprovalsService({ hubs, rules: new AllowlistStore(db), operator: () => settings.get().operatorId })
+  const needsService = new NeedsService({
+    hubs,
+    async approvals(sel) {
+      const r = await pending.list(sel)
+      const failed = r.hubs.find((h) => !h.ok)
+      if (failed) throw new Error(failed.error ?? 'the approvals cannot be read')
+      return r.pending
+    },
+    patches: async (sel) => (await patches.list(sel)).patches,
+    directives: async () => (await dispatch('muse.directives', { state: 'pending' })).directives,
+    operator: () => settings.get().operatorId,
+    operatorRoles: () => settings.get().operatorRoles,
+    emit: watching ? emit : undefined
+  })
+  needs = needsService
+  closers.push(() => needsService.close())
 
   const ctx: ServiceContext = {
     opts,
@@ -71,6 +101,7 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
     settings,
     hubs,
     patches,
+    needs: needsService,
     emit,
     roles,
     projectStatus(name) {
@@ -105,13 +136,16 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
     ...notesHandlers(ctx),
     ...invokeHandlers(ctx),
     ...patchHandlers(ctx),
-    ...approvalHandlers(ctx)
+    ...approvalHandlers(ctx),
+    ...needsHandlers(ctx)
   }
 
   async function dispatch<M extends MethodName>(method: M, input: unknown): Promise<MethodOutput<M>> {
     const handler = Object.prototype.hasOwnProperty.call(handlers, method) ? handlers[method] : undefined
     if (!handler) throw new ApiError(`unknown method '${String(method)}'`, 'invalid_input')
-    return (await (handler as (i: unknown) => unknown)(parseInput(method, input))) as MethodOutput<M>
+    const out = (await (handler as (i: unknown) => unknown)(parseInput(method, input))) as MethodOutput<M>
+    needs?.afterCall(method)
+    return out
   }
 
   return {

@@ -1,18 +1,17 @@
 import { describe, expect, it } from 'vitest'
-import { pathToFileURL } from 'node:url'
-import { isAppUrl, isLoopbackHost, resolveRendererTarget } from './app-url'
+import { APP_INDEX_URL, isAppOrigin, isAppUrl, isLoopbackHost, resolveRendererTarget } from './app-url'
 
-const file = '/opt/muster/out/renderer/index.html'
+const rendererRoot = '/opt/muster/out/renderer'
 
 describe('resolveRendererTarget', () => {
-  it('loads the built file by default', () => {
-    const t = resolveRendererTarget({ isPackaged: false, devServerUrl: undefined, rendererFile: file })
-    expect(t).toEqual({ kind: 'file', file, url: pathToFileURL(file).href })
+  it('serves the built renderer over app:// by default', () => {
+    const t = resolveRendererTarget({ isPackaged: false, devServerUrl: undefined, rendererRoot })
+    expect(t).toEqual({ kind: 'app', root: rendererRoot, url: 'app://muster/index.html' })
   })
   it('follows a loopback dev server only when unpackaged', () => {
-    const dev = resolveRendererTarget({ isPackaged: false, devServerUrl: 'http://localhost:5173/', rendererFile: file })
+    const dev = resolveRendererTarget({ isPackaged: false, devServerUrl: 'http://localhost:5173/', rendererRoot })
     expect(dev).toEqual({ kind: 'dev', url: 'http://localhost:5173/', origin: 'http://localhost:5173' })
-    expect(resolveRendererTarget({ isPackaged: true, devServerUrl: 'http://localhost:5173/', rendererFile: file }).kind).toBe('file')
+    expect(resolveRendererTarget({ isPackaged: true, devServerUrl: 'http://localhost:5173/', rendererRoot }).kind).toBe('app')
   })
   it('ignores a dev server URL that is not loopback http', () => {
     for (const devServerUrl of [
@@ -22,7 +21,7 @@ describe('resolveRendererTarget', () => {
       'not a url',
       'http://u:p@localhost:5173'
     ]) {
-      expect(resolveRendererTarget({ isPackaged: false, devServerUrl, rendererFile: file }).kind).toBe('file')
+      expect(resolveRendererTarget({ isPackaged: false, devServerUrl, rendererRoot }).kind).toBe('app')
     }
   })
 })
@@ -38,28 +37,41 @@ describe('isLoopbackHost', () => {
 })
 
 describe('isAppUrl', () => {
-  const fileTarget = resolveRendererTarget({ isPackaged: true, devServerUrl: undefined, rendererFile: file })
-  const devTarget = resolveRendererTarget({ isPackaged: false, devServerUrl: 'http://localhost:5173', rendererFile: file })
+  const appTarget = resolveRendererTarget({ isPackaged: true, devServerUrl: undefined, rendererRoot })
+  const devTarget = resolveRendererTarget({ isPackaged: false, devServerUrl: 'http://localhost:5173', rendererRoot })
 
   it('accepts the app page with any hash or query', () => {
-    expect(isAppUrl(fileTarget, pathToFileURL(file).href)).toBe(true)
-    expect(isAppUrl(fileTarget, `${pathToFileURL(file).href}#/projects/a`)).toBe(true)
-    expect(isAppUrl(fileTarget, `${pathToFileURL(file).href}?x=1`)).toBe(true)
+    expect(isAppUrl(appTarget, APP_INDEX_URL)).toBe(true)
+    expect(isAppUrl(appTarget, `${APP_INDEX_URL}#/approvals?id=x`)).toBe(true)
+    expect(isAppUrl(appTarget, `${APP_INDEX_URL}?x=1`)).toBe(true)
+    expect(isAppUrl(appTarget, 'app://muster/')).toBe(true)
+    expect(isAppUrl(appTarget, 'app://muster/assets/../index.html')).toBe(true) // URL normalises ..
   })
-  it('rejects other files, other schemes and garbage', () => {
-    expect(isAppUrl(fileTarget, 'file:///etc/passwd')).toBe(false)
-    expect(isAppUrl(fileTarget, 'file:///opt/muster/out/renderer/other.html')).toBe(false)
-    expect(isAppUrl(fileTarget, 'file:///opt/muster/out/renderer/../renderer/index.html')).toBe(true) // URL normalises ..
-    expect(isAppUrl(fileTarget, 'file://remote-host/opt/muster/out/renderer/index.html')).toBe(false)
-    expect(isAppUrl(fileTarget, 'https://example.com/')).toBe(false)
-    expect(isAppUrl(fileTarget, 'about:blank')).toBe(false)
-    expect(isAppUrl(fileTarget, '')).toBe(false)
+  it('rejects other pages, hosts, schemes and garbage', () => {
+    expect(isAppUrl(appTarget, 'app://muster/assets/index.js')).toBe(false)
+    expect(isAppUrl(appTarget, 'app://evil/index.html')).toBe(false)
+    expect(isAppUrl(appTarget, 'app://muster:8080/index.html')).toBe(false)
+    expect(isAppUrl(appTarget, 'app://u:p@muster/index.html')).toBe(false)
+    expect(isAppUrl(appTarget, `file://${rendererRoot}/index.html`)).toBe(false)
+    expect(isAppUrl(appTarget, 'https://muster/index.html')).toBe(false)
+    expect(isAppUrl(appTarget, 'about:blank')).toBe(false)
+    expect(isAppUrl(appTarget, '')).toBe(false)
   })
   it('accepts any path on the dev server origin, nothing else', () => {
     expect(isAppUrl(devTarget, 'http://localhost:5173/')).toBe(true)
     expect(isAppUrl(devTarget, 'http://localhost:5173/src/main.tsx')).toBe(true)
     expect(isAppUrl(devTarget, 'http://localhost:5174/')).toBe(false)
     expect(isAppUrl(devTarget, 'http://127.0.0.1:5173/')).toBe(false)
-    expect(isAppUrl(devTarget, pathToFileURL(file).href)).toBe(false)
+    expect(isAppUrl(devTarget, APP_INDEX_URL)).toBe(false)
+  })
+})
+
+describe('isAppOrigin', () => {
+  it('is the app scheme on its one host', () => {
+    expect(isAppOrigin('app://muster/anything')).toBe(true)
+    expect(isAppOrigin('app://muster')).toBe(true)
+    expect(isAppOrigin('app://muster.evil/')).toBe(false)
+    expect(isAppOrigin('apps://muster/')).toBe(false)
+    expect(isAppOrigin('nonsense')).toBe(false)
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { WebContents } from 'electron'
+import { META_CSP, parseCsp } from '../shared/csp'
 import { resolveRendererTarget } from './app-url'
 import {
   APP_CSP,
@@ -14,8 +15,7 @@ import {
   type SecurityDeps
 } from './security'
 
-const file = '/opt/muster/out/renderer/index.html'
-const target = resolveRendererTarget({ isPackaged: true, devServerUrl: undefined, rendererFile: file })
+const target = resolveRendererTarget({ isPackaged: true, devServerUrl: undefined, rendererRoot: '/opt/muster/out/renderer' })
 const appUrl = target.url
 
 describe('isSafeExternalUrl', () => {
@@ -56,6 +56,8 @@ describe('isAllowedNavigation', () => {
     expect(isAllowedNavigation(target, `${appUrl}#/settings`)).toBe(true)
     expect(isAllowedNavigation(target, 'https://example.com')).toBe(false)
     expect(isAllowedNavigation(target, 'file:///tmp/evil.html')).toBe(false)
+    expect(isAllowedNavigation(target, 'file:///opt/muster/out/renderer/index.html')).toBe(false)
+    expect(isAllowedNavigation(target, 'app://muster/assets/index.js')).toBe(false)
   })
 })
 
@@ -68,18 +70,32 @@ describe('decideWindowOpen', () => {
 })
 
 describe('CSP', () => {
-  it('is the strict policy for the built app', () => {
+  it('is the strict policy for the built app: nothing inline, no forms, frames, plugins or base', () => {
     expect(cspFor(target)).toBe(APP_CSP)
-    expect(APP_CSP).toContain("script-src 'self';")
-    expect(APP_CSP).toContain("object-src 'none'")
-    expect(APP_CSP).toContain("font-src 'self' data:") // matches the renderer's meta CSP
-    expect(APP_CSP).toContain("frame-ancestors 'none'")
+    expect(Object.fromEntries(parseCsp(APP_CSP))).toEqual({
+      'default-src': ["'self'"],
+      'script-src': ["'self'"],
+      'style-src': ["'self'"],
+      'img-src': ["'self'", 'data:'],
+      'font-src': ["'self'", 'data:'],
+      'connect-src': ["'self'"],
+      'object-src': ["'none'"],
+      'base-uri': ["'none'"],
+      'form-action': ["'none'"],
+      'frame-ancestors': ["'none'"]
+    })
+    expect(APP_CSP).not.toContain('unsafe')
   })
-  it('relaxes only inline scripts and the HMR socket for the dev server', () => {
-    const csp = devCsp('http://localhost:5173')
-    expect(csp).toContain("script-src 'self' 'unsafe-inline';")
-    expect(csp).toContain("connect-src 'self' ws://localhost:5173;")
-    expect(csp).not.toContain('unsafe-eval')
+  it('the meta tag carries the same policy less what a meta tag cannot', () => {
+    expect(META_CSP).toBe(APP_CSP.replace("; frame-ancestors 'none'", ''))
+  })
+  it('relaxes only inline scripts and styles and the HMR socket for the dev server', () => {
+    const csp = parseCsp(devCsp('http://localhost:5173'))
+    expect(csp.get('script-src')).toEqual(["'self'", "'unsafe-inline'"])
+    expect(csp.get('style-src')).toEqual(["'self'", "'unsafe-inline'"])
+    expect(csp.get('connect-src')).toEqual(["'self'", 'ws://localhost:5173'])
+    expect(csp.get('form-action')).toEqual(["'none'"])
+    expect(devCsp('http://localhost:5173')).not.toContain('unsafe-eval')
   })
   it('replaces any existing CSP header whatever its case', () => {
     const out = withCspHeader(
@@ -138,7 +154,7 @@ describe('hardenWebContents', () => {
 })
 
 describe('installSecurity', () => {
-  it('denies every permission, sets the CSP and hardens new webContents', () => {
+  it('grants only the permissions the app uses, sets the CSP and hardens new webContents', () => {
     let request: Listener | undefined
     let check: Listener | undefined
     let device: Listener | undefined
@@ -159,9 +175,12 @@ describe('installSecurity', () => {
     installSecurity(deps)
 
     const granted = vi.fn()
-    request?.({}, 'media', granted, {})
-    expect(granted).toHaveBeenCalledWith(false)
-    expect(check?.({}, 'clipboard-read', 'file://', {})).toBe(false)
+    request?.({}, 'media', granted, { requestingUrl: appUrl, isMainFrame: true })
+    expect(granted).toHaveBeenLastCalledWith(false)
+    request?.({}, 'clipboard-sanitized-write', granted, { requestingUrl: `${appUrl}#/patches`, isMainFrame: true })
+    expect(granted).toHaveBeenLastCalledWith(true)
+    expect(check?.({}, 'clipboard-read', 'app://muster', { isMainFrame: true })).toBe(false)
+    expect(check?.({}, 'clipboard-sanitized-write', 'app://muster', { isMainFrame: true })).toBe(true)
     expect(device?.({})).toBe(false)
 
     const cb = vi.fn()

@@ -1,22 +1,26 @@
 /**
  * Renderer hardening: navigation and new windows denied, vetted external links opened in the
- * browser, every permission refused, a CSP on every response, `<webview>` refused. The decisions
- * are pure functions; `installSecurity` wires them onto the Electron objects it is given.
+ * browser, only the permissions the app uses granted (`permissions.ts`), a CSP on every response,
+ * `<webview>` refused. The decisions are pure functions; `installSecurity` wires them onto the
+ * Electron objects it is given.
  */
 import type { App, Event, HandlerDetails, Session, Shell, WebContents, WindowOpenHandlerResponse } from 'electron'
+import { APP_CSP } from '../shared/csp'
 import { isAppUrl, type RendererTarget } from './app-url'
+import { isPermissionAllowed } from './permissions'
 
-/** The Content-Security-Policy of the built app. */
-export const APP_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+export { APP_CSP }
 
 /**
  * The CSP while developing against the Vite dev server: its React refresh preamble is an inline
- * script and HMR talks over a websocket on the dev server's origin. Never used when packaged.
+ * script, its CSS arrives as `<style>` elements and HMR talks over a websocket on the dev
+ * server's origin. Never used when packaged.
  */
 export function devCsp(devOrigin: string): string {
   const ws = devOrigin.replace(/^http/, 'ws')
-  return APP_CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace("connect-src 'self'", `connect-src 'self' ${ws}`)
+  return APP_CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
+    .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+    .replace("connect-src 'self'", `connect-src 'self' ${ws}`)
 }
 
 /** The CSP for a renderer target. */
@@ -105,13 +109,20 @@ export function hardenWebContents(contents: WebContents, deps: Pick<SecurityDeps
 }
 
 /**
- * Installs every app-wide guard: permissions refused, CSP header on every response of the app's
+ * Installs every app-wide guard: permissions decided by `isPermissionAllowed`, CSP header on every response of the app's
  * session, and `hardenWebContents` on every webContents ever created.
  */
 export function installSecurity(deps: SecurityDeps): void {
   const { session, target } = deps
-  session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
-  session.setPermissionCheckHandler(() => false)
+  const log = deps.log ?? ((m: string) => console.warn(`[muster] ${m}`))
+  session.setPermissionRequestHandler((_wc, permission, callback, details) => {
+    const allowed = isPermissionAllowed(target, { permission, requestingUrl: details.requestingUrl, isMainFrame: details.isMainFrame })
+    if (!allowed) log(`denied the ${permission} permission to ${truncate(details.requestingUrl)}`)
+    callback(allowed)
+  })
+  session.setPermissionCheckHandler((_wc, permission, requestingOrigin, details) =>
+    isPermissionAllowed(target, { permission, requestingUrl: requestingOrigin, isMainFrame: details.isMainFrame })
+  )
   session.setDevicePermissionHandler(() => false)
   const csp = cspFor(target)
   session.webRequest.onHeadersReceived((details, callback) => {

@@ -21,6 +21,8 @@ export interface WindowOptionsInput {
   isDev: boolean
   /** Dark OS theme (`nativeTheme.shouldUseDarkColors`): picks the background painted before the app. */
   dark?: boolean
+  /** Window icon (Linux; macOS and Windows take the app's icon). */
+  icon?: string
 }
 
 /** Smallest usable window: the fleet overview needs two card columns and the side bar. */
@@ -31,7 +33,13 @@ export const MIN_HEIGHT = 560
 export const BACKGROUND = { dark: '#111318', light: '#f7f7f8' } as const
 
 /** Builds the main window's constructor options. */
-export function createWindowOptions({ preloadPath, bounds, isDev, dark = false }: WindowOptionsInput): BrowserWindowConstructorOptions {
+export function createWindowOptions({
+  preloadPath,
+  bounds,
+  isDev,
+  dark = false,
+  icon
+}: WindowOptionsInput): BrowserWindowConstructorOptions {
   return {
     ...(bounds.x !== undefined && bounds.y !== undefined ? { x: bounds.x, y: bounds.y } : {}),
     width: Math.max(bounds.width, MIN_WIDTH),
@@ -42,6 +50,7 @@ export function createWindowOptions({ preloadPath, bounds, isDev, dark = false }
     title: 'Muster',
     backgroundColor: dark ? BACKGROUND.dark : BACKGROUND.light,
     autoHideMenuBar: true,
+    ...(icon ? { icon } : {}),
     webPreferences: {
       preload: preloadPath,
       contextIsolation: true,

@@ -11,6 +11,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { ApiError, isMethodName, type ApiErrorCode } from '../shared/api'
+import { APP_CSP } from '../shared/csp'
 import type { MusterService } from '../core/service-types'
 import { allowedHosts, foreignRequestReason, presentedToken, sameToken, TOKEN_COOKIE } from './auth'
 import { isJsonContentType, MAX_REQUEST_BODY, readBody } from './request-body'
@@ -56,10 +57,6 @@ const STATUS: Record<ApiErrorCode, number> = {
   conflict: 409,
   internal: 500
 }
-
-/** Content-Security-Policy of every page the server sends (same as the renderer's meta tag). */
-export const SERVE_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'"
 
 /** Starts the server and resolves once it listens. */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
@@ -180,7 +177,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 }
 
 function setSecurityHeaders(res: ServerResponse): void {
-  res.setHeader('Content-Security-Policy', SERVE_CSP)
+  res.setHeader('Content-Security-Policy', APP_CSP)
   res.setHeader('X-Content-Type-Options', 'nosniff')
   res.setHeader('Referrer-Policy', 'no-referrer')
   res.setHeader('X-Frame-Options', 'DENY')

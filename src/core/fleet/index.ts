@@ -8,6 +8,6 @@ export { projectStampsNow, sameProjectStamps, settledAt, stampsHold, type Projec
 export { readProjectStatus } from './project-status'
 export { ProjectRegistry, readRegisteredProjects } from './registry'
 export { SettingsStore } from './settings'
-export { dbStampsSettledAt, sameDbStamps, stateDbStampsNow, type DbFileStamp } from './state-db-stamps'
 export { STATE_DB_FILE, openStateDb } from './state-db'
+export { dbStampsSettledAt, sameDbStamps, stateDbStampsNow, type DbFileStamp } from './state-db-stamps'
 export { FleetWatcher } from './watcher'

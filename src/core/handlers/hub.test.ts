@@ -243,7 +243,10 @@ describe('hub handlers', () => {
     const h = hubs.find((x) => x.hub === 'h')!
     expect(h.ok).toBe(true)
     expect(h.patches_waiting).toHaveLength(1)
-    expect(h.agents.find((a) => a.agent === 'lab-gemini')).toMatchObject({ state: 'needs-me' })
+    // a patch.ready without its artifact is refused by the Patches inbox: it waits on nobody
+    expect(h.agents.find((a) => a.agent === 'lab-gemini')).toMatchObject({ state: 'working', needs: null })
+    // the message win-codex sent to the operator was read above
+    expect(h.agents.find((a) => a.agent === 'win-codex')).toMatchObject({ state: 'working' })
     expect(h.agents.find((a) => a.agent === 'mac-claude')).toMatchObject({ state: 'working' })
     expect(h.agents.map((a) => a.agent)).not.toContain('desk-muster')
   })

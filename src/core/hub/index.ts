@@ -5,6 +5,7 @@
  * the store's face (core/hub/store), the approve-hook's context the opener's (core/hub/open).
  * Handlers, the CLI, the server and main import only this.
  */
+export { ACTIVE_WITHIN_MS } from './folds/overview'
 export { type AppendInput, type Hub, type HubSubscription, type StoredArtifact } from './hub-port'
 export { HubService, type HubSelection } from './hub-service'
 export { resolvePalace, userHome, type PalaceEnv } from './locate'

@@ -1,4 +1,6 @@
 /** Renderer entry: theme before first paint, react-query client, then the app. */
+// first: zod must know before any schema is built that it may not eval (see the file)
+import './lib/zod-jitless'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
@@ -17,6 +19,7 @@ import './styles/timeline.css'
 import './styles/timeline-pane.css'
 import './styles/patches.css'
 import './styles/hub-overview.css'
+import './styles/needs.css'
 import './styles/muse.css'
 import './styles/directives.css'
 import './styles/role.css'

@@ -12,9 +12,10 @@ import { Keys } from '../../components/kbd'
 import { ScreenHeader } from '../../components/screen-header'
 import { EmptyState, ErrorState, LoadingState } from '../../components/state-views'
 import { plural } from '../../lib/format'
+import { useHash } from '../../lib/muse-route'
 import { useToastStore } from '../../stores/toast-store'
 import { deciderLabel } from './approval-format'
-import { tabFromHash, tabHref, useApprovalsUi, type ApprovalsTab } from './approvals-store'
+import { requestFromHash, tabFromHash, tabHref, useApprovalsUi, type ApprovalsTab } from './approvals-store'
 import { HistoryList } from './history-list'
 import { PendingList } from './pending-list'
 import { RequestDetail } from './request-detail'
@@ -79,6 +80,18 @@ function Pending({ data }: { data: MethodOutput<'approvals.list'> }) {
   const identical = useMemo(() => (selected ? items.filter((i) => i.signature === selected.signature) : []), [items, selected])
   const busy = decide.isPending || many.isPending || saveRule.isPending
   const error = decide.error ?? many.error ?? saveRule.error
+  // an address naming a request (a muster:// link, a notification) selects it once it is listed
+  const hash = useHash()
+  const routed = useRef<string | null>(null)
+  const select = ui.select
+  useEffect(() => {
+    const want = requestFromHash(hash)
+    if (!want || routed.current === hash) return
+    const hit = items.find((i) => (i.correlation_id === want.id || i.id === want.id) && (!want.hub || i.hub === want.hub))
+    if (!hit) return
+    routed.current = hash
+    select(hit.id)
+  }, [hash, items, select])
 
   /** After a decision the selection moves to the next request (or the previous one at the end). */
   const advance = (skip: readonly string[] = []): void => {
@@ -115,7 +128,7 @@ function Pending({ data }: { data: MethodOutput<'approvals.list'> }) {
         onSuccess: () => {
           ui.setProposing(null)
           decide.mutate(
-            { ...itemHub(target), id: target.id, decision: 'allow', reason: 'always allowed from now on' },
+            { ...itemHub(target), id: target.id, decision: 'allow', reason: 'always allowed from now on', always: true },
             { onSuccess: (r) => reportConflicts([r]) }
           )
           advance([target.id])

@@ -34,6 +34,15 @@ export function tabFromHash(hash: string): ApprovalsTab {
   return tab === 'history' || tab === 'rules' ? tab : 'pending'
 }
 
+/** The request an address names (`#/approvals?id=<correlation or event id>&hub=H`, a `muster://approval` link). */
+export function requestFromHash(hash: string): { id: string; hub: string | null } | null {
+  const q = hash.indexOf('?')
+  if (!hash.startsWith('#/approvals') || q < 0) return null
+  const params = new URLSearchParams(hash.slice(q + 1))
+  const id = params.get('id')
+  return id ? { id, hub: params.get('hub') || null } : null
+}
+
 /** The hash of a tab. */
 export function tabHref(tab: ApprovalsTab): string {
   return tab === 'pending' ? '#/approvals' : `#/approvals?tab=${tab}`

@@ -15,3 +15,10 @@ describe('the Patches screen address', () => {
     expect(patchesRouteFromHash('#/patches?state=refused')).toEqual({ state: 'refused' })
   })
 })
+
+describe('a link to one patch', () => {
+  it('carries its id', () => {
+    expect(patchesHref({ hub: 'team', id: 'evt_1' })).toBe('#/patches?hub=team&id=evt_1')
+    expect(patchesRouteFromHash('#/patches?hub=team&id=evt_1')).toEqual({ hub: 'team', id: 'evt_1' })
+  })
+})

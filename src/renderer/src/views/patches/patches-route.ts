@@ -9,6 +9,8 @@ export interface PatchesRoute {
   /** A registered hub's name (null: MemPalace's default palace). */
   hub: string | null
   state: PatchState | ''
+  /** A patch to select (its `patch.ready` event id; a `muster://patch` link). */
+  id: string
 }
 
 /** The address of the Patches screen showing `route`. */
@@ -16,6 +18,7 @@ export function patchesHref(route: Partial<PatchesRoute>): string {
   const q = new URLSearchParams()
   if (route.hub) q.set('hub', route.hub)
   if (route.state) q.set('state', route.state)
+  if (route.id) q.set('id', route.id)
   const s = q.toString()
   return s ? `#/patches?${s}` : '#/patches'
 }
@@ -30,5 +33,7 @@ export function patchesRouteFromHash(hash: string): Partial<PatchesRoute> | null
   if (hub) out.hub = hub
   const state = q.get('state')
   if (state && (PATCH_STATES as readonly string[]).includes(state)) out.state = state as PatchState
+  const id = q.get('id')
+  if (id) out.id = id
   return Object.keys(out).length ? out : null
 }

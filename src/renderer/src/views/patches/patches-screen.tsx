@@ -37,6 +37,12 @@ export function PatchesScreen() {
     setRoutedHash(hash)
     const route = patchesRouteFromHash(hash)
     if (route?.state !== undefined) setState(route.state)
+    if (route?.id) {
+      // a link to one patch shows it whatever the filters were
+      setSelected(route.id)
+      if (route.state === undefined) setState('')
+      setText('')
+    }
   }
   useEffect(() => {
     const route = patchesRouteFromHash(hash)

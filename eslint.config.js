@@ -3,9 +3,12 @@
 //  - src/shared imports neither Node nor Electron (the renderer uses it);
 //  - src/renderer never imports Node built-ins, native modules, or the core/main/server layers;
 //  - only src/main and src/preload touch electron, and the preload never exposes raw ipcRenderer;
-//  - handlers, CLI commands, the server and the main process reach MemPalace hubs only through the
-//    hub service (core/hub/hub-service): never the hub's SQLite modules, nor SQLite itself;
-//  - only the CLI reads hub token files (core/hub/token-file): never handlers, the server or main;
+//  - each folder of src/core is a domain with a public face (its index.ts): code outside a domain
+//    imports only the face (rule muster/domain-faces, scripts/eslint/domain-faces.js); handlers,
+//    CLI commands, the server and the main process import only a domain's face, never a stratum's
+//    (core/hub/store, core/hub/open), so they reach MemPalace hubs only through the hub service;
+//    nor SQLite itself;
+//  - only the CLI reads hub token files (readTokenFile): never handlers, the server or main;
 //  - only the git module (src/core/git), the editor launcher and the patch test runner (the
 //    operator's own test command) start processes: every git call goes through core/git
 //    (argument arrays, timeouts, clear errors);
@@ -19,49 +22,19 @@ import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import { builtinModules } from 'node:module'
+import domainFaces from './scripts/eslint/domain-faces.js'
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)]
 const noElectron = { name: 'electron', message: 'Only src/main and src/preload may import electron.' }
 const nodeOnly = ['better-sqlite3', 'chokidar', 'commander']
-// The hub's storage modules: only the hub implementations (core/hub/local-hub.ts, remote-hub.ts)
-// and their helpers import them. Matched on the import specifier (`../hub/reader`, `../../core/hub/writer`).
-const hubStorage = [
-  'schema',
-  'hub-connection',
-  'reader',
-  'writer',
-  'event-query',
-  'inbox',
-  'overview',
-  'presence',
-  'tasks',
-  'thread',
-  'wait',
-  'local-hub',
-  'local-hub-base',
-  'local-tail',
-  'lock-retry',
-  'bench-data',
-  'artifacts',
-  'write-support',
-  'reader-open',
-  'remote-hub',
-  'remote-mirror',
-  'remote-sync',
-  'remote-stream',
-  'remote-mcp',
-  'remote-token',
-  'remote-registration',
-  'open-hubs'
-]
-const hubStorageMessage = "Reach MemPalace hubs through the hub service (core/hub/hub-service), never the hub's SQLite or HTTP modules."
-const noHubStorage = { regex: `(^|/)hub/(${hubStorage.join('|')})$`, message: hubStorageMessage }
+const hubStorageMessage = "Reach MemPalace hubs through the hub service (core/hub's face), never the hub's SQLite or HTTP modules."
 const noSqlite = { regex: '(^|/)core/sqlite$|^\\.\\./sqlite$', message: hubStorageMessage }
 const noSqlitePackage = { name: 'better-sqlite3', message: hubStorageMessage }
 // Token files are read only by the CLI (the operator's shell): an API caller must never make Muster
 // read a file of its choosing and send it as a bearer token.
 const noTokenFile = {
-  regex: '(^|/)hub/token-file$',
+  regex: '(^|/)core/hub$|^\\.\\./hub$',
+  importNames: ['readTokenFile'],
   message: 'Only the CLI reads token files: the API takes a pasted token, never a path.'
 }
 const processMessage =
@@ -116,23 +89,33 @@ export default tseslint.config(
     files: ['src/cli/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [noElectron, noSqlitePackage, ...noChildProcess], patterns: [noHubStorage, noSqlite] }]
+      'no-restricted-imports': ['error', { paths: [noElectron, noSqlitePackage, ...noChildProcess], patterns: [noSqlite] }]
     }
   },
   {
     files: ['src/core/handlers/**/*.ts', 'src/server/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: [noElectron, noSqlitePackage, ...noChildProcess], patterns: [noHubStorage, noSqlite, noTokenFile] }
-      ]
+      'no-restricted-imports': ['error', { paths: [noElectron, noSqlitePackage, ...noChildProcess], patterns: [noSqlite, noTokenFile] }]
     }
   },
   {
     files: ['src/main/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noSqlitePackage, ...noChildProcess], patterns: [noHubStorage, noTokenFile] }] }
+    rules: { 'no-restricted-imports': ['error', { paths: [noSqlitePackage, ...noChildProcess], patterns: [noTokenFile] }] }
+  },
+  {
+    // Each folder of src/core is a domain: from outside, import only its face (index.ts); other
+    // domains may also use a stratum's face (core/hub/store), the entries only the domain's face.
+    files: ['src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'src/renderer/**'],
+    plugins: { muster: { rules: { 'domain-faces': domainFaces } } },
+    rules: { 'muster/domain-faces': ['error', { strata: true }] }
+  },
+  {
+    files: ['src/core/handlers/**/*.ts', 'src/cli/**/*.ts', 'src/server/**/*.ts', 'src/main/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'muster/domain-faces': ['error', { strata: false }] }
   },
   {
     files: ['src/core/**/*.ts'],

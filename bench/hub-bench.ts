@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium } from '@playwright/test'
 import { createService } from '../src/core/service'
-import { generateBenchHub } from '../src/core/hub/bench-data'
-import { foldThread } from '../src/core/hub/thread'
-import type { HubEvent } from '../src/core/hub/writer'
+import { generateBenchHub } from '../src/core/hub/store/bench-data'
+import { foldThread } from '../src/core/hub/folds/thread'
+import type { HubEvent } from '../src/core/hub/store/writer'
 import { eventCount, median, percentile, type Figure } from './report'
 
 /** Times `fn` `n` times; returns every duration in ms. */

@@ -22,6 +22,7 @@ import { createRequire, isBuiltin } from 'node:module'
 import { dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { flattenFaces } from './flatten-faces.mjs'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
@@ -80,7 +81,8 @@ const common = {
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  plugins: [packagesPlugin],
+  // a domain face (src/core/<domain>/index.ts) costs nothing at run time: see flatten-faces.mjs
+  plugins: [packagesPlugin, flattenFaces(ROOT)],
   // bundled CommonJS (commander, better-sqlite3) calls require() for Node built-ins and the addon: give the ESM chunks one
   banner: {
     js: "import { createRequire as __muster_createRequire } from 'node:module'; const require = __muster_createRequire(import.meta.url);"

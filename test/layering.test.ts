@@ -36,33 +36,78 @@ describe('lint enforces the layering', () => {
     )
   })
 
-  it('handlers, CLI commands, the server and main reach hubs only through the hub service, never SQLite', async () => {
-    const importing = (spec: string, name = 'x'): string => `import { ${name} } from '${spec}'\nexport const a = ${name}\n`
-    const cases: [file: string, storage: string[], service: string][] = [
-      [
-        'src/core/handlers/x.ts',
-        ['../hub/reader', '../hub/writer', '../hub/hub-connection', '../hub/schema', '../hub/local-hub', '../sqlite'],
-        '../hub/hub-service'
-      ],
-      [
-        'src/cli/commands/x.ts',
-        ['../../core/hub/reader', '../../core/hub/thread', '../../core/hub/wait', '../../core/sqlite'],
-        '../../core/hub/hub-service'
-      ],
-      ['src/server/x.ts', ['../core/hub/tasks', '../core/hub/event-query', '../core/sqlite'], '../core/hub/hub-service'],
-      ['src/main/x.ts', ['../core/hub/inbox', '../core/hub/overview'], '../core/hub/hub-service']
+  const importing = (spec: string, name = 'x'): string => `import { ${name} } from '${spec}'\nexport const a = ${name}\n`
+
+  it('code outside a core domain imports only its face (index.ts), decided by folder', async () => {
+    const cases: [file: string, deep: string[], face: string][] = [
+      ['src/core/patches/x.ts', ['../muse/parse-role', '../hub/hub-service', '../fleet/registry', '../hub/any-new-file'], '../muse'],
+      ['src/core/x.ts', ['./fleet/registry', './hub/locate', './approvals/hook-env'], './fleet'],
+      ['src/core/hub/store/x.ts', ['../../text/py-repr', '../../git/run'], '../../text'],
+      ['src/cli/actions/x.ts', ['../../core/muse/send', '../../core/approvals/hook-install'], '../../core/muse'],
+      ['src/main/x.ts', ['../core/fleet/home'], '../core/fleet']
     ]
-    for (const [file, storage, service] of cases) {
-      for (const spec of [...storage, 'better-sqlite3'])
-        expect(await rulesFor(file, importing(spec)), `${file} importing ${spec}`).toContain('no-restricted-imports')
-      expect(await rulesFor(file, importing(service, 'HubService'))).toEqual([])
-      expect(await rulesFor(file, importing(service.replace('hub-service', 'locate'), 'resolvePalace'))).toEqual([])
+    for (const [file, deep, face] of cases) {
+      for (const spec of deep) expect(await rulesFor(file, importing(spec)), `${file} importing ${spec}`).toContain('muster/domain-faces')
+      expect(await rulesFor(file, importing(face)), `${file} importing ${face}`).toEqual([])
+      expect(await rulesFor(file, importing(`${face}/index`)), `${file} importing ${face}/index`).toEqual([])
     }
-    // The local implementation itself may, and tests may set up hub files directly.
-    expect(await rulesFor('src/core/hub/local-hub.ts', importing('./reader', 'listOn'))).toEqual([])
-    expect(await rulesFor('src/core/handlers/x.test.ts', importing('../hub/writer', 'appendEvent'))).toEqual([])
+    // dynamic imports and re-exports count too
+    const dynamic = "export const a = () => import('../hub/open/open-hub')\n"
+    expect(await rulesFor('src/core/approvals/x.ts', dynamic)).toContain('muster/domain-faces')
+    expect(await rulesFor('src/core/approvals/x.ts', "export { openHub } from '../hub/open/open-hub'\n")).toContain('muster/domain-faces')
+    // inside a domain, any file; tests may reach internals to set things up
+    expect(await rulesFor('src/core/hub/local/x.ts', importing('../store/reader', 'listOn'))).toEqual([])
+    expect(await rulesFor('src/core/hub/hub-service.ts', importing('./open/open-hubs', 'openHubs'))).toEqual([])
+    expect(await rulesFor('src/core/handlers/x.test.ts', importing('../hub/store/writer', 'appendEvent'))).toEqual([])
+  })
+
+  it('a core domain may use a stratum face (core/hub/store, core/hub/open), the entries only the domain face', async () => {
+    for (const file of ['src/core/approvals/x.ts', 'src/core/demo/x.ts'])
+      for (const spec of ['../hub/open', '../hub/store'])
+        expect(await rulesFor(file, importing(spec)), `${file} importing ${spec}`).toEqual([])
+    const entries: [file: string, up: string][] = [
+      ['src/core/handlers/x.ts', '..'],
+      ['src/cli/actions/x.ts', '../../core'],
+      ['src/server/x.ts', '../core'],
+      ['src/main/x.ts', '../core']
+    ]
+    for (const [file, up] of entries) {
+      for (const inner of [
+        'hub/open',
+        'hub/open/open-hub',
+        'hub/store',
+        'hub/store/writer',
+        'hub/local/local-hub',
+        'hub/remote/remote-hub'
+      ]) {
+        expect(await rulesFor(file, importing(`${up}/${inner}`)), `${file} importing ${inner}`).toContain('muster/domain-faces')
+      }
+      expect(await rulesFor(file, importing(`${up}/hub`, 'HubService')), file).toEqual([])
+    }
+  })
+
+  it('handlers, CLI commands and the server never open SQLite themselves', async () => {
+    for (const [file, sqlite] of [
+      ['src/core/handlers/x.ts', '../sqlite'],
+      ['src/cli/commands/x.ts', '../../core/sqlite'],
+      ['src/server/x.ts', '../core/sqlite']
+    ] as const) {
+      expect(await rulesFor(file, importing(sqlite)), `${file} importing ${sqlite}`).toContain('no-restricted-imports')
+      expect(await rulesFor(file, importing('better-sqlite3')), `${file} importing better-sqlite3`).toContain('no-restricted-imports')
+    }
+    expect(await rulesFor('src/main/x.ts', importing('better-sqlite3'))).toContain('no-restricted-imports')
     // The electron rule still holds where the hub rule replaced the defaults.
     expect(await rulesFor('src/cli/x.ts', "import { app } from 'electron'\nexport const a = app\n")).toContain('no-restricted-imports')
+  })
+
+  it('only the CLI reads hub token files', async () => {
+    for (const [file, hub] of [
+      ['src/core/handlers/x.ts', '../hub'],
+      ['src/server/x.ts', '../core/hub'],
+      ['src/main/x.ts', '../core/hub']
+    ] as const)
+      expect(await rulesFor(file, importing(hub, 'readTokenFile')), file).toContain('no-restricted-imports')
+    expect(await rulesFor('src/cli/actions/x.ts', importing('../../core/hub', 'readTokenFile'))).toEqual([])
   })
 
   it('only the git module (and the editor launcher) start processes: git runs through core/git', async () => {

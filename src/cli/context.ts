@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander'
 import type { MusterService } from '../core/service-types'
-import { defaultCliHome, resolveHome } from '../core/fleet/home'
+import { defaultCliHome, resolveHome } from '../core/fleet'
 import type { CliIo } from './output'
 
 /** Options every command accepts (before or after the subcommand). */

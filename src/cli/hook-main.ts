@@ -5,7 +5,7 @@
  * one hub and Muster's state DB. A stop signal (the harness giving up on the hook) is recorded as
  * a timeout before the process ends; a harness that is gone (killed) as an abandoned request.
  */
-import { watchHarness } from '../core/approvals/harness-watch'
+import { watchHarness } from '../core/approvals'
 import { parseHookArgv } from './commands/hook-flags'
 import { readAll, runHookCommand } from './approve-hook/run'
 import { processIo } from './output'

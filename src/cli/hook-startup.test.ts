@@ -66,7 +66,7 @@ describe('approve-hook start-up', () => {
         String(heavy)
       ).toEqual([])
     }
-    expect(inputs).toContain('src/core/hub/local-hub-base.ts')
+    expect(inputs).toContain('src/core/hub/local/local-hub-base.ts')
   })
 
   it('through commander (global options before the command) it answers the same', async () => {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../../test/helpers/tmp'
-import { watchStateBasename } from '../core/hub/watch-state'
+import { watchStateBasename } from '../core/hub/watch/watch-state'
 import { runCli } from './index'
 
 /** Runs the CLI in-process with HOME redirected. */

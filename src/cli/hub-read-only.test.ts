@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tmpDir } from '../../test/helpers/tmp'
 import { openToChild, runCliUnprivileged } from '../../test/helpers/unprivileged'
-import { createHub, REPLICA_FILENAME, type Hub } from '../core/hub/schema'
-import { appendEvent } from '../core/hub/writer'
+import { createHub, REPLICA_FILENAME, type Hub } from '../core/hub/store/schema'
+import { appendEvent } from '../core/hub/store/writer'
 
 const restore: (() => void)[] = []
 afterEach(() => {

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { makePatch, patchWorld, type PatchWorld } from '../../test/helpers/patch-setup'
 import { tmpDir } from '../../test/helpers/tmp'
-import { PATCH_WARNING_CRLF, PATCH_WARNING_NO_TRAILING_NEWLINE } from '../core/hub/validate'
+import { PATCH_WARNING_CRLF, PATCH_WARNING_NO_TRAILING_NEWLINE } from '../core/hub/values/validate'
 import { runCli } from './index'
 
 let w: PatchWorld | undefined

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
-import { decodeUtf8Strict, pyOsErrorText } from '../core/text/py-errors'
-import { userHome } from '../core/hub/locate'
+import { decodeUtf8Strict, pyOsErrorText } from '../core/text'
+import { userHome } from '../core/hub'
 import { readProcessStdin, type CliIo } from './output'
 
 /** `os.path.expanduser`: `~` and `~/...` with `$HOME` from the CLI's environment. */

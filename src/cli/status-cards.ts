@@ -3,9 +3,7 @@
  * Light on purpose: the status entry (status-main.ts) loads this and nothing of the full read.
  */
 import type { Project, ProjectStatus } from '../shared/api'
-import { stampsHold } from '../core/fleet/project-stamps'
-import { readRegisteredProjects } from '../core/fleet/registry'
-import { dbStampsSettledAt, sameDbStamps, stateDbStampsNow } from '../core/fleet/state-db-stamps'
+import { stampsHold, readRegisteredProjects, dbStampsSettledAt, sameDbStamps, stateDbStampsNow } from '../core/fleet'
 import { age, printJson, table, truncate, type CliIo } from './output'
 import { StatusSnapshot, type SnapshotCard } from './status-snapshot'
 

@@ -7,7 +7,7 @@
  * which reads what changed, keeps it for the next run, and answers help and errors as always.
  * Nothing is printed unless the whole answer is here, so a call left to the CLI prints once.
  */
-import { defaultCliHome, resolveHome } from '../core/fleet/home'
+import { defaultCliHome, resolveHome } from '../core/fleet'
 import { parseStatusArgv } from './commands/status'
 import { directStdoutIo, type CliIo } from './output'
 import { lookUpSnapshot, printCards, type Card } from './status-cards'

@@ -22,9 +22,8 @@
 import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Project, ProjectStatus } from '../shared/api'
-import type { ProjectStamps } from '../core/fleet/project-stamps'
-import { sameDbStamps, type DbFileStamp } from '../core/fleet/state-db-stamps'
-import { DIGEST_VERSION } from '../core/muse/parse-cache'
+import { type ProjectStamps, sameDbStamps, type DbFileStamp } from '../core/fleet'
+import { DIGEST_VERSION } from '../core/muse'
 import { MUSTER_VERSION } from '../core/version'
 import { asciiJson } from './output'
 

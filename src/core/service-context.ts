@@ -5,12 +5,11 @@
  */
 import type { z } from 'zod'
 import type { MethodName, MethodInput, MethodOutput, ProjectStatus, PushedEvent } from '../shared/api'
-import type { ProjectRegistry } from './fleet/registry'
-import type { RoleCache } from './muse/fleet-scan'
-import type { SettingsStore } from './fleet/settings'
-import type { HubService } from './hub/hub-service'
+import { type ProjectRegistry, type SettingsStore } from './fleet'
+import type { RoleCache } from './muse'
+import type { HubService } from './hub'
 import type { NeedsService } from './needs'
-import type { PatchService } from './patches/patch-service'
+import type { PatchService } from './patches'
 import type { ServiceOptions } from './service-types'
 import type { Db } from './sqlite'
 

@@ -5,24 +5,21 @@
  * one file per part of the contract.
  */
 import { ApiError, parseInput, type MethodName, type MethodOutput, type ProjectStatus, type PushedEvent } from '../shared/api'
-import { readProjectStatus } from './fleet/project-status'
-import { RoleCache } from './muse/fleet-scan'
-import { ProjectRegistry } from './fleet/registry'
-import { SettingsStore } from './fleet/settings'
-import { openStateDb } from './fleet/state-db'
-import { FleetWatcher } from './fleet/watcher'
-import { approvalHandlers } from './handlers/approvals'
-import { fleetHandlers } from './handlers/fleet'
-import { hubHandlers } from './handlers/hub'
-import { HubService } from './hub/hub-service'
-import { museHandlers } from './handlers/muse'
-import { needsHandlers } from './handlers/needs'
-import { invokeHandlers } from './handlers/invoke'
-import { notesHandlers } from './handlers/notes'
-import { patchHandlers } from './handlers/patches'
-import { PatchService } from './patches/patch-service'
-import { AllowlistStore } from './approvals/allowlist-store'
-import { ApprovalsService } from './approvals/approvals-service'
+import { readProjectStatus, ProjectRegistry, SettingsStore, openStateDb, FleetWatcher } from './fleet'
+import { RoleCache } from './muse'
+import {
+  approvalHandlers,
+  fleetHandlers,
+  hubHandlers,
+  museHandlers,
+  needsHandlers,
+  invokeHandlers,
+  notesHandlers,
+  patchHandlers
+} from './handlers'
+import { HubService } from './hub'
+import { PatchService } from './patches'
+import { AllowlistStore, ApprovalsService } from './approvals'
 import { NeedsService } from './needs'
 import type { ServiceContext } from './service-context'
 import type { MusterService, ServiceOptions } from './service-types'

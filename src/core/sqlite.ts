@@ -26,7 +26,7 @@ function installedBinding(): string | null {
 }
 
 // better-sqlite3 reads SQLITE_USE_URI once, when its addon loads (at the first database opened).
-// URI file names let a hub in a read-only folder be opened `immutable` (core/hub/reader-open.ts).
+// URI file names let a hub in a read-only folder be opened `immutable` (core/hub/store/reader-open.ts).
 // Muster only ever opens absolute paths, so no file name is mistaken for a URI.
 process.env.SQLITE_USE_URI ??= '1'
 

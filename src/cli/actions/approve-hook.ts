@@ -1,8 +1,8 @@
 /** `muster approve-hook` through commander (the hook's own entry is faster), and `approve-hook install`. */
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
-import { DEFAULT_HOOK_TIMEOUT_MS } from '../../core/approvals/approve-hook'
 import {
+  DEFAULT_HOOK_TIMEOUT_MS,
   APPROVAL_EVENTS,
   CLAUDE_ON_FAILURE_SINCE,
   compareVersions,
@@ -13,12 +13,17 @@ import {
   harnessEntry,
   INSTALL_HARNESSES,
   SETTINGS_FILE,
-  type InstallHarness
-} from '../../core/approvals/harness-install'
-import { claudeVersion } from '../../core/approvals/claude-version'
-import { installedCommand, installHooks, shellQuote, uninstallHooks } from '../../core/approvals/hook-install'
-import { installOpencodePlugin, opencodePluginSource, uninstallOpencodePlugin } from '../../core/approvals/opencode-plugin'
-import { userHome } from '../../core/hub/locate'
+  type InstallHarness,
+  claudeVersion,
+  installedCommand,
+  installHooks,
+  shellQuote,
+  uninstallHooks,
+  installOpencodePlugin,
+  opencodePluginSource,
+  uninstallOpencodePlugin
+} from '../../core/approvals'
+import { userHome } from '../../core/hub'
 import type { HookCliOptions } from '../commands/hook-flags'
 import { runHookCommand } from '../approve-hook/run'
 import { globals } from '../context'

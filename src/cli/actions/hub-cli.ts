@@ -5,10 +5,7 @@
  */
 import type { Command } from 'commander'
 import type { HubEventEnvelope } from '../../shared/api'
-import type { HubSelection, HubService } from '../../core/hub/hub-service'
-import { resolvePalace } from '../../core/hub/locate'
-import { isHubUrl } from '../../core/hub/remote-url'
-import { openHubService } from '../../core/hub/standalone'
+import { type HubSelection, type HubService, resolvePalace, isHubUrl, openHubService } from '../../core/hub'
 import { globals, homeOf } from '../context'
 import { truncate, type CliIo } from '../output'
 

@@ -1,7 +1,7 @@
 /** `muster hubs list|add|remove` at work. */
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
-import { readTokenFile } from '../../core/hub/token-file'
+import { readTokenFile } from '../../core/hub'
 import { globals, withService } from '../context'
 import { CliError, printJson, table, type CliIo } from '../output'
 

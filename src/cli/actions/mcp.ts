@@ -8,8 +8,8 @@
  */
 import { createInterface } from 'node:readline'
 import type { Command } from 'commander'
-import { projectRoot } from '../../core/mcp/muse-tools'
-import { openHubService } from '../../core/hub/standalone'
+import { projectRoot } from '../../core/mcp'
+import { openHubService } from '../../core/hub'
 import { homeOf } from '../context'
 import { buildMcpServer } from '../mcp/server'
 import type { CliIo } from '../output'

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import type { Command } from 'commander'
 import type { ApplyRun, PushedEvent, Verification } from '../../shared/api'
-import { openPatchService } from '../../core/patches/standalone'
+import { openPatchService } from '../../core/patches'
 import { globals, homeOf, withService } from '../context'
 import { age, CliError, CliExit, count, printJson, table, truncate, type CliIo } from '../output'
 import { cliSelection } from './hub-cli'

@@ -1,6 +1,6 @@
 /** `muster rules` and `muster rules install` at work (local files only: no service, no hub). */
 import type { Command } from 'commander'
-import { installRules, installTarget, renderRules } from '../../core/rules/rules'
+import { installRules, installTarget, renderRules } from '../../core/rules'
 import { globals } from '../context'
 import { CliError, printJson, type CliIo } from '../output'
 

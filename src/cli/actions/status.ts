@@ -9,8 +9,7 @@
  */
 import type { Command } from 'commander'
 import type { ProjectStatus } from '../../shared/api'
-import { fleetStatusAt } from '../../core/fleet/fleet-status'
-import { projectStampsNow, sameProjectStamps, settledAt } from '../../core/fleet/project-stamps'
+import { fleetStatusAt, projectStampsNow, sameProjectStamps, settledAt } from '../../core/fleet'
 import { globals, homeOf } from '../context'
 import type { CliIo } from '../output'
 import { lookUpSnapshot, printCards, renderBody, type Card, type StatusOptions } from '../status-cards'

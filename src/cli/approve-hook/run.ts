@@ -3,10 +3,8 @@
  * stdin, opens the smallest context (state DB for the allowlist, one hub), runs the core hook and
  * prints the harness's answer. Shared by the hook's own entry and commander's action.
  */
-import { MAX_HOOK_TIMEOUT_MS, runApproveHook } from '../../core/approvals/approve-hook'
-import { openHookContext } from '../../core/approvals/hook-env'
-import { MAX_HOOK_INPUT_BYTES } from '../../core/approvals/hook-input'
-import { defaultCliHome, resolveHome } from '../../core/fleet/home'
+import { MAX_HOOK_TIMEOUT_MS, runApproveHook, openHookContext, MAX_HOOK_INPUT_BYTES } from '../../core/approvals'
+import { defaultCliHome, resolveHome } from '../../core/fleet'
 import type { CliIo } from '../output'
 import type { HookCliOptions } from '../commands/hook-flags'
 

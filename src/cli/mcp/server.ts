@@ -10,9 +10,8 @@
  */
 import { pyDumps } from '../../shared/py-json'
 import { HUB_MCP_TOOLS, MUSE_MCP_TOOLS, type HubToolName, type MuseToolName } from '../../shared/contract/mcp-tools'
-import type { HubSelection, HubService } from '../../core/hub/hub-service'
-import { hubTools } from '../../core/mcp/hub-tools'
-import { getRole, getStatus, listRoles, searchMemory, sendDirective, writeMemory, type ToolText } from '../../core/mcp/muse-tools'
+import type { HubSelection, HubService } from '../../core/hub'
+import { hubTools, getRole, getStatus, listRoles, searchMemory, sendDirective, writeMemory, type ToolText } from '../../core/mcp'
 import { MUSTER_VERSION } from '../../core/version'
 import { upstreamJson } from '../upstream-output'
 import { JsonRpcDispatcher, type RpcTool, type ToolArgs } from './jsonrpc'

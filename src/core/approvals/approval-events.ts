@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { expiryDeadline } from '../../shared/approvals/expiry'
-import { readToolCall, summarizeToolCall, type ToolInput } from '../../shared/approvals/tool-call'
+import { readToolCall, summarizeToolCall, type ToolInput, callSignature } from '../../shared/approvals/tool-call'
 import type { ApprovalDecisionInfo, ApprovalItem, ApprovalState } from '../../shared/contract/approvals-types'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
 import {
@@ -19,10 +19,7 @@ import {
   Status,
   type ApprovalDecision
 } from '../../shared/contract/hub-vocabulary'
-import { callSignature } from '../../shared/approvals/tool-call'
-import type { AppendInput } from '../hub/hub-port'
-import { taskSlug } from '../hub/validate'
-
+import { type AppendInput, taskSlug } from '../hub'
 /** A request's metadata is kept under this size (the hub's limit is 64 KiB). */
 export const MAX_REQUEST_METADATA_BYTES = 60 * 1024
 

@@ -7,7 +7,7 @@
 import type { ApprovalItem } from '../../shared/contract/approvals-types'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
 import { EventType } from '../../shared/contract/hub-vocabulary'
-import type { Hub } from '../hub/hub-port'
+import type { Hub } from '../hub'
 import { foldApproval } from './approval-events'
 
 /** Every request of this age is examined (no hook waits longer: `--timeout-ms` is capped at a day). */

@@ -3,10 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
 import { createService } from '../service'
 import type { MusterService } from '../service-types'
-import { createHub } from '../hub/schema'
-import { appendEvent } from '../hub/writer'
-import type { Hub as HubFile } from '../hub/schema'
-
+import { createHub, type Hub as HubFile } from '../hub/store/schema'
+import { appendEvent } from '../hub/store/writer'
 const open: { close(): unknown }[] = []
 afterEach(async () => {
   while (open.length) await open.pop()!.close()

@@ -23,8 +23,8 @@ import {
   type ApprovalDecision
 } from '../../shared/contract/hub-vocabulary'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
-import type { HubSubscription } from '../hub/hub-port'
-import type { AppendAndWait } from '../hub/open-hub'
+import type { HubSubscription } from '../hub'
+import type { AppendAndWait } from '../hub/open'
 import type { AllowlistStore } from './allowlist-store'
 import { decidesRequest, decisionAppend, foldApproval, newApprovalId, requestAppend, type ApprovalAsk } from './approval-events'
 import type { HookVerdict } from './harnesses'

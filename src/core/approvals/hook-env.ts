@@ -7,9 +7,9 @@
 import { existsSync } from 'node:fs'
 import { join, resolve, sep } from 'node:path'
 import { BROADCAST } from '../../shared/contract/hub-vocabulary'
-import { STATE_DB_FILE } from '../fleet/state-db'
-import { resolvePalace, type PalaceEnv } from '../hub/locate'
-import { isHubUrl, openHub, type AppendAndWait } from '../hub/open-hub'
+import { STATE_DB_FILE } from '../fleet'
+import { resolvePalace, type PalaceEnv } from '../hub'
+import { openHub, type AppendAndWait, registeredHub } from '../hub/open'
 import { openDatabase, type Db } from '../sqlite'
 import { AllowlistStore } from './allowlist-store'
 import type { HookContext } from './approve-hook'
@@ -53,15 +53,6 @@ function projectOf(db: Db | null, cwd: string | null): string | null {
   return hits.sort((a, b) => b.path.length - a.path.length)[0]?.name ?? null
 }
 
-/** A registered hub by name, or (for a URL) the registered remote hub at that URL. */
-async function registered(db: Db, nameOrUrl: string) {
-  const { HubRegistry } = await import('../hub/hub-registry')
-  const registry = new HubRegistry(db)
-  if (!isHubUrl(nameOrUrl)) return registry.find(nameOrUrl)
-  const url = (await import('../hub/remote-url')).normalizeHubUrl(nameOrUrl)
-  return registry.list().find((r) => r.url === url) ?? null
-}
-
 /** Opens the state DB if it exists (read and hit counts only; never created or migrated here). */
 function openState(home: string, warn: (line: string) => void): Db | null {
   const file = join(home, STATE_DB_FILE)
@@ -89,17 +80,9 @@ export async function openHookContext(o: HookEnvOptions): Promise<{ ctx: HookCon
     o.warn(`muster approve-hook: cannot read Muster's state DB (${(err as Error).message}); no allowlist`)
   }
   try {
-    let location: string
-    let token: string | null = null
-    if (o.hub) {
-      // the registry is loaded only for this: most hooks name a palace, or none
-      const rec = db ? await registered(db, o.hub) : null
-      if (!rec && !isHubUrl(o.hub)) throw new Error(`unknown hub '${o.hub}' (see: muster hubs list)`)
-      location = rec ? (rec.palace ?? rec.url!) : o.hub
-      if (rec?.token_file) token = (await import('../hub/remote-token')).loadToken(o.home, rec.token_file, rec.name)
-    } else {
-      location = resolvePalace(o.palace, o.env, o.cwd).palace
-    }
+    const { location, token } = o.hub
+      ? await registeredHub(db, o.home, o.hub)
+      : { location: resolvePalace(o.palace, o.env, o.cwd).palace, token: null }
     hub = await openHub(location, { lockTimeoutMs: o.lockTimeoutMs ?? HOOK_LOCK_TIMEOUT_MS, home: o.home, token })
   } catch (err) {
     hub = { unreachable: (err as Error).message }

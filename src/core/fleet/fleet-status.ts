@@ -6,8 +6,7 @@
  * take longer than the whole command; `cli-startup.test.ts` holds the line).
  */
 import type { Project, ProjectStatus } from '../../shared/api'
-import { RoleCache } from '../muse/fleet-scan'
-import { syncScanFs } from '../muse/scan-fs'
+import { RoleCache, syncScanFs } from '../muse'
 import { readProjectStatus } from './project-status'
 import { ProjectRegistry } from './registry'
 import { openStateDb } from './state-db'

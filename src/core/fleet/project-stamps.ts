@@ -15,8 +15,7 @@
  */
 import { readdirSync, statSync, type Stats } from 'node:fs'
 import { join } from 'node:path'
-import { RACY_MS } from '../muse/parse-cache'
-import { entryPath, museDir, readMuseListingNow } from '../muse/role-files'
+import { RACY_MS, entryPath, museDir, readMuseListingNow } from '../muse'
 import { memoryNotes } from './project-status'
 
 /** A role file's [name, dev, ino, size, mtimeMs, ctimeMs]. */

@@ -4,8 +4,8 @@
  */
 import { join } from 'node:path'
 import type { Project, ProjectStatus, RoleStatus } from '../../shared/api'
-import type { RoleCache } from '../muse/fleet-scan'
 import {
+  type RoleCache,
   entryPath,
   museDir,
   readRoleDir,
@@ -13,10 +13,10 @@ import {
   throughSwaps,
   unreadableRoleStatus,
   LINE_ERROR,
-  LINE_WARNING
-} from '../muse/role-files'
-import { mtimeIso, type ScanFs } from '../muse/scan-fs'
-
+  LINE_WARNING,
+  mtimeIso,
+  type ScanFs
+} from '../muse'
 const DAILY_LOG = /^\d{4}-\d{2}-\d{2}\.md$/
 
 /** Reads the status of one registered project through `cache`. Never throws for a missing folder. */

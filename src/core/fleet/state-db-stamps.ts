@@ -6,7 +6,7 @@
  */
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
-import { RACY_MS } from '../muse/parse-cache'
+import { RACY_MS } from '../muse'
 import { STATE_DB_FILE } from './state-db'
 
 /**

@@ -3,8 +3,7 @@
  * across hubs, decisions as the operator through the hub service) and the allowlist store.
  */
 import type { approvalMethods } from '../../shared/api'
-import { AllowlistStore } from '../approvals/allowlist-store'
-import { ApprovalsService } from '../approvals/approvals-service'
+import { AllowlistStore, ApprovalsService } from '../approvals'
 import type { HandlersFor, ServiceContext } from '../service-context'
 
 /** The approvals handlers bound to a service context. */

@@ -3,10 +3,9 @@
  */
 import { join } from 'node:path'
 import { ApiError, type fleetMethods, type Project } from '../../shared/api'
-import { AllowlistStore } from '../approvals/allowlist-store'
-import { createDemoFleet, DEMO_DYA_TEST } from '../fleet/demo'
-import { addDemoRule } from '../fleet/demo-content/hub-approvals'
-import { fleetStatus } from '../fleet/fleet-status'
+import { AllowlistStore } from '../approvals'
+import { createDemoFleet, DEMO_DYA_TEST, addDemoRule } from '../demo'
+import { fleetStatus } from '../fleet'
 import type { HandlersFor, ServiceContext } from '../service-context'
 import { MUSTER_VERSION } from '../version'
 

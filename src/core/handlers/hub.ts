@@ -5,7 +5,7 @@
  * against the invocation protocol first (a body breaking a hard rule is refused).
  */
 import type { hubMethods } from '../../shared/api'
-import { assertInvocationsAllowed } from '../invoke/scan'
+import { assertInvocationsAllowed } from '../invoke'
 import { overlayNeeds } from '../needs'
 import type { HandlersFor, ServiceContext } from '../service-context'
 

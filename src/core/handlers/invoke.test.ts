@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { makeProject, tmpDir } from '../../../test/helpers/tmp'
-import { createHub } from '../hub/schema'
-import { appendEvent } from '../hub/writer'
+import { createHub } from '../hub/store/schema'
+import { appendEvent } from '../hub/store/writer'
 import { createService } from '../service'
 import type { MusterService } from '../service-types'
 

@@ -4,10 +4,9 @@
  * events per tag marker and hub).
  */
 import type { invokeMethods } from '../../shared/api'
-import { taskSlug } from '../hub/validate'
-import { eventFindings, roleFileFindings, TAG_MARKERS, type TaggedEvent } from '../invoke/fleet-chains'
-import { ASSUMPTION_LINE, blockedLine, checkInvocation, effectiveChain, isCritic } from '../invoke/rules'
-import { isValidRole, parseChain } from '../invoke/tags'
+import { taskSlug } from '../hub'
+import { eventFindings, roleFileFindings, TAG_MARKERS, type TaggedEvent } from '../muse'
+import { ASSUMPTION_LINE, blockedLine, checkInvocation, effectiveChain, isCritic, isValidRole, parseChain } from '../invoke'
 import type { HandlersFor, ServiceContext } from '../service-context'
 
 /** Tagged events read per hub and marker (newest first). */

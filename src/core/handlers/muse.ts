@@ -6,18 +6,32 @@
 import { promises as fs } from 'node:fs'
 import { ApiError, type museMethods, type Project, type RoleSummary } from '../../shared/api'
 import { queryDirectives, queryNotices } from '../../shared/directive-query'
-import { collectDirectives, normaliseTarget, resolveTarget, canonicalTarget, type FleetView } from '../muse/directive-index'
-import { readFleetView, scanProject } from '../muse/fleet-scan'
-import { detectHub, markedHub, setMarkedHub } from '../muse/hub-project'
-import { lintFleet } from '../muse/lint'
-import { appendMemory } from '../muse/memory-files'
-import { searchMemory, syncMemoryIndex } from '../muse/memory-index'
-import { editorCommand, launchEditor } from '../muse/open-in-editor'
-import { parseRole, type RoleDigest } from '../muse/parse-role'
-import { pickup } from '../muse/pickup'
-import { pendingAndTodos, sizeLevel, throughSwaps } from '../muse/role-files'
-import { roleFile } from '../muse/role-path'
-import { send } from '../muse/send'
+import {
+  collectDirectives,
+  normaliseTarget,
+  resolveTarget,
+  canonicalTarget,
+  type FleetView,
+  readFleetView,
+  scanProject,
+  detectHub,
+  markedHub,
+  setMarkedHub,
+  lintFleet,
+  appendMemory,
+  searchMemory,
+  syncMemoryIndex,
+  editorCommand,
+  launchEditor,
+  parseRole,
+  type RoleDigest,
+  pickup,
+  pendingAndTodos,
+  sizeLevel,
+  throughSwaps,
+  roleFile,
+  send
+} from '../muse'
 import type { HandlersFor, ServiceContext } from '../service-context'
 
 /** The MUSE handlers bound to a service context. */

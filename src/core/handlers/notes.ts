@@ -3,13 +3,9 @@
  * cached until its refs move (the notes watcher pushes `notes.changed` and drops the entry);
  * the CLI reads afresh every time.
  */
-import type { notesMethods, NotesSnapshot } from '../../shared/api'
-import { ApiError } from '../../shared/api'
-import { repoInfo } from '../git/repo'
-import { NotesWatcher } from '../notes/notes-watcher'
-import { applyPromotion, planPromotion } from '../notes/promote'
-import { readSquadNotes } from '../notes/read'
-import { writeNote } from '../notes/write'
+import { type notesMethods, type NotesSnapshot, ApiError } from '../../shared/api'
+import { repoInfo } from '../git'
+import { NotesWatcher, applyPromotion, planPromotion, readSquadNotes, writeNote } from '../notes'
 import type { HandlersFor, ServiceContext } from '../service-context'
 
 /** The notes handlers bound to a service context. */

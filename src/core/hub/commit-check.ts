@@ -1,7 +1,6 @@
 /** Checks that a task's base commit exists in a project's git repository (through the core's git module). */
 import { ApiError } from '../../shared/api'
-import { isGitFailure } from '../git/errors'
-import { commitExists } from '../git/repo'
+import { isGitFailure, commitExists } from '../git'
 
 /** Resolves when `sha` names a commit in the repository at `repoDir`; an invalid_input ApiError otherwise. */
 export async function assertCommitExists(repoDir: string, sha: string, label: string): Promise<void> {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
 import { createService } from '../service'
 import type { MusterService } from '../service-types'
-import { createHub } from './schema'
+import { createHub } from './store/schema'
 
 const services: MusterService[] = []
 afterEach(async () => {

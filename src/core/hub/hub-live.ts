@@ -8,7 +8,7 @@ import type { PushedEvent } from '../../shared/api'
 import type { HubEvent } from '../../shared/contract/hub-types'
 import { BROADCAST } from '../../shared/contract/hub-vocabulary'
 import type { EventPosition, Hub, HubSubscription } from './hub-port'
-import { previewEvent } from './reader'
+import { previewEvent } from './store/reader'
 
 /** A hub to tail: its display name, location and implementation. */
 export interface LiveHub {

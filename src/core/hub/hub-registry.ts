@@ -8,7 +8,7 @@ import { basename, resolve } from 'node:path'
 import { ApiError } from '../../shared/api-error'
 import type { InboxCursor } from '../../shared/api'
 import type { Db } from '../sqlite'
-import { formatCreatedAt } from './ids'
+import { formatCreatedAt } from './values/ids'
 
 /** A registered hub. */
 export interface HubRecord {

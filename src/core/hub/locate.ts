@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
-import { HUB_FILENAME } from './schema'
+import { HUB_FILENAME } from './store/schema'
 
 /** The environment bits palace resolution reads. */
 export type PalaceEnv = Partial<Record<'HOME' | 'USERPROFILE' | 'MEMPALACE_PALACE_PATH' | 'MEMPAL_PALACE_PATH', string>>

@@ -2,9 +2,7 @@
  * A hub service on its own, for one-shot callers (the CLI's hub commands): Muster's state DB in
  * `home` (registry, inbox cursors, projects for task base-commit checks), no live tails.
  */
-import { ProjectRegistry } from '../fleet/registry'
-import { SettingsStore } from '../fleet/settings'
-import { openStateDb } from '../fleet/state-db'
+import { ProjectRegistry, SettingsStore, openStateDb } from '../fleet'
 import { HubService } from './hub-service'
 import type { PalaceEnv } from './locate'
 

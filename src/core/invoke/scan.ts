@@ -14,7 +14,7 @@
  */
 import { ApiError } from '../../shared/api'
 import type { ChainFinding, ChainRule } from '../../shared/contract/invoke'
-import { FenceTracker, parseHeader, splitLines } from '../muse/text'
+import { FenceTracker, parseHeader, splitLines } from '../text'
 import { blockedLine, checkInvocation } from './rules'
 import { isValidRole, parseInvocationTags } from './tags'
 

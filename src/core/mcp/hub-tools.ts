@@ -11,8 +11,8 @@
  */
 import { PyFloat, pyToObject, type PyJson } from '../../shared/py-json'
 import type { HubToolName } from '../../shared/contract/mcp-tools'
-import type { HubSelection, HubService } from '../hub/hub-service'
-import { assertInvocationsAllowed } from '../invoke/scan'
+import type { HubSelection, HubService } from '../hub'
+import { assertInvocationsAllowed } from '../invoke'
 
 /** Upstream's note when `from_agent` is given to list/wait without `writer`. */
 export const FROM_AGENT_NOTE =

@@ -9,14 +9,9 @@
 import { promises as fs } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
 import { ApiError } from '../../shared/api'
-import { assertInvocationsAllowed } from '../invoke/scan'
+import { assertInvocationsAllowed } from '../invoke'
 import { makeDir } from '../make-dir'
-import { ymd, ymdhm } from '../muse/edits'
-import { parseL0 } from '../muse/l0'
-import { DAILY_LOG } from '../muse/memory-files'
-import { assertRoleName } from '../muse/role-path'
-import { countLines, listRoleFiles, museDir, roleName } from '../muse/role-files'
-import { safeEdit } from '../muse/safe-write'
+import { ymd, ymdhm, parseL0, DAILY_LOG, assertRoleName, countLines, listRoleFiles, museDir, roleName, safeEdit } from '../muse'
 import { breToRegExp, grepLines } from './grep'
 
 /** What a tool answers: one text, an error or not. */

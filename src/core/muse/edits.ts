@@ -5,7 +5,7 @@
  */
 import type { RoleSection } from '../../shared/api'
 import type { ParsedRole } from './parse-role'
-import { eolOf, isRule, lineEnd, lineStart, splitLines } from './text'
+import { eolOf, isRule, lineEnd, lineStart, splitLines } from '../text'
 
 const pad = (n: number) => String(n).padStart(2, '0')
 

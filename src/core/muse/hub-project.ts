@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import type { MuseHub, Project } from '../../shared/api'
 import type { Db } from '../sqlite'
-import { FenceTracker, splitLines } from './text'
+import { FenceTracker, splitLines } from '../text'
 
 /** Settings key holding the operator's choice (JSON string or null). */
 export const HUB_SETTING = 'muse.hub'

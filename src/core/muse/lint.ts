@@ -15,7 +15,7 @@
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import type { LintFinding } from '../../shared/api'
-import { latestTag as describeTag } from '../git/repo'
+import { latestTag as describeTag } from '../git'
 import { collectDirectives, resolveTarget, type FleetView } from './directive-index'
 import { parsePathsConfig } from './hub-project'
 import { outsideLinks } from './link-policy'

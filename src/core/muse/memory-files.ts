@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path'
 import { ApiError } from '../../shared/api'
-import { eolOf, splitLines, FenceTracker } from './text'
+import { eolOf, splitLines, FenceTracker } from '../text'
 import { hm, ymd } from './edits'
 import { writableTarget } from './link-policy'
 import { safeEdit, type SafeWriteHooks } from './safe-write'

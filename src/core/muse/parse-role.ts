@@ -8,7 +8,7 @@
 import type { DirectiveOccurrence, L0, Notice, RoleSection, TodoProgress } from '../../shared/api'
 import { parseL0 } from './l0'
 import { RoleLineMachine, type Footer, type TodoCounts } from './role-machine'
-import { splitLines } from './text'
+import { splitLines } from '../text'
 
 export { isFooterLine } from './role-machine'
 

@@ -16,7 +16,7 @@ import { appendPoint, insertBlockAfter, markDelivered, quote, undoInsertion, ymd
 import { parseRole } from './parse-role'
 import { museDir } from './role-files'
 import { readEditable, safeEdit, type SafeWriteHooks } from './safe-write'
-import { splitLines } from './text'
+import { splitLines } from '../text'
 
 /** The received-directives header Muster creates when a target file has none. */
 export const RECEIVED_HEADER = '## 📡 已接收战略指令'

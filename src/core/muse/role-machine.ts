@@ -18,7 +18,7 @@ import {
   matchTodo,
   type DirectiveLine
 } from './forms'
-import { FenceTracker, isRule, normalise, parseHeader, titleOf } from './text'
+import { FenceTracker, isRule, normalise, parseHeader, titleOf } from '../text'
 
 /** TODO progress without the items (what the fleet views need). */
 export type TodoCounts = Omit<TodoProgress, 'items'>

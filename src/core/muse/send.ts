@@ -5,13 +5,13 @@
  * project; the target must resolve; INVOKE/CHAIN tags in the body must obey the invocation rules.
  */
 import { ApiError, type DirectiveOccurrence, type Project } from '../../shared/api'
-import { checkText } from '../invoke/scan'
+import { checkText } from '../invoke'
 import { canonicalTarget, idNumber, normaliseTarget, resolveTarget, type FleetView } from './directive-index'
 import { appendPoint, insertBlockAfter, quote } from './edits'
 import { parseRole } from './parse-role'
 import { roleFile } from './role-path'
 import { safeEdit, type SafeWriteHooks } from './safe-write'
-import { normalise, splitLines } from './text'
+import { normalise, splitLines } from '../text'
 
 /** The outgoing-queue header Muster creates when the sender's file has none. */
 export const OUTGOING_HEADER = '## 📡 战略指令队列'

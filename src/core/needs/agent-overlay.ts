@@ -7,7 +7,7 @@
  */
 import type { MethodOutput } from '../../shared/api'
 import type { NeedsList } from '../../shared/contract/needs-types'
-import { ACTIVE_WITHIN_MS } from '../hub/overview'
+import { ACTIVE_WITHIN_MS } from '../hub'
 
 type Overview = MethodOutput<'hub.overview'>
 

@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
 import type { PushedEvent } from '../../shared/api'
 import type { NeedsChanged } from '../../shared/contract/needs-types'
-import { createHub } from '../hub/schema'
-import { appendEvent, type AppendEventInput } from '../hub/writer'
+import { createHub } from '../hub/store/schema'
+import { appendEvent, type AppendEventInput } from '../hub/store/writer'
 import { createService } from '../service'
 
 const open: { close(): unknown }[] = []

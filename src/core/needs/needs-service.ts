@@ -13,7 +13,7 @@ import type { Directive } from '../../shared/contract/muse'
 import type { NeedItem, NeedKind, NeedsChanged, NeedsList, NeedSource } from '../../shared/contract/needs-types'
 import type { PatchSummary } from '../../shared/contract/patch-types'
 import { foldSessions, SESSION_EVENT } from '../../shared/contract/session-state'
-import type { HubSelection, HubService } from '../hub/hub-service'
+import type { HubSelection, HubService } from '../hub'
 import {
   approvalNeed,
   countKinds,

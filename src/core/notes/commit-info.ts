@@ -1,5 +1,5 @@
 /** The parts of a commit object the Notes screen shows: subject, author, author date. */
-import type { GitObject } from '../git/batch'
+import type { GitObject } from '../git'
 
 /** What is known about an annotated object. */
 export interface CommitInfo {

@@ -13,7 +13,7 @@ import { existsSync, promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import type { NotesSnapshot, SquadNote } from '../../shared/contract/notes-types'
 import { makeDir } from '../make-dir'
-import { safeEdit, type SafeWriteHooks } from '../muse/safe-write'
+import { safeEdit, type SafeWriteHooks } from '../muse'
 import { appendEntries, decisionEntry, promotedIds } from './decisions'
 
 /** A decisions.md entry to append. */

@@ -5,10 +5,7 @@
  * cover the bodies (unparseable parts, non-objects), each note (note-rules), the deprecated
  * `refs/notes/squad` ref that blocks agents' refs, and remotes that do not fetch notes.
  */
-import { catFileBatch } from '../git/batch'
-import { isGitFailure } from '../git/errors'
-import { defaultBranch, listRefs, reachableFrom, remoteFetchSpecs, repoInfo, type RefEntry } from '../git/repo'
-import { git } from '../git/run'
+import { catFileBatch, isGitFailure, defaultBranch, listRefs, reachableFrom, remoteFetchSpecs, repoInfo, type RefEntry, git } from '../git'
 import {
   DEPRECATED_SQUAD_REF,
   SQUAD_REF_PREFIX,

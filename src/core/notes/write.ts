@@ -8,10 +8,7 @@
 import { randomBytes } from 'node:crypto'
 import { ApiError } from '../../shared/api'
 import { DEPRECATED_SQUAD_REF, NOTE_TYPES, SQUAD_REF_PREFIX, type SquadNote } from '../../shared/contract/notes-types'
-import { catFileBatch } from '../git/batch'
-import { isGitFailure } from '../git/errors'
-import { listRefs } from '../git/repo'
-import { git, gitText } from '../git/run'
+import { catFileBatch, isGitFailure, listRefs, git, gitText } from '../git'
 import { checkNote, isSharedNamespace, missingFields, NOTE_TIMESTAMP } from './note-rules'
 
 /** Agent ids as upstream validates them (`[A-Za-z0-9._-]+`). */

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { makePatch, patchWorld, OPERATOR, type PatchWorld } from '../../../test/helpers/patch-setup'
 import { gitApply } from '../git/apply'
 import { headInfo } from '../git/worktree'
-import { PATCH_WARNING_CRLF, PATCH_WARNING_NO_TRAILING_NEWLINE } from '../hub/validate'
+import { PATCH_WARNING_CRLF, PATCH_WARNING_NO_TRAILING_NEWLINE } from '../hub/values/validate'
 import { sha256Bytes } from './verify'
 
 let w: PatchWorld

@@ -6,8 +6,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { ApplyRun, HubEvent } from '../../shared/api'
-import { gitApply } from '../git/apply'
-import { headInfo, indexEntries, worktreeStatus } from '../git/worktree'
+import { gitApply, headInfo, indexEntries, worktreeStatus } from '../git'
 import { evidenceText } from './evidence'
 import type { PatchStore } from './patch-store'
 import { markApplied, restoreSnapshot, takeSnapshot } from './snapshot'

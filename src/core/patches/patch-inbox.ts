@@ -12,7 +12,7 @@ import {
   type PatchSummary,
   type Project
 } from '../../shared/api'
-import type { Hub } from '../hub/hub-port'
+import type { Hub } from '../hub'
 import { foldPatchState, type StateInputs } from './patch-state'
 import { projectOfStream } from './preflight'
 import { verifyPatch, type VerifiedPatch } from './verify'

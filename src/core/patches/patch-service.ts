@@ -17,8 +17,8 @@ import {
   type PushedEvent,
   type Verification
 } from '../../shared/api'
-import type { ProjectRegistry } from '../fleet/registry'
-import type { HubSelection, HubService } from '../hub/hub-service'
+import type { ProjectRegistry } from '../fleet'
+import type { HubSelection, HubService } from '../hub'
 import type { Db } from '../sqlite'
 import { executeRun, initialRun, newRunId, type ApplyJob } from './apply'
 import { countStates, listPatches, stateInputs, summarize } from './patch-inbox'

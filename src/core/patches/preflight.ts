@@ -5,10 +5,18 @@
  * and that the patch was never applied. `fail` blocks the apply; `warn` is shown.
  */
 import type { HubEvent, Precondition, Project, Verification } from '../../shared/api'
-import { isGitFailure } from '../git/errors'
-import { repoInfo } from '../git/repo'
-import { commitsBetween, hasBranch, headInfo, isAncestor, resolveCommit, worktreeStatus, type HeadInfo } from '../git/worktree'
-import { taskSlug } from '../hub/validate'
+import {
+  isGitFailure,
+  repoInfo,
+  commitsBetween,
+  hasBranch,
+  headInfo,
+  isAncestor,
+  resolveCommit,
+  worktreeStatus,
+  type HeadInfo
+} from '../git'
+import { taskSlug } from '../hub'
 
 /** A registered project and why it matches a patch. */
 export interface ProjectMatch {

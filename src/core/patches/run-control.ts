@@ -4,7 +4,7 @@
  * the revert of a failed run. Runs of other processes are read from the state DB.
  */
 import { ApiError, type ApplyRun, type PushedEvent } from '../../shared/api'
-import { restoreIndex, worktreeStatus } from '../git/worktree'
+import { restoreIndex, worktreeStatus } from '../git'
 import type { PatchStore } from './patch-store'
 import { changedSinceApply, restoreSnapshot } from './snapshot'
 import type { TestRun } from './test-run'

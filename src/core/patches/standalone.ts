@@ -2,11 +2,8 @@
  * The patch service on its own, for one-shot callers (the CLI's `patch` and `artifact` commands):
  * Muster's state DB in `home` (projects, settings, the audit), a hub service without live tails.
  */
-import { ProjectRegistry } from '../fleet/registry'
-import { SettingsStore } from '../fleet/settings'
-import { openStateDb } from '../fleet/state-db'
-import { HubService } from '../hub/hub-service'
-import type { PalaceEnv } from '../hub/locate'
+import { ProjectRegistry, SettingsStore, openStateDb } from '../fleet'
+import { HubService, type PalaceEnv } from '../hub'
 import { PatchService } from './patch-service'
 
 /** Opens the hub and patch services on Muster's home; `close` ends runs, hubs and the state DB. */

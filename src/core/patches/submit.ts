@@ -6,10 +6,8 @@
  * no NUL) and is refused before anything is written.
  */
 import { ApiError, type HubEvent, type PatchFile, type Project } from '../../shared/api'
-import { repoInfo } from '../git/repo'
-import { headInfo, worktreeDiff } from '../git/worktree'
-import type { HubSelection, HubService } from '../hub/hub-service'
-import { patchWarnings, taskSlug } from '../hub/validate'
+import { repoInfo, headInfo, worktreeDiff } from '../git'
+import { type HubSelection, type HubService, patchWarnings, taskSlug } from '../hub'
 import { parsePatch } from './diff-files'
 import { sha256Bytes } from './verify'
 

@@ -7,10 +7,8 @@
  */
 import { createHash } from 'node:crypto'
 import { EventType, type HubEvent, type PatchFinding, type Verification } from '../../shared/api'
-import { catFileCheck } from '../git/batch'
-import { resolveCommit } from '../git/worktree'
-import type { StoredArtifact } from '../hub/hub-port'
-import { MAX_ARTIFACT_BYTES, patchWarnings } from '../hub/validate'
+import { catFileCheck, resolveCommit } from '../git'
+import { type StoredArtifact, MAX_ARTIFACT_BYTES, patchWarnings } from '../hub'
 import { parsePatch, type ParsedPatch } from './diff-files'
 import { compareClaims, findShaClaims } from './quoted-sha'
 

@@ -11,7 +11,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ApiError } from '../../shared/api'
 import { makeDir } from '../make-dir'
-import { safeEdit, type SafeWriteHooks } from '../muse/safe-write'
+import { safeEdit, type SafeWriteHooks } from '../muse'
 
 /** Agent identities as upstream validates them. */
 export const AGENT_TOKEN = /^[A-Za-z0-9._-]+$/

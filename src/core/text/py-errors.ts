@@ -5,7 +5,7 @@
  * invalid start byte`). Node has the same facts (errno, the failing path), worded differently.
  */
 import { constants } from 'node:os'
-import { pyRepr } from '../hub/validate'
+import { pyRepr } from './py-repr'
 
 // C's strerror() texts (glibc, which Python prints) for the errors file reads and writes meet.
 const STRERROR: Record<string, string> = {

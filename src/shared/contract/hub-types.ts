@@ -116,7 +116,7 @@ export const PresenceSchema = z.object({
 /** A `patch.ready` waiting for an applied/failed ack. */
 export const WaitingPatchSchema = z.object({ event: HubEventSchema, waiting_ms: z.number() })
 
-/** Three-way agent state: see core/hub/overview.ts for the rule. */
+/** Three-way agent state: see core/hub/folds/overview.ts for the rule. */
 export const AgentStateSchema = z.enum(['working', 'idle', 'needs-me'])
 
 /** One agent on a hub card. */

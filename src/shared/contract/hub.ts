@@ -73,7 +73,7 @@ export const hubMethods = {
    * A server's token travels as its text only, never as a file path: a caller of the dashboard
    * API must not be able to make Muster read a file of its choosing and send it as a bearer token
    * to a URL of its choosing. `muster hubs add --url --token-file F` reads F in the operator's
-   * shell (core/hub/token-file) and passes the text here; Settings pastes it.
+   * shell (core/hub/remote/token-file) and passes the text here; Settings pastes it.
    */
   'hubs.add': {
     input: z

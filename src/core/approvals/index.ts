@@ -1,0 +1,27 @@
+/**
+ * The approvals domain's face: pending tool calls of every harness, the operator's decisions, the
+ * allowlist, and the `approve-hook` that harnesses run. Code outside src/core/approvals imports only this.
+ */
+export { AllowlistStore } from './allowlist-store'
+export { decisionAppend, requestAppend } from './approval-events'
+export { ApprovalsService } from './approvals-service'
+export { DEFAULT_HOOK_TIMEOUT_MS, MAX_HOOK_TIMEOUT_MS, runApproveHook } from './approve-hook'
+export { claudeVersion } from './claude-version'
+export {
+  APPROVAL_EVENTS,
+  CLAUDE_ON_FAILURE_SINCE,
+  DEFAULT_PRE_TOOL_MATCHER,
+  FILE_BASE,
+  GEMINI_MATCHER,
+  HARNESS_ID,
+  INSTALL_HARNESSES,
+  SETTINGS_FILE,
+  compareVersions,
+  harnessEntry,
+  type InstallHarness
+} from './harness-install'
+export { watchHarness } from './harness-watch'
+export { openHookContext } from './hook-env'
+export { MAX_HOOK_INPUT_BYTES } from './hook-input'
+export { installHooks, installedCommand, shellQuote, uninstallHooks } from './hook-install'
+export { installOpencodePlugin, opencodePluginSource, uninstallOpencodePlugin } from './opencode-plugin'

@@ -1,0 +1,11 @@
+/**
+ * The handlers' face: one handler map per part of the contract, used by the service.
+ */
+export { approvalHandlers } from './approvals'
+export { fleetHandlers } from './fleet'
+export { hubHandlers } from './hub'
+export { invokeHandlers } from './invoke'
+export { museHandlers } from './muse'
+export { needsHandlers } from './needs'
+export { notesHandlers } from './notes'
+export { patchHandlers } from './patches'

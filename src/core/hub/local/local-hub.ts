@@ -1,0 +1,149 @@
+/**
+ * The local implementation of the hub interface: a MemPalace logstream file in a palace folder
+ * (spec/hub-logstream.md sections 1-6), read and written through one `HubConnection`. The only
+ * module above the SQL helpers (reader, writer, tasks, ...): everything else reaches a local hub
+ * through this class. Reads and writes wait for locks without blocking the event loop. Appends,
+ * plain reads and the live tail are in `LocalHubBase`; this adds the folds, waits and composed writes.
+ */
+import { ApiError } from '../../../shared/api-error'
+import type { HubEvent } from '../../../shared/contract/hub-types'
+import { EventType, Room } from '../../../shared/contract/hub-vocabulary'
+import { checkArtifact } from '../store/artifacts'
+import { announcement } from '../compose'
+import type {
+  AckInput,
+  AnnounceInput,
+  EventPosition,
+  Hub,
+  InboxQuery,
+  InboxResult,
+  OverviewQuery,
+  PatchSubmitInput,
+  PatchSubmitted,
+  PresenceQuery,
+  TaskCreated,
+  TaskCreateInput,
+  TasksQuery,
+  TasksResult,
+  ThreadQuery,
+  ThreadResult,
+  WaitQuery,
+  WaitResult
+} from '../hub-port'
+import { inboxOn, latestInboxOn, unreadOn } from '../folds/inbox'
+import { LocalHubBase } from './local-hub-base'
+import { overviewOn } from '../folds/overview'
+import { presenceOn } from '../folds/presence'
+import { listTasksOn, patchesWaitingOn } from '../folds/tasks'
+import { foldThread, threadEventsOn } from '../folds/thread'
+import { waitEvents } from '../store/wait'
+import { ackEvent, checkAppend, checkTask, createTaskRequest, submitPatch } from '../store/writer'
+
+/** A hub file on this machine. */
+export class LocalHub extends LocalHubBase implements Hub {
+  wait(q: WaitQuery): Promise<WaitResult> {
+    return waitEvents(this.conn, q)
+  }
+
+  thread(q: ThreadQuery): Promise<ThreadResult> {
+    return this.conn.readAsync((db, shape) => {
+      const events = threadEventsOn(db, shape, q.correlation_id)
+      return { fold: foldThread(q.correlation_id, events, { stuckAfterMs: q.stuck_after_ms }), events }
+    })
+  }
+
+  tasks(q: TasksQuery): Promise<TasksResult> {
+    return this.conn.readAsync((db, shape) => ({
+      ...listTasksOn(db, shape, { stream: q.stream, agent: q.agent, limit: q.limit, stuckAfterMs: q.stuck_after_ms }),
+      patches_waiting: patchesWaitingOn(db, shape)
+    }))
+  }
+
+  presence(q: PresenceQuery) {
+    return this.conn.readAsync((db, shape) => presenceOn(db, shape, { agents: q.agents, staleAfterMs: q.stale_after_ms }))
+  }
+
+  inbox(q: InboxQuery): Promise<InboxResult> {
+    return this.conn.readAsync((db, shape) => inboxOn(db, shape, q.agent, q.after?.seq ?? 0, q.limit))
+  }
+
+  unread(agent: string, after: EventPosition | null): Promise<number> {
+    return this.conn.readAsync((db, shape) => unreadOn(db, shape, agent, after?.seq ?? 0))
+  }
+
+  latestInbox(agent: string, after: EventPosition | null) {
+    return this.conn.readAsync((db, shape) => latestInboxOn(db, shape, agent, after?.seq ?? 0))
+  }
+
+  overview(q: OverviewQuery) {
+    return this.conn.readAsync((db, shape) =>
+      overviewOn(db, shape, {
+        operator: q.operator,
+        inboxAfterSeq: q.inbox_after?.seq ?? 0,
+        stuckAfterMs: q.stuck_after_ms,
+        staleAfterMs: q.stale_after_ms
+      })
+    )
+  }
+
+  ack(a: AckInput): Promise<HubEvent> {
+    // The ack's own fields first; its target must be in an existing hub, so a missing one is not created.
+    const check = (): void => {
+      checkAppend({
+        type: EventType.ack,
+        stream: '-',
+        room: '-',
+        fromAgent: a.from_agent,
+        status: a.status,
+        body: a.body ?? '',
+        topic: a.topic
+      })
+      if (!this.conn.exists()) throw new ApiError(`no hub at ${this.location} (logstream.sqlite3 does not exist)`, 'not_found')
+    }
+    return this.write(check, (w) =>
+      ackEvent(w.db, w.replicaId, { eventId: a.event_id, fromAgent: a.from_agent, status: a.status, body: a.body, topic: a.topic })
+    )
+  }
+
+  createTask(t: TaskCreateInput): Promise<TaskCreated> {
+    const input = {
+      project: t.project,
+      fromAgent: t.from_agent,
+      toAgent: t.to_agent,
+      goal: t.goal,
+      branch: t.branch,
+      baseCommit: t.base_commit,
+      done: t.done
+    }
+    return this.write(
+      () => checkTask(input),
+      (w) => createTaskRequest(w.db, w.replicaId, input)
+    )
+  }
+
+  announce(a: AnnounceInput): Promise<HubEvent> {
+    return this.append(announcement(a))
+  }
+
+  submitPatch(p: PatchSubmitInput): Promise<PatchSubmitted> {
+    const patch = {
+      content: p.content,
+      fromAgent: p.from_agent,
+      room: p.room ?? undefined,
+      stream: p.stream,
+      topic: p.topic,
+      toAgent: p.to_agent,
+      correlationId: p.correlation_id,
+      branch: p.branch,
+      baseCommit: p.base_commit,
+      body: p.body,
+      metadata: p.metadata
+    }
+    const check = (): void => {
+      checkArtifact({ kind: 'patch', content: patch.content, createdBy: patch.fromAgent, metadata: patch.metadata })
+      checkAppend({ ...patch, type: EventType.patchReady, room: patch.room ?? Room.patches })
+    }
+    // One transaction (the artifact and its event commit together), so a locked attempt wrote nothing.
+    return this.write(check, (w) => w.db.transaction(() => submitPatch(w.db, w.replicaId, patch)).immediate())
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * The live tail of a local hub file (`Hub.subscribe`): a dedicated read connection polled with
+ * `PRAGMA data_version` every 50 ms (a cheap counter that changes when any other connection
+ * commits) and an `fs.watch` on the palace folder that wakes it early when the `-wal` file
+ * changes. New rows go to the listener in batches of at most 500, in seq order. A hub that is
+ * missing, locked or corrupt is retried on the next tick; the listener hears about the change.
+ */
+import { watch, type FSWatcher } from 'node:fs'
+import type { Db } from '../../sqlite'
+import { queryPage } from './event-query'
+import { HubConnection } from './hub-connection'
+import type { HubSubscription, TailListener, TailStart } from '../hub-port'
+import { toEvents } from './reader'
+import { HUB_FILENAME } from './schema'
+import type { EventRow } from './writer'
+
+/** Rows per batch at most. */
+const BATCH = 500
+/** Poll interval: a new row reaches the listener within ~50 ms even without fs events. */
+const DEFAULT_POLL_MS = 50
+
+/** A running tail of one palace. */
+export class LocalTail implements HubSubscription {
+  private readonly conn: HubConnection
+  private readonly timer: NodeJS.Timeout
+  private lastSeq: number | null = null
+  private dataVersion: string | null = null
+  private fsWatcher: FSWatcher | null = null
+  private busy = false
+  private closed = false
+  private lastProblem: string | null | undefined = undefined
+  private readonly start: TailStart
+
+  constructor(
+    palace: string,
+    start: TailStart,
+    private readonly listener: TailListener,
+    opts: { pollMs?: number } = {}
+  ) {
+    this.conn = new HubConnection(palace)
+    // A hub created after the tail started is pushed from its first row, not from its tip.
+    this.start = 'from' in start && start.from === 'tip' && !this.conn.exists() ? { from: 'start' } : start
+    this.arm()
+    this.timer = setInterval(() => this.poke(), opts.pollMs ?? DEFAULT_POLL_MS)
+    this.timer.unref?.()
+    this.poke()
+  }
+
+  /** Watches the palace folder for `-wal` writes (best effort: polling covers platforms without it). */
+  private arm(): void {
+    try {
+      this.fsWatcher = watch(this.conn.palace, { persistent: false }, (_kind, file) => {
+        if (!file || String(file).startsWith(HUB_FILENAME)) this.poke()
+      })
+      this.fsWatcher.on('error', () => this.disarm())
+    } catch {
+      this.fsWatcher = null // folder missing: the poll keeps trying
+    }
+  }
+
+  private disarm(): void {
+    this.fsWatcher?.close()
+    this.fsWatcher = null
+  }
+
+  /** Looks for new rows now; cheap when nothing changed. */
+  poke(): void {
+    if (this.busy || this.closed) return
+    if (!this.conn.exists()) return this.report(`no hub at ${this.conn.palace} (${HUB_FILENAME} does not exist)`)
+    this.busy = true
+    try {
+      if (!this.fsWatcher) this.arm()
+      this.conn.read((db, shape) => {
+        // data_version is per connection: a reopened reader (an immutable snapshot that went stale) starts over.
+        const version = `${this.conn.readerGeneration}:${db.pragma('data_version', { simple: true }) as number}`
+        if (version === this.dataVersion && this.lastSeq !== null) return
+        this.dataVersion = version
+        if (!shape.hasEvents) return
+        if (this.lastSeq === null) this.lastSeq = this.startSeq(db)
+        for (;;) {
+          const { rows } = queryPage<EventRow>(db, shape, { filters: {}, after: this.lastSeq, before: null, order: 'asc', limit: BATCH })
+          if (rows.length === 0) break
+          const events = toEvents(db, shape, rows)
+          this.lastSeq = events[events.length - 1]!.seq
+          this.listener.events(events)
+          if (rows.length < BATCH || this.closed) break
+        }
+      })
+      this.report(null)
+    } catch (err) {
+      // locked or corrupt right now: try again on the next tick
+      this.report((err as Error).message)
+    } finally {
+      this.busy = false
+    }
+  }
+
+  /** The rowid the tail starts after: the tip, 0, or an event's (a vanished event replays from the start). */
+  private startSeq(db: Db): number {
+    if ('after_id' in this.start) {
+      const row = db.prepare('SELECT rowid AS r FROM events WHERE id = ?').get(this.start.after_id) as { r: number } | undefined
+      return row?.r ?? 0
+    }
+    if (this.start.from === 'start') return 0
+    return (db.prepare('SELECT max(rowid) AS m FROM events').get() as { m: number | null }).m ?? 0
+  }
+
+  /** Tells the listener when the tail's health changes (null = reading fine). */
+  private report(problem: string | null): void {
+    if (problem === this.lastProblem) return
+    this.lastProblem = problem
+    this.listener.health?.({ online: problem === null, offline_reason: problem })
+  }
+
+  /** Stops polling and closes the connection. */
+  close(): void {
+    this.closed = true
+    clearInterval(this.timer)
+    this.disarm()
+    this.conn.close()
+  }
+}

@@ -1,0 +1,373 @@
+/**
+ * Writing to a MemPalace hub (spec/hub-logstream.md sections 3-5): append an event in one
+ * `BEGIN IMMEDIATE` transaction, store artifacts, ack events, create task requests, submit
+ * patches. Append-only: nothing here UPDATEs or DELETEs an event (the `origin_seq = rowid` update
+ * belongs to the insert's own transaction). Plus the envelope shape and a minimal reader.
+ */
+import { randomBytes } from 'node:crypto'
+import type { HubEvent } from '../../../shared/contract/hub-types'
+import { ACK_OF, EventType, Room, Status } from '../../../shared/contract/hub-vocabulary'
+import type { Db } from '../../sqlite'
+import { pyRepr } from '../../text'
+import { putArtifact, type ArtifactRecord } from './artifacts'
+import { formatCreatedAt, HLC_RE, hlcDriftBound, newId, nextHlc } from '../values/ids'
+import {
+  HubValidationError,
+  pyStrip,
+  requiredTaskText,
+  taskSlug,
+  validateArtifactIds,
+  validateBaseCommit,
+  validateBody,
+  validateEventType,
+  validateMetadata,
+  validateRouting,
+  validateStatus,
+  type EventStatus
+} from '../values/validate'
+import { readMetadata, stmt, validInstant } from './write-support'
+
+export type { HubEvent }
+
+/** Input of `appendEvent` (the fields of section 4; camelCase here, snake_case on the wire). */
+export interface AppendEventInput {
+  type: string
+  stream: string
+  room: string
+  fromAgent: string
+  topic?: string | null
+  toAgent?: string | null
+  correlationId?: string | null
+  branch?: string | null
+  baseCommit?: string | null
+  status?: EventStatus | string | null
+  body?: string | null
+  metadata?: Record<string, unknown> | null
+  artifactIds?: string[] | null
+  /**
+   * Internal (demo fleet, imports): the instant used for the id stamp, `created_at` and the HLC's
+   * physical part instead of now. The HLC still ends up strictly greater than any in the file.
+   */
+  at?: Date
+}
+
+/** An `events` row as `SELECT rowid, * FROM events` returns it (v4 columns). */
+export type EventRow = Omit<HubEvent, 'seq' | 'artifact_ids' | 'metadata'> & { rowid: number; metadata_json: string }
+
+/** Builds the envelope of one row (`SELECT rowid, * FROM events`) with its artifact ids. */
+export function rowToEvent(row: EventRow, artifactIds: string[]): HubEvent {
+  return {
+    id: row.id,
+    seq: row.rowid,
+    origin_replica: row.origin_replica ?? null,
+    origin_seq: row.origin_seq ?? null,
+    hlc: row.hlc ?? null,
+    type: row.type,
+    stream: row.stream,
+    room: row.room,
+    topic: row.topic ?? null,
+    from_agent: row.from_agent,
+    to_agent: row.to_agent,
+    correlation_id: row.correlation_id,
+    branch: row.branch,
+    base_commit: row.base_commit,
+    status: row.status,
+    artifact_ids: artifactIds,
+    body: row.body,
+    created_at: row.created_at,
+    ...readMetadata(row.metadata_json)
+  }
+}
+
+function artifactIdsOf(db: Db, eventId: string): string[] {
+  const rows = stmt(db, 'SELECT artifact_id FROM event_artifacts WHERE event_id = ? ORDER BY artifact_id').all(eventId)
+  return (rows as { artifact_id: string }[]).map((r) => r.artifact_id)
+}
+
+/** One event by id, or null. */
+export function getEvent(db: Db, id: string): HubEvent | null {
+  const row = stmt(db, 'SELECT rowid, * FROM events WHERE id = ?').get(id) as EventRow | undefined
+  return row ? rowToEvent(row, artifactIdsOf(db, row.id)) : null
+}
+
+/** Minimal reader: the newest or oldest `limit` events (default 50, at most 500) ordered by rowid. */
+export function listEvents(db: Db, opts: { limit?: number; order?: 'asc' | 'desc' } = {}): HubEvent[] {
+  const limit = Math.min(Math.max(1, Math.floor(opts.limit ?? 50)), 500)
+  const order = opts.order === 'desc' ? 'DESC' : 'ASC'
+  const rows = db.prepare(`SELECT rowid, * FROM events ORDER BY rowid ${order} LIMIT ?`).all(limit) as EventRow[]
+  return rows.map((row) => rowToEvent(row, artifactIdsOf(db, row.id)))
+}
+
+/**
+ * The stamp a new local HLC must exceed: the newest well-formed HLC in the file at most 60 s ahead
+ * of `nowMs` (`HLC_MAX_FUTURE_DRIFT_MS`: a replica whose clock runs far ahead is not followed), or
+ * this replica's own newest stamp when that is later (our own clock may have stepped back: our
+ * stamps stay monotonic). Index-backed (`events_hlc_idx`, `events_origin_seq_idx`); null for an
+ * empty or legacy file.
+ */
+function lastHlc(db: Db, replicaId: string, nowMs: number): string | null {
+  const bound = hlcDriftBound(nowMs)
+  const top = stmt(db, 'SELECT hlc FROM events WHERE hlc IS NOT NULL AND hlc < ? ORDER BY hlc DESC LIMIT 1').get(bound) as
+    { hlc: string } | undefined
+  let last = top?.hlc ?? null
+  if (last !== null && !HLC_RE.test(last)) {
+    // A foreign malformed stamp sorts on top: fall back to the newest well-formed one.
+    const row = stmt(
+      db,
+      `SELECT max(hlc) AS hlc FROM events WHERE hlc < ? AND hlc GLOB '${'[0-9]'.repeat(13)}-[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]-?*'`
+    ).get(bound) as { hlc: string | null }
+    last = row.hlc
+  }
+  const own = stmt(db, 'SELECT hlc FROM events WHERE origin_replica = ? ORDER BY origin_seq DESC LIMIT 1').get(replicaId) as
+    { hlc: string | null } | undefined
+  if (own?.hlc && HLC_RE.test(own.hlc) && (last === null || own.hlc > last)) last = own.hlc
+  return last
+}
+
+/**
+ * Appends one immutable event. Validates every field (section 4), then in one `BEGIN IMMEDIATE`
+ * transaction: checks that every artifact id exists (else rolls back with an error naming it),
+ * inserts the row with `origin_replica` and a fresh HLC, sets `origin_seq = rowid`, and links the
+ * artifacts. Returns the stored envelope.
+ */
+export function appendEvent(db: Db, replicaId: string, input: AppendEventInput): HubEvent {
+  const { type, stream, room, topic, fromAgent, toAgent, correlationId, branch, baseCommit, status, body, metadataJson, artifactIds, at } =
+    normalizeAppend(input)
+  const id = newId('evt', at)
+  const createdAt = formatCreatedAt(at)
+
+  const write = db.transaction(() => {
+    const exists = stmt(db, 'SELECT 1 FROM artifacts WHERE id = ?')
+    for (const artifactId of artifactIds) {
+      if (!exists.get(artifactId)) throw new HubValidationError(`artifact_ids references unknown artifact ${pyRepr(artifactId)}`)
+    }
+    const hlc = nextHlc(lastHlc(db, replicaId, at.getTime()), at.getTime(), replicaId)
+    const info = stmt(
+      db,
+      `INSERT INTO events (id, type, stream, room, topic, from_agent, to_agent, correlation_id, branch,
+         base_commit, status, body, created_at, metadata_json, origin_replica, hlc)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+    ).run(
+      id,
+      type,
+      stream,
+      room,
+      topic,
+      fromAgent,
+      toAgent,
+      correlationId,
+      branch,
+      baseCommit,
+      status,
+      body,
+      createdAt,
+      metadataJson,
+      replicaId,
+      hlc
+    )
+    const rowid = Number(info.lastInsertRowid)
+    stmt(db, 'UPDATE events SET origin_seq = rowid WHERE rowid = ?').run(rowid)
+    const link = stmt(db, 'INSERT INTO event_artifacts (event_id, artifact_id) VALUES (?, ?)')
+    for (const artifactId of artifactIds) link.run(id, artifactId)
+    return { rowid, hlc }
+  })
+  const { rowid, hlc } = write.immediate()
+  // The stored row, without reading it back: same values, same shape as `getEvent`.
+  const row: EventRow = {
+    rowid,
+    id,
+    origin_replica: replicaId,
+    origin_seq: rowid,
+    hlc,
+    type,
+    stream,
+    room,
+    topic,
+    from_agent: fromAgent,
+    to_agent: toAgent,
+    correlation_id: correlationId,
+    branch,
+    base_commit: baseCommit,
+    status,
+    body,
+    created_at: createdAt,
+    metadata_json: metadataJson
+  }
+  return rowToEvent(row, [...artifactIds].sort())
+}
+
+/** Every field rule of section 4, applied: the values `appendEvent` stores (artifact existence aside). */
+function normalizeAppend(input: AppendEventInput) {
+  return {
+    type: validateEventType(input.type),
+    stream: validateRouting(input.stream, 'stream', true),
+    room: validateRouting(input.room, 'room', true),
+    topic: validateRouting(input.topic, 'topic', false),
+    fromAgent: validateRouting(input.fromAgent, 'from_agent', true),
+    toAgent: validateRouting(input.toAgent, 'to_agent', false),
+    correlationId: validateRouting(input.correlationId, 'correlation_id', false),
+    branch: validateRouting(input.branch, 'branch', false),
+    baseCommit: validateRouting(input.baseCommit, 'base_commit', false),
+    status: validateStatus(input.status),
+    body: validateBody(input.body),
+    metadataJson: validateMetadata(input.metadata),
+    artifactIds: validateArtifactIds(input.artifactIds),
+    at: validInstant(input.at)
+  }
+}
+
+/** Checks an append's fields without a hub (so a refused write never creates or opens one). */
+export function checkAppend(input: AppendEventInput): void {
+  normalizeAppend(input)
+}
+
+export {
+  checkArtifact,
+  getArtifact,
+  putArtifact,
+  sha256Hex,
+  type ArtifactRecord,
+  type PutArtifactInput,
+  type StoredArtifact
+} from './artifacts'
+
+/** Input of `ackEvent`. */
+export interface AckInput {
+  eventId: string
+  fromAgent: string
+  status?: EventStatus | string | null
+  body?: string | null
+  /** Defaults to the target's topic. */
+  topic?: string | null
+  /** Internal: backdates the ack (demo fleet). */
+  at?: Date
+}
+
+/**
+ * Appends an `event.ack` for an existing event (the target is never changed): stream/room copied
+ * from the target, topic given or the target's, `to_agent` = the target's `from_agent`,
+ * `correlation_id` = the target's or its id, metadata `{"ack_of": <id>}`, status as given.
+ */
+export function ackEvent(db: Db, replicaId: string, input: AckInput): HubEvent {
+  const eventId = validateRouting(input.eventId, 'event_id', true)
+  const target = stmt(db, 'SELECT rowid, * FROM events WHERE id = ?').get(eventId) as EventRow | undefined
+  if (!target) throw new HubValidationError(`event ${pyRepr(eventId)} not found`)
+  return appendEvent(db, replicaId, {
+    type: EventType.ack,
+    stream: target.stream,
+    room: target.room,
+    topic: input.topic !== undefined && input.topic !== null ? input.topic : (target.topic ?? null),
+    fromAgent: input.fromAgent,
+    toAgent: target.from_agent,
+    correlationId: target.correlation_id || target.id,
+    status: input.status ?? null,
+    body: input.body ?? '',
+    metadata: { [ACK_OF]: eventId },
+    ...(input.at ? { at: input.at } : {})
+  })
+}
+
+/** Input of `createTaskRequest` (upstream `create_task`). */
+export interface TaskInput {
+  project: string
+  fromAgent: string
+  toAgent: string
+  goal: string
+  branch: string
+  baseCommit: string
+  done: string
+  /** Internal: backdates the request (demo fleet). */
+  at?: Date
+  /** Internal: the 8-hex correlation suffix (tests); random by default. */
+  suffix?: string
+}
+
+/** The task body (exact upstream text). */
+export function taskBody(goal: string, done: string): string {
+  return (
+    `Goal:\n${goal}\n\nDefinition of done:\n${done}\n\nDelivery:\n` +
+    'Close the loop through MemPalace: claim the request, then submit a patch ' +
+    'with mempalace_patch_submit or reply with blocked/failed evidence.'
+  )
+}
+
+/** The one-line wake-up prompt for a stored task (upstream `task_handoff`). */
+export function taskHandoff(correlationId: string, agent: string): string {
+  return `Open MemPalace task ${correlationId} as ${agent}. Claim it, follow its exact definition of done, and deliver through the logstream.`
+}
+
+/**
+ * Creates a canonical `task.request`: validates the fields (base commit must be 7-64 hex, stored
+ * lowercased), `correlation_id = task_<slug(goal)>_<8 hex>`, `stream = project/<slug(project)>`,
+ * `room = delegation`, `status = open`, the exact upstream body. Returns the event and handoff line.
+ */
+export function createTaskRequest(db: Db, replicaId: string, input: TaskInput): { task: HubEvent; handoff: string } {
+  const { project, fromAgent, toAgent, branch, baseCommit } = normalizeTask(input)
+  const suffix = input.suffix ?? randomBytes(4).toString('hex')
+  if (!/^[0-9a-f]{8}$/.test(suffix)) throw new HubValidationError('task suffix must be 8 lowercase hex digits')
+  const correlationId = `task_${taskSlug(input.goal)}_${suffix}`
+  const task = appendEvent(db, replicaId, {
+    type: EventType.taskRequest,
+    stream: `project/${taskSlug(project, 'project')}`,
+    room: Room.delegation,
+    fromAgent,
+    toAgent,
+    correlationId,
+    branch,
+    baseCommit,
+    status: Status.open,
+    body: taskBody(input.goal, input.done),
+    ...(input.at ? { at: input.at } : {})
+  })
+  return { task, handoff: taskHandoff(correlationId, toAgent) }
+}
+
+function normalizeTask(input: TaskInput) {
+  const out = {
+    project: requiredTaskText(input.project, 'project'),
+    fromAgent: requiredTaskText(input.fromAgent, 'requesting agent'),
+    toAgent: requiredTaskText(input.toAgent, 'destination agent'),
+    branch: requiredTaskText(input.branch, 'branch'),
+    baseCommit: validateBaseCommit(input.baseCommit)
+  }
+  if (typeof input.goal !== 'string' || !pyStrip(input.goal)) throw new HubValidationError('task goal must not be empty')
+  if (typeof input.done !== 'string' || !pyStrip(input.done)) {
+    throw new HubValidationError('task definition of done must not be empty')
+  }
+  return out
+}
+
+/** Checks a task request's fields without a hub. */
+export function checkTask(input: TaskInput): void {
+  normalizeTask(input)
+}
+
+/** Input of `submitPatch`: the patch text plus the `patch.ready` event's routing. */
+export interface SubmitPatchInput extends Omit<AppendEventInput, 'type' | 'room' | 'status' | 'artifactIds'> {
+  content: string
+  /** Default `patches`. */
+  room?: string
+}
+
+/**
+ * Upstream `submit_patch`: stores a `kind=patch` artifact (metadata shared with the event), then
+ * appends `type=patch.ready`, `status=ready` referencing it. Returns both, with the warnings.
+ */
+export function submitPatch(db: Db, replicaId: string, input: SubmitPatchInput): { artifact: ArtifactRecord; event: HubEvent } {
+  const { content, room, ...rest } = input
+  const artifact = putArtifact(db, replicaId, {
+    kind: 'patch',
+    content,
+    createdBy: input.fromAgent,
+    metadata: input.metadata ?? null,
+    ...(input.at ? { at: input.at } : {})
+  })
+  const event = appendEvent(db, replicaId, {
+    ...rest,
+    type: EventType.patchReady,
+    room: room ?? Room.patches,
+    status: Status.ready,
+    artifactIds: [artifact.id]
+  })
+  return { artifact, event }
+}

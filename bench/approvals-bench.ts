@@ -15,6 +15,7 @@ import { requestAppend, type ApprovalAsk } from '../src/core/approvals/approval-
 import { LocalHub } from '../src/core/hub/local-hub'
 import { createHub } from '../src/core/hub/schema'
 import { createService } from '../src/core/service'
+import { roundRatios } from './cli-bench'
 import { serve } from './hub-bench'
 import { median, percentile, type Figure } from './report'
 
@@ -141,6 +142,7 @@ export async function approvalsFigures(root: string, work: string): Promise<Figu
   }
   const hookMs = median(hookTimes)
   const nodeMs = median(nodeTimes)
+  const ratios = roundRatios(hookTimes, nodeTimes)
 
   const server = await serve(bin, home)
   const browser = await chromium.launch({
@@ -207,6 +209,7 @@ export async function approvalsFigures(root: string, work: string): Promise<Figu
       {
         name: `approvals inbox: ${PENDING} pending from ${AGENTS} agents, click to rows painted, median of ${RENDERS}`,
         value: median(renders),
+        runs: renders,
         unit: 'ms',
         budget: 100,
         note: `p95 ${percentile(renders, 95).toFixed(0)} ms, Chromium via muster serve`
@@ -214,20 +217,23 @@ export async function approvalsFigures(root: string, work: string): Promise<Figu
       {
         name: 'approve-hook: allowlisted answer, whole process, median',
         value: hookMs,
+        runs: hookTimes,
         unit: 'ms',
         budget: 150,
         note: `median of ${ROUNDS} runs interleaved with node -e 0`
       },
       {
         name: 'approve-hook: allowlisted answer vs node -e 0',
-        value: hookMs / nodeMs,
+        value: median(ratios),
+        runs: ratios,
         unit: 'x',
-        budget: 2,
-        note: `${hookMs.toFixed(0)} vs ${nodeMs.toFixed(0)} ms`
+        budget: 1.5,
+        note: `median ratio of ${ROUNDS} interleaved rounds; medians ${hookMs.toFixed(0)} vs ${nodeMs.toFixed(0)} ms (spec: within 1.5x)`
       },
       {
         name: `approve-hook: operator's decision to the hook's answer, p95 of ${DECISIONS}`,
         value: percentile(answers, 95),
+        runs: answers,
         unit: 'ms',
         budget: 300,
         note: `median ${median(answers).toFixed(0)} ms; the decision is the dashboard's approvals.decide call`

@@ -15,7 +15,7 @@ import { RACY_MS } from '../src/core/muse/parse-cache'
 import { parseRole } from '../src/core/muse/parse-role'
 import { listRoleFiles, museDir } from '../src/core/muse/role-files'
 import type { Project } from '../src/shared/api'
-import { interleavedMedians } from './cli-bench'
+import { interleavedMedians, interleavedRuns, roundRatios } from './cli-bench'
 import { median, type Figure } from './report'
 
 /** Full parse without cache: read + digest every role file, directives collected, lint checks (no git). */
@@ -78,7 +78,8 @@ export async function fleetScanFigures(fleetDir: string, home: string, bin: stri
   const grep = ['sh', '-c', "grep -H '<!-- L0:' */.muse/*.md; wc -l */.muse/*.md"]
   const status = [process.execPath, bin, 'status', '--home', home]
   const [first] = interleavedMedians([status], 1, fleetDir)
-  const [grepMs, statusMs] = interleavedMedians([grep, status], 21, fleetDir)
+  const [grepRuns, statusRuns] = interleavedRuns([grep, status], 21, fleetDir)
+  const statusRatios = roundRatios(statusRuns!, grepRuns!)
   const role = join(projects[3]!.path, '.muse', 'qa.md')
   const before = readFileSync(role)
   appendFileSync(role, '- [ ] one more item\n')
@@ -88,6 +89,7 @@ export async function fleetScanFigures(fleetDir: string, home: string, bin: stri
     {
       name: `full parse, no cache: read + digest (directives, TODOs, sections) + lint of ${files} files`,
       value: median(parse),
+      runs: parse,
       unit: 'ms',
       budget: 300,
       note: `median of 5 (issue 7 target; PRODUCT.md budget 1 s); reference parseRole (read + decode + parse) ${reference.toFixed(0)} ms; lint without git`
@@ -95,16 +97,18 @@ export async function fleetScanFigures(fleetDir: string, home: string, bin: stri
     {
       name: 'warm start: fleet.status of 200 projects from the parse cache, new service',
       value: median(warm),
+      runs: warm,
       unit: 'ms',
       budget: 150,
       note: `median of 5; with muse.directives too ${median(withDirectives).toFixed(0)} ms`
     },
     {
       name: "muster status vs grep -H '<!-- L0:' + wc -l on the same files (whole processes)",
-      value: statusMs! / grepMs!,
+      value: median(statusRatios),
+      runs: statusRatios,
       unit: 'x',
       budget: 2,
-      note: `medians of 21 interleaved runs: ${statusMs!.toFixed(0)} vs ${grepMs!.toFixed(0)} ms; first run without any cache ${cold!.toFixed(0)} ms, first from the parse cache ${first!.toFixed(0)} ms, after one role file changed ${changed!.toFixed(0)} ms`
+      note: `median ratio of 21 interleaved rounds; medians ${median(statusRuns!).toFixed(0)} vs ${median(grepRuns!).toFixed(0)} ms; first run without any cache ${cold!.toFixed(0)} ms, first from the parse cache ${first!.toFixed(0)} ms, after one role file changed ${changed!.toFixed(0)} ms`
     }
   ]
 }

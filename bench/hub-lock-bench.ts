@@ -71,6 +71,7 @@ export async function hubLockFigures(root: string, home: string, hub: string, pa
       {
         name: 'app.info p95 while a hub.append waits on a locked hub (other process: BEGIN EXCLUSIVE)',
         value: percentile(latencies, 95),
+        runs: latencies,
         unit: 'ms',
         budget: 50,
         note: `${latencies.length} calls, median ${median(latencies).toFixed(1)} ms; append refused after ${(waited / 1000).toFixed(1)} s, nothing written`

@@ -1,6 +1,8 @@
 /**
- * Benchmark reporting: each figure printed beside its budget with the ratio, plus a machine
- * baseline measured in the same process so figures from different machines can be compared.
+ * Benchmark reporting: each figure printed beside its budget with the ratio, the median and the
+ * spread of its runs, plus a machine baseline measured in the same process so figures from
+ * different machines can be compared. A figure whose spread is larger than its distance to the
+ * budget is marked: on that run, noise alone could have put it on either side of the budget.
  */
 import { createHash } from 'node:crypto'
 
@@ -12,6 +14,42 @@ export interface Figure {
   unit: 'ms' | 'MB' | 'x' | 'lines' | 'edits'
   budget: number
   note?: string
+  /**
+   * Every run's value, in the figure's unit (for a ratio, each interleaved round's ratio): the
+   * report prints their median and spread. Absent for a figure measured once or counted.
+   */
+  runs?: number[]
+}
+
+/** The spread of a figure's runs: the interquartile range (robust to the odd stalled run). */
+export interface Spread {
+  median: number
+  p25: number
+  p75: number
+  /** p75 - p25. */
+  iqr: number
+}
+
+/** Median and interquartile range of runs, or null for fewer than 3 runs. */
+export function spreadOf(runs: number[] | undefined): Spread | null {
+  if (!runs || runs.length < 3) return null
+  const p25 = quantile(runs, 0.25)
+  const p75 = quantile(runs, 0.75)
+  return { median: median(runs), p25, p75, iqr: p75 - p25 }
+}
+
+/** True when the spread of the runs is larger than the figure's distance to its budget. */
+export function noisy(f: Figure): boolean {
+  const s = spreadOf(f.runs)
+  return !!s && f.budget > 0 && s.iqr > Math.abs(f.budget - f.value)
+}
+
+/** Linear-interpolated quantile (0-1) of a list of numbers. */
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b)
+  const at = (s.length - 1) * q
+  const lo = Math.floor(at)
+  return s[lo]! + (s[Math.min(lo + 1, s.length - 1)]! - s[lo]!) * (at - lo)
 }
 
 /** Median of a list of numbers. */
@@ -39,14 +77,34 @@ export function machineBaselineMs(): number {
   return median(times)
 }
 
-/** Prints the figures as an aligned table; returns true when every figure is within budget. */
+/** A value in a figure's unit, as printed. */
+function amount(f: Figure, v: number): string {
+  if (f.unit === 'lines' || f.unit === 'edits') return `${v} ${f.unit}`
+  return `${v.toFixed(v < 10 ? 2 : 0)} ${f.unit}`
+}
+
+/** The spread column: the interquartile range of the runs and the runs' median when the figure is not it. */
+function spreadText(f: Figure): string {
+  const s = spreadOf(f.runs)
+  if (!s) return '-'
+  const iqr = `IQR ${amount(f, s.iqr).replace(/ \S+$/, '')} (${amount(f, s.p25).replace(/ \S+$/, '')}-${amount(f, s.p75)})`
+  return Math.abs(s.median - f.value) > 1e-9 ? `${iqr}, median ${amount(f, s.median)}` : iqr
+}
+
+/**
+ * Prints the figures as an aligned table: verdict, name, figure (the median of its runs unless
+ * its name says otherwise, such as a p95), the spread of its runs, budget, share of budget, note.
+ * A figure marked `~` has a spread larger than its margin to the budget. Returns true when every
+ * figure is within budget.
+ */
 export function printReport(figures: Figure[], baselineMs: number): boolean {
   const rows = figures.map((f) => {
     const ok = f.value <= f.budget
     return [
-      ok ? 'ok  ' : 'OVER',
+      `${ok ? 'ok' : 'OVER'}${noisy(f) ? ' ~' : ''}`,
       f.name,
-      `${f.unit === 'lines' || f.unit === 'edits' ? f.value : f.value.toFixed(f.value < 10 ? 2 : 0)} ${f.unit}`,
+      amount(f, f.value),
+      spreadText(f),
       `budget ${f.budget} ${f.unit}`,
       f.budget === 0 ? (f.value === 0 ? 'none, as required' : 'budget is none') : `${((f.value / f.budget) * 100).toFixed(0)}% of budget`,
       f.note ?? ''
@@ -61,6 +119,8 @@ export function printReport(figures: Figure[], baselineMs: number): boolean {
         .join('  ')
         .trimEnd()
     )
+  if (figures.some(noisy))
+    console.log('\n~ : the spread of the runs (IQR) is larger than the distance to the budget: noise alone could flip the verdict')
   console.log('')
   return figures.every((f) => f.value <= f.budget)
 }

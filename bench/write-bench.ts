@@ -40,6 +40,7 @@ export async function safeWriteFigures(work: string, root: string): Promise<Figu
     {
       name: 'Muster edit latency p95 under contention (send into a file an agent is writing)',
       value: percentile(latencies, 95),
+      runs: latencies,
       unit: 'ms',
       budget: 500,
       note: `median ${percentile(latencies, 50).toFixed(0)} ms, one send at a time, 3 files at once`

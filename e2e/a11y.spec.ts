@@ -32,7 +32,7 @@ const ROUTES: { name: string; hash: string; ready: (page: Page) => Promise<void>
 
 for (const scheme of ['light', 'dark'] as const) {
   test(`axe: no serious or critical violations on any screen (${scheme})`, async ({ page, demo }) => {
-    test.setTimeout(120_000)
+    test.setTimeout(480_000) // eleven screens, each scanned whole by axe: minutes on a busy 2-core machine
     await page.emulateMedia({ colorScheme: scheme })
     await page.goto(demo.openUrl)
     const found: string[] = []

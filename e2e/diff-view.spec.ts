@@ -5,18 +5,18 @@
  */
 import { test, expect } from '@playwright/test'
 import { join } from 'node:path'
-import { bundlePage, dropPage } from '../bench/diff-view/measure'
+import { bundlePage, dropPage, type BenchPage } from '../bench/diff-view/measure'
 import { generatePatch } from '../bench/diff-view/patch-gen'
 
-let dir = ''
+let bench: BenchPage
 test.beforeAll(async () => {
-  dir = (await bundlePage(join(import.meta.dirname, '..', 'bench', 'diff-view', 'muster-page.tsx'))).dir
+  bench = await bundlePage(join(import.meta.dirname, '..', 'bench', 'diff-view', 'muster-page.tsx'))
 })
-test.afterAll(() => dropPage(dir))
+test.afterAll(() => dropPage(bench))
 
 for (const theme of ['light', 'dark'] as const) {
   test(`diff view shows CRLF, no final newline, binary and large files (${theme})`, async ({ page }) => {
-    await page.goto(`file://${join(dir, 'index.html')}?theme=${theme}`)
+    await page.goto(`${bench.url}?theme=${theme}`)
     await page.waitForFunction("'mountDiff' in window")
     await page.evaluate((p) => (window as unknown as { mountDiff: (p: string) => void }).mountDiff(p), generatePatch())
     const view = page.getByTestId('diff-view')
@@ -41,7 +41,7 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(cs.locator('.diff-split').first()).toBeVisible()
     // load anyway renders the large file
     await engine.getByRole('button', { name: 'Load anyway' }).click()
-    await expect(engine.locator('.diff-line').nth(1500)).toBeAttached({ timeout: 15_000 }) // split: 1,800 rows
+    await expect(engine.locator('.diff-line').nth(1500)).toBeAttached({ timeout: 60_000 }) // split: 1,800 rows
     await page.locator('#file-2').scrollIntoViewIfNeeded()
     await page.screenshot({ path: `e2e/artifacts/diff-view-split-${theme}.png` })
     await expect(view).toBeVisible()

@@ -240,7 +240,7 @@ test('a directive an agent writes on disk appears live, and the open role file f
   const title = `磁盘写入-${Date.now()}`
   writeFileSync(strategy, `${readFileSync(strategy, 'utf8')}\n📡 **S777→ATLAS/OPS**: 🟡 **${title}**\n> 由 agent 直接写入\n`)
   const row = page.getByTestId('directive-row-muse-S777-ATLAS_OPS')
-  await expect(row).toBeVisible({ timeout: 3000 })
+  await expect(row).toBeVisible()
   await expect(row).toHaveAttribute('data-state', 'pending')
   await expect(row).toContainText(title)
 
@@ -248,5 +248,5 @@ test('a directive an agent writes on disk appears live, and the open role file f
   await expect(page.getByTestId('role-viewer')).toBeVisible()
   await expect(page.getByTestId('role-markdown')).toContainText(title)
   writeFileSync(strategy, readFileSync(strategy, 'utf8').replace(title, `${title}-已改`))
-  await expect(page.getByTestId('role-markdown')).toContainText(`${title}-已改`, { timeout: 3000 })
+  await expect(page.getByTestId('role-markdown')).toContainText(`${title}-已改`)
 })

@@ -87,7 +87,7 @@ test('a note an agent writes appears live; promotion shows its dry run, then wri
     '--content',
     '"nightly run green at 1M docs"'
   ])
-  await expect(page.getByTestId('notes-summary')).toContainText(`${snap.counts.notes + 1} notes`, { timeout: 5000 })
+  await expect(page.getByTestId('notes-summary')).toContainText(`${snap.counts.notes + 1} notes`)
 
   await page.getByTestId('notes-promote').click()
   const dialog = page.getByTestId('promote-dialog')

@@ -1,7 +1,7 @@
 /**
  * The Patches screen shows a patch through the diff view: file list, unified and split layouts
  * with a code column that gets the room (not squashed by other screens' styles), and the exact
- * bytes in a fold. Screenshots light and dark.
+ * bytes in a fold; syntax colours from the highlight worker. Screenshots light and dark.
  */
 import { expect, test } from './fixtures'
 
@@ -14,6 +14,9 @@ test('a demo patch in the diff view: files, unified and split, exact bytes in a 
   await expect(view.getByText('1 file', { exact: true })).toBeVisible()
   await expect(view.locator('.dv-file-path')).toHaveText('src/health/certificate.ts')
   await expect(view.locator('.diff-code-insert').filter({ hasText: 'now < cert.expiresAt' }).first()).toBeVisible()
+  // syntax colours arrive from the highlight worker (off the main thread), allowed by the page's CSP
+  await expect(view.locator('.token.keyword').first()).toBeVisible()
+  expect(page.workers().map((w) => w.url())).toContainEqual(expect.stringMatching(/highlight-worker/))
 
   // the code column takes most of the width in both layouts
   const codeShare = async () => {

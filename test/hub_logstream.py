@@ -324,6 +324,22 @@ class Logstream:
             rows = self.conn.execute(sql, params + [min(limit, MAX_LIMIT)]).fetchall()
             return self._with_artifacts([self._event(r) for r in rows])
 
+    def version_vector(self):
+        """{origin_replica: highest origin_seq held} (upstream's RFC 004 anti-entropy summary)."""
+        with self.lock:
+            rows = self.conn.execute("SELECT origin_replica, max(origin_seq) AS top FROM events "
+                                     "WHERE origin_replica IS NOT NULL GROUP BY origin_replica").fetchall()
+        return {r["origin_replica"]: r["top"] for r in rows}
+
+    def list_ops(self, origin, after_seq=0, limit=500):
+        """One origin's events after `after_seq`, in author order (origin_seq), for a pulling peer."""
+        if not isinstance(limit, int) or limit < 1:
+            raise ValueError("limit must be a positive integer")
+        with self.lock:
+            rows = self.conn.execute("SELECT rowid, * FROM events WHERE origin_replica = ? AND origin_seq > ? "
+                                     "ORDER BY origin_seq LIMIT ?", (origin, after_seq, min(limit, MAX_LIMIT))).fetchall()
+            return self._with_artifacts([self._event(r) for r in rows])
+
     def latest_event_id(self):
         with self.lock:
             row = self.conn.execute("SELECT id FROM events ORDER BY rowid DESC LIMIT 1").fetchone()

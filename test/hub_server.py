@@ -4,15 +4,30 @@
 Usage: python3 test/hub_server.py --palace DIR [--host 127.0.0.1] [--port 0] [--token T | --token-file F]
                                   [--read-only] [--max-clients N] [--legacy] [--ping-seconds S]
 
-Serves one palace's real logstream.sqlite3 (test/hub_logstream.py) with upstream's wire format,
-written by the project from spec/hub-logstream.md section 8 and from reading upstream's HTTP
-transport, MCP dispatcher and logstream tools (see docs at the top of each part below):
+Serves one palace's real logstream.sqlite3 (test/hub_logstream.py) with upstream's wire format. It
+follows these upstream MemPalace files (github.com/MemPalace/mempalace), written by the project
+from reading them, no code copied:
+  mempalace/mcp_server/http.py        @ 0b36d963  routes, Host/Origin/bearer policy, 16 MiB request
+                                                  cap, SSE limits (8 clients, 500 per batch, 15 s
+                                                  ping, 0.3 s + 0-0.4 s poll), /sync routes
+  mempalace/mcp_server/protocol.py    @ 83ac0404  handle_request: envelopes, -32600/-32601/-32602/
+                                                  -32003/-32000 texts, argument whitelist and
+                                                  integer coercion, results as indent=2 JSON text
+                                                  with no size cap (the 50,000-character
+                                                  _fit_response of older releases is gone: a list
+                                                  of 26 large events comes back whole)
+  mempalace/mcp_server/tools_coord.py @ 9a2f8b77  the logstream tools: `writer` filters authors on
+                                                  list/wait, `from_agent` there is the caller (a
+                                                  note says so), task_create, artifact_put/get
+  mempalace/hlc.py                    @ 02ffc398  stamps (see test/hub_writer.py)
+Routes:
   GET  /healthz            no auth, "ok\\n"
   GET  /statusz            bearer; server/palace/writer/requests/clients JSON
   POST /mcp                bearer; JSON-RPC 2.0: initialize, ping, tools/list, tools/call of the
                            eight logstream tools; results {"content":[{"type":"text","text":"<JSON>"}]}
   GET  /logstream/stream   bearer; SSE `id:`/`event: logstream`/`data:` frames, `: ping` comments,
                            cursor from `since_event_id` or `Last-Event-ID`, 503 + Retry-After when full
+  GET  /sync/version_vector, /sync/ops?origin=&after=&limit=, /sync/artifact?id=   bearer; RFC 004 pulls
 `--legacy` behaves like an older hub: list/wait have no `writer` argument (unknown arguments are
 -32602) and `from_agent` filters by author. `--ping-seconds` shortens upstream's 15 s heartbeat
 (tests only). Prints {"url", "port", "pid"} as one JSON line once listening; SIGTERM stops it.
@@ -39,7 +54,6 @@ VERSION = "3.9.0"
 PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 MAX_REQUEST_BYTES = 16 * 1024 * 1024
-MAX_RESPONSE_CHARS = max(1000, int(os.environ.get("MEMPALACE_MAX_RESPONSE_CHARS", "50000") or 50000))
 SSE_BATCH = 500
 SSE_POLL_BASE_S = 0.3
 SSE_POLL_JITTER_S = 0.4
@@ -160,37 +174,6 @@ class Tools:
         return out
 
 
-def fit_response(result, tool):
-    """Upstream's response cap: drop whole items off the largest list until the JSON fits (never cut text)."""
-    text = json.dumps(result, indent=2, ensure_ascii=False)
-    if len(text) <= MAX_RESPONSE_CHARS:
-        return text
-    lists = [(k, v) for k, v in result.items() if isinstance(v, list) and v] if isinstance(result, dict) else []
-    if lists:
-        key, items = max(lists, key=lambda kv: len(kv[1]))
-        best, lo, hi = None, 1, len(items)
-        while lo <= hi:
-            mid = (lo + hi) // 2
-            trial = dict(result)
-            trial[key] = items[:mid]
-            if isinstance(trial.get("count"), int) and trial["count"] == len(items):
-                trial["count"] = mid
-            trial.update(total=len(items), truncated=True, notice=(
-                f"{len(items) - mid} more item(s) omitted (showing first {mid} of {len(items)}); the full response "
-                f"was {len(text)} chars, over the {MAX_RESPONSE_CHARS}-char cap \u2014 narrow your query"))
-            trial_text = json.dumps(trial, indent=2, ensure_ascii=False)
-            if len(trial_text) <= MAX_RESPONSE_CHARS:
-                best, lo = trial_text, mid + 1
-            else:
-                hi = mid - 1
-        if best is not None:
-            return best
-    return json.dumps({"error": "response_too_large", "tool": tool, "size_chars": len(text),
-                       "cap_chars": MAX_RESPONSE_CHARS, "truncated": True,
-                       "notice": "Response was too large and could not be reduced by dropping whole items. "
-                                 "Narrow your query."}, indent=2, ensure_ascii=False)
-
-
 def rpc_error(req_id, code, message, data=None):
     error = {"code": code, "message": message}
     if data is not None:
@@ -264,7 +247,8 @@ class Dispatcher:
             result = getattr(self.tools, name)(**args)
         except Exception as exc:  # upstream: -32000 "Internal tool error" with the class and message
             return rpc_error(req_id, -32000, "Internal tool error", {"error_class": type(exc).__name__, "message": str(exc)})
-        return {"jsonrpc": "2.0", "id": req_id, "result": {"content": [{"type": "text", "text": fit_response(result, name)}]}}
+        text = json.dumps(result, indent=2, ensure_ascii=False)  # whole: upstream has no response cap
+        return {"jsonrpc": "2.0", "id": req_id, "result": {"content": [{"type": "text", "text": text}]}}
 
 
 class Server(ThreadingHTTPServer):
@@ -333,8 +317,35 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/logstream/stream":
             if not self.rejected(True):
                 self.stream()
-        elif not self.rejected(path.startswith("/sync/")):
+        elif path.startswith("/sync/"):
+            if not self.rejected(True) and not self.sync(path):
+                self.send_error(404, "Not Found")
+        elif not self.rejected(False):
             self.send_error(404, "Not Found")
+
+    def sync(self, path):
+        """RFC 004 pull endpoints (upstream `_http_serve_sync`); False when the path is not one."""
+        ls, query = self.server.ls, dict(parse_qsl(urlparse(self.path).query))
+        try:
+            if path == "/sync/version_vector":
+                self.send_json(200, {"replica_id": ls.replica_id, "version_vector": ls.version_vector()})
+            elif path == "/sync/ops":
+                origin = query.get("origin") or ""
+                events = ls.list_ops(origin, after_seq=int(query.get("after", "0") or 0),
+                                     limit=int(query.get("limit", "500") or 500))
+                self.send_json(200, {"origin": origin, "events": events, "count": len(events)})
+            elif path == "/sync/artifact":
+                artifact_id = query.get("id") or ""
+                artifact = ls.get_artifact(artifact_id)
+                if artifact is None:
+                    self.send_json(404, {"error": f"artifact {artifact_id!r} not found"})
+                else:
+                    self.send_json(200, {"artifact": artifact})
+            else:
+                return False
+        except (ValueError, TypeError) as exc:
+            self.send_json(400, {"error": str(exc)})
+        return True
 
     def do_POST(self):
         if self.rejected(True):

@@ -66,10 +66,13 @@ def now_created_at():
 
 
 def next_hlc(conn, replica):
-    row = conn.execute("SELECT max(hlc) FROM events").fetchone()
+    """Above the newest stamp at most 60 s ahead of now (a clock far ahead is not followed) or our own newest."""
     ms = int(time.time() * 1000)
-    if row[0]:
-        last_ms, last_counter = int(row[0][:13]), int(row[0][14:20], 16)
+    row = conn.execute("SELECT max(hlc) FROM events WHERE hlc < ?", ("%013d" % (ms + 60_000 + 1),)).fetchone()
+    own = conn.execute("SELECT hlc FROM events WHERE origin_replica = ? ORDER BY origin_seq DESC LIMIT 1", (replica,)).fetchone()
+    last = max([h for h in (row[0], own[0] if own else None) if h], default=None)
+    if last:
+        last_ms, last_counter = int(last[:13]), int(last[14:20], 16)
         if ms <= last_ms:
             return "%013d-%06x-%s" % (last_ms, last_counter + 1, replica)
     return "%013d-%06x-%s" % (ms, 0, replica)

@@ -24,9 +24,9 @@ async function main(): Promise<void> {
   ]
   try {
     for (const [name, file, sel, scroller] of pages) {
-      const { dir, jsGzipKb } = await bundlePage(join(HERE, file))
-      const f = await measurePage(browser, name, dir, jsGzipKb, patch, sel, scroller)
-      dropPage(dir)
+      const bench = await bundlePage(join(HERE, file))
+      const f = await measurePage(browser, name, bench, patch, sel, scroller)
+      dropPage(bench)
       const sorted = [...f.firstScreenMs].sort((a, b) => a - b)
       console.log(
         `${name}: first screen best ${sorted[0]!.toFixed(0)} ms, median ${sorted[2]!.toFixed(0)} ms; blank rows ${f.blankRows}; bundle ${f.jsGzipKb} KiB gz; CRLF visible ${f.crlfVisible}`

@@ -1,14 +1,17 @@
 /**
- * Measures a diff renderer page in Chromium: bundles the page with esbuild, mounts the generated
- * 5,000-line patch, and reports time to first screen, blank rows while scrolling, bundle size and
- * whether CRLF lines keep their carriage return visibly.
+ * Measures a diff renderer page in Chromium: bundles the page with Vite (as the app's renderer is
+ * built: workers included), serves it on 127.0.0.1, mounts the generated 5,000-line patch, and
+ * reports time to first screen, blank rows while scrolling, bundle size and whether CRLF lines
+ * keep their carriage return visibly.
  */
-import { build } from 'esbuild'
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs'
+import { createReadStream, mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync, statSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { extname, join, normalize, sep } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import type { Browser } from '@playwright/test'
+import react from '@vitejs/plugin-react'
+import { build } from 'vite'
 
 /** One renderer's figures. */
 export interface DiffFigures {
@@ -19,29 +22,70 @@ export interface DiffFigures {
   crlfVisible: boolean
 }
 
-/** Bundles `entry` (a page that defines window.mountDiff) into a folder with an index.html. */
-export async function bundlePage(entry: string): Promise<{ dir: string; jsGzipKb: number }> {
-  const dir = mkdtempSync(join(tmpdir(), 'muster-diff-bench-'))
-  await build({
-    entryPoints: [entry],
-    bundle: true,
-    minify: true,
-    format: 'iife',
-    outdir: dir,
-    jsx: 'automatic',
-    loader: { '.css': 'css' },
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'warning'
+/** A bundled page served over HTTP (module scripts and workers do not load from file://). */
+export interface BenchPage {
+  /** The served folder (the page's files). */
+  dir: string
+  /** The page's index.html. */
+  url: string
+  jsGzipKb: number
+  server: Server
+}
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' }
+
+/** Every file below `dir`, relative paths. */
+function filesUnder(dir: string, prefix = ''): string[] {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? filesUnder(dir, join(prefix, d.name)) : [join(prefix, d.name)]
+  )
+}
+
+/** Serves `dir` on 127.0.0.1 (static files only); resolves with the server and its base URL. */
+function serveDir(dir: string): Promise<{ server: Server; base: string }> {
+  const server = createServer((req, res) => {
+    const path = normalize(join(dir, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)))
+    if (!path.startsWith(dir + sep) || !statSync(path, { throwIfNoEntry: false })?.isFile()) {
+      res.writeHead(404).end()
+      return
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' })
+    createReadStream(path).pipe(res)
   })
-  const files = readdirSync(dir)
-  const js = files.find((f) => f.endsWith('.js'))!
-  const css = files.find((f) => f.endsWith('.css'))
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const addr = server.address() as { port: number }
+      resolve({ server, base: `http://127.0.0.1:${addr.port}/` })
+    })
+  )
+}
+
+/** Bundles `entry` (a page that defines window.mountDiff) with Vite into a served folder with an index.html. */
+export async function bundlePage(entry: string): Promise<BenchPage> {
+  const root = mkdtempSync(join(tmpdir(), 'muster-diff-bench-'))
+  const dir = join(root, 'page')
+  await build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    plugins: [react()],
+    define: { 'process.env.NODE_ENV': '"production"' },
+    build: {
+      outDir: dir,
+      emptyOutDir: false,
+      minify: process.env.MUSTER_BENCH_NOMINIFY ? false : true,
+      rollupOptions: { input: { page: entry }, output: { entryFileNames: '[name].js', assetFileNames: '[name][extname]' } }
+    }
+  })
+  const files = filesUnder(dir)
+  const css = files.filter((f) => f.endsWith('.css') && !f.includes(sep))
   writeFileSync(
     join(dir, 'index.html'),
-    `<!doctype html><html><head><meta charset="utf-8">${css ? `<link rel="stylesheet" href="${css}">` : ''}<style>body{margin:0}</style></head><body><div id="root"></div><script src="${js}"></script></body></html>`
+    `<!doctype html><html><head><meta charset="utf-8">${css.map((f) => `<link rel="stylesheet" href="${f}">`).join('')}<style>body{margin:0}</style></head><body><div id="root"></div><script type="module" src="page.js"></script></body></html>`
   )
   const gz = files.filter((f) => /\.(js|css)$/.test(f)).reduce((n, f) => n + gzipSync(readFileSync(join(dir, f))).length, 0)
-  return { dir, jsGzipKb: Math.round(gz / 1024) }
+  const { server, base } = await serveDir(dir)
+  return { dir, url: `${base}index.html`, jsGzipKb: Math.round(gz / 1024), server }
 }
 
 /** Counts sample points of the scroller's viewport not covered by a rendered diff row. */
@@ -58,8 +102,7 @@ const COUNT_BLANK = `(sel) => {
 export async function measurePage(
   browser: Browser,
   name: string,
-  dir: string,
-  jsGzipKb: number,
+  bench: BenchPage,
   patch: string,
   rowSelector: string,
   scroller = '#scroller'
@@ -69,7 +112,7 @@ export async function measurePage(
   let crlfVisible = false
   for (let i = 0; i < 5; i++) {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
-    await page.goto('file://' + join(dir, 'index.html'))
+    await page.goto(bench.url)
     await page.waitForFunction("'mountDiff' in window")
     // browser-side code as strings: this file is type-checked for Node, without the DOM library
     const ms = (await page.evaluate(`(async () => {
@@ -93,10 +136,11 @@ export async function measurePage(
     }
     await page.close()
   }
-  return { name, firstScreenMs, blankRows, jsGzipKb, crlfVisible }
+  return { name, firstScreenMs, blankRows, jsGzipKb: bench.jsGzipKb, crlfVisible }
 }
 
-/** Removes a bundled page folder. */
-export function dropPage(dir: string): void {
-  rmSync(dir, { recursive: true, force: true })
+/** Stops serving a bundled page and removes its folder. */
+export function dropPage(bench: BenchPage): void {
+  bench.server.close()
+  rmSync(join(bench.dir, '..'), { recursive: true, force: true })
 }

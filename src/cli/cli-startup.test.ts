@@ -31,7 +31,7 @@ beforeAll(() => {
   meta = JSON.parse(readFileSync(join(out, 'meta.json'), 'utf8')) as Meta
   entry = Object.keys(meta.outputs).find((o) => meta.outputs[o]!.entryPoint === 'src/cli/main.ts')!
   expect(entry).toMatch(/muster\.mjs$/)
-}, 60_000)
+}, 240_000)
 
 /** Outputs and externals reached from `from` by static imports only. */
 function staticClosure(from: string): { outputs: Set<string>; externals: Set<string> } {

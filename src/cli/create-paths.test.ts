@@ -13,19 +13,18 @@ const CLI = join(OUT, 'muster.mjs')
 beforeAll(() => {
   const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-cli.mjs'), '--outdir', OUT], { encoding: 'utf8' })
   expect(r.status, r.stderr).toBe(0)
-}, 60_000)
+}, 240_000)
 afterAll(() => rmSync(OUT, { recursive: true, force: true }))
 
 /** Runs the CLI; a run that outlives the timeout is killed and reported as hung. */
-function muster(...args: string[]): { code: number | null; err: string; hung: boolean; ms: number } {
-  const started = Date.now()
+function muster(...args: string[]): { code: number | null; err: string; hung: boolean } {
   const r = spawnSync(process.execPath, [CLI, ...args], {
     encoding: 'utf8',
-    timeout: 15_000,
+    timeout: 60_000, // a spinning mkdir never ends; a busy machine may still take a while
     killSignal: 'SIGKILL',
     env: { ...process.env, MUSTER_HOME: '' }
   })
-  return { code: r.status, err: r.stderr, hung: r.signal === 'SIGKILL', ms: Date.now() - started }
+  return { code: r.status, err: r.stderr, hung: r.signal === 'SIGKILL' }
 }
 
 describe('every folder Muster creates fails fast with a clear error (Node recursive mkdir spins on /proc)', () => {

@@ -27,7 +27,7 @@ beforeAll(() => {
   const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-cli.mjs'), '--outdir', out, '--metafile'], { encoding: 'utf8' })
   expect(r.status, r.stderr).toBe(0)
   meta = JSON.parse(readFileSync(join(out, 'meta.json'), 'utf8')) as Meta
-}, 60_000)
+}, 240_000)
 
 describe('approve-hook start-up', () => {
   it('its own entry statically loads only the hook, one local hub (append and follow) and SQLite', () => {
@@ -86,7 +86,7 @@ describe('approve-hook start-up', () => {
     expect(JSON.parse(out).hookSpecificOutput.permissionDecision).toBe('ask')
     expect(err).toMatch(/^muster approve-hook: cannot ask the operator \(no hub at /)
     out = ''
-    expect(await runCli(['approve-hook', '--home', tmpDir(), '--agent', 'x'], { ...io, readStdin: async () => Buffer.from('{') })).toBe(1)
+    expect(await runCli(['approve-hook', '--home', tmpDir(), '--agent', 'x'], { ...io, readStdin: async () => Buffer.from('{') })).toBe(2)
     expect(out).toBe('')
   })
 })

@@ -148,7 +148,7 @@ describe('muster events / thread / task (mempalace logstream compatible)', () =>
       '--status',
       'nope'
     )
-    expect(st.err).toBe("muster: status='nope' is not one of: applied, blocked, claimed, failed, open, ready, superseded\n")
+    expect(st.err).toBe("Error: status='nope' is not one of: applied, blocked, claimed, failed, open, ready, superseded\n")
     await append(env, palace, '--from-agent', 'a')
     const cur = await run(env, 'events', 'list', '--palace', palace, '--since-event-id', 'evt_missing', '--json')
     expect(JSON.parse(cur.out)).toEqual({ error: "since_event_id 'evt_missing' not found" })

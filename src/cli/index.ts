@@ -107,8 +107,14 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) return 0
-      if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') return 0
       const cmd = raisedBy.get(err)
+      // a `mempalace` twin group without its subcommand prints its help and exits 0, as argparse's
+      // `p_logstream.print_help()` does (upstream cli/__init__.py)
+      if (err.code === 'commander.help' && cmd && cmd !== program && isArgparseStyle(cmd)) {
+        io.stdout(cmd.helpInformation())
+        return 0
+      }
+      if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') return 0
       if (cmd && isArgparseStyle(cmd)) return usageFail(io, cmd, argparseMessage(err, cmd, argv))
       return fail(io, json, err.message.replace(/^error:\s*/, ''), 1)
     }
@@ -121,13 +127,14 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
 }
 
 /**
- * An error: one line on stderr, or `{"error": ...}` on stdout with --json (the commands twinning
- * `mempalace` ones print it as Python's `json.dumps({"error": msg})` does).
+ * An error: one line on stderr, or `{"error": ...}` on stdout with --json. The commands twinning
+ * `mempalace` ones print it as upstream's `_logstream_fail` does (cli/cmd_coord.py): Python's
+ * `json.dumps({"error": msg})`, or `Error: <msg>` on stderr.
  */
 function fail(io: CliIo, json: boolean, message: string, code: number, upstream = false): number {
   const line = message.split('\n')[0]!.trim()
   if (json) io.stdout(upstream ? upstreamErrorJson(line) : JSON.stringify({ error: line }) + '\n')
-  else io.stderr(`muster: ${line}\n`)
+  else io.stderr(upstream ? `Error: ${line}\n` : `muster: ${line}\n`)
   return code
 }
 

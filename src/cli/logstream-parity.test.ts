@@ -108,7 +108,7 @@ describe('muster events|task: a twin of mempalace logstream (issue 8 section 2)'
     expect(human).toMatchObject({
       code: 1,
       out: '',
-      err: "muster: since_event_id 'evt_typo' not found. Nothing was written to the state file.\n"
+      err: "Error: since_event_id 'evt_typo' not found. Nothing was written to the state file.\n"
     })
     expect(existsSync(join(env.HOME!, 'other.json'))).toBe(false)
   })
@@ -123,7 +123,7 @@ describe('muster events|task: a twin of mempalace logstream (issue 8 section 2)'
     expect(existsSync(state)).toBe(false)
     expectJsonError(await ls('events', 'list', '--type', 'Task.Request', '--json'), TYPE_ERROR)
     expectJsonError(await ls('events', 'wait', '--status', 'bogus', '--timeout-ms', '10', '--json'), STATUS_ERROR)
-    expect(await ls('events', 'list', '--status', 'bogus')).toMatchObject({ code: 1, out: '', err: `muster: ${STATUS_ERROR}\n` })
+    expect(await ls('events', 'list', '--status', 'bogus')).toMatchObject({ code: 1, out: '', err: `Error: ${STATUS_ERROR}\n` })
   })
 
   it('3. watch --follow: one envelope per batch and a final timed_out envelope, exit 0 after matches; human lines without --json', async () => {
@@ -537,5 +537,50 @@ describe('muster events|task: a twin of mempalace logstream (issue 8 section 2)'
     const sub = await ls('patch', 'submit', file, '--to-agent', 'b', '--stream', 'project/x', '--json')
     expect(sub.code, sub.err).toBe(0)
     expect(JSON.parse(sub.out).artifact.warnings).toEqual([PATCH_WARNING_NO_TRAILING_NEWLINE])
+  })
+
+  it('13. a palace folder without logstream.sqlite3 is opened as upstream opens it: list 0, wait 2, watch 2', async () => {
+    const { env, palace } = setup()
+    const { mkdirSync } = await import('node:fs')
+    mkdirSync(palace)
+    const ls = (...args: string[]) => run(env, ['--palace', palace, ...args])
+    expect(await ls('events', 'list')).toEqual({ code: 0, out: 'No matching events.\n', err: '' })
+    expect(existsSync(join(palace, 'logstream.sqlite3'))).toBe(true)
+    expect(await ls('events', 'list', '--json')).toEqual({ code: 0, out: '{\n  "events": [],\n  "count": 0\n}\n', err: '' })
+    const other = join(env.HOME!, 'fresh')
+    const wait = await run(env, ['--palace', other, 'events', 'wait', '--timeout-ms', '50'])
+    expect(wait).toMatchObject({ code: 2, out: 'Timed out; no matching events.\n' })
+    const watch = await run(env, [
+      '--palace',
+      join(env.HOME!, 'fresh2'),
+      ...WATCH,
+      '--agent',
+      'a',
+      '--idle-exit-ms',
+      '100',
+      '--state-file',
+      ''
+    ])
+    expect(watch).toMatchObject({ code: 2, out: 'Idle timeout; no matching events.\n' })
+    // a refused write still leaves nothing behind
+    const bad = join(env.HOME!, 'untouched')
+    mkdirSync(bad)
+    expect(
+      (await run(env, ['--palace', bad, 'events', 'append', '--type', 'Bad', '--stream', 's', '--room', 'r', '--from-agent', 'a'])).code
+    ).toBe(1)
+    expect(existsSync(join(bad, 'logstream.sqlite3'))).toBe(false)
+  })
+
+  it("14. text-mode errors carry upstream's `Error: ` prefix; a group alone prints its help and exits 0", async () => {
+    const { ls } = setup()
+    expect(await ls('events', 'list', '--status', 'bogus')).toEqual({ code: 1, out: '', err: `Error: ${STATUS_ERROR}\n` })
+    expect(await ls('artifact', 'get', 'art_nope')).toMatchObject({ code: 1, err: "Error: artifact 'art_nope' not found\n" })
+    for (const group of ['events', 'task', 'artifact']) {
+      const r = await ls(group)
+      expect(r.code, group).toBe(0)
+      expect(r.err).toBe('')
+      expect(r.out).toMatch(new RegExp(`^Usage: muster ${group} \\[options\\] \\[command\\]\\n`))
+      expect(r.out).toMatch(/\nCommands:\n/)
+    }
   })
 })

@@ -57,7 +57,7 @@ describe('muster artifact', () => {
     writeFileSync(file, Buffer.from([0x66, 0xff, 0x0a]))
     const r = await run(w.home, w.palace, 'artifact', 'put', '--kind', 'patch', '--created-by', 'a', '--file', file)
     expect(r).toMatchObject({ code: 1, out: '' })
-    expect(r.err).toBe("muster: 'utf-8' codec can't decode byte 0xff in position 1: invalid start byte\n")
+    expect(r.err).toBe("Error: 'utf-8' codec can't decode byte 0xff in position 1: invalid start byte\n")
   })
 })
 

@@ -41,7 +41,7 @@ function python(code: string, file: string): Promise<number | null> {
 describe('muster directive send beside a writing agent', () => {
   it(
     'an agent holding the file truncated for 2 s: the send waits for its write and the file stays whole',
-    { timeout: 20_000 },
+    { timeout: 240_000 },
     async () => {
       const { home, file, original } = await project()
       expect(original.split('\n').length - 1).toBe(522)
@@ -60,7 +60,7 @@ describe('muster directive send beside a writing agent', () => {
 
   it(
     'the fleet read the file empty, so it offers S001, which the file already holds: the send takes S002 and says so',
-    { timeout: 20_000 },
+    { timeout: 240_000 },
     async () => {
       const { home, file, original } = await project()
       const first = original.replace('## 📡 战略指令队列\n', '## 📡 战略指令队列\n\n📡 **S001→P/QA**: 🟡 **First**\n')
@@ -75,7 +75,7 @@ describe('muster directive send beside a writing agent', () => {
     }
   )
 
-  it('an explicit id that the settled file holds for another directive is refused, nothing written', { timeout: 20_000 }, async () => {
+  it('an explicit id that the settled file holds for another directive is refused, nothing written', { timeout: 240_000 }, async () => {
     const { home, file, original } = await project()
     const first = original.replace('## 📡 战略指令队列\n', '## 📡 战略指令队列\n\n📡 **S001→P/QA**: 🟡 **First**\n')
     writeFileSync(file, first)
@@ -88,7 +88,7 @@ describe('muster directive send beside a writing agent', () => {
     expect(readFileSync(file, 'utf8')).toBe(first)
   })
 
-  it('an agent appending line by line while directives are sent: every line and every directive once', { timeout: 60_000 }, async () => {
+  it('an agent appending line by line while directives are sent: every line and every directive once', { timeout: 240_000 }, async () => {
     const { home, file } = await project()
     const agent = python(
       "import sys,time\nfor i in range(300):\n  f=open(sys.argv[1],'a');f.write('agent line %03d\\n'%i);f.close();time.sleep(0.002)",

@@ -101,7 +101,7 @@ describe('muster status snapshot', () => {
     expect(fromSnapshot('status', '--help', '--home', home)).toBeNull()
     expect(fromSnapshot('status', '--project', 'nope', '--home', home)).toBeNull()
     expect(fromSnapshot('lint', '--home', home)).toBeNull()
-  }, 20_000)
+  }, 240_000)
 
   it('reads again exactly the projects whose cards changed', async () => {
     const { home, root, path } = await fleet()
@@ -147,7 +147,7 @@ describe('muster status snapshot', () => {
     // one project edited: only it is read again
     appendFileSync(join(path('echo'), '.muse', 'qa.md'), 'x\n')
     expect(answered(home)).toEqual(NAMES.filter((n) => n !== 'echo'))
-  }, 30_000)
+  }, 240_000)
 
   it('a damaged, foreign or replaced snapshot costs a full read, never a wrong card', async () => {
     const { home } = await fleet()
@@ -175,7 +175,7 @@ describe('muster status snapshot', () => {
     const replaced = readFileSync(file)
     a.save()
     expect(readFileSync(file)).toEqual(replaced)
-  }, 20_000)
+  }, 240_000)
 })
 
 describe('an empty registry', () => {
@@ -243,7 +243,7 @@ describe('the muster binary', () => {
       '',
       "muster: unknown project 'nope' (see: muster projects list)\n"
     ])
-  }, 60_000)
+  }, 240_000)
 })
 
 describe('SNAPSHOT_FORMAT', () => {

@@ -9,6 +9,7 @@ import type { ProjectRegistry } from './fleet/registry'
 import type { RoleCache } from './muse/fleet-scan'
 import type { SettingsStore } from './fleet/settings'
 import type { HubService } from './hub/hub-service'
+import type { NeedsService } from './needs'
 import type { PatchService } from './patches/patch-service'
 import type { ServiceOptions } from './service-types'
 import type { Db } from './sqlite'
@@ -25,6 +26,8 @@ export interface ServiceContext {
   roles: RoleCache
   /** Patches: inbox, verification, apply runs, submit, audit. */
   patches: PatchService
+  /** The needs-you queue (pushes `needs.changed` while the service watches). */
+  needs: NeedsService
   /** Sends a pushed event to every subscriber. */
   emit(event: PushedEvent): void
   /** The parsed status of one project (cached while watching). */

@@ -113,7 +113,7 @@ describe('service', () => {
   it('keeps settings in the state DB', async () => {
     const home = tmpDir()
     service = await createService({ home, transport: 'ipc', watch: false })
-    expect(await service.call('settings.get', {})).toEqual({ theme: 'system', operatorId: 'desk-muster' })
+    expect(await service.call('settings.get', {})).toEqual({ theme: 'system', operatorId: 'desk-muster', operatorRoles: [] })
     await service.call('settings.update', { theme: 'dark' })
     await service.close()
     service = await createService({ home, transport: 'ipc', watch: false })

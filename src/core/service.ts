@@ -16,10 +16,14 @@ import { fleetHandlers } from './handlers/fleet'
 import { hubHandlers } from './handlers/hub'
 import { HubService } from './hub/hub-service'
 import { museHandlers } from './handlers/muse'
+import { needsHandlers } from './handlers/needs'
 import { invokeHandlers } from './handlers/invoke'
 import { notesHandlers } from './handlers/notes'
 import { patchHandlers } from './handlers/patches'
 import { PatchService } from './patches/patch-service'
+import { AllowlistStore } from './approvals/allowlist-store'
+import { ApprovalsService } from './approvals/approvals-service'
+import { NeedsService } from './needs'
 import type { ServiceContext } from './service-context'
 import type { MusterService, ServiceOptions } from './service-types'
 
@@ -41,7 +45,9 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
   closers.push(() => roles.flush())
   const watching = opts.watch ?? true
 
+  let needs: NeedsService | null = null
   const emit = (event: PushedEvent): void => {
+    needs?.onEvent(event)
     for (const l of listeners) {
       try {
         l(event)
@@ -73,6 +79,23 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
   closers.push(() => hubs.close())
   const patches = new PatchService({ hubs, db, projects: registry, operator: () => settings.get().operatorId, emit })
   closers.push(() => patches.close())
+  const pending = new ApprovalsService({ hubs, rules: new AllowlistStore(db), operator: () => settings.get().operatorId })
+  const needsService = new NeedsService({
+    hubs,
+    async approvals(sel) {
+      const r = await pending.list(sel)
+      const failed = r.hubs.find((h) => !h.ok)
+      if (failed) throw new Error(failed.error ?? 'the approvals cannot be read')
+      return r.pending
+    },
+    patches: async (sel) => (await patches.list(sel)).patches,
+    directives: async () => (await dispatch('muse.directives', { state: 'pending' })).directives,
+    operator: () => settings.get().operatorId,
+    operatorRoles: () => settings.get().operatorRoles,
+    emit: watching ? emit : undefined
+  })
+  needs = needsService
+  closers.push(() => needsService.close())
 
   const ctx: ServiceContext = {
     opts,
@@ -81,6 +104,7 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
     settings,
     hubs,
     patches,
+    needs: needsService,
     emit,
     roles,
     projectStatus(name) {
@@ -115,13 +139,16 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
     ...notesHandlers(ctx),
     ...invokeHandlers(ctx),
     ...patchHandlers(ctx),
-    ...approvalHandlers(ctx)
+    ...approvalHandlers(ctx),
+    ...needsHandlers(ctx)
   }
 
   async function dispatch<M extends MethodName>(method: M, input: unknown): Promise<MethodOutput<M>> {
     const handler = Object.prototype.hasOwnProperty.call(handlers, method) ? handlers[method] : undefined
     if (!handler) throw new ApiError(`unknown method '${String(method)}'`, 'invalid_input')
-    return (await (handler as (i: unknown) => unknown)(parseInput(method, input))) as MethodOutput<M>
+    const out = (await (handler as (i: unknown) => unknown)(parseInput(method, input))) as MethodOutput<M>
+    needs?.afterCall(method)
+    return out
   }
 
   return {

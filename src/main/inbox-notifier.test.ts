@@ -13,16 +13,31 @@ function fakeService(): { subscribe: (l: Listener) => () => void; push: (e: Push
   }
 }
 
-const inbox = (unread: number, from: string): PushedEvent =>
-  ({
-    name: 'hub.inbox',
-    payload: {
-      hub: 'demo',
-      palace: '/p',
-      unread,
-      latest: { from_agent: from, type: 'task.reply', status: 'blocked', body: 'need the staging token\nplease' }
-    }
-  }) as unknown as PushedEvent
+const added = (agent: string): PushedEvent => ({
+  name: 'needs.changed',
+  payload: {
+    count: 1,
+    oldest: null,
+    added: [
+      {
+        key: `approval:/p:${agent}`,
+        kind: 'approval',
+        agent,
+        project: 'muse',
+        hub: 'demo',
+        palace: '/p',
+        since: '2026-12-02T12:00:00Z',
+        title: `${agent} asks to use Bash`,
+        detail: 'Bash: npm test',
+        ref: 'evt_1',
+        link: `#/approvals?hub=demo&id=${agent}`
+      }
+    ],
+    removed: [],
+    unread: { direct: 0, broadcast: 0 },
+    at: 'now'
+  }
+})
 
 describe('main-process notifications (binding of shared/notify/attention)', () => {
   it('shows one coalesced notice per window and stops after unsubscribe', () => {
@@ -31,20 +46,21 @@ describe('main-process notifications (binding of shared/notify/attention)', () =
       const svc = fakeService()
       const shown: Notice[] = []
       const off = notifyAttention(svc, (n) => shown.push(n), 1000)
-      svc.push(inbox(1, 'mac-claude'))
-      svc.push(inbox(2, 'win-codex'))
+      svc.push(added('mac-claude'))
+      svc.push(added('win-codex'))
       vi.advanceTimersByTime(999)
       expect(shown).toEqual([])
       vi.advanceTimersByTime(1)
       expect(shown).toEqual([
         {
-          title: '2 unread events in your hub inbox',
-          body: 'win-codex: task.reply (blocked) — need the staging token please\nalso from mac-claude',
-          target: 'inbox',
-          hub: 'demo'
+          title: '2 new things need you',
+          body: 'mac-claude asks to use Bash (muse · demo)\nwin-codex asks to use Bash (muse · demo)',
+          target: 'approvals',
+          hub: 'demo',
+          link: '#/approvals?hub=demo&id=mac-claude'
         }
       ])
-      svc.push(inbox(3, 'mac-claude'))
+      svc.push(added('home-bot'))
       off()
       vi.advanceTimersByTime(2000)
       expect(shown).toHaveLength(1)

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest'
+import { approvalLink } from '../shared/links'
 import { noticeHash } from './notice-target'
 
 describe('noticeHash', () => {
   it('opens the item a notice links to', () => {
-    expect(
-      noticeHash({ title: 't', body: 'b', target: 'approvals', hub: 'team', link: { kind: 'approval', id: 'appr_1', hub: 'team' } })
-    ).toBe('#/approvals?id=appr_1&hub=team')
+    const link = approvalLink('team', 'evt_1')
+    expect(noticeHash({ target: 'approvals', hub: 'team', link })).toBe(link)
   })
-  it('else the screen of its kind', () => {
-    expect(noticeHash({ title: 't', body: 'b', target: 'approvals', hub: 'team' })).toBe('#/approvals')
-    expect(noticeHash({ title: 't', body: 'b', target: 'inbox', hub: 'team hub' })).toBe('#/timeline?hub=team+hub')
-    expect(noticeHash({ title: 't', body: 'b', target: 'inbox', hub: '' })).toBe('#/timeline')
+  it('else the screen of its kind; never an address outside the app', () => {
+    expect(noticeHash({ target: 'approvals', hub: 'team' })).toBe('#/approvals')
+    expect(noticeHash({ target: 'inbox', hub: 'team hub' })).toBe('#/timeline?hub=team+hub')
+    expect(noticeHash({ target: 'inbox', hub: '' })).toBe('#/timeline')
+    expect(noticeHash({ target: 'approvals', hub: 'team', link: 'https://evil.test/' })).toBe('#/approvals')
   })
 })

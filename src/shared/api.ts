@@ -11,6 +11,7 @@ import { fleetEvents, fleetMethods } from './contract/fleet'
 import { hubEvents, hubMethods } from './contract/hub'
 import { invokeMethods } from './contract/invoke'
 import { museEvents, museMethods } from './contract/muse'
+import { needsEvents, needsMethods } from './contract/needs'
 import { notesEvents, notesMethods } from './contract/notes'
 import { ApiError } from './api-error'
 import { patchEvents, patchMethods } from './contract/patches'
@@ -24,6 +25,7 @@ export * from './contract/invoke'
 export * from './api-error'
 export * from './contract/patches'
 export * from './contract/approvals'
+export * from './contract/needs'
 
 /** Every request/response method: name -> input and output schemas. */
 export const methods = {
@@ -33,7 +35,8 @@ export const methods = {
   ...notesMethods,
   ...invokeMethods,
   ...patchMethods,
-  ...approvalMethods
+  ...approvalMethods,
+  ...needsMethods
 } as const
 
 /** Names of every request/response method. */
@@ -44,7 +47,15 @@ export type MethodInput<M extends MethodName> = z.input<(typeof methods)[M]['inp
 export type MethodOutput<M extends MethodName> = z.infer<(typeof methods)[M]['output']>
 
 /** Every pushed event: name -> payload schema. */
-export const events = { ...fleetEvents, ...museEvents, ...hubEvents, ...notesEvents, ...patchEvents, ...approvalEvents } as const
+export const events = {
+  ...fleetEvents,
+  ...museEvents,
+  ...hubEvents,
+  ...notesEvents,
+  ...patchEvents,
+  ...approvalEvents,
+  ...needsEvents
+} as const
 
 /** Names of every pushed event. */
 export type EventName = keyof typeof events

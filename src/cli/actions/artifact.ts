@@ -17,7 +17,7 @@ import { metadataArg } from '../metadata-arg'
 import { CliExit, type CliIo } from '../output'
 import { readTextArg, readTextFile } from '../read-text'
 import { printUpstreamJson } from '../upstream-output'
-import { withHub } from './hub-cli'
+import { withHub, withUpstreamHub } from './hub-cli'
 
 /** `artifact put --kind K --created-by A [--content C | --file F] [--metadata JSON]`. */
 export async function put(
@@ -39,7 +39,7 @@ export async function put(
 
 /** `artifact get ID [--out FILE]`. */
 export async function get(io: CliIo, id: string, o: { out?: string }, cmd: Command): Promise<void> {
-  const art = await withHub(cmd, io, (hubs, sel) => hubs.storedArtifact({ ...sel, id }))
+  const art = await withUpstreamHub(cmd, io, (hubs, sel) => hubs.storedArtifact({ ...sel, id }))
   if (o.out !== undefined) {
     const path = o.out === '~' || o.out.startsWith('~/') ? userHome(io.env) + o.out.slice(1) : o.out
     try {

@@ -13,7 +13,7 @@ import { globals } from '../context'
 import { CliExit, type CliIo } from '../output'
 import { filtersFrom } from '../commands/hub-flags'
 import { printUpstreamEvents, upstreamJson } from '../upstream-output'
-import { withHub } from './hub-cli'
+import { withUpstreamHub } from './hub-cli'
 
 /** The parsed flags of `watch`. */
 interface WatchFlags extends Record<string, unknown> {
@@ -38,7 +38,7 @@ export async function watch(io: CliIo, o: WatchFlags, cmd: Command): Promise<voi
   const envelope = (events: HubEvent[], cursor: string | null, timedOut: boolean): string =>
     upstreamJson({ events, count: events.length, cursor, timed_out: timedOut }, follow)
   try {
-    const result = await withHub(cmd, io, (hubs, sel) =>
+    const result = await withUpstreamHub(cmd, io, (hubs, sel) =>
       hubs.watch(sel, {
         filters: { ...filtersFrom(o), ...(o.excludeFromAgent ? { exclude_from_agent: o.excludeFromAgent } : {}) },
         agent: o.agent,

@@ -10,7 +10,7 @@ import { filtersFrom } from '../commands/hub-flags'
 import { metadataArg } from '../metadata-arg'
 import { readTextArg } from '../read-text'
 import { printUpstreamEvents, printUpstreamJson, upstreamEventLine } from '../upstream-output'
-import { withHub } from './hub-cli'
+import { withHub, withUpstreamHub } from './hub-cli'
 
 /** Flags of list/wait besides the filters. */
 interface ListFlags extends Record<string, unknown> {
@@ -39,7 +39,7 @@ function listOptions(o: ListFlags): Record<string, unknown> {
 
 /** `events list`. */
 export async function list(io: CliIo, o: ListFlags, cmd: Command): Promise<void> {
-  const page = await withHub(cmd, io, (hubs, sel) => hubs.list({ ...sel, ...listOptions(o) }))
+  const page = await withUpstreamHub(cmd, io, (hubs, sel) => hubs.list({ ...sel, ...listOptions(o) }))
   if (globals(cmd).json) return printUpstreamJson(io, { events: page.events, count: page.events.length })
   printUpstreamEvents(io, page.events)
 }
@@ -50,7 +50,9 @@ export async function wait(io: CliIo, o: ListFlags, cmd: Command): Promise<void>
   const onSig = (): void => ac.abort()
   process.once('SIGINT', onSig)
   try {
-    const r = await withHub(cmd, io, (hubs, sel) => hubs.wait({ ...sel, ...listOptions(o), timeout_ms: o.timeoutMs, signal: ac.signal }))
+    const r = await withUpstreamHub(cmd, io, (hubs, sel) =>
+      hubs.wait({ ...sel, ...listOptions(o), timeout_ms: o.timeoutMs, signal: ac.signal })
+    )
     if (ac.signal.aborted) throw new CliExit(130)
     if (globals(cmd).json) printUpstreamJson(io, { timed_out: r.timed_out, events: r.events, count: r.events.length })
     else if (r.timed_out) io.stdout('Timed out; no matching events.\n')

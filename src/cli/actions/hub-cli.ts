@@ -38,6 +38,18 @@ export async function withHub<T>(cmd: Command, io: CliIo, fn: (hubs: HubService,
   }
 }
 
+/**
+ * `withHub` for the reads of the `mempalace` twins (events list/wait/watch, artifact get): a palace
+ * folder without its hub file gets one and the command answers (list 0 events, wait/watch time
+ * out), as upstream does. Writes create the hub themselves once their input is valid.
+ */
+export function withUpstreamHub<T>(cmd: Command, io: CliIo, fn: (hubs: HubService, sel: HubSelection) => Promise<T>): Promise<T> {
+  return withHub(cmd, io, async (hubs, sel) => {
+    await hubs.ensureHub(sel)
+    return fn(hubs, sel)
+  })
+}
+
 /** One human line per event: seq, time, type/status, from -> to, correlation, body preview. */
 export function eventLine(e: HubEventEnvelope): string {
   const status = e.status ? `/${e.status}` : ''

@@ -1,9 +1,13 @@
 /**
- * `muster mcp` at work: stdout belongs to the protocol, so every console method is sent to stderr
- * first (nothing else may write there); the server runs until stdin ends.
+ * `muster mcp` at work: JSON-RPC over stdio, one request per line (MemPalace's `_run_stdio_loop`,
+ * mcp_server/runtime.py @ 83ac0404, MUSE's mcp-server.sh read loop). stdout belongs to the
+ * protocol, so every console method is sent to stderr first. Requests are answered as they
+ * finish (a long `mempalace_event_wait` does not hold up the calls behind it; each answer carries
+ * its id). At the end of stdin the waits still running are cancelled, the answers owed are
+ * written, and the process ends; a reader gone from stdout ends it at once.
  */
+import { createInterface } from 'node:readline'
 import type { Command } from 'commander'
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { projectRoot } from '../../core/mcp/muse-tools'
 import { openHubService } from '../../core/hub/standalone'
 import { homeOf } from '../context'
@@ -17,15 +21,29 @@ export async function mcp(io: CliIo, opts: { projectRoot?: string }, cmd: Comman
   for (const m of ['log', 'info', 'debug', 'warn'] as const) console[m] = (...args: unknown[]) => console.error(...args)
   const service = openHubService(homeOf(cmd, io), io.env)
   const server = buildMcpServer({ root, hubs: service.hubs, hub: cliSelection(cmd, io) })
-  const transport = new StdioServerTransport()
-  const ended = new Promise<void>((resolve) => {
-    process.stdin.once('end', resolve)
-    process.stdin.once('close', resolve)
-    transport.onclose = resolve
+  const ended = new AbortController()
+  let stdoutGone = false
+  process.stdout.on('error', () => {
+    stdoutGone = true
+    ended.abort()
   })
-  await server.connect(transport)
+  const pending = new Set<Promise<void>>()
   io.stderr(`muster mcp: serving ${root} over stdio\n`)
-  await ended
-  await server.close()
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity })
+  for await (const raw of lines) {
+    if (stdoutGone) break
+    const line = raw.trim()
+    if (!line) continue
+    const job = server
+      .line(line, ended.signal)
+      .then((answer) => {
+        if (answer !== null && !stdoutGone) process.stdout.write(answer + '\n')
+      })
+      .catch((err: unknown) => io.stderr(`muster mcp: ${(err as Error).message}\n`))
+      .finally(() => pending.delete(job))
+    pending.add(job)
+  }
+  ended.abort()
+  await Promise.all(pending)
   await service.close()
 }

@@ -26,11 +26,14 @@ export async function readAll(stream: NodeJS.ReadableStream, max = MAX_HOOK_INPU
   return Buffer.concat(chunks)
 }
 
-/** Runs the hook; returns the exit code (0 whenever the harness got an answer). */
-export async function runHookCommand(io: CliIo, o: HookCliOptions, signal?: AbortSignal): Promise<number> {
+/**
+ * Runs the hook; returns the exit code (0 whenever the harness got an answer). A hook that cannot
+ * run as installed exits 2 with the reason: every harness reads that as "block this call".
+ */
+export async function runHookCommand(io: CliIo, o: HookCliOptions, signal?: AbortSignal, gone?: AbortSignal): Promise<number> {
   const fail = (message: string): number => {
-    io.stderr(`muster approve-hook: ${message}; nothing was recorded\n`)
-    return 1
+    io.stderr(`muster approve-hook: ${message}; the call is blocked and nothing was recorded\n`)
+    return 2
   }
   if (!o.agent) return fail('--agent is required (the agent whose tool call this is, e.g. --agent mac-claude)')
   if (!AGENT_RE.test(o.agent)) return fail(`--agent must be a single token like mac-claude (machine-harness), got '${o.agent}'`)
@@ -56,8 +59,13 @@ export async function runHookCommand(io: CliIo, o: HookCliOptions, signal?: Abor
     warn: (line) => io.stderr(`${line}\n`)
   })
   try {
-    const run = await runApproveHook(stdin, { agent: o.agent, project: o.project, harness: o.harness, timeoutMs: o.timeoutMs, signal }, ctx)
+    const run = await runApproveHook(
+      stdin,
+      { agent: o.agent, project: o.project, harness: o.harness, event: o.event, timeoutMs: o.timeoutMs, signal, gone },
+      ctx
+    )
     io.stdout(run.stdout)
+    if (run.stderr) io.stderr(`${run.stderr}\n`)
     return run.exitCode
   } finally {
     await close()

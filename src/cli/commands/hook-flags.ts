@@ -10,6 +10,7 @@ export interface HookCliOptions {
   hub?: string
   project?: string
   harness?: string
+  event?: string
   timeoutMs?: number
   lockTimeoutMs?: number
   home?: string
@@ -33,7 +34,16 @@ export const HOOK_FLAGS: readonly HookFlag[] = [
     key: 'project',
     help: 'the project of the request (default: the registered project holding the hook’s cwd, else its folder name)'
   },
-  { spec: '--harness <name>', key: 'harness', help: 'claude-code or codex (default: read from the hook input)' },
+  {
+    spec: '--harness <name>',
+    key: 'harness',
+    help: 'claude-code, codex, gemini, copilot, cursor or opencode (default: read from the hook input as a whole)'
+  },
+  {
+    spec: '--event <name>',
+    key: 'event',
+    help: 'the hook event, for harnesses whose input does not name it (Copilot CLI: permissionRequest or preToolUse)'
+  },
   {
     spec: '--timeout-ms <ms>',
     key: 'timeoutMs',

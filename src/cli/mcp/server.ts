@@ -1,16 +1,21 @@
 /**
- * `muster mcp`'s server: an `McpServer` (the MCP SDK, 1.x) with MUSE's six tools for one project
- * root and the hub tools, each registered with its input schema from the contract
- * (`shared/contract/mcp-tools.ts`). Tool failures are tool results with `isError`; the SDK
- * answers the protocol itself (initialize, tools/list, ping, string or number request ids).
+ * `muster mcp`'s tools on the JSON-RPC dispatcher (./jsonrpc.ts):
+ * - MUSE's six for one project root, as MUSE's own server (mcp-server.sh) serves them: arguments
+ *   read the way its `jq -r '.x // empty'` reads them (missing or null is '', extra ones ignored),
+ *   failures flagged `isError` with MUSE's texts;
+ * - MemPalace's eight logstream tools on the chosen hub (core/mcp/hub-tools.ts), as upstream's
+ *   server serves them: arguments checked (unknown names, integers, required), results as
+ *   `json.dumps(result, indent=2, ensure_ascii=False)` text with metadata exactly as stored,
+ *   refusals as ordinary results.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { pyDumps } from '../../shared/py-json'
 import { HUB_MCP_TOOLS, MUSE_MCP_TOOLS, type HubToolName, type MuseToolName } from '../../shared/contract/mcp-tools'
 import type { HubSelection, HubService } from '../../core/hub/hub-service'
 import { hubTools } from '../../core/mcp/hub-tools'
 import { getRole, getStatus, listRoles, searchMemory, sendDirective, writeMemory, type ToolText } from '../../core/mcp/muse-tools'
 import { MUSTER_VERSION } from '../../core/version'
+import { upstreamJson } from '../upstream-output'
+import { JsonRpcDispatcher, type RpcTool, type ToolArgs } from './jsonrpc'
 
 /** What the server serves. */
 export interface McpServerOptions {
@@ -23,33 +28,41 @@ export interface McpServerOptions {
   now?: () => Date
 }
 
-const text = (r: ToolText): CallToolResult => ({ content: [{ type: 'text', text: r.text }], ...(r.isError ? { isError: true } : {}) })
+/** An argument as MUSE's server reads it with `jq -r '.x // empty'`: missing, null or false is ''. */
+export function museArg(args: ToolArgs, key: string): string {
+  const v = args[key]
+  if (v === undefined || v === null || v === false) return ''
+  return typeof v === 'string' ? v : pyDumps(v, { loneSurrogates: 'escape' })
+}
 
-/** Builds the server with every tool registered. */
-export function buildMcpServer(o: McpServerOptions): McpServer {
+/** Builds the dispatcher with every tool. */
+export function buildMcpServer(o: McpServerOptions): JsonRpcDispatcher {
   const now = o.now ?? (() => new Date())
-  const server = new McpServer({ name: 'muster', version: MUSTER_VERSION }, { capabilities: { tools: {} } })
-  const muse: { [K in MuseToolName]: (args: never) => Promise<ToolText> } = {
+  const a = museArg
+  const muse: Record<MuseToolName, (args: ToolArgs) => Promise<ToolText>> = {
     muse_get_status: () => getStatus(o.root),
     muse_list_roles: () => listRoles(o.root),
-    muse_get_role: (a: { role: string }) => getRole(o.root, a.role),
-    muse_send_directive: (a: { target_role: string; directive_id: string; title: string; body: string }) => sendDirective(o.root, a, now()),
-    muse_write_memory: (a: { content: string; section?: string }) => writeMemory(o.root, a, now()),
-    muse_search_memory: (a: { query: string; scope?: 'all' | 'recent' | 'longterm' }) => searchMemory(o.root, a, now())
+    muse_get_role: (x) => getRole(o.root, a(x, 'role')),
+    muse_send_directive: (x) =>
+      sendDirective(
+        o.root,
+        { target_role: a(x, 'target_role'), directive_id: a(x, 'directive_id'), title: a(x, 'title'), body: a(x, 'body') },
+        now()
+      ),
+    muse_write_memory: (x) => writeMemory(o.root, { content: a(x, 'content'), section: a(x, 'section') || undefined }, now()),
+    muse_search_memory: (x) => searchMemory(o.root, { query: a(x, 'query'), scope: a(x, 'scope') || 'all' }, now())
   }
+  const tools: Record<string, RpcTool> = {}
   for (const name of Object.keys(MUSE_MCP_TOOLS) as MuseToolName[]) {
-    const def = MUSE_MCP_TOOLS[name]
-    server.registerTool(name, { description: def.description, inputSchema: def.input }, async (args: unknown) =>
-      text(await muse[name](args as never))
-    )
+    tools[name] = { ...MUSE_MCP_TOOLS[name], strictArguments: false, call: (args) => muse[name](args) }
   }
   const hub = hubTools(o.hubs, o.hub)
   for (const name of Object.keys(HUB_MCP_TOOLS) as HubToolName[]) {
-    const def = HUB_MCP_TOOLS[name]
-    server.registerTool(name, { description: def.description, inputSchema: def.input }, async (args: unknown): Promise<CallToolResult> => {
-      const r = await (hub[name] as (a: unknown) => Promise<{ json: unknown; isError: boolean }>)(args)
-      return text({ text: JSON.stringify(r.json), isError: r.isError })
-    })
+    tools[name] = {
+      ...HUB_MCP_TOOLS[name],
+      strictArguments: true,
+      call: async (args, signal) => ({ text: upstreamJson(await hub[name](args, signal)).slice(0, -1) })
+    }
   }
-  return server
+  return new JsonRpcDispatcher({ name: 'muster', version: MUSTER_VERSION }, tools)
 }

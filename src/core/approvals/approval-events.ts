@@ -9,7 +9,16 @@ import { expiryDeadline } from '../../shared/approvals/expiry'
 import { readToolCall, summarizeToolCall, type ToolInput } from '../../shared/approvals/tool-call'
 import type { ApprovalDecisionInfo, ApprovalItem, ApprovalState } from '../../shared/contract/approvals-types'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
-import { ACK_OF, DECISIONS, EventType, Room, Status, type ApprovalDecision } from '../../shared/contract/hub-vocabulary'
+import {
+  ACK_OF,
+  ALWAYS_ALLOW,
+  DECIDED_BY_ABANDONED,
+  DECISIONS,
+  EventType,
+  Room,
+  Status,
+  type ApprovalDecision
+} from '../../shared/contract/hub-vocabulary'
 import { callSignature } from '../../shared/approvals/tool-call'
 import type { AppendInput } from '../hub/hub-port'
 import { taskSlug } from '../hub/validate'
@@ -88,7 +97,7 @@ export function requestAppend(ask: ApprovalAsk, correlationId: string): { append
 /** The `approval.decision` append answering a request. */
 export function decisionAppend(
   request: Pick<HubEventEnvelope, 'id' | 'stream' | 'room' | 'from_agent' | 'correlation_id'>,
-  d: { decision: ApprovalDecision; reason: string; decided_by: string; from_agent: string }
+  d: { decision: ApprovalDecision; reason: string; decided_by: string; from_agent: string; always?: boolean }
 ): AppendInput {
   const reason = d.reason.trim()
   return {
@@ -99,7 +108,13 @@ export function decisionAppend(
     to_agent: request.from_agent,
     correlation_id: request.correlation_id ?? null,
     body: reason ? `${d.decision}: ${reason}` : d.decision,
-    metadata: { [ACK_OF]: request.id, decision: d.decision, reason, decided_by: d.decided_by }
+    metadata: {
+      [ACK_OF]: request.id,
+      decision: d.decision,
+      reason,
+      decided_by: d.decided_by,
+      ...(d.always && d.decision === 'allow' ? { [ALWAYS_ALLOW]: true } : {})
+    }
   }
 }
 
@@ -115,6 +130,7 @@ export function readDecision(e: HubEventEnvelope): ApprovalDecisionInfo | null {
     reason: typeof e.metadata.reason === 'string' ? e.metadata.reason : '',
     decided_by: typeof e.metadata.decided_by === 'string' ? e.metadata.decided_by : e.from_agent,
     from_agent: e.from_agent,
+    ...(decision === 'allow' && e.metadata[ALWAYS_ALLOW] === true ? { always: true } : {}),
     created_at: e.created_at
   }
 }
@@ -156,7 +172,9 @@ export function foldApproval(
   const [first, ...conflicts] = decisions
   const expires = expiresAt(request)
   const state: ApprovalState = first
-    ? first.decision
+    ? first.decision === 'timeout' && first.decided_by === DECIDED_BY_ABANDONED
+      ? 'abandoned'
+      : first.decision
     : now > expiryDeadline(request.created_at, request.metadata.timeout_ms)
       ? 'expired'
       : 'pending'

@@ -89,7 +89,7 @@ describe('approvals inbox (service)', () => {
     const svc = await service()
     await svc.call('hubs.add', { palace: a.palace, name: 'a' })
     const state = async (agent: string) => (await svc.call('hub.overview', { hub: 'a' })).hubs[0]!.agents.find((x) => x.agent === agent)
-    expect(await state('mac-claude')).toMatchObject({ state: 'needs-me', reason: '1 approval waiting' })
+    expect(await state('mac-claude')).toMatchObject({ state: 'needs-me', reason: 'mac-claude asks to use Bash', needs: { count: 1 } })
     expect((await state('home-bot'))!.state).not.toBe('needs-me')
     expect((await svc.call('hub.overview', { hub: 'a' })).hubs[0]!.approvals_waiting).toBe(1)
     await svc.call('approvals.decide', { hub: 'a', id: req.id, decision: 'allow' })
@@ -205,5 +205,38 @@ describe('approvals inbox (service)', () => {
       "event 'evt_20260101T000000_000000000000' not found"
     ])
     expect((await svc.call('approvals.list', {})).pending).toEqual([])
+  })
+
+  it('an abandoned or timed-out request leaves the inbox, and a late decision on it is refused: no agent is waiting', async () => {
+    const a = hubWith()
+    const r1 = request(a.file, 'mac-claude', 'make deploy')
+    const r2 = request(a.file, 'mac-claude', 'make release')
+    for (const [r, by] of [
+      [r1, 'abandoned'],
+      [r2, 'timeout']
+    ] as const)
+      appendEvent(a.file.db, a.file.replicaId, {
+        type: 'approval.decision',
+        stream: r.stream,
+        room: 'approvals',
+        fromAgent: 'mac-claude',
+        toAgent: 'mac-claude',
+        correlationId: r.correlation_id,
+        body: 'timeout',
+        metadata: { ack_of: r.id, decision: 'timeout', reason: 'gone', decided_by: by }
+      })
+    const svc = await service()
+    await svc.call('hubs.add', { palace: a.palace, name: 'a' })
+    const list = await svc.call('approvals.list', { history_limit: 10 })
+    expect(list.pending).toEqual([])
+    expect(list.history.map((h) => h.state).sort()).toEqual(['abandoned', 'timeout'])
+    await expect(svc.call('approvals.decide', { hub: 'a', id: r1.correlation_id!, decision: 'allow' })).rejects.toThrow(
+      /^no agent is waiting for appr_\w+: its harness went away before a decision; your decision was not recorded$/
+    )
+    await expect(svc.call('approvals.decide', { hub: 'a', id: r2.correlation_id!, decision: 'deny' })).rejects.toThrow(
+      /no agent is waiting/
+    )
+    const decisions = (await svc.call('hub.list', { hub: 'a', type: 'approval.decision', limit: 10 })).events
+    expect(decisions).toHaveLength(2)
   })
 })

@@ -95,26 +95,48 @@ export class ApprovalsService {
     return event
   }
 
-  /** Allows or denies a request as the operator; reports whether this decision was the first. */
-  async decide(sel: HubSelection & { id: string; decision: ApprovalDecision; reason?: string }): Promise<DecideResult> {
+  /**
+   * Allows or denies a request as the operator; reports whether this decision was the first. A
+   * request nobody waits for any more (timed out, abandoned by its harness, or expired) is refused
+   * and nothing is appended: a decision nobody receives is never recorded.
+   */
+  async decide(sel: HubSelection & { id: string; decision: ApprovalDecision; reason?: string; always?: boolean }): Promise<DecideResult> {
     const request = await this.request(sel, sel.id)
     const me = this.opts.operator()
+    const before = await this.thread(sel, request)
+    if (before.state === 'timeout' || before.state === 'abandoned' || before.state === 'expired') {
+      const why =
+        before.state === 'abandoned'
+          ? 'its harness went away before a decision'
+          : before.state === 'timeout'
+            ? `its hook stopped waiting (${before.decision?.reason || 'timed out'})`
+            : 'its hook stopped waiting long ago'
+      throw new ApiError(
+        `no agent is waiting for ${request.correlation_id ?? request.id}: ${why}; your decision was not recorded`,
+        'conflict'
+      )
+    }
     const {
       hub: hubName,
       palace,
       event
     } = await this.opts.hubs.append({
       ...(sel.hub ? { hub: sel.hub } : sel.palace ? { palace: sel.palace } : {}),
-      ...decisionAppend(request, { decision: sel.decision, reason: sel.reason ?? '', decided_by: me, from_agent: me })
+      ...decisionAppend(request, { decision: sel.decision, reason: sel.reason ?? '', decided_by: me, from_agent: me, always: sel.always })
     })
-    const { hub } = this.opts.hubs.choose(sel)
-    const thread = await hub.list({
+    const item = await this.thread(sel, request, { hub: hubName, palace })
+    return { item, outcome: item.decision?.id === event.id ? 'decided' : 'conflict', event }
+  }
+
+  /** A request folded with its thread's decisions as they stand. */
+  private async thread(sel: HubSelection, request: HubEventEnvelope, where?: { hub: string; palace: string }): Promise<ApprovalItem> {
+    const chosen = this.opts.hubs.choose(sel)
+    const thread = await chosen.hub.list({
       correlation_id: request.correlation_id ?? request.id,
       type: EventType.approvalDecision,
       order: 'asc',
       limit: 500
     })
-    const item = foldApproval(request, thread.events, { hub: hubName, palace })
-    return { item, outcome: item.decision?.id === event.id ? 'decided' : 'conflict', event }
+    return foldApproval(request, thread.events, where ?? { hub: chosen.name, palace: chosen.location })
   }
 }

@@ -1,25 +1,34 @@
 /**
  * `muster approve-hook`: one tool call of one agent, routed to the operator.
- * 1. Read the hook JSON (bad input: a clear error, exit 1, nothing appended).
+ * 1. Read the hook JSON through the harness's adapter (`harnesses/`): input no adapter can use is
+ *    refused in the way that blocks the call (exit 2 or the harness's deny), nothing appended.
  * 2. Allowlist first: a matching rule allows at once; the rule's hit is counted and the call is
  *    recorded in the hub as a request plus a decision by `allowlist:<rule>`.
  * 3. Otherwise append an `approval.request` and wait for the first `approval.decision` of its
  *    thread on a live tail that starts at the request (no busy loop).
  * 4. At the timeout (or when the harness stops the hook) record a `timeout` decision and deny,
- *    unless a human decision landed first: the first decision always wins.
+ *    unless a human decision landed first: the first decision always wins. When the harness is
+ *    gone (its process ended), the timeout is recorded as `abandoned` at once.
  * A hub that cannot be reached (missing, locked, read-only, unreachable) answers `ask`, so the
  * harness shows its own prompt, and says why on stderr: never a silent allow or deny.
  * Everything arrives through `HookContext`, built by `hook-env.ts`, so tests drive any `Hub`.
  */
 import { ruleLabel } from '../../shared/approvals/allow-rules'
-import { ALLOWLIST_DECIDER_PREFIX, DECIDED_BY_TIMEOUT, EventType, type ApprovalDecision } from '../../shared/contract/hub-vocabulary'
+import {
+  ABANDONED_REASON,
+  ALLOWLIST_DECIDER_PREFIX,
+  DECIDED_BY_ABANDONED,
+  DECIDED_BY_TIMEOUT,
+  EventType,
+  type ApprovalDecision
+} from '../../shared/contract/hub-vocabulary'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
 import type { HubSubscription } from '../hub/hub-port'
 import type { AppendAndWait } from '../hub/open-hub'
 import type { AllowlistStore } from './allowlist-store'
 import { decidesRequest, decisionAppend, foldApproval, newApprovalId, requestAppend, type ApprovalAsk } from './approval-events'
-import { hookAnswer, type HookVerdict } from './hook-answer'
-import { HookInputError, parseHookInput, type HookInput } from './hook-input'
+import type { HookVerdict } from './harnesses'
+import { readHookInput } from './hook-input'
 
 /** Default wait: 9 minutes, below Claude Code's own 600 s hook timeout. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 540_000
@@ -44,16 +53,23 @@ export interface HookContext {
 export interface HookOptions {
   agent: string
   project?: string
+  /** `--harness`: which harness's payload to expect (default: read from the payload). */
   harness?: string
+  /** `--event`: the hook event, for harnesses whose payload does not name it (Copilot CLI). */
+  event?: string
   timeoutMs?: number
   /** Aborted when the harness stops the hook (SIGTERM): recorded as a timeout. */
   signal?: AbortSignal
+  /** Aborted when the harness is gone (its process ended): recorded as abandoned. */
+  gone?: AbortSignal
 }
 
 /** What the hook printed and how it ended. */
 export interface HookRun {
   stdout: string
   exitCode: number
+  /** A line for stderr (the reason of an exit 2). */
+  stderr?: string
   verdict: HookVerdict | null
   /** The request's correlation id when one was appended. */
   correlation_id: string | null
@@ -98,43 +114,50 @@ function waitForDecision(
   })
 }
 
-/** The reason a harness shows for a decision. */
-function reasonFor(d: { decision: ApprovalDecision; reason: string; decided_by: string }, timeoutMs: number): string {
+/** Seconds as a person reads them: `4 s`, `1.5 s`, `540 s`. */
+export function formatSeconds(ms: number): string {
+  const s = ms / 1000
+  return `${Number.isInteger(s) || s >= 10 ? Math.round(s) : Number(s.toFixed(1))} s`
+}
+
+/** What the model reads when nobody decided: the wait, and why it ended if not by the clock. */
+export function timeoutReason(timeoutMs: number, why: string): string {
+  const base = `Muster approvals: no decision within ${formatSeconds(timeoutMs)}`
+  return why.trim() ? `${base} (${why.trim()})` : `${base} (timed out)`
+}
+
+/** The reason a harness shows for an operator's or a rule's decision. */
+function reasonFor(d: { decision: ApprovalDecision; reason: string; decided_by: string }): string {
   const why = d.reason.trim()
-  if (d.decision === 'timeout')
-    return `Muster approvals: no decision within ${Math.round(timeoutMs / 1000)} s (timed out)${why ? `: ${why}` : ''}`
   if (d.decision === 'allow') return `approved by ${d.decided_by} in Muster${why ? `: ${why}` : ''}`
   return `denied by ${d.decided_by} in Muster: ${why || 'no reason given'}`
 }
 
 /** Runs the hook on its stdin text. */
 export async function runApproveHook(stdin: string, opts: HookOptions, ctx: HookContext): Promise<HookRun> {
-  let input: HookInput
-  try {
-    input = parseHookInput(stdin)
-  } catch (err) {
-    if (!(err instanceof HookInputError)) throw err
-    ctx.warn(`muster approve-hook: ${err.message}; nothing was recorded`)
-    return { stdout: '', exitCode: 1, verdict: null, correlation_id: null }
+  const read = readHookInput(stdin, { harness: opts.harness, event: opts.event })
+  if (!read.ok) {
+    if (!read.reply.stderr) ctx.warn(read.reason)
+    return { ...read.reply, verdict: null, correlation_id: null }
   }
+  const { adapter, call } = read
   const timeoutMs = opts.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS
-  const answer = (verdict: HookVerdict, reason: string, correlation_id: string | null = null): HookRun => ({
-    stdout: hookAnswer(input.hook_event_name, verdict, reason),
-    exitCode: 0,
+  const answer = (verdict: HookVerdict, reason: string, correlation_id: string | null = null, always = false): HookRun => ({
+    ...adapter.answer(call, verdict, reason, { always }),
     verdict,
     correlation_id
   })
   const ask: ApprovalAsk = {
     agent: opts.agent,
-    project: opts.project ?? ctx.projectFor(input.cwd) ?? lastSegment(input.cwd) ?? 'unknown',
+    project: opts.project ?? ctx.projectFor(call.cwd) ?? lastSegment(call.cwd) ?? 'unknown',
     to_agent: ctx.operator,
-    harness: opts.harness ?? input.harness_hint ?? 'unknown',
-    hook_event_name: input.hook_event_name,
-    session_id: input.session_id,
-    cwd: input.cwd,
-    tool_use_id: input.tool_use_id,
-    tool_name: input.tool_name,
-    tool_input: input.tool_input,
+    harness: call.harness,
+    hook_event_name: call.event,
+    session_id: call.session_id,
+    cwd: call.cwd,
+    tool_use_id: call.tool_use_id,
+    tool_name: call.tool_name,
+    tool_input: call.tool_input,
     timeout_ms: timeoutMs
   }
   const hub = ctx.hub
@@ -181,16 +204,18 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
     return unreachable((err as Error).message)
   }
 
-  const first = await waitForDecision(hub, request, timeoutMs, opts.signal)
+  const stop = anySignal([opts.signal, opts.gone])
+  const first = await waitForDecision(hub, request, timeoutMs, stop)
   let decisions: HubEventEnvelope[] = first ? [first] : []
   if (!first) {
-    const stopped = opts.signal?.aborted ? 'the harness stopped the hook before a decision' : ''
+    const gone = opts.gone?.aborted === true
+    const ending = gone ? ABANDONED_REASON : opts.signal?.aborted ? 'the harness stopped the hook before a decision' : ''
     try {
       const mine = await hub.append(
         decisionAppend(request, {
           decision: 'timeout',
-          reason: stopped || `no decision within ${Math.round(timeoutMs / 1000)} s`,
-          decided_by: DECIDED_BY_TIMEOUT,
+          reason: ending || `no decision within ${formatSeconds(timeoutMs)}`,
+          decided_by: gone ? DECIDED_BY_ABANDONED : DECIDED_BY_TIMEOUT,
           from_agent: ask.agent
         })
       )
@@ -199,16 +224,28 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
       decisions = thread.events.length ? thread.events : [mine]
     } catch (err) {
       ctx.warn(`muster approve-hook: timed out, and the timeout could not be recorded: ${(err as Error).message}`)
-      return answer(
-        'deny',
-        reasonFor({ decision: 'timeout', reason: stopped, decided_by: DECIDED_BY_TIMEOUT }, timeoutMs),
-        request.correlation_id
-      )
+      return answer('deny', timeoutReason(timeoutMs, ending), request.correlation_id)
     }
   }
   const folded = foldApproval(request, decisions, { hub: hub.location, palace: hub.location })
   const d = folded.decision!
-  return answer(d.decision === 'allow' ? 'allow' : 'deny', reasonFor(d, timeoutMs), request.correlation_id)
+  const reason =
+    d.decision === 'timeout'
+      ? timeoutReason(timeoutMs, d.reason === `no decision within ${formatSeconds(timeoutMs)}` ? '' : d.reason)
+      : reasonFor(d)
+  return answer(d.decision === 'allow' ? 'allow' : 'deny', reason, request.correlation_id, d.decision === 'allow' && d.always === true)
+}
+
+/** One signal aborted when any of `signals` is. */
+function anySignal(signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
+  const list = signals.filter((s): s is AbortSignal => !!s)
+  if (list.length <= 1) return list[0]
+  const c = new AbortController()
+  for (const s of list) {
+    if (s.aborted) c.abort()
+    else s.addEventListener('abort', () => c.abort(), { once: true })
+  }
+  return c.signal
 }
 
 /** Appends the request with a fresh correlation id; a too-large input is kept whole in an artifact. */

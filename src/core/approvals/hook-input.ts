@@ -1,77 +1,52 @@
 /**
- * The JSON a harness hook receives on stdin (Claude Code `PreToolUse` / `PermissionRequest`,
- * Codex `PermissionRequest`): `session_id`, `cwd`, `hook_event_name`, `tool_name`, `tool_input`
- * and `tool_use_id` where present; other fields are ignored. Bad input is one clear error. No zod:
- * this runs in the hook process, on every tool call of every agent.
+ * Reads a hook's stdin: which harness sent it (the `--harness` flag, else the payload as a whole)
+ * and the tool call it asks about. A payload no adapter recognises, or one its harness's adapter
+ * cannot use, is refused in the way that blocks the call (that harness's deny, or exit 2 with the
+ * reason on stderr): never exit 1, which every harness reads as "go ahead". No zod: this runs in
+ * the hook process, on every tool call of every agent.
  */
-import type { ToolInput } from '../../shared/approvals/tool-call'
-import { HookEvent, type HookEventName } from '../../shared/contract/hub-vocabulary'
+import { adapterFor, detectHarness, HookInputError, type HarnessAdapter, type HarnessCall, type HookReply } from './harnesses'
+import { exitTwo } from './harnesses/types'
 
 /** Stdin larger than this is refused (a tool input fits easily; the hub keeps 64 KiB of it). */
 export const MAX_HOOK_INPUT_BYTES = 8 * 1024 * 1024
 
-/** A hook's input, checked. */
-export interface HookInput {
-  hook_event_name: HookEventName
-  tool_name: string
-  tool_input: ToolInput
-  session_id: string | null
-  cwd: string | null
-  tool_use_id: string | null
-  transcript_path: string | null
-  /** Which harness sent it, as far as the payload tells (Claude Code sends `permission_mode`). */
-  harness_hint: 'claude-code' | 'codex' | null
+/** Where a payload comes from, as installed: `--harness` and `--event`. */
+export interface HookSource {
+  harness?: string
+  event?: string
 }
 
-/** A malformed hook input. */
-export class HookInputError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'HookInputError'
-  }
+/** A payload read: its adapter and call, or the refusal to print. */
+export type ReadHook = { ok: true; adapter: HarnessAdapter; call: HarnessCall } | { ok: false; reason: string; reply: HookReply }
+
+const refusal = (reason: string, adapter: HarnessAdapter | null, event?: string): ReadHook => {
+  const why = `muster approve-hook: ${reason}; the call is blocked and nothing was recorded`
+  return { ok: false, reason: why, reply: adapter ? adapter.refuse(why, event) : exitTwo(why) }
 }
 
-const optText = (o: Record<string, unknown>, key: string): string | null => {
-  const v = o[key]
-  if (v === undefined || v === null) return null
-  if (typeof v !== 'string') throw new HookInputError(`hook input field ${key} must be a string`)
-  return v
-}
-
-/** Parses and checks a hook's stdin. */
-export function parseHookInput(text: string): HookInput {
-  if (text.trim() === '') throw new HookInputError('no hook input on stdin (expected the harness hook JSON)')
+/** Reads a hook's stdin text. */
+export function readHookInput(text: string, src: HookSource = {}): ReadHook {
+  const named = src.harness ? adapterFor(src.harness) : null
+  if (src.harness && !named) return refusal(`unknown --harness '${src.harness}'`, null)
+  if (text.trim() === '') return refusal('no hook input on stdin (expected the harness hook JSON)', named, src.event)
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch (err) {
-    throw new HookInputError(`stdin is not valid JSON (${(err as Error).message})`)
+    return refusal(`stdin is not valid JSON (${(err as Error).message})`, named, src.event)
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new HookInputError('hook input must be a JSON object')
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return refusal('hook input must be a JSON object', named, src.event)
   const o = value as Record<string, unknown>
-  const event = o.hook_event_name
-  const events = Object.values(HookEvent) as string[]
-  if (typeof event !== 'string') throw new HookInputError('hook input has no hook_event_name')
-  if (!events.includes(event))
-    throw new HookInputError(`unsupported hook_event_name '${event}' (approve-hook answers ${events.join(' and ')})`)
-  if (typeof o.tool_name !== 'string' || o.tool_name.trim() === '') throw new HookInputError('hook input has no tool_name')
-  if (!o.tool_input || typeof o.tool_input !== 'object' || Array.isArray(o.tool_input))
-    throw new HookInputError('hook input tool_input must be a JSON object')
-  const transcript = optText(o, 'transcript_path')
-  const hint =
-    'permission_mode' in o || /[\\/]\.claude[\\/]/.test(transcript ?? '')
-      ? 'claude-code'
-      : /[\\/]\.codex[\\/]/.test(transcript ?? '') || 'turn_id' in o
-        ? 'codex'
-        : null
-  return {
-    hook_event_name: event as HookEventName,
-    tool_name: o.tool_name,
-    tool_input: o.tool_input as ToolInput,
-    session_id: optText(o, 'session_id'),
-    cwd: optText(o, 'cwd'),
-    tool_use_id: optText(o, 'tool_use_id'),
-    transcript_path: transcript,
-    harness_hint: hint
+  const adapter = named ?? detectHarness(o, src.event)
+  if (!adapter) {
+    const event = typeof o.hook_event_name === 'string' ? ` (hook_event_name '${o.hook_event_name}')` : ''
+    return refusal(`this hook input is from no harness Muster knows${event}`, null)
+  }
+  try {
+    return { ok: true, adapter, call: adapter.parse(o, src.event) }
+  } catch (err) {
+    if (!(err instanceof HookInputError)) throw err
+    return refusal(err.message, adapter, src.event)
   }
 }

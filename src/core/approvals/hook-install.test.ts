@@ -2,14 +2,17 @@ import { readFileSync, writeFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
-import { DEFAULT_PRE_TOOL_MATCHER, installHook, shellQuote, uninstallHook, type HookEntrySpec } from './hook-install'
+import { DEFAULT_PRE_TOOL_MATCHER, FILE_BASE, harnessEntry, type EntryOptions } from './harness-install'
+import { installedCommand, installHooks, shellQuote, uninstallHooks } from './hook-install'
 
-const spec = (agent = 'mac-claude'): HookEntrySpec => ({
+const spec = (agent = 'mac-claude'): EntryOptions => ({
   event: 'PreToolUse',
   command: `/usr/bin/node /opt/muster/bin/muster.mjs approve-hook --agent ${agent}`,
   matcher: DEFAULT_PRE_TOOL_MATCHER,
   timeoutSec: 570
 })
+const installHook = (file: string, o: EntryOptions) => installHooks(file, [harnessEntry('claude', o)], 'approve-hook')
+const uninstallHook = (file: string) => uninstallHooks(file, 'approve-hook')
 
 // A realistic settings file: other hooks on the same event, other events, permissions, comments, 4-space indent, CRLF.
 const SETTINGS = [
@@ -32,7 +35,7 @@ describe('approve-hook install', () => {
   it('adds its group next to the others, changing nothing else; idempotent; uninstall restores the bytes', () => {
     const file = join(tmpDir(), 'settings.json')
     writeFileSync(file, SETTINGS)
-    expect(installHook(file, spec())).toMatchObject({ action: 'installed', event: 'PreToolUse' })
+    expect(installHook(file, spec())).toMatchObject({ action: 'installed', events: ['PreToolUse'] })
     const installed = readFileSync(file, 'utf8')
     const parsed = JSON.parse(installed.replace(/^\s*\/\/.*$/m, ''))
     expect(parsed.hooks.PreToolUse).toHaveLength(2)
@@ -50,7 +53,7 @@ describe('approve-hook install', () => {
     expect(readFileSync(file, 'utf8')).toBe(installed)
     expect(installHook(file, spec('win-codex'))).toMatchObject({ action: 'updated' })
     expect(JSON.parse(readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/m, '')).hooks.PreToolUse).toHaveLength(2)
-    expect(uninstallHook(file)).toMatchObject({ action: 'removed', event: 'PreToolUse' })
+    expect(uninstallHook(file)).toMatchObject({ action: 'removed', events: ['PreToolUse'] })
     expect(readFileSync(file, 'utf8')).toBe(SETTINGS)
     expect(uninstallHook(file)).toMatchObject({ action: 'absent' })
     expect(readFileSync(file, 'utf8')).toBe(SETTINGS)
@@ -105,6 +108,66 @@ describe('approve-hook install', () => {
       expect(readFileSync(file, 'utf8')).toBe(bad)
     }
     expect(existsSync(join(tmpDir(), 'x'))).toBe(false)
+  })
+
+  it('migrates an older install: installing on PermissionRequest takes Muster’s PreToolUse group out, keeping the others', () => {
+    const file = join(tmpDir(), 'settings.json')
+    writeFileSync(file, SETTINGS)
+    installHook(file, spec())
+    const r = installHooks(
+      file,
+      [harnessEntry('claude', { ...spec(), event: 'PermissionRequest', matcher: undefined, onFailureBlock: true })],
+      'approve-hook'
+    )
+    expect(r).toMatchObject({ action: 'installed', events: ['PermissionRequest'], migrated_from: ['PreToolUse'] })
+    const parsed = JSON.parse(readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/m, ''))
+    expect(parsed.hooks.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [{ type: 'command', command: '~/bin/audit.sh' }] }])
+    expect(parsed.hooks.PermissionRequest).toEqual([
+      { hooks: [{ type: 'command', command: spec().command, timeout: 570, onFailure: 'block' }] }
+    ])
+    expect(installedCommand(file, 'PermissionRequest', 'approve-hook')).toBe(spec().command)
+    // the session-state hooks are another kind: installing or removing approvals leaves them alone
+    installHooks(
+      file,
+      [harnessEntry('claude', { event: 'Stop', command: 'muster session-hook --agent a', timeoutSec: 10 })],
+      'session-hook'
+    )
+    uninstallHook(file)
+    const left = JSON.parse(readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/m, ''))
+    expect(left.hooks.PermissionRequest).toBeUndefined()
+    expect(left.hooks.Stop).toHaveLength(2)
+    uninstallHooks(file, 'session-hook')
+    expect(readFileSync(file, 'utf8').replace(/"PreToolUse": \[[^\]]*\]/, '')).toBe(SETTINGS.replace(/"PreToolUse": \[[^\]]*\]/, ''))
+  })
+
+  it('writes Copilot CLI and Cursor entries flat, in a `{"version": 1}` file of their own shape', () => {
+    const dir = tmpDir()
+    const copilot = join(dir, '.github', 'hooks', 'muster.json')
+    installHooks(
+      copilot,
+      [harnessEntry('copilot', { event: 'permissionRequest', command: 'muster approve-hook --agent c', timeoutSec: 570 })],
+      'approve-hook',
+      FILE_BASE.copilot
+    )
+    expect(JSON.parse(readFileSync(copilot, 'utf8'))).toEqual({
+      version: 1,
+      hooks: { permissionRequest: [{ type: 'command', bash: 'muster approve-hook --agent c', timeoutSec: 570 }] }
+    })
+    const cursor = join(dir, 'hooks.json')
+    const theirs = '{\n  "version": 1,\n  "hooks": {\n    "afterFileEdit": [{ "command": "./format.sh" }]\n  }\n}\n'
+    writeFileSync(cursor, theirs)
+    const entries = ['beforeShellExecution', 'beforeMCPExecution'].map((event) =>
+      harnessEntry('cursor', { event, command: 'muster approve-hook --agent k', timeoutSec: 570 })
+    )
+    installHooks(cursor, entries, 'approve-hook', FILE_BASE.cursor)
+    expect(JSON.parse(readFileSync(cursor, 'utf8')).hooks.beforeShellExecution).toEqual([
+      { command: 'muster approve-hook --agent k', timeout: 570, failClosed: true }
+    ])
+    expect(uninstallHooks(cursor, 'approve-hook')).toMatchObject({
+      action: 'removed',
+      events: ['beforeShellExecution', 'beforeMCPExecution']
+    })
+    expect(readFileSync(cursor, 'utf8')).toBe(theirs)
   })
 
   it('quotes words for the shell', () => {

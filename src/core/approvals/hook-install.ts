@@ -1,8 +1,9 @@
 /**
- * `muster approve-hook install`: puts Muster's hook into a harness's settings file, or takes it
- * out (`--uninstall`). Claude Code (`~/.claude/settings.json`) and Codex (`~/.codex/hooks.json`)
- * share one shape: `hooks.<Event>` is an array of `{matcher?, hooks: [{type: "command", command,
- * timeout}]}` groups. Muster's group is the one whose command runs `approve-hook`.
+ * Puts Muster's hooks into a harness's settings file, or takes them out. Every harness keeps
+ * `hooks.<event>` as an array: of `{matcher?, hooks: [{type: "command", command, ...}]}` groups
+ * (Claude Code, Codex, Gemini CLI) or of flat command entries (Copilot CLI's `bash`, Cursor's
+ * `command`); `harness-install.ts` builds each harness's entries. Muster's entry is the one whose
+ * command runs `approve-hook` (or `session-hook`, for the session-state hooks).
  *
  * The file is edited as text (jsonc-parser finds the nodes, the edits are made by hand), so everything outside
  * Muster's own entry stays byte for byte: other hooks, other settings, comments, indentation, key
@@ -14,57 +15,48 @@ import { dirname, join } from 'node:path'
 import { findNodeAtLocation, parseTree, type FormattingOptions, type Node, type ParseError } from 'jsonc-parser'
 import { ApiError } from '../../shared/api-error'
 import { makeDirSync } from '../make-dir'
-import { HookEvent, type HookEventName } from '../../shared/contract/hub-vocabulary'
 
-/** The harnesses the installer knows. */
-export type HarnessName = 'claude' | 'codex'
+/** Which of Muster's hooks an entry is: the approvals hook or the session-state hook. */
+export type MusterHookKind = 'approve-hook' | 'session-hook'
 
-/** Per harness: default settings file (under the home folder) and hook event. */
-export const HARNESS_DEFAULTS: Record<HarnessName, { file: string[]; event: HookEventName }> = {
-  claude: { file: ['.claude', 'settings.json'], event: HookEvent.preToolUse },
-  codex: { file: ['.codex', 'hooks.json'], event: HookEvent.permissionRequest }
-}
-
-/** Claude Code's PreToolUse fires for every tool: by default only the ones that change things or reach out ask. */
-export const DEFAULT_PRE_TOOL_MATCHER = 'Bash|Edit|MultiEdit|Write|NotebookEdit|WebFetch|mcp__.*'
-
-/** What to install. */
+/** One entry to install: the harness's hook event and the array item to put there. */
 export interface HookEntrySpec {
-  event: HookEventName
-  /** The full command line the harness runs. */
-  command: string
-  /** Tool-name regex (PreToolUse); none = every tool. */
-  matcher?: string
-  /** The harness's own timeout for the hook, in seconds. */
-  timeoutSec: number
+  event: string
+  /** The array item, in the harness's own shape (a matcher group, or a flat command entry). */
+  entry: Record<string, unknown>
 }
 
 /** What an install or uninstall did. */
 export interface HookInstallResult {
   file: string
-  event: HookEventName | null
+  /** The events Muster's entries are in now (install) or were removed from (uninstall). */
+  events: string[]
+  /** Events Muster's entries of this kind were taken out of (an older install migrated). */
+  migrated_from: string[]
   action: 'installed' | 'updated' | 'unchanged' | 'removed' | 'absent'
 }
 
-/** Muster's hook group in a harness's settings. */
-export function hookEntry(spec: HookEntrySpec): Record<string, unknown> {
-  return {
-    ...(spec.matcher ? { matcher: spec.matcher } : {}),
-    hooks: [{ type: 'command', command: spec.command, timeout: spec.timeoutSec }]
-  }
+/** The command lines of an array item: a group's `hooks[].command`, or a flat entry's `command`/`bash`. */
+function commandsOf(item: unknown): string[] {
+  if (!item || typeof item !== 'object') return []
+  const o = item as Record<string, unknown>
+  const own = [o.command, o.bash].filter((c): c is string => typeof c === 'string')
+  const nested = Array.isArray(o.hooks) ? o.hooks.flatMap((h) => commandsOf(h)) : []
+  return [...own, ...nested]
 }
 
-/** True for a hook group whose command runs `approve-hook` (Muster's). */
-function isMusterGroup(group: unknown): boolean {
-  const hooks = (group as { hooks?: unknown } | null)?.hooks
-  return (
-    Array.isArray(hooks) &&
-    hooks.some(
-      (h) =>
-        typeof (h as { command?: unknown })?.command === 'string' &&
-        /(^|\s|['"/])approve-hook(\s|$)/.test((h as { command: string }).command)
-    )
-  )
+/** True for an array item whose command runs Muster's `kind` hook. */
+export function isMusterEntry(item: unknown, kind: MusterHookKind): boolean {
+  const re = new RegExp(`(^|\\s|['"/])${kind}(\\s|$)`)
+  return commandsOf(item).some((c) => re.test(c))
+}
+
+/** The command line of Muster's `kind` entry in `hooks.<event>` of a file, or null. */
+export function installedCommand(file: string, event: string, kind: MusterHookKind): string | null {
+  const { root } = readSettings(file)
+  const { array, index } = findGroup(root, event, kind)
+  if (index < 0) return null
+  return commandsOf(nodeValue(array!.children![index]!)).find((c) => c.includes(kind)) ?? null
 }
 
 /** Formatting of new text, read from the file: indentation unit and line ending. */
@@ -139,12 +131,12 @@ function readSettings(file: string): { text: string; root: Node | undefined } {
   return { text, root }
 }
 
-/** Index of Muster's group in `hooks.<event>`, or -1; the array node (if any). */
-function findGroup(root: Node | undefined, event: string): { array: Node | undefined; index: number } {
+/** Index of Muster's `kind` entry in `hooks.<event>`, or -1; the array node (if any). */
+function findGroup(root: Node | undefined, event: string, kind: MusterHookKind): { array: Node | undefined; index: number } {
   const array = root ? findNodeAtLocation(root, ['hooks', event]) : undefined
   if (!array) return { array, index: -1 }
   if (array.type !== 'array') throw new ApiError(`"hooks.${event}" is not an array; nothing was changed`, 'invalid_input')
-  return { array, index: (array.children ?? []).findIndex((c) => isMusterGroup(nodeValue(c))) }
+  return { array, index: (array.children ?? []).findIndex((c) => isMusterEntry(nodeValue(c), kind)) }
 }
 
 function nodeValue(n: Node): unknown {
@@ -169,69 +161,102 @@ function writeAtomically(file: string, text: string): void {
   renameSync(tmp, file)
 }
 
-/** Adds Muster's hook group (or brings it up to date); idempotent. */
-export function installHook(file: string, spec: HookEntrySpec): HookInstallResult {
-  const { text, root } = readSettings(file)
-  const entry = hookEntry(spec)
-  if (!root) {
-    writeAtomically(file, JSON.stringify({ hooks: { [spec.event]: [entry] } }, null, 2) + '\n')
-    return { file, event: spec.event, action: 'installed' }
-  }
-  const { array, index } = findGroup(root, spec.event)
+/** Puts one entry into `hooks.<event>` (replacing Muster's `kind` entry there); the new text, or null if unchanged. */
+function putEntry(text: string, root: Node, spec: HookEntrySpec, kind: MusterHookKind): string | null {
+  const { array, index } = findGroup(root, spec.event, kind)
   const fmt = formatOf(text)
-  let next: string
+  const entry = spec.entry
   if (index >= 0) {
     const node = array!.children![index]!
-    if (JSON.stringify(nodeValue(node)) === JSON.stringify(entry)) return { file, event: spec.event, action: 'unchanged' }
-    next = text.slice(0, node.offset) + entryText(entry, indentAt(text, node.offset), fmt) + text.slice(node.offset + node.length)
-  } else if (array && array.children?.length) {
-    // after the last group, on its own line, indented like it
+    if (JSON.stringify(nodeValue(node)) === JSON.stringify(entry)) return null
+    return text.slice(0, node.offset) + entryText(entry, indentAt(text, node.offset), fmt) + text.slice(node.offset + node.length)
+  }
+  if (array && array.children?.length) {
+    // after the last item, on its own line, indented like it
     const last = array.children[array.children.length - 1]!
     const end = last.offset + last.length
     const indent = indentAt(text, last.offset)
-    next = `${text.slice(0, end)},${fmt.eol}${indent}${entryText(entry, indent, fmt)}${text.slice(end)}`
-  } else if (array) {
+    return `${text.slice(0, end)},${fmt.eol}${indent}${entryText(entry, indent, fmt)}${text.slice(end)}`
+  }
+  if (array) {
     const outer = indentAt(text, array.offset, true)
     const inner = outer + unitOf(fmt)
-    next = `${text.slice(0, array.offset)}[${fmt.eol}${inner}${entryText(entry, inner, fmt)}${fmt.eol}${outer}]${text.slice(array.offset + array.length)}`
-  } else {
-    const hooks = findNodeAtLocation(root, ['hooks'])
-    next = hooks ? addProperty(text, hooks, spec.event, [entry], fmt) : addProperty(text, root, 'hooks', { [spec.event]: [entry] }, fmt)
+    return `${text.slice(0, array.offset)}[${fmt.eol}${inner}${entryText(entry, inner, fmt)}${fmt.eol}${outer}]${text.slice(array.offset + array.length)}`
   }
-  writeAtomically(file, next)
-  return { file, event: spec.event, action: index >= 0 ? 'updated' : 'installed' }
+  const hooks = findNodeAtLocation(root, ['hooks'])
+  return hooks ? addProperty(text, hooks, spec.event, [entry], fmt) : addProperty(text, root, 'hooks', { [spec.event]: [entry] }, fmt)
 }
 
-/** Removes Muster's hook group from every event (and an array or `hooks` object it leaves empty). */
-export function uninstallHook(file: string): HookInstallResult {
-  const { text, root } = readSettings(file)
-  const hooks = root ? findNodeAtLocation(root, ['hooks']) : undefined
+/** Takes Muster's `kind` entries out of `hooks.<event>` (and the property if it held only them). */
+function dropEntries(text: string, event: string, kind: MusterHookKind): string {
   let next = text
-  let removedFrom: HookEventName | null = null
-  for (const prop of hooks?.children ?? []) {
-    const event = prop.children![0]!.value as string
-    for (;;) {
-      const { array, index } = findGroup(parseTree(next)!, event)
-      if (index < 0) break
-      removedFrom ??= event as HookEventName
-      const items = array!.children!
-      if (items.length === 1) {
-        // the array held only Muster's group: the whole property goes (jsonc-parser removes it with its comma)
-        next = removeProperty(next, findNodeAtLocation(parseTree(next)!, ['hooks'])!, event)
-        break
-      }
-      // the exact inverse of the insertion: from the previous group's end (or this one's start) to the next one's start (or this one's end)
-      const node = items[index]!
-      const from = index > 0 ? items[index - 1]!.offset + items[index - 1]!.length : node.offset
-      const to = index > 0 ? node.offset + node.length : items[index + 1]!.offset
-      next = next.slice(0, from) + next.slice(to)
+  for (;;) {
+    const { array, index } = findGroup(parseTree(next)!, event, kind)
+    if (index < 0) return next
+    const items = array!.children!
+    if (items.length === 1) {
+      // the array held only Muster's entry: the whole property goes
+      return removeProperty(next, findNodeAtLocation(parseTree(next)!, ['hooks'])!, event)
     }
+    // the exact inverse of the insertion: from the previous item's end (or this one's start) to the next one's start (or this one's end)
+    const node = items[index]!
+    const from = index > 0 ? items[index - 1]!.offset + items[index - 1]!.length : node.offset
+    const to = index > 0 ? node.offset + node.length : items[index + 1]!.offset
+    next = next.slice(0, from) + next.slice(to)
   }
-  if (next === text) return { file, event: null, action: 'absent' }
-  const left = findNodeAtLocation(parseTree(next)!, ['hooks'])
-  if (left && (left.children ?? []).length === 0) next = removeProperty(next, parseTree(next)!, 'hooks')
-  writeAtomically(file, next)
-  return { file, event: removedFrom, action: 'removed' }
+}
+
+/** The events holding one of Muster's `kind` entries. */
+function eventsWith(text: string, kind: MusterHookKind): string[] {
+  const root = text.trim() ? parseTree(text) : undefined
+  const hooks = root ? findNodeAtLocation(root, ['hooks']) : undefined
+  return (hooks?.children ?? []).map((p) => p.children![0]!.value as string).filter((event) => findGroup(root, event, kind).index >= 0)
+}
+
+/** Removes a `hooks` object left empty. */
+function dropEmptyHooks(text: string): string {
+  const root = parseTree(text)!
+  const left = findNodeAtLocation(root, ['hooks'])
+  return left && (left.children ?? []).length === 0 ? removeProperty(text, root, 'hooks') : text
+}
+
+/**
+ * Installs Muster's `kind` entries (or brings them up to date), and takes its `kind` entries out
+ * of every other event (an older install is migrated by installing again); idempotent. A new
+ * file starts from `base` (e.g. `{"version": 1}`).
+ */
+export function installHooks(
+  file: string,
+  specs: readonly HookEntrySpec[],
+  kind: MusterHookKind,
+  base: Record<string, unknown> = {}
+): HookInstallResult {
+  const { text, root } = readSettings(file)
+  const events = specs.map((s) => s.event)
+  if (!root) {
+    const hooks = Object.fromEntries(specs.map((s) => [s.event, [s.entry]]))
+    writeAtomically(file, JSON.stringify({ ...base, hooks }, null, 2) + '\n')
+    return { file, events, migrated_from: [], action: 'installed' }
+  }
+  const before = eventsWith(text, kind)
+  const migrated = before.filter((e) => !events.includes(e))
+  let next = text
+  for (const event of migrated) next = dropEntries(next, event, kind)
+  for (const spec of specs) next = putEntry(next, parseTree(next)!, spec, kind) ?? next
+  if (next === text) return { file, events, migrated_from: [], action: 'unchanged' }
+  writeAtomically(file, dropEmptyHooks(next))
+  return { file, events, migrated_from: migrated, action: events.every((e) => before.includes(e)) ? 'updated' : 'installed' }
+}
+
+/** Removes Muster's `kind` entries from every event (and an array or `hooks` object they leave empty). */
+export function uninstallHooks(file: string, kind: MusterHookKind): HookInstallResult {
+  const { text } = readSettings(file)
+  const events = eventsWith(text, kind)
+  if (!events.length) return { file, events: [], migrated_from: [], action: 'absent' }
+  let next = text
+  for (const event of events) next = dropEntries(next, event, kind)
+  writeAtomically(file, dropEmptyHooks(next))
+  return { file, events, migrated_from: [], action: 'removed' }
 }
 
 /** Quotes one word for a POSIX shell (the harness runs the command through one). */

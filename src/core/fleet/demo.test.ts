@@ -15,22 +15,10 @@ const now = new Date(Date.UTC(2026, 2, 17, 6, 30, 0))
 let base: string
 let demo: DemoFleet
 let db: Db
-let elapsedMs = 0
-/** Longest stretch without a timer tick while the demo was built: how long it held the event loop. */
-let longestStallMs = 0
 
 beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'muster-demo-'))
-  const t0 = Date.now()
-  let last = performance.now()
-  const ticks = setInterval(() => {
-    longestStallMs = Math.max(longestStallMs, performance.now() - last)
-    last = performance.now()
-  }, 5)
   demo = await createDemoFleet(join(base, 'fleet'), { now })
-  longestStallMs = Math.max(longestStallMs, performance.now() - last)
-  clearInterval(ticks)
-  elapsedMs = Date.now() - t0
   db = openDatabase(join(demo.hub, 'logstream.sqlite3'), { readonly: true })
 })
 afterAll(() => {
@@ -47,8 +35,7 @@ const read = (file: string) => readFileSync(file, 'utf8')
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim()
 
 describe('createDemoFleet', () => {
-  it('is fast and reports its folder, projects and hub', () => {
-    expect(elapsedMs).toBeLessThan(5000)
+  it('reports its folder, projects and hub', () => {
     expect(demo.dir).toBe(join(base, 'fleet'))
     expect(demo.hub).toBe(join(demo.dir, 'hub'))
     expect(demo.projects.map((p) => p.name)).toEqual(['muse', 'dya', 'atlas'])
@@ -139,13 +126,6 @@ describe('createDemoFleet', () => {
     expect(plan.entries.map((e) => e.title)).toEqual(['indexAll flushes each batch to SQLite as it fills (S050)'])
     expect(plan.archives).toHaveLength(1)
     expect(plan.createsDecisions).toBe(false)
-  })
-
-  it('never holds the event loop for long (demo.create is served over HTTP): the hub is written in slices', () => {
-    // Scaled with the whole build, so a loaded machine slows both sides alike. Writing the ~400 hub
-    // stories in one transaction stalled for 13-18% of the build (390-480 ms of 2.6-3.3 s on the
-    // shared CI box); in 20 ms slices the longest stall is 5-6% (creating the hub, and scheduling).
-    expect(longestStallMs).toBeLessThan(Math.max(250, elapsedMs * 0.1))
   })
 
   it('fills the hub with a few hundred events, every task stage, patches and approvals', () => {

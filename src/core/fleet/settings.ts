@@ -5,7 +5,7 @@ import { SettingsSchema, type Settings } from '../../shared/api'
 import type { Db } from '../sqlite'
 
 /** Settings used until the operator changes them. */
-export const DEFAULT_SETTINGS: Settings = { theme: 'system', operatorId: 'desk-muster' }
+export const DEFAULT_SETTINGS: Settings = { theme: 'system', operatorId: 'desk-muster', operatorRoles: [] }
 
 /** Reads and writes settings; unknown or invalid stored values fall back to defaults. */
 export class SettingsStore {

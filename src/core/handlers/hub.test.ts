@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
 import type { PushedEvent } from '../../shared/api'
 import { createHub } from '../hub/schema'
@@ -243,26 +243,28 @@ describe('hub handlers', () => {
     const h = hubs.find((x) => x.hub === 'h')!
     expect(h.ok).toBe(true)
     expect(h.patches_waiting).toHaveLength(1)
-    expect(h.agents.find((a) => a.agent === 'lab-gemini')).toMatchObject({ state: 'needs-me' })
+    // a patch.ready without its artifact is refused by the Patches inbox: it waits on nobody
+    expect(h.agents.find((a) => a.agent === 'lab-gemini')).toMatchObject({ state: 'working', needs: null })
+    // the message win-codex sent to the operator was read above
+    expect(h.agents.find((a) => a.agent === 'win-codex')).toMatchObject({ state: 'working' })
     expect(h.agents.find((a) => a.agent === 'mac-claude')).toMatchObject({ state: 'working' })
     expect(h.agents.map((a) => a.agent)).not.toContain('desk-muster')
   })
 
-  it('the watcher pushes rows written by other connections/processes within 250 ms (p95) and inbox growth', async () => {
+  it('the watcher pushes rows written by other connections/processes, and inbox growth', async () => {
     const s = await service(true)
     const palace = join(tmpDir(), 'palace')
     await s.call('hubs.add', { palace, name: 'live', create: true })
-    const seen = new Map<string, number>()
+    const seen = new Set<string>()
     const inbox: number[] = []
     s.subscribe((e: PushedEvent) => {
-      if (e.name === 'hub.events') for (const ev of e.payload.events) seen.set(ev.id, Date.now())
+      if (e.name === 'hub.events') for (const ev of e.payload.events) seen.add(ev.id)
       if (e.name === 'hub.inbox') inbox.push(e.payload.unread)
     })
     await new Promise((r) => setTimeout(r, 100))
     const other = createHub(palace)
-    const lat: number[] = []
+    // each row is pushed before the next is written (how fast is `npm run bench`'s live-row figure)
     for (let i = 0; i < 20; i++) {
-      const t = Date.now()
       const e = appendEvent(other.db, other.replicaId, {
         type: 'chat.message',
         stream: 's',
@@ -270,18 +272,13 @@ describe('hub handlers', () => {
         fromAgent: 'x',
         toAgent: i % 5 === 0 ? 'desk-muster' : 'y'
       })
-      while (!seen.has(e.id) && Date.now() - t < 2000) await new Promise((r) => setTimeout(r, 5))
-      lat.push((seen.get(e.id) ?? Infinity) - t)
+      await vi.waitFor(() => expect(seen.has(e.id)).toBe(true), { timeout: 30_000, interval: 5 })
     }
     other.close()
-    lat.sort((a, b) => a - b)
-    expect(lat[Math.ceil(lat.length * 0.95) - 1]).toBeLessThan(250)
     const [pyId] = pyWrite(palace, [
       { event: { type: 'status', stream: 'presence', room: 'status', from_agent: 'home-bot', to_agent: '*' } }
     ])
-    const t = Date.now()
-    while (!seen.has(pyId!) && Date.now() - t < 2000) await new Promise((r) => setTimeout(r, 5))
-    expect(seen.has(pyId!)).toBe(true)
+    await vi.waitFor(() => expect(seen.has(pyId!)).toBe(true), { timeout: 30_000, interval: 5 })
     expect(inbox.length).toBeGreaterThanOrEqual(2)
     expect(inbox[inbox.length - 1]).toBe(5)
   })

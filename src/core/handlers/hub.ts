@@ -6,6 +6,7 @@
  */
 import type { hubMethods } from '../../shared/api'
 import { assertInvocationsAllowed } from '../invoke/scan'
+import { overlayNeeds } from '../needs'
 import type { HandlersFor, ServiceContext } from '../service-context'
 
 /** The hub handlers bound to a service context. */
@@ -38,6 +39,11 @@ export function hubHandlers(ctx: ServiceContext): HandlersFor<typeof hubMethods>
     'hub.announce': (input) => hubs.announce({ ...input, from_agent: me() }),
     'hub.inbox': (input) => hubs.inbox(input),
     'hub.markRead': (input) => hubs.markRead(input),
-    'hub.overview': (input) => hubs.overview(input)
+    // "needs me" and the approvals count come from the needs-you queue, so the Overview agrees with the badge
+    'hub.overview': async (input) => {
+      const sel = { hub: input.hub, palace: input.palace }
+      const [overview, needs] = await Promise.all([hubs.overview(input), ctx.needs.list(sel).catch(() => null)])
+      return needs ? overlayNeeds(overview, needs) : overview
+    }
   }
 }

@@ -74,7 +74,7 @@ describe('notes handlers', () => {
     await new Promise((r) => setTimeout(r, 300)) // the watcher starts after the first read
     const started = Date.now()
     await repo.note('squad/worf', head, { agent: 'Worf', timestamp: '2026-04-01T00:00:00Z', type: 'security', content: 'ok' })
-    while (!pushed.some((e) => e.name === 'notes.changed') && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20))
+    while (!pushed.some((e) => e.name === 'notes.changed') && Date.now() - started < 30_000) await new Promise((r) => setTimeout(r, 20))
     expect(pushed.find((e) => e.name === 'notes.changed')?.payload).toMatchObject({ project: 'app' })
     expect((await s.call('notes.list', { project: 'app' })).counts.notes).toBe(1)
   })

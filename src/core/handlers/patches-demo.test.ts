@@ -18,7 +18,7 @@ const byBody = async (start: string) => (await s.call('patch.list', hub)).patche
 beforeAll(async () => {
   s = await createService({ home: tmpDir(), transport: 'http', watch: false })
   dir = (await s.call('demo.create', { dir: join(tmpDir(), 'fleet') })).dir
-}, 60_000)
+}, 240_000)
 afterAll(async () => {
   await s?.close()
 })

@@ -236,6 +236,17 @@ export class HubService {
     return { ...(await this.info(hub.name, locationOf(hub), hub.added_at, true)), added }
   }
 
+  /**
+   * Creates the hub file of a palace given by folder when there is none, as MemPalace's CLI opens a
+   * palace (`_open_logstream` in cli/cmd_coord.py: `Logstream(...)` makes the folder and the schema);
+   * a hub given by registered name or URL is left as it is.
+   */
+  async ensureHub(sel: HubSelection): Promise<void> {
+    if (sel.hub || (sel.palace && isHubUrl(sel.palace))) return
+    const chosen = this.choose(sel)
+    if (!(await chosen.hub.status()).exists) await chosen.hub.create()
+  }
+
   /** Unregisters a hub (its file is not touched). */
   async removeHub(name: string): Promise<{ removed: string }> {
     const rec = this.registry.remove(name)

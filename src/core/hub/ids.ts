@@ -19,6 +19,13 @@ export const REPLICA_ID_RE = /^rep_(?:[0-9a-f]{12}|[0-9a-f]{32})$/
 
 /** The largest HLC counter; past it the clock steps its millisecond instead of wrapping. */
 export const HLC_MAX_COUNTER = 0xffffff
+/**
+ * How far ahead of the local clock another replica's stamp may be and still be followed. A stamp
+ * further ahead (a replica whose clock ran 2 h fast) is not absorbed: following it would stamp every
+ * later local write in that replica's future, after writes other replicas make meanwhile. Upstream's
+ * hybrid logical clock (`mempalace/hlc.py`, RFC 004) bounds `observe` the same way (60 s).
+ */
+export const HLC_MAX_FUTURE_DRIFT_MS = 60_000
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0')
 
@@ -57,6 +64,14 @@ export function parseHlc(hlc: string): Hlc | null {
   const m = HLC_RE.exec(hlc)
   if (!m) return null
   return { ms: Number(m[1]), counter: parseInt(m[2]!, 16), replicaId: m[3]! }
+}
+
+/**
+ * The smallest HLC string above every stamp at most `HLC_MAX_FUTURE_DRIFT_MS` ahead of `nowMs`:
+ * stamps are fixed-width, so `hlc < bound` as text is `ms <= nowMs + drift` (see `nextHlc`'s callers).
+ */
+export function hlcDriftBound(nowMs: number): string {
+  return String(Math.max(0, Math.floor(nowMs)) + HLC_MAX_FUTURE_DRIFT_MS + 1).padStart(13, '0')
 }
 
 /** Renders an HLC: 13-digit zero-padded ms, 6-digit lowercase hex counter, replica id. */

@@ -23,7 +23,7 @@ const hubCheck = (palace: string) =>
     spawnSync('python3', [fileURLToPath(new URL('../../../test/hub_check.py', import.meta.url)), palace], { encoding: 'utf8' }).stdout
   ) as { ok: boolean }
 
-const until = async (cond: () => boolean, ms = 2000): Promise<void> => {
+const until = async (cond: () => boolean, ms = 30_000): Promise<void> => {
   const t = Date.now()
   while (!cond() && Date.now() - t < ms) await new Promise((r) => setTimeout(r, 5))
 }

@@ -86,15 +86,45 @@ describe('appendEvent', () => {
     expect(events.map((e) => e.seq)).toEqual(rows.map((r) => r.rowid))
   })
 
-  it('stays above a newer stamp written by another replica', () => {
+  /** A row written by another replica (`rep_ffffffffffff`) with the given HLC. */
+  const foreign = (hlc: string, seq = 7) =>
     hub.db
       .prepare(
         `INSERT INTO events (id, type, stream, room, from_agent, created_at, origin_replica, origin_seq, hlc)
-       VALUES ('evt_20991231T000000_aaaaaaaaaaaa', 'note', 's', 'r', 'x', '2099-12-31T00:00:00Z', 'rep_ffffffffffff', 7, '4102358400000-000003-rep_ffffffffffff')`
+         VALUES (?, 'note', 's', 'r', 'x', '2026-03-15T12:00:00Z', 'rep_ffffffffffff', ?, ?)`
       )
-      .run()
-    const ev = appendEvent(hub.db, hub.replicaId, base)
-    expect(ev.hlc).toBe(`4102358400000-000004-${hub.replicaId}`)
+      .run(`evt_20260315T120000_${String(seq).padStart(12, '0')}`, seq, hlc)
+
+  it('stays above a newer stamp another replica wrote up to 60 s ahead', () => {
+    const at = new Date('2026-03-15T12:00:00Z')
+    foreign(`${at.getTime() + 59_000}-000003-rep_ffffffffffff`)
+    expect(appendEvent(hub.db, hub.replicaId, { ...base, at }).hlc).toBe(`${at.getTime() + 59_000}-000004-${hub.replicaId}`)
+  })
+
+  it('does not follow a stamp more than 60 s ahead (a replica whose clock runs 2 h fast)', () => {
+    const at = new Date('2026-03-15T12:00:00Z')
+    const ahead = `${at.getTime() + 2 * 3600_000}-000000-rep_ffffffffffff`
+    foreign(ahead)
+    foreign(`${at.getTime() - 1000}-000002-rep_ffffffffffff`, 8)
+    const ev = appendEvent(hub.db, hub.replicaId, { ...base, at })
+    expect(ev.hlc).toBe(`${at.getTime()}-000000-${hub.replicaId}`)
+    // the next write stays on the local clock too: it sorts before the far-ahead stamp, after ours
+    const next = appendEvent(hub.db, hub.replicaId, { ...base, at: new Date(at.getTime() + 5) })
+    expect(next.hlc).toBe(`${at.getTime() + 5}-000000-${hub.replicaId}`)
+    expect(ev.hlc! < next.hlc! && next.hlc! < ahead).toBe(true)
+    // exactly 60 s ahead is still followed
+    foreign(`${at.getTime() + 5 + 60_000}-000000-rep_ffffffffffff`, 9)
+    expect(appendEvent(hub.db, hub.replicaId, { ...base, at: new Date(at.getTime() + 5) }).hlc).toBe(
+      `${at.getTime() + 5 + 60_000}-000001-${hub.replicaId}`
+    )
+  })
+
+  it('keeps its own stamps monotonic when the local clock steps back', () => {
+    const at = new Date('2026-03-15T12:00:00Z')
+    const first = appendEvent(hub.db, hub.replicaId, { ...base, at })
+    const back = appendEvent(hub.db, hub.replicaId, { ...base, at: new Date(at.getTime() - 3600_000) })
+    expect(back.hlc).toBe(`${at.getTime()}-000001-${hub.replicaId}`)
+    expect(back.hlc! > first.hlc!).toBe(true)
   })
 
   it('writes metadata byte-identical to Python json.dumps(sort_keys=True, ensure_ascii=False)', () => {

@@ -9,7 +9,7 @@ import type { HubEvent } from '../../shared/contract/hub-types'
 import { ACK_OF, EventType, Room, Status } from '../../shared/contract/hub-vocabulary'
 import type { Db } from '../sqlite'
 import { putArtifact, type ArtifactRecord } from './artifacts'
-import { formatCreatedAt, HLC_RE, newId, nextHlc } from './ids'
+import { formatCreatedAt, HLC_RE, hlcDriftBound, newId, nextHlc } from './ids'
 import {
   HubValidationError,
   pyRepr,
@@ -98,17 +98,30 @@ export function listEvents(db: Db, opts: { limit?: number; order?: 'asc' | 'desc
   return rows.map((row) => rowToEvent(row, artifactIdsOf(db, row.id)))
 }
 
-/** The newest well-formed HLC in the file (index-backed), or null for an empty/legacy file. */
-function lastHlc(db: Db): string | null {
-  const top = stmt(db, 'SELECT hlc FROM events WHERE hlc IS NOT NULL ORDER BY hlc DESC LIMIT 1').get() as { hlc: string } | undefined
-  if (!top || HLC_RE.test(top.hlc)) return top?.hlc ?? null
-  // A foreign malformed stamp sorts on top: fall back to the newest well-formed one.
-  const row = db
-    .prepare(
-      `SELECT max(hlc) AS hlc FROM events WHERE hlc GLOB '${'[0-9]'.repeat(13)}-[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]-?*'`
-    )
-    .get() as { hlc: string | null }
-  return row.hlc
+/**
+ * The stamp a new local HLC must exceed: the newest well-formed HLC in the file at most 60 s ahead
+ * of `nowMs` (`HLC_MAX_FUTURE_DRIFT_MS`: a replica whose clock runs far ahead is not followed), or
+ * this replica's own newest stamp when that is later (our own clock may have stepped back: our
+ * stamps stay monotonic). Index-backed (`events_hlc_idx`, `events_origin_seq_idx`); null for an
+ * empty or legacy file.
+ */
+function lastHlc(db: Db, replicaId: string, nowMs: number): string | null {
+  const bound = hlcDriftBound(nowMs)
+  const top = stmt(db, 'SELECT hlc FROM events WHERE hlc IS NOT NULL AND hlc < ? ORDER BY hlc DESC LIMIT 1').get(bound) as
+    { hlc: string } | undefined
+  let last = top?.hlc ?? null
+  if (last !== null && !HLC_RE.test(last)) {
+    // A foreign malformed stamp sorts on top: fall back to the newest well-formed one.
+    const row = stmt(
+      db,
+      `SELECT max(hlc) AS hlc FROM events WHERE hlc < ? AND hlc GLOB '${'[0-9]'.repeat(13)}-[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]-?*'`
+    ).get(bound) as { hlc: string | null }
+    last = row.hlc
+  }
+  const own = stmt(db, 'SELECT hlc FROM events WHERE origin_replica = ? ORDER BY origin_seq DESC LIMIT 1').get(replicaId) as
+    { hlc: string | null } | undefined
+  if (own?.hlc && HLC_RE.test(own.hlc) && (last === null || own.hlc > last)) last = own.hlc
+  return last
 }
 
 /**
@@ -128,7 +141,7 @@ export function appendEvent(db: Db, replicaId: string, input: AppendEventInput):
     for (const artifactId of artifactIds) {
       if (!exists.get(artifactId)) throw new HubValidationError(`artifact_ids references unknown artifact ${pyRepr(artifactId)}`)
     }
-    const hlc = nextHlc(lastHlc(db), at.getTime(), replicaId)
+    const hlc = nextHlc(lastHlc(db, replicaId, at.getTime()), at.getTime(), replicaId)
     const info = stmt(
       db,
       `INSERT INTO events (id, type, stream, room, topic, from_agent, to_agent, correlation_id, branch,

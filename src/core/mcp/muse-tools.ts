@@ -138,13 +138,14 @@ export async function writeMemory(root: string, a: { content: string; section?: 
   return { text: `✅ Written to memory/${day}.md` }
 }
 
-/** `muse_search_memory`: grep over MEMORIES.md and memory/*.md (all), the last 3 days (recent), MEMORIES.md (longterm). */
-export async function searchMemory(
-  root: string,
-  a: { query: string; scope?: 'all' | 'recent' | 'longterm' },
-  now: Date
-): Promise<ToolText> {
-  const scope = a.scope ?? 'all'
+/**
+ * `muse_search_memory`: grep over MEMORIES.md and memory/*.md (all), the last 3 days (recent),
+ * MEMORIES.md (longterm). Any other scope searches as `all` does (MUSE's `all|*)` case) and is
+ * named as given in the no-result text.
+ */
+export async function searchMemory(root: string, a: { query: string; scope?: string }, now: Date): Promise<ToolText> {
+  const given = a.scope ?? 'all'
+  const scope = given === 'recent' || given === 'longterm' ? given : 'all'
   let re: RegExp
   try {
     re = breToRegExp(a.query)
@@ -174,7 +175,7 @@ export async function searchMemory(
       if (DAILY_LOG.test(name)) await search(join(root, 'memory', name), `memory/${name}`)
     }
   }
-  if (!sections.length) return { text: `No results found for '${a.query}' in scope '${scope}'` }
+  if (!sections.length) return { text: `No results found for '${a.query}' in scope '${given}'` }
   return { text: sections.join('\n\n') }
 }
 

@@ -162,7 +162,7 @@ describe('reading a repository’s squad notes', () => {
     expect((await readSquadNotes('p', repo.dir)).findings).toEqual([])
   })
 
-  it('reads 10,000 notes quickly (one notes list per ref, one cat-file batch)', async () => {
+  it('reads 10,000 notes with a fixed number of git calls (one notes list per ref, one cat-file batch)', async () => {
     const repo = await makeRepo()
     const n = 10_000
     // fast-import: n commits on main, then one notes commit holding a note on each
@@ -188,14 +188,9 @@ describe('reading a repository’s squad notes', () => {
     writeFileSync(join(shim, 'git'), `#!/bin/sh\necho "$3" >> '${log}'\nexec '${realGit}' "$@"\n`, { mode: 0o755 })
     const path = process.env.PATH
     process.env.PATH = `${shim}:${path}`
-    const times: number[] = []
     let snap
     try {
-      for (let run = 0; run < 3; run++) {
-        const started = performance.now()
-        snap = await readSquadNotes('big', repo.dir)
-        times.push(performance.now() - started)
-      }
+      for (let run = 0; run < 3; run++) snap = await readSquadNotes('big', repo.dir)
     } finally {
       process.env.PATH = path
     }
@@ -203,11 +198,6 @@ describe('reading a repository’s squad notes', () => {
     const calls = readFileSync(log, 'utf8').trim().split('\n')
     expect(calls.length / 3).toBeLessThanOrEqual(11)
     expect(calls.filter((c) => c === 'cat-file')).toHaveLength(2 * 3)
-    // a quiet machine reads them in well under a second; the bound leaves room for a loaded shared one
-    expect(Math.min(...times)).toBeLessThan(10_000)
-    console.log(
-      `read 10,000 notes: best ${Math.round(Math.min(...times))} ms, runs ${times.map(Math.round).join(' / ')} ms; ${calls.length / 3} git calls per read`
-    )
   }, 180_000)
 })
 

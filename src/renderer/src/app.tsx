@@ -1,6 +1,6 @@
 /** The app shell: sidebar, the current screen, palette, dialogs and toasts. */
 import { lazy, Suspense, useEffect, useRef } from 'react'
-import { usePendingCount } from './api/approval-queries'
+import { useNeeds } from './api/needs-queries'
 import { useLiveEvents } from './api/use-live-events'
 import { CommandPalette } from './components/command-palette'
 import { ProjectDialog } from './components/project-dialog'
@@ -50,17 +50,17 @@ export function App() {
   useKeyboardShortcuts()
   useLiveEvents()
   const screen = useUiStore((s) => s.screen)
-  const pending = usePendingCount()
+  const needs = useNeeds().data?.count ?? 0
   const mainRef = useRef<HTMLElement>(null)
 
   useEffect(() => {
     mainRef.current?.scrollTo({ top: 0 })
   }, [screen])
-  // The window title carries the approvals waiting, so a glance at the taskbar tells.
+  // The window title carries how many things need the operator (the needs-you queue), so a glance at the taskbar tells.
   useEffect(() => {
     const label = SCREENS.find((s) => s.id === screen)?.label ?? 'Muster'
-    document.title = `${pending ? `(${pending}) ` : ''}${label} · Muster`
-  }, [screen, pending])
+    document.title = `${needs ? `(${needs}) ` : ''}${label} · Muster`
+  }, [screen, needs])
 
   return (
     <div className="shell">

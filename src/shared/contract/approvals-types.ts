@@ -16,13 +16,18 @@ export const ApprovalDecisionSchema = z.object({
   decided_by: z.string(),
   /** Who wrote the event (the operator, or the hook for allowlist and timeout decisions). */
   from_agent: z.string(),
-  created_at: z.string()
+  created_at: z.string(),
+  /** An allow that also asked to always allow such calls (the harness's own permission update where it keeps one). */
+  always: z.boolean().optional()
 })
 /** A decision. */
 export type ApprovalDecisionInfo = z.infer<typeof ApprovalDecisionSchema>
 
-/** Where a request stands: waiting, decided, or expired (past its timeout, the hook gone without a record). */
-export const ApprovalStateSchema = z.enum(['pending', 'allow', 'deny', 'timeout', 'expired'])
+/**
+ * Where a request stands: waiting, decided, abandoned (its harness went away; the hook recorded
+ * it), or expired (past its timeout, the hook gone without a record).
+ */
+export const ApprovalStateSchema = z.enum(['pending', 'allow', 'deny', 'timeout', 'abandoned', 'expired'])
 /** A request's state. */
 export type ApprovalState = z.infer<typeof ApprovalStateSchema>
 

@@ -31,9 +31,18 @@ export const approvalMethods = {
       hubs: z.array(ApprovalHubSchema)
     })
   },
-  /** Allows or denies a request as the operator; if another decision came first, this one is recorded as a conflict. */
+  /**
+   * Allows or denies a request as the operator; if another decision came first, this one is recorded
+   * as a conflict. A request nobody waits for (timed out, abandoned, expired) is refused: "no agent is waiting".
+   */
   'approvals.decide': {
-    input: HubSelector.extend({ id: RequestRef, decision: z.enum(OPERATOR_DECISIONS), reason: Reason.optional() }).strict(),
+    input: HubSelector.extend({
+      id: RequestRef,
+      decision: z.enum(OPERATOR_DECISIONS),
+      reason: Reason.optional(),
+      /** With allow: also always allow such calls (the harness's own permission update, where it keeps one). */
+      always: z.boolean().optional()
+    }).strict(),
     output: DecideResult
   },
   /** The same decision for several requests (bulk approve of identical ones); each item reports its own outcome or error. */

@@ -96,6 +96,20 @@ export const SettingsSchema = z.object({
   operatorId: z
     .string()
     .max(256)
-    .regex(/^[A-Za-z0-9._-]+$/, 'agent id must be a single token like desk-muster (machine-harness)')
+    .regex(/^[A-Za-z0-9._-]+$/, 'agent id must be a single token like desk-muster (machine-harness)'),
+  /**
+   * Roles the operator answers for: directives pending for them join the needs-you queue. `GM`
+   * (that role in every project) or `PROJECT/GM`.
+   */
+  operatorRoles: z
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1)
+        .max(200)
+        .regex(/^[^\s/]+(\/[^\s/]+)?$/, 'a role is ROLE or PROJECT/ROLE, without spaces')
+    )
+    .max(100)
 })
 export type Settings = z.infer<typeof SettingsSchema>

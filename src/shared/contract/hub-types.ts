@@ -127,7 +127,9 @@ export const AgentSummarySchema = z.object({
   presence: z.object({ at: z.string(), age_ms: z.number(), stale: z.boolean(), cursor: z.string().nullable() }).nullable(),
   claimed: z.number().int(),
   stuck: z.number().int(),
-  last_seen_at: z.string().nullable()
+  last_seen_at: z.string().nullable(),
+  /** What of the needs-you queue waits on this agent here: count, the oldest item's since and title (the chip's age). */
+  needs: z.object({ count: z.number().int(), since: z.string(), title: z.string() }).nullable().optional()
 })
 
 /** A hub Muster knows: registered (name) or the MemPalace default. */
@@ -162,7 +164,16 @@ export const HubOverviewSchema = z.object({
   stuck: z.array(TaskSummarySchema),
   patches_waiting: z.array(WaitingPatchSchema),
   approvals_waiting: z.number().int(),
-  inbox_unread: z.number().int()
+  inbox_unread: z.number().int(),
+  /** The needs-you queue's part for this hub: items, the oldest one's since, unread direct messages and broadcasts apart. */
+  needs: z
+    .object({
+      count: z.number().int(),
+      oldest_since: z.string().nullable(),
+      unread_direct: z.number().int(),
+      unread_broadcast: z.number().int()
+    })
+    .optional()
 })
 
 /** The operator's inbox cursor in a hub. */

@@ -100,12 +100,29 @@ export const DECISIONS = ['allow', 'deny', 'timeout'] as const satisfies readonl
 export const OPERATOR_DECISIONS = ['allow', 'deny'] as const satisfies readonly ApprovalDecision[]
 /** `decided_by` of a timeout decision. */
 export const DECIDED_BY_TIMEOUT = 'timeout'
+/** `decided_by` of the timeout a hook records when its harness is gone: the request was abandoned. */
+export const DECIDED_BY_ABANDONED = 'abandoned'
+/** The reason recorded with an abandoned request. */
+export const ABANDONED_REASON = 'the harness went away before a decision (its process ended); nothing is waiting for an answer'
+/** `approval.decision` metadata flag: the operator approved and asked to always allow such calls. */
+export const ALWAYS_ALLOW = 'always'
 /** `decided_by` of an allowlist rule's decision is `allowlist:<rule>`. */
 export const ALLOWLIST_DECIDER_PREFIX = 'allowlist:'
 /** Approval correlation ids: `appr_<8+ lowercase hex>`. */
 export const APPROVAL_ID_RE = /^appr_[0-9a-f]{8,}$/
 /** Harnesses whose hooks route tool calls to the operator (`approval.request` metadata `harness`). */
-export const Harness = { claudeCode: 'claude-code', codex: 'codex' } as const
+export const Harness = {
+  claudeCode: 'claude-code',
+  codex: 'codex',
+  gemini: 'gemini',
+  copilot: 'copilot',
+  cursor: 'cursor',
+  opencode: 'opencode'
+} as const
+/** One of the harnesses. */
+export type HarnessId = (typeof Harness)[keyof typeof Harness]
+/** Every harness, in the order the README lists them. */
+export const HARNESSES = Object.values(Harness) as readonly HarnessId[]
 /** Hook events `muster approve-hook` answers. */
 export const HookEvent = { preToolUse: 'PreToolUse', permissionRequest: 'PermissionRequest' } as const
 /** One of the hook events `muster approve-hook` answers. */

@@ -1,45 +1,34 @@
 /**
- * Desktop notifications for what needs the operator: approval requests waiting and the hub inbox
- * growing. One logic for both bindings (the Electron main process shows native notifications;
- * a browser on `muster serve` shows Web Notifications): which pushed events count, one window
- * that coalesces a burst into one notification, and one wording. An approval that is decided
- * inside the window (an allowlist rule answered it at once) never notifies.
+ * Desktop notifications and the badge, from the needs-you queue only: one logic for both bindings
+ * (the Electron main process shows native notifications; a browser on `muster serve` shows Web
+ * Notifications). Only items new to the queue notify (pushed in `needs.changed`), so heartbeats,
+ * broadcasts and anything already known never do; a burst within one window becomes one
+ * notification naming its items; an item that left the queue inside the window (an approval an
+ * allowlist rule answered at once) never notifies. A click opens the item (its `link`).
  */
 import type { PushedEvent } from '../api'
-import { EventType } from '../contract/hub-vocabulary'
+import type { NeedItem, NeedsChanged } from '../contract/needs-types'
 
-/** A burst of pushed events within this window becomes one notification. */
+/** A burst of new items within this window becomes one notification. */
 export const NOTICE_COALESCE_MS = 1500
 
-/** An approval request that arrived. */
-export interface ApprovalAttention {
-  kind: 'approval'
-  hub: string
-  correlation_id: string
-  agent: string
-  project: string
-  tool: string
-  summary: string
-}
-
-/** The operator's unread inbox grew. */
-export interface InboxAttention {
-  kind: 'inbox'
-  hub: string
-  unread: number
-  latest: { from_agent: string; type: string; status: string | null; body: string } | null
-}
-
-/** Something that may need the operator. */
-export type Attention = ApprovalAttention | InboxAttention
-
-/** A notification: what it says and which screen its click opens. */
+/** A notification: what it says and what its click opens. */
 export interface Notice {
   title: string
   body: string
+  /** The screen a click opens: the Approvals screen when the first item is an approval. */
   target: 'approvals' | 'inbox'
-  /** For the inbox target: the hub to open the timeline on. */
+  /** The first item's hub (registered name or location; '' for directives). */
   hub: string
+  /** The first item's address (`#/approvals?hub=…&id=…`): what a click opens. */
+  link: string
+}
+
+/** What a badge (dock, tray, title) shows: the count, and a one-line tooltip naming the oldest item. */
+export interface NeedsBadge {
+  count: number
+  /** `3 need you — oldest: win-codex asks to use Bash (18 min)`, or `Nothing needs you`. */
+  tooltip: string
 }
 
 const line = (text: string, max = 120): string => {
@@ -47,76 +36,50 @@ const line = (text: string, max = 120): string => {
   return l.length > max ? `${l.slice(0, max - 1)}…` : l
 }
 
-/** What a pushed event adds (`items`) and which approvals it settles (their correlation ids). */
-export function attentionFrom(event: PushedEvent): { items: Attention[]; settled: string[] } {
-  if (event.name === 'hub.inbox') {
-    const { hub, unread, latest } = event.payload
-    // An approval request in the inbox is announced as an approval, not as an unread event.
-    if (unread === 0 || (latest && latest.type.startsWith('approval.'))) return { items: [], settled: [] }
-    return {
-      items: [
-        {
-          kind: 'inbox',
-          hub,
-          unread,
-          latest: latest && { from_agent: latest.from_agent, type: latest.type, status: latest.status, body: latest.body }
-        }
-      ],
-      settled: []
-    }
-  }
-  if (event.name !== 'hub.events') return { items: [], settled: [] }
-  const items: Attention[] = []
-  const settled: string[] = []
-  for (const e of event.payload.events) {
-    if (!e.correlation_id) continue
-    if (e.type === EventType.approvalDecision) settled.push(e.correlation_id)
-    if (e.type !== EventType.approvalRequest) continue
-    const tool = typeof e.metadata.tool_name === 'string' ? e.metadata.tool_name : 'tool'
-    items.push({
-      kind: 'approval',
-      hub: event.payload.hub,
-      correlation_id: e.correlation_id,
-      agent: e.from_agent,
-      project: e.stream.replace(/^project\//, ''),
-      tool,
-      summary: line(e.body)
-    })
-  }
-  return { items, settled }
+/** Minutes/hours/days of a wait, short (`45 s`, `18 min`, `3 h`, `2 d`). */
+export function waitText(since: string, now = Date.now()): string {
+  const s = Math.max(0, Math.round((now - Date.parse(since)) / 1000))
+  if (s < 60) return `${s} s`
+  if (s < 3600) return `${Math.floor(s / 60)} min`
+  if (s < 86_400) return `${Math.floor(s / 3600)} h`
+  return `${Math.floor(s / 86_400)} d`
 }
 
-/** The one notification for a window's worth of attention items, or null when nothing is left. */
-export function noticeFor(items: readonly Attention[]): Notice | null {
-  const approvals = items.filter((i): i is ApprovalAttention => i.kind === 'approval')
-  const inbox = items.filter((i): i is InboxAttention => i.kind === 'inbox')
-  const lastInbox = inbox[inbox.length - 1]
-  if (approvals.length) {
-    const first = approvals[0]!
-    const title =
-      approvals.length === 1 ? `${first.agent} needs approval (${first.project}, ${first.tool})` : `${approvals.length} approvals waiting`
-    const shown = approvals.slice(0, 3).map((a) => (approvals.length === 1 ? a.summary : `${a.agent} · ${a.project} · ${a.summary}`))
-    if (approvals.length > 3) shown.push(`+${approvals.length - 3} more`)
-    if (lastInbox) shown.push(`and ${lastInbox.unread} unread in your hub inbox`)
-    return { title, body: shown.join('\n'), target: 'approvals', hub: first.hub }
+/** The badge for a queue state (a `needs.changed` payload or a `needs.list` result). */
+export function needsBadge(q: Pick<NeedsChanged, 'count' | 'oldest'>, now = Date.now()): NeedsBadge {
+  if (!q.count || !q.oldest) return { count: 0, tooltip: 'Nothing needs you' }
+  return {
+    count: q.count,
+    tooltip: `${q.count} need${q.count === 1 ? 's' : ''} you — oldest: ${q.oldest.title} (${waitText(q.oldest.since, now)})`
   }
-  if (!lastInbox) return null
-  const senders = [...new Set(inbox.map((u) => u.latest?.from_agent).filter((s): s is string => !!s))]
-  const hubs = [...new Set(inbox.map((u) => u.hub))]
-  const latest = lastInbox.latest
-  const title = lastInbox.unread === 1 ? '1 unread event in your hub inbox' : `${lastInbox.unread} unread events in your hub inbox`
-  const first = latest ? `${latest.from_agent}: ${latest.type}${latest.status ? ` (${latest.status})` : ''} — ${line(latest.body)}` : ''
-  const more = senders.length > 1 ? `\nalso from ${senders.filter((s) => s !== latest?.from_agent).join(', ')}` : ''
-  const where = hubs.length > 1 ? `\nhubs: ${hubs.join(', ')}` : ''
-  return { title, body: `${first}${more}${where}`.trim(), target: 'inbox', hub: lastInbox.hub }
+}
+
+/** The one notification for a window's worth of new items, or null when there are none. */
+export function noticeFor(items: readonly NeedItem[]): Notice | null {
+  const first = items[0]
+  if (!first) return null
+  const where = (i: NeedItem): string => [i.project, i.hub && i.hub !== i.palace ? i.hub : null].filter(Boolean).join(' · ')
+  const title = items.length === 1 ? first.title : `${items.length} new things need you`
+  const shown =
+    items.length === 1
+      ? [line(first.detail), where(first)].filter(Boolean)
+      : items.slice(0, 3).map((i) => line(`${i.title}${where(i) ? ` (${where(i)})` : ''}`))
+  if (items.length > 3) shown.push(`+${items.length - 3} more`)
+  return {
+    title: line(title),
+    body: shown.join('\n'),
+    target: first.kind === 'approval' ? 'approvals' : 'inbox',
+    hub: first.hub ?? '',
+    link: first.link
+  }
 }
 
 /**
- * Feeds pushed events in; after the first relevant one, waits `windowMs`, then shows at most one
- * notification for everything gathered (approvals decided in the meantime are dropped).
+ * Feeds pushed events in; after the first new item, waits `windowMs`, then shows at most one
+ * notification for everything gathered that is still in the queue.
  */
 export class NoticeCoalescer {
-  private items: Attention[] = []
+  private items: NeedItem[] = []
   private timer: ReturnType<typeof setTimeout> | undefined
 
   constructor(
@@ -124,14 +87,16 @@ export class NoticeCoalescer {
     private readonly windowMs = NOTICE_COALESCE_MS
   ) {}
 
-  /** Takes one pushed event (any kind; irrelevant ones are ignored). */
+  /** Takes one pushed event (only `needs.changed` counts). */
   push(event: PushedEvent): void {
-    const { items, settled } = attentionFrom(event)
-    if (settled.length) {
-      const done = new Set(settled)
-      this.items = this.items.filter((i) => i.kind !== 'approval' || !done.has(i.correlation_id))
+    if (event.name !== 'needs.changed') return
+    const { added, removed } = event.payload
+    if (removed.length) {
+      const gone = new Set(removed)
+      this.items = this.items.filter((i) => !gone.has(i.key))
     }
-    const fresh = items.filter((i) => i.kind !== 'approval' || !settled.includes(i.correlation_id))
+    const known = new Set(this.items.map((i) => i.key))
+    const fresh = added.filter((i) => !known.has(i.key))
     if (!fresh.length) return
     this.items.push(...fresh)
     this.timer ??= setTimeout(() => this.flush(), this.windowMs)

@@ -20,11 +20,6 @@ export function useApprovals() {
   })
 }
 
-/** How many requests wait (for the sidebar badge and the window title); 0 while unknown. */
-export function usePendingCount(): number {
-  return useApprovals().data?.pending.length ?? 0
-}
-
 /** The allowlist rules with their hit counts. */
 export const useAllowRules = () =>
   useQuery<MethodOutput<'approvals.rules'>, Error>({

@@ -1,15 +1,12 @@
 /**
  * Pushed hub events for the app shell: the hub reads (overview, threads, inbox…) are refetched at
  * most every 500 ms however many rows arrive (the overview folds thousands of rows; a busy hub
- * must not make it run every frame), and a (coalesced) desktop notification is raised when the
- * operator's inbox grows. The timeline subscribes to `hub.events` itself to page new rows in.
+ * must not make it run every frame). Notifications come from the needs-you queue
+ * (`needs.changed`), never from rows. The timeline subscribes to `hub.events` itself to page new rows in.
  */
 import type { QueryClient } from '@tanstack/react-query'
 import type { PushedEvent } from '../../../shared/api'
-import { attentionNotifier } from '../lib/inbox-notify'
-import { transportKind } from './client'
 import { invalidateHubReads } from './hub-queries'
-import { queryKey } from './queries'
 
 type HubPushed = Extract<PushedEvent, { name: 'hub.events' | 'hub.inbox' }>
 
@@ -20,12 +17,8 @@ const REFETCH_EVERY_MS = 500
 export function hubEventHandler(qc: QueryClient): { handle: (event: HubPushed) => void; dispose: () => void } {
   let timer: ReturnType<typeof setTimeout> | undefined
   let last = 0
-  const operator = (): string => (qc.getQueryData(queryKey('settings.get', {})) as { operatorId?: string } | undefined)?.operatorId ?? ''
-  // In the desktop app the main process raises the notification itself (even when hidden).
-  const notifier = transportKind === 'http' ? attentionNotifier(operator) : null
   return {
-    handle: (event) => {
-      notifier?.push(event)
+    handle: () => {
       if (timer === undefined) {
         timer = setTimeout(
           () => {
@@ -39,7 +32,6 @@ export function hubEventHandler(qc: QueryClient): { handle: (event: HubPushed) =
       }
     },
     dispose: () => {
-      notifier?.dispose()
       clearTimeout(timer)
     }
   }

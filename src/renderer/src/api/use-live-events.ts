@@ -5,8 +5,10 @@
 import { useEffect } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import type { ApplyRun } from '../../../shared/api'
-import { client, onConnected } from './client'
+import { attentionNotifier } from '../lib/inbox-notify'
+import { client, onConnected, transportKind } from './client'
 import { hubEventHandler } from './hub-live'
+import { invalidateNeeds } from './needs-queries'
 import { invalidateMuse, invalidateProjects, queryKey } from './queries'
 import { newerRun } from './run-order'
 
@@ -16,8 +18,14 @@ export function useLiveEvents(): void {
   useEffect(() => {
     let fleetFrame = 0
     const hub = hubEventHandler(qc)
+    // In the desktop app the main process raises notifications itself (even when hidden).
+    const notifier = transportKind === 'http' ? attentionNotifier() : null
     const unsubscribe = client.subscribe((event) => {
       switch (event.name) {
+        case 'needs.changed':
+          notifier?.push(event)
+          void invalidateNeeds(qc)
+          break
         case 'fleet.changed':
           if (!fleetFrame) {
             fleetFrame = requestAnimationFrame(() => {
@@ -73,6 +81,7 @@ export function useLiveEvents(): void {
     return () => {
       if (fleetFrame) cancelAnimationFrame(fleetFrame)
       hub.dispose()
+      notifier?.dispose()
       unsubscribe()
       offConnected()
     }

@@ -1,6 +1,6 @@
 /** Left navigation: brand, one link per screen, palette hint and the connection indicator. */
 import { Command } from 'lucide-react'
-import { usePendingCount } from '../api/approval-queries'
+import { useNeeds } from '../api/needs-queries'
 import { SCREENS } from '../lib/screens'
 import { useUiStore } from '../stores/ui-store'
 import { ConnectionStatus } from './connection-status'
@@ -10,7 +10,9 @@ import { Keys, MOD_KEY } from './kbd'
 export function Sidebar() {
   const screen = useUiStore((s) => s.screen)
   const setPaletteOpen = useUiStore((s) => s.setPaletteOpen)
-  const pending = usePendingCount()
+  const needs = useNeeds().data
+  const total = needs?.count ?? 0
+  const approvals = needs?.counts.approval ?? 0
   return (
     <nav className="sidebar" aria-label="Screens">
       <div className="brand">
@@ -35,9 +37,14 @@ export function Sidebar() {
                 <Icon size={16} aria-hidden />
                 <span className="nav-label">{s.label}</span>
                 {!s.ready && <span className="nav-soon">soon</span>}
-                {s.id === 'approvals' && pending > 0 && (
-                  <span className="nav-badge" data-testid="approvals-badge" aria-label={`${pending} waiting`}>
-                    {pending}
+                {s.id === 'overview' && total > 0 && (
+                  <span className="nav-badge" data-testid="needs-badge" aria-label={`${total} need${total === 1 ? 's' : ''} you`}>
+                    {total}
+                  </span>
+                )}
+                {s.id === 'approvals' && approvals > 0 && (
+                  <span className="nav-badge" data-testid="approvals-badge" aria-label={`${approvals} waiting`}>
+                    {approvals}
                   </span>
                 )}
                 <span className="nav-digit" aria-hidden>

@@ -6,7 +6,6 @@
  */
 import type { PushedEvent } from '../../../shared/api'
 import { NoticeCoalescer, type Notice } from '../../../shared/notify/attention'
-import { timelineHref } from '../stores/timeline-store'
 
 /** Whether this runtime has Web Notifications at all. */
 export const notificationsSupported = typeof window !== 'undefined' && 'Notification' in window
@@ -22,22 +21,20 @@ export async function requestNotificationPermission(): Promise<NotificationPermi
   return Notification.requestPermission()
 }
 
-/** Shows a notice; a click opens the Approvals screen or the operator's inbox in the timeline. */
-function show(notice: Notice, operator: () => string): void {
+/** Shows a notice; a click opens the item it names (the first of a burst). */
+function show(notice: Notice): void {
   if (notificationPermission() !== 'granted') return
-  const n = new Notification(notice.title, { body: notice.body, tag: `muster-${notice.target}` })
+  const n = new Notification(notice.title, { body: notice.body, tag: 'muster-needs' })
   n.onclick = () => {
     window.focus()
-    const me = operator()
-    window.location.hash =
-      notice.target === 'approvals' ? '#/approvals' : timelineHref({ filters: me ? { to_agent: me } : {}, hub: notice.hub || null })
+    window.location.hash = notice.link
     n.close()
   }
 }
 
-/** Feeds pushed events to one coalescer; returns the feed and its cleanup. */
-export function attentionNotifier(operator: () => string): { push: (event: PushedEvent) => void; dispose: () => void } {
-  const coalescer = new NoticeCoalescer((notice) => show(notice, operator))
+/** Feeds pushed events to one coalescer (only new needs-you items notify); returns the feed and its cleanup. */
+export function attentionNotifier(): { push: (event: PushedEvent) => void; dispose: () => void } {
+  const coalescer = new NoticeCoalescer(show)
   return {
     push: (event) => {
       if (notificationsSupported) coalescer.push(event)

@@ -1,11 +1,14 @@
 /**
- * One file of the diff view: header with its flags, then its hunks (react-diff-view), collapsed
- * behind "Load anyway" when large, described when binary. CR bytes are shown as a ↵ marker.
+ * One file of the diff view: header with its flags, then its hunks (react-diff-view) in chunks of
+ * rows, collapsed behind "Load anyway" when large, described when binary. CR bytes are shown as a
+ * ↵ marker. Everything after the first screen's rows (more rows, colours) follows the first paint.
  */
-import { useEffect, useMemo, useState } from 'react'
-import { Diff, Hunk, type ChangeData, type HunkData, type HunkTokens, type ViewType } from 'react-diff-view'
-import { highlightHunks, sliceRows } from './highlight'
+import { memo, startTransition, useEffect, useMemo, useState } from 'react'
+import { Diff, Hunk, type ChangeData, type DiffType, type HunkData, type HunkTokens, type ViewType } from 'react-diff-view'
+import { afterPaint } from './after-paint'
+import { requestTokens } from './highlighter'
 import { FIRST_SCREEN_ROWS, languageOf, type PatchFile } from './patch-model'
+import { rowChunks, sliceRows } from './row-chunks'
 
 /** Display copy of a hunk: each CR byte becomes a visible ↵ (U+21B5; fonts on Linux lack ␍, U+240D). The raw patch is untouched. */
 function withVisibleCr(hunk: HunkData): HunkData {
@@ -14,25 +17,55 @@ function withVisibleCr(hunk: HunkData): HunkData {
   return { ...hunk, changes }
 }
 
+/** One chunk of a file's rows as its own table: re-rendered only when its rows, layout or colours change. */
+const RowChunk = memo(function RowChunk(props: { hunks: HunkData[]; viewType: ViewType; diffType: DiffType; tokens: HunkTokens | null }) {
+  return (
+    <Diff viewType={props.viewType} diffType={props.diffType} hunks={props.hunks} tokens={props.tokens} className="dv-table">
+      {(hs) => hs.map((h, i) => <Hunk key={`${i}:${h.content}`} hunk={h} />)}
+    </Diff>
+  )
+})
+
+/** A file's colours once they arrived, and how many of its chunks show them so far. */
+interface Colours {
+  of: HunkData[]
+  tokens: HunkTokens
+  chunks: number
+}
+
 /** Props: the file and the current view type. */
 export function DiffFile({ file, viewType }: { file: PatchFile; viewType: ViewType }) {
   const [loaded, setLoaded] = useState(!file.large)
-  // the first screen's rows render at once; the rest follow in tasks that double the rows, so a
-  // 2,400-line file takes 5 re-renders rather than one per chunk (each re-render redraws all rows)
-  const [limit, setLimit] = useState(FIRST_SCREEN_ROWS)
-  useEffect(() => {
-    if (!loaded || limit >= file.lineCount) return
-    const t = setTimeout(() => setLimit(limit * 2), 0)
-    return () => clearTimeout(t)
-  }, [loaded, limit, file.lineCount])
   const all = useMemo(() => (loaded ? file.data.hunks.map(withVisibleCr) : []), [loaded, file])
-  const hunks = useMemo(() => (limit >= file.lineCount ? all : sliceRows(all, 0, limit)), [all, limit, file.lineCount])
-  // colours for the whole file follow in a later task, so the first screen paints plain text first
-  const [tokens, setTokens] = useState<HunkTokens | null>(null)
+  // the first screen's rows render at once; the rest follow one chunk per frame (each chunk its
+  // own table, so a step renders only its own rows), after the first screen has been painted
+  const chunks = useMemo(() => rowChunks(all, FIRST_SCREEN_ROWS).map(([from, to]) => sliceRows(all, from, to)), [all])
+  const [shown, setShown] = useState(1)
   useEffect(() => {
-    const t = setTimeout(() => setTokens(highlightHunks(all, languageOf(file.path))), 0)
-    return () => clearTimeout(t)
+    if (shown >= chunks.length) return
+    return afterPaint(() => startTransition(() => setShown(shown + 1)))
+  }, [shown, chunks.length])
+  // colours are computed in a worker after the first paint, then applied one chunk per frame
+  const [colours, setColours] = useState<Colours | null>(null)
+  const current = colours?.of === all ? colours : null
+  useEffect(() => {
+    if (all.length === 0) return
+    const abandon = new AbortController()
+    const cancel = afterPaint(() => {
+      void requestTokens(all, languageOf(file.path), abandon.signal).then((tokens) => {
+        if (tokens && !abandon.signal.aborted) setColours({ of: all, tokens, chunks: 0 })
+      })
+    })
+    return () => {
+      abandon.abort()
+      cancel()
+    }
   }, [all, file.path])
+  const coloured = current?.chunks ?? 0
+  useEffect(() => {
+    if (!current || coloured >= Math.min(shown, chunks.length)) return
+    return afterPaint(() => startTransition(() => setColours((c) => c && { ...c, chunks: c.chunks + 1 })))
+  }, [current, coloured, shown, chunks.length])
   const { data } = file
   return (
     <section className="dv-file" id={file.id} tabIndex={-1} aria-labelledby={`${file.id}-title`} data-testid="diff-file">
@@ -63,9 +96,9 @@ export function DiffFile({ file, viewType }: { file: PatchFile; viewType: ViewTy
         </div>
       ) : (
         <>
-          <Diff viewType={viewType} diffType={data.type} hunks={hunks} tokens={tokens} className="dv-table">
-            {(hs) => hs.map((h, i) => <Hunk key={`${i}:${h.content}`} hunk={h} />)}
-          </Diff>
+          {chunks.slice(0, shown).map((hunks, i) => (
+            <RowChunk key={i} hunks={hunks} viewType={viewType} diffType={data.type} tokens={i < coloured ? current!.tokens : null} />
+          ))}
           {file.noFinalNewline.old && (
             <p className="dv-nonl" data-diff-row>
               \ No newline at end of file (old)

@@ -2,10 +2,11 @@
  * Diff view of a raw patch (byte-exact, never normalised): file list to jump to a file, unified or
  * split view (a keyboard-accessible radio group), large files collapsed, binary files described.
  */
-import { useEffect, useMemo, useState } from 'react'
+import { startTransition, useEffect, useMemo, useState } from 'react'
 import type { ViewType } from 'react-diff-view'
 import 'react-diff-view/style/index.css'
 import './diff-view.css'
+import { afterPaint } from './after-paint'
 import { DiffFile } from './diff-file'
 import { firstScreenFiles, parsePatch } from './patch-model'
 import { ViewToggle } from './view-toggle'
@@ -14,13 +15,12 @@ import { ViewToggle } from './view-toggle'
 export function DiffView({ patch, label = 'Patch' }: { patch: string; label?: string }) {
   const [viewType, setViewType] = useState<ViewType>('unified')
   const files = useMemo(() => parsePatch(patch), [patch])
-  // the first screen renders only the files it needs; the rest follow one per task (no long block)
+  // the first screen renders only the files it needs; the rest follow one per frame once it is painted
   const [shown, setShown] = useState(0)
   const count = Math.max(shown, firstScreenFiles(files))
   useEffect(() => {
     if (count >= files.length) return
-    const t = setTimeout(() => setShown(count + 1), 0)
-    return () => clearTimeout(t)
+    return afterPaint(() => startTransition(() => setShown(count + 1)))
   }, [count, files.length])
   if (files.length === 0)
     return (

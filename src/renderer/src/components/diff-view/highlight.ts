@@ -1,6 +1,7 @@
 /**
  * Syntax colouring for the diff view: refractor 3 (Prism) with the languages a fleet's patches
- * mostly hold, through react-diff-view's tokenize. Unknown languages stay plain.
+ * mostly hold, through react-diff-view's tokenize. Unknown languages stay plain. It runs in
+ * `highlight-worker.ts` (see `highlighter.ts`); the messages' shapes are here.
  */
 import refractor from 'refractor/core'
 import bash from 'refractor/lang/bash'
@@ -19,6 +20,19 @@ import { tokenize, type HunkData, type HunkTokens } from 'react-diff-view'
 
 for (const lang of [bash, csharp, css, go, json, jsx, markdown, python, rust, typescript, tsx, yaml]) refractor.register(lang)
 
+/** A file's hunks to colour, sent to the worker. */
+export interface HighlightRequest {
+  id: number
+  hunks: HunkData[]
+  language: string
+}
+
+/** The worker's answer: the tokens, or null when the language is not registered. */
+export interface HighlightReply {
+  id: number
+  tokens: HunkTokens | null
+}
+
 /** Tokens for `hunks` in `language`, or null when the language is not registered. */
 export function highlightHunks(hunks: HunkData[], language: string): HunkTokens | null {
   const lang = language === 'javascript' ? 'jsx' : language
@@ -28,18 +42,4 @@ export function highlightHunks(hunks: HunkData[], language: string): HunkTokens 
   } catch {
     return null // a grammar that fails on odd input leaves the file plain rather than breaking the view
   }
-}
-
-/** Changes `from`..`to` (by position across hunks) as hunks; Hunk and tokenize draw no header. */
-export function sliceRows(hunks: HunkData[], from: number, to: number): HunkData[] {
-  const out: HunkData[] = []
-  let pos = 0
-  for (const h of hunks) {
-    const start = Math.max(from - pos, 0)
-    const end = Math.min(to - pos, h.changes.length)
-    if (start < end) out.push(start === 0 && end === h.changes.length ? h : { ...h, changes: h.changes.slice(start, end) })
-    pos += h.changes.length
-    if (pos >= to) break
-  }
-  return out
 }

@@ -76,6 +76,7 @@ export const STATE_LABEL: Record<ApprovalItem['state'], string> = {
   allow: 'Allowed',
   deny: 'Denied',
   timeout: 'Timed out',
+  abandoned: 'Abandoned',
   expired: 'Expired'
 }
 

@@ -128,7 +128,7 @@ function Pending({ data }: { data: MethodOutput<'approvals.list'> }) {
         onSuccess: () => {
           ui.setProposing(null)
           decide.mutate(
-            { ...itemHub(target), id: target.id, decision: 'allow', reason: 'always allowed from now on' },
+            { ...itemHub(target), id: target.id, decision: 'allow', reason: 'always allowed from now on', always: true },
             { onSuccess: (r) => reportConflicts([r]) }
           )
           advance([target.id])

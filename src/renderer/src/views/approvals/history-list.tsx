@@ -17,6 +17,7 @@ const TONE: Record<ApprovalItem['state'], ChipTone> = {
   allow: 'ok',
   deny: 'error',
   timeout: 'warning',
+  abandoned: 'warning',
   expired: 'warning'
 }
 
@@ -28,7 +29,7 @@ function byWho(item: ApprovalItem, who: Who): boolean {
   const d = item.decision
   const rule = !!d && d.decided_by.startsWith(ALLOWLIST_DECIDER_PREFIX)
   if (who === 'rules') return rule
-  if (who === 'nobody') return item.state === 'timeout' || item.state === 'expired'
+  if (who === 'nobody') return item.state === 'timeout' || item.state === 'abandoned' || item.state === 'expired'
   return !!d && !rule && d.decision !== 'timeout'
 }
 

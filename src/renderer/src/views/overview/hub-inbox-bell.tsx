@@ -1,4 +1,4 @@
-/** The bell that turns on desktop notifications for the inbox (permission is asked on this click). */
+/** The bell that turns on desktop notifications for new needs-you items (permission is asked on this click). */
 import { useState } from 'react'
 import { Bell, BellOff, BellRing } from 'lucide-react'
 import { transportKind } from '../../api/client'
@@ -13,7 +13,7 @@ export function InboxBell() {
         className="hub-bell on"
         data-testid="inbox-bell"
         data-permission="desktop"
-        title="The desktop app notifies you when an event addressed to you arrives"
+        title="The desktop app notifies you when something new needs you (heartbeats and broadcasts never notify)"
       >
         <BellRing size={14} aria-hidden /> Desktop notifications
       </span>
@@ -26,7 +26,7 @@ export function InboxBell() {
         className="hub-bell on"
         data-testid="inbox-bell"
         data-permission="granted"
-        title="A desktop notification appears when an event for you arrives"
+        title="A desktop notification appears when something new needs you (heartbeats and broadcasts never notify)"
       >
         <BellRing size={14} aria-hidden /> Notifications on
       </span>
@@ -51,7 +51,7 @@ export function InboxBell() {
       data-testid="inbox-bell"
       data-permission="default"
       onClick={() => void requestNotificationPermission().then(setPermission)}
-      title="Get a desktop notification when an event addressed to you arrives"
+      title="Get a desktop notification when something new needs you: an approval, a patch, a task or message to you, a stuck task, a waiting session"
     >
       <Bell size={14} aria-hidden /> Notify me
     </button>

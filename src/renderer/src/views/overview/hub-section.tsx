@@ -8,6 +8,7 @@ import type { ReactNode } from 'react'
 import { Activity, CircleAlert, CloudOff, Lock, Server } from 'lucide-react'
 import { EventType, Status, type HubInfo, type MethodOutput } from '../../../../shared/api'
 import { useHubOverview, useHubs } from '../../api/hub-queries'
+import { useNeeds } from '../../api/needs-queries'
 import { usePatches } from '../../api/patch-queries'
 import { patchesHref } from '../patches/patches-route'
 import { useNow } from '../../hooks/use-now'
@@ -21,25 +22,45 @@ type Agent = HubOverview['agents'][number]
 
 const STATE_LABELS: Record<Agent['state'], string> = { working: 'working', idle: 'idle', 'needs-me': 'needs me' }
 
-/** One agent: coloured dot, name, state and how old its presence is. */
+/**
+ * One agent: coloured dot, name, state; "needs me" with its oldest waiting item's age (the
+ * needs-you queue), and apart from it, labelled as such, how long ago it was last seen.
+ */
 function AgentPill({ agent, href }: { agent: Agent; href: string }) {
   const now = useNow()
-  const age = agent.presence ? shortAge(agent.presence.at, now) : null
+  const seen = agent.presence ? shortAge(agent.presence.at, now) : null
   const stale = !agent.presence || agent.presence.stale
+  const waiting = agent.state === 'needs-me' && agent.needs ? shortAge(agent.needs.since, now) : null
   return (
     <a
       href={href}
       className={`hub-agent hub-agent-${agent.state}${stale ? ' stale' : ''}`}
       data-testid={`hub-agent-${agent.agent}`}
       data-state={agent.state}
-      title={`${agent.agent}: ${STATE_LABELS[agent.state]} (${agent.reason})${agent.presence ? `\nlast announced ${agent.presence.at}${agent.presence.stale ? ' (stale)' : ''}` : '\nnever announced presence'}`}
+      title={`${agent.agent}: ${STATE_LABELS[agent.state]} (${agent.reason})${agent.presence ? `\nlast seen ${agent.presence.at}${agent.presence.stale ? ' (stale)' : ''}` : '\nnever announced presence'}`}
     >
       <span className="hub-dot" aria-hidden />
       <span className="hub-agent-name">{agent.agent}</span>
-      <span className="hub-agent-state">{STATE_LABELS[agent.state]}</span>
-      <span className="hub-agent-age">{age ? (agent.presence?.stale ? `stale ${age}` : age) : 'no presence'}</span>
+      <span className="hub-agent-state">
+        {STATE_LABELS[agent.state]}
+        {waiting && (
+          <span className="hub-agent-wait" data-testid="hub-agent-wait">
+            {' '}
+            {waiting}
+          </span>
+        )}
+      </span>
+      <span className="hub-agent-age" data-testid="hub-agent-seen">
+        {seen ? `${agent.presence?.stale ? 'stale, ' : ''}last seen ${seen}` : 'no presence'}
+      </span>
     </a>
   )
+}
+
+/** When the oldest pending approval of a hub (by location) started waiting, from the needs-you queue. */
+function useOldestApproval(palace: string): string | null {
+  const needs = useNeeds().data
+  return needs?.items.find((i) => i.kind === 'approval' && i.palace === palace)?.since ?? null
 }
 
 /** A count that links to the Timeline. */
@@ -82,6 +103,8 @@ function HubCard({
     [...new Set(list.map((t) => t.correlation_id).filter(Boolean))].join(', ')
   const t = hub.tasks
   const needsMe = hub.agents.filter((a) => a.state === 'needs-me').length
+  const now = useNow()
+  const oldestApproval = useOldestApproval(hub.palace)
   // the Patches inbox's own count: verified and folded there (a refused or superseded patch is not waiting)
   const patches = usePatches(name)
   const waiting = patches.data?.counts.waiting
@@ -164,17 +187,17 @@ function HubCard({
             />
             <Count
               testId="hub-count-approvals"
-              label="approvals"
+              label={oldestApproval ? `approvals, oldest ${shortAge(oldestApproval, now)}` : 'approvals'}
               value={hub.approvals_waiting}
               href="#/approvals"
               tone={hub.approvals_waiting ? 'warning' : undefined}
             />
             <Count
               testId="hub-count-inbox"
-              label="inbox"
-              value={hub.inbox_unread}
+              label={hub.needs ? `unread to you · ${hub.needs.unread_broadcast} broadcast` : 'inbox'}
+              value={hub.needs ? hub.needs.unread_direct : hub.inbox_unread}
               href={link(operator ? { to_agent: operator } : {})}
-              tone={hub.inbox_unread ? 'accent' : undefined}
+              tone={(hub.needs ? hub.needs.unread_direct : hub.inbox_unread) ? 'accent' : undefined}
             />
           </div>
         </div>

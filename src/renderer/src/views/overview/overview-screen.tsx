@@ -11,6 +11,7 @@ import { columnCount, packColumns } from './card-layout'
 import { fleetTotals, matchesFilter } from './fleet-stats'
 import { FleetTotalsStrip } from './fleet-totals'
 import { HubSection } from './hub-section'
+import { NeedsPanel } from './needs-panel'
 import { FirstRun } from './first-run'
 import { useAttention, useCrossFileLint } from './attention'
 import type { CardFinding } from './findings-list'
@@ -105,11 +106,13 @@ export function OverviewScreen() {
           <FirstRun />
           {/* hubs need no project: a registered hub (a server, say) shows before any project does */}
           <div className="first-run first-run-hubs">
+            <NeedsPanel />
             <HubSection />
           </div>
         </>
       ) : (
         <>
+          <NeedsPanel />
           {totals && <FleetTotalsStrip totals={totals} />}
           <HubSection />
           {fleet.isError && (

@@ -1,0 +1,207 @@
+/**
+ * Contract tests of every harness adapter: each harness's payloads as its published docs and
+ * source give them, run through the one core wait (`runApproveHook`) on a real hub file, decided
+ * like the operator does, and the answer checked against the harness's documented output.
+ * Sources: Claude Code 2.1.332's hook schemas (PermissionRequest `permission_suggestions`,
+ * `decision.updatedPermissions`); Codex 0.171 (`codex-rs/hooks`: PreToolUse accepts only deny);
+ * Gemini CLI docs/hooks/reference.md (BeforeTool, `decision`/`reason`); GitHub Copilot CLI hooks
+ * reference (camelCase `toolName`/`toolArgs`, `permissionRequest` `behavior`, `preToolUse`
+ * `permissionDecision`); Cursor hooks (`beforeShellExecution`, `permission`/`user_message`/
+ * `agent_message`); OpenCode 1.18 (`permission.asked`, reply once/always/reject).
+ */
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { tmpDir } from '../../../../test/helpers/tmp'
+import { EventType } from '../../../shared/contract/hub-vocabulary'
+import { LocalHub } from '../../hub/local-hub'
+import { createHub } from '../../hub/schema'
+import { decisionAppend } from '../approval-events'
+import { runApproveHook, type HookContext, type HookOptions } from '../approve-hook'
+
+const closers: (() => unknown)[] = []
+afterEach(async () => {
+  while (closers.length) await closers.pop()!()
+})
+
+function setup() {
+  const palace = join(tmpDir(), 'palace')
+  createHub(palace).close()
+  const hub = new LocalHub(palace, { busyTimeoutMs: 300 })
+  closers.push(() => hub.close())
+  const ctx: HookContext = { hub, rules: null, operator: 'desk', projectFor: () => 'muse', warn: () => {} }
+  return { hub, ctx }
+}
+
+/** Runs the hook on `payload`, decides its request as the operator, returns the answer and the request. */
+async function decided(payload: unknown, opts: Partial<HookOptions>, decision: 'allow' | 'deny', extra: { always?: boolean } = {}) {
+  const { hub, ctx } = setup()
+  const run = runApproveHook(JSON.stringify(payload), { agent: 'a1', timeoutMs: 20_000, ...opts }, ctx)
+  let req
+  for (;;) {
+    req = (await hub.list({ type: EventType.approvalRequest, order: 'desc', limit: 1 })).events[0]
+    if (req) break
+    await new Promise((r) => setTimeout(r, 10))
+  }
+  await hub.append(
+    decisionAppend(req, { decision, reason: decision === 'deny' ? 'not here' : '', decided_by: 'desk', from_agent: 'desk', ...extra })
+  )
+  const out = await run
+  return { out, req, json: out.stdout.trim() ? JSON.parse(out.stdout) : null }
+}
+
+const claudePermission = {
+  session_id: 's1',
+  transcript_path: '/h/.claude/projects/p/s1.jsonl',
+  cwd: '/work/muse',
+  permission_mode: 'default',
+  hook_event_name: 'PermissionRequest',
+  tool_name: 'Bash',
+  tool_input: { command: 'npm publish', description: 'publish' },
+  permission_suggestions: [
+    { type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'npm publish:*' }], behavior: 'allow', destination: 'localSettings' }
+  ]
+}
+
+const codexPre = {
+  session_id: 'c1',
+  turn_id: 't1',
+  transcript_path: null,
+  cwd: '/work/dya',
+  hook_event_name: 'PreToolUse',
+  model: 'gpt-5.1-codex',
+  permission_mode: 'bypassPermissions',
+  tool_name: 'Bash',
+  tool_input: { command: 'rm -rf build' },
+  tool_use_id: 'call_1'
+}
+
+describe('harness adapters (contract tests on the published payloads)', () => {
+  it('Claude Code PermissionRequest: "approve and always allow" returns Claude Code’s own permission update', async () => {
+    const { out, json, req } = await decided(claudePermission, {}, 'allow', { always: true })
+    expect(out.exitCode).toBe(0)
+    expect(json).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PermissionRequest',
+        decision: { behavior: 'allow', updatedPermissions: claudePermission.permission_suggestions }
+      }
+    })
+    expect(req.metadata).toMatchObject({ harness: 'claude-code', hook_event_name: 'PermissionRequest' })
+    const plain = await decided(claudePermission, {}, 'allow')
+    expect(plain.json.hookSpecificOutput.decision).toEqual({ behavior: 'allow' })
+  })
+
+  it('Codex: a payload with permission_mode is still Codex (detected on the whole payload); PreToolUse is deny-only', async () => {
+    const denied = await decided(codexPre, {}, 'deny')
+    expect(denied.req.metadata.harness).toBe('codex')
+    expect(denied.json).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'denied by desk in Muster: not here'
+      }
+    })
+    // an allow prints nothing (Codex rejects permissionDecision "allow" there), and Codex goes on
+    const allowed = await decided(codexPre, {}, 'allow', { always: true })
+    expect(allowed.out).toMatchObject({ stdout: '', exitCode: 0, verdict: 'allow' })
+    // PermissionRequest: allow / deny, never updatedPermissions (Codex fails such a hook closed)
+    const pr = await decided({ ...codexPre, hook_event_name: 'PermissionRequest' }, {}, 'allow', { always: true })
+    expect(pr.json).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } })
+  })
+
+  it('Gemini CLI BeforeTool: decision and reason at the top level', async () => {
+    const payload = {
+      session_id: 'g1',
+      transcript_path: '/h/.gemini/tmp/x/chats/session.json',
+      cwd: '/work/atlas',
+      hook_event_name: 'BeforeTool',
+      timestamp: '2026-12-04T17:00:00.000Z',
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'make deploy', description: 'deploy' }
+    }
+    const denied = await decided(payload, {}, 'deny')
+    expect(denied.json).toEqual({ decision: 'deny', reason: 'denied by desk in Muster: not here' })
+    expect(denied.req).toMatchObject({
+      body: expect.stringContaining('make deploy'),
+      metadata: { harness: 'gemini', tool_name: 'run_shell_command' }
+    })
+    expect((await decided(payload, {}, 'allow')).json).toEqual({ decision: 'allow', reason: 'approved by desk in Muster' })
+  })
+
+  it('Copilot CLI: camelCase payloads, the event from the installed command, top-level answers', async () => {
+    const payload = { sessionId: 'k1', timestamp: 1764867600000, cwd: '/work/muse', toolName: 'bash', toolArgs: '{"command":"git push"}' }
+    const denied = await decided(payload, { event: 'permissionRequest' }, 'deny')
+    expect(denied.req.metadata).toMatchObject({ harness: 'copilot', tool_input: { command: 'git push' } })
+    expect(denied.json).toEqual({ behavior: 'deny', message: 'denied by desk in Muster: not here' })
+    expect((await decided(payload, { event: 'permissionRequest' }, 'allow')).json).toEqual({ behavior: 'allow' })
+    const pre = await decided(payload, { event: 'preToolUse' }, 'deny')
+    expect(pre.json).toEqual({ permissionDecision: 'deny', permissionDecisionReason: 'denied by desk in Muster: not here' })
+  })
+
+  it('Cursor: beforeShellExecution and beforeMCPExecution answered with permission and both messages', async () => {
+    const base = { conversation_id: 'conv-1', generation_id: 'gen-1', workspace_roots: ['/work/dya'], cursor_version: '2.0.77' }
+    const shell = await decided(
+      { ...base, hook_event_name: 'beforeShellExecution', command: 'npm install express', cwd: '/work/dya' },
+      {},
+      'deny'
+    )
+    expect(shell.req.metadata).toMatchObject({ harness: 'cursor', tool_name: 'Shell', tool_input: { command: 'npm install express' } })
+    expect(shell.json).toEqual({
+      permission: 'deny',
+      user_message: 'denied by desk in Muster: not here',
+      agent_message: 'denied by desk in Muster: not here'
+    })
+    const mcp = await decided(
+      {
+        ...base,
+        hook_event_name: 'beforeMCPExecution',
+        tool_name: 'database_query',
+        tool_input: '{"query": "DROP TABLE users"}',
+        url: 'http://localhost:3000'
+      },
+      {},
+      'allow'
+    )
+    expect(mcp.req.metadata).toMatchObject({ tool_name: 'database_query', tool_input: { query: 'DROP TABLE users' } })
+    expect(mcp.json).toMatchObject({ permission: 'allow' })
+  })
+
+  it('OpenCode permission.asked: replied once, always or reject', async () => {
+    const asked = {
+      type: 'permission.asked',
+      directory: '/work/muse',
+      properties: {
+        id: 'per_1',
+        sessionID: 'ses_1',
+        permission: 'bash',
+        patterns: ['git push origin main'],
+        metadata: {},
+        always: ['git push *'],
+        tool: { messageID: 'msg_1', callID: 'call_1' }
+      }
+    }
+    const denied = await decided(asked, {}, 'deny')
+    expect(denied.req.metadata).toMatchObject({ harness: 'opencode', tool_name: 'bash', tool_input: { command: 'git push origin main' } })
+    expect(denied.json).toEqual({ reply: 'reject', message: 'denied by desk in Muster: not here' })
+    expect((await decided(asked, {}, 'allow')).json).toEqual({ reply: 'once' })
+    expect((await decided(asked, {}, 'allow', { always: true })).json).toEqual({ reply: 'always' })
+  })
+
+  it('a harness that goes away while its request waits: recorded as abandoned at once, and the request leaves the inbox', async () => {
+    const { hub, ctx } = setup()
+    const gone = new AbortController()
+    const run = runApproveHook(JSON.stringify(claudePermission), { agent: 'a1', timeoutMs: 60_000, gone: gone.signal }, ctx)
+    for (;;) {
+      if ((await hub.list({ type: EventType.approvalRequest, limit: 1 })).events[0]) break
+      await new Promise((r) => setTimeout(r, 10))
+    }
+    gone.abort()
+    expect((await run).verdict).toBe('deny')
+    const dec = (await hub.list({ type: EventType.approvalDecision, limit: 5 })).events
+    expect(dec).toHaveLength(1)
+    expect(dec[0]!.metadata).toMatchObject({
+      decision: 'timeout',
+      decided_by: 'abandoned',
+      reason: expect.stringMatching(/harness went away/)
+    })
+  })
+})

@@ -68,8 +68,9 @@ function openHash(hash: string): boolean {
   const win = mainWindow
   if (!win || win.isDestroyed()) return false
   bringToFront(win)
+  if (!hash.startsWith('#/')) return true // only ever the app's own routes
   const go = (): void => {
-    // the hash is one of the app's own routes (deep-link.ts), passed as a JSON string literal
+    // passed as a JSON string literal: no quote in it can end the string
     void win.webContents.executeJavaScript(`location.hash = ${JSON.stringify(hash)}`).catch(() => undefined)
   }
   if (win.webContents.isLoading()) win.webContents.once('did-finish-load', go)

@@ -11,6 +11,18 @@ const { pathToFileURL } = require('node:url')
 
 const OUT = join(__dirname, '..', 'out', 'cli')
 
+// Installed with the desktop app (resources/cli), the CLI has no node_modules: its SQLite addon is
+// in native/, one build per supported Node line (scripts/prepare-electron-native.mjs --cli).
+const NATIVE = join(__dirname, '..', 'native')
+if (!process.env.MUSTER_SQLITE_BINDING && existsSync(NATIVE)) {
+  const addon = join(NATIVE, `node-v${process.versions.modules}-${process.platform}-${process.arch}`, 'better_sqlite3.node')
+  if (!existsSync(addon)) {
+    process.stderr.write(`muster: this command line runs on Node.js 22 or 24 (LTS); ${process.execPath} is Node.js ${process.version}\n`)
+    process.exit(1)
+  }
+  process.env.MUSTER_SQLITE_BINDING = addon
+}
+
 /** Index in argv of the first word that is not a global option (`--home D`, `--palace P`, `--json`, `--home=D`). */
 function commandAt(args) {
   let i = 0

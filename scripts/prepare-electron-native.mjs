@@ -9,7 +9,10 @@
  * node-gyp). Skips when the output already exists for this platform/arch. Nothing is written to
  * `.electron-native` unless a build succeeded; the final file appears by an atomic rename.
  *
- * Usage: node scripts/prepare-electron-native.mjs [--force] [--verbose] [--print-path]
+ * With --cli it builds, the same way, the addons of the `muster` command shipped inside the
+ * installers: one per supported Node line, into `.cli-native/node-v<abi>-<platform>-<arch>/`.
+ *
+ * Usage: node scripts/prepare-electron-native.mjs [--cli] [--force] [--verbose] [--print-path]
  */
 import { spawn } from 'node:child_process'
 import {
@@ -24,6 +27,7 @@ import {
   writeFileSync,
   copyFileSync
 } from 'node:fs'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -132,23 +136,19 @@ function findNodeGyp(root) {
 }
 
 /**
- * Makes sure the Electron build exists; returns { path, skipped, method }. Throws PrepareError with
- * a one-paragraph message when it cannot.
+ * Builds better-sqlite3 for one runtime into `outFile`: a prebuilt binary first, else a source
+ * build. Works on a private copy of the package, so node_modules is never touched; the file
+ * appears by an atomic rename only when a build succeeded. Returns the method that worked.
  */
-export async function prepareElectronNative({ root = ROOT, force = false, verbose = false, log = (m) => console.log(m) } = {}) {
-  const version = electronVersion(root)
-  const platform = process.platform
-  const arch = process.env.npm_config_arch || process.arch
-  const outFile = nativeOutputPath(root, version)
-  if (!force && isUpToDate(outFile, platform, arch)) return { path: outFile, skipped: true, method: 'existing' }
-
+async function buildAddon({ root, runtime, target, platform, arch, outFile, verbose, log }) {
+  const label = `${runtime === 'electron' ? 'Electron' : 'Node.js'} ${target} (${platform}-${arch})`
   const source = join(root, 'node_modules', 'better-sqlite3')
   if (!existsSync(join(source, 'package.json'))) {
     throw new PrepareError(`better-sqlite3 is not installed (${source}). Run \`npm install\` first.`)
   }
 
-  log(`Preparing the SQLite addon for Electron ${version} (${platform}-${arch})…`)
-  const work = mkdtempSync(join(tmpdir(), 'muster-electron-native-'))
+  log(`Preparing the SQLite addon for ${label}…`)
+  const work = mkdtempSync(join(tmpdir(), 'muster-native-'))
   try {
     const pkgDir = join(work, 'better-sqlite3')
     // A private copy without the Node build, so node_modules is never touched.
@@ -160,15 +160,11 @@ export async function prepareElectronNative({ root = ROOT, force = false, verbos
     let prebuildProblem = 'prebuild-install is not installed'
     if (existsSync(prebuild)) {
       log('  trying a prebuilt binary (prebuild-install)…')
-      const r = await runNode(
-        prebuild,
-        ['--runtime', 'electron', '--target', version, '--arch', arch, '--platform', platform, '--verbose'],
-        {
-          cwd: pkgDir,
-          timeoutMs: PREBUILD_TIMEOUT_MS,
-          verbose
-        }
-      )
+      const r = await runNode(prebuild, ['--runtime', runtime, '--target', target, '--arch', arch, '--platform', platform, '--verbose'], {
+        cwd: pkgDir,
+        timeoutMs: PREBUILD_TIMEOUT_MS,
+        verbose
+      })
       prebuildProblem = r.code === 0 && existsSync(built) ? '' : firstErrorLine(r.output)
     }
 
@@ -177,28 +173,23 @@ export async function prepareElectronNative({ root = ROOT, force = false, verbos
       const nodeGyp = findNodeGyp(root)
       if (!nodeGyp) {
         throw new PrepareError(
-          `Could not prepare the SQLite addon for Electron ${version} (${platform}-${arch}): no prebuilt binary could be downloaded (${prebuildProblem}) and node-gyp was not found to build it from source. ` +
+          `Could not prepare the SQLite addon for ${label}: no prebuilt binary could be downloaded (${prebuildProblem}) and node-gyp was not found to build it from source. ` +
             "Node's own build in node_modules is untouched, so `npm test` and `npm run serve` still work."
         )
       }
-      log('  no prebuilt binary; building from source against Electron headers (node-gyp)…')
-      const r = await runNode(
-        nodeGyp,
-        [
-          'rebuild',
-          '--release',
-          `--target=${version}`,
-          `--arch=${arch}`,
-          '--dist-url=https://electronjs.org/headers',
-          '--runtime=electron'
-        ],
-        { cwd: pkgDir, timeoutMs: SOURCE_BUILD_TIMEOUT_MS, verbose, env: { npm_config_runtime: 'electron', npm_config_target: version } }
-      )
+      log(`  no prebuilt binary; building from source against the ${runtime === 'electron' ? 'Electron' : 'Node.js'} headers (node-gyp)…`)
+      const headers = runtime === 'electron' ? ['--dist-url=https://electronjs.org/headers', '--runtime=electron'] : []
+      const r = await runNode(nodeGyp, ['rebuild', '--release', `--target=${target}`, `--arch=${arch}`, ...headers], {
+        cwd: pkgDir,
+        timeoutMs: SOURCE_BUILD_TIMEOUT_MS,
+        verbose,
+        env: { npm_config_runtime: runtime, npm_config_target: target }
+      })
       if (r.code !== 0 || !existsSync(built)) {
         throw new PrepareError(
-          `Could not prepare the SQLite addon for Electron ${version} (${platform}-${arch}): no prebuilt binary could be downloaded (${prebuildProblem}) and building it from source failed (${firstErrorLine(r.output)}). ` +
-            'This step needs network access to github.com (prebuilt binaries) or electronjs.org (Electron headers, plus Python and a C++ toolchain). ' +
-            "Node's own build in node_modules is untouched, so `npm test` and `npm run serve` still work; rerun `npm run prepare:electron-native` (add --verbose for the full log) once online."
+          `Could not prepare the SQLite addon for ${label}: no prebuilt binary could be downloaded (${prebuildProblem}) and building it from source failed (${firstErrorLine(r.output)}). ` +
+            `This step needs network access to github.com (prebuilt binaries) or ${runtime === 'electron' ? 'electronjs.org' : 'nodejs.org'} (headers, plus Python and a C++ toolchain). ` +
+            "Node's own build in node_modules is untouched, so `npm test` and `npm run serve` still work; rerun (add --verbose for the full log) once online."
         )
       }
     }
@@ -212,13 +203,56 @@ export async function prepareElectronNative({ root = ROOT, force = false, verbos
     } finally {
       rmSync(tmpOut, { force: true })
     }
-    const info = { electron: version, platform, arch, method, builtAt: new Date().toISOString() }
+    const info = { [runtime]: target, platform, arch, method, builtAt: new Date().toISOString() }
     writeFileSync(join(dirname(outFile), 'build-info.json'), `${JSON.stringify(info, null, 2)}\n`)
     log(`  done: ${outFile}`)
-    return { path: outFile, skipped: false, method }
+    return method
   } finally {
     rmSync(work, { recursive: true, force: true })
   }
+}
+
+/**
+ * Makes sure the Electron build exists; returns { path, skipped, method }. Throws PrepareError with
+ * a one-paragraph message when it cannot.
+ */
+export async function prepareElectronNative({ root = ROOT, force = false, verbose = false, log = (m) => console.log(m) } = {}) {
+  const version = electronVersion(root)
+  const platform = process.platform
+  const arch = process.env.npm_config_arch || process.arch
+  const outFile = nativeOutputPath(root, version)
+  if (!force && isUpToDate(outFile, platform, arch)) return { path: outFile, skipped: true, method: 'existing' }
+  const method = await buildAddon({ root, runtime: 'electron', target: version, platform, arch, outFile, verbose, log })
+  return { path: outFile, skipped: false, method }
+}
+
+/** The Node.js lines the installed CLI runs on (package.json `engines`), as header versions to build against. */
+export const CLI_NODE_TARGETS = ['22.12.0', '24.0.0']
+
+/** Folder (gitignored) of the CLI's addons, one per Node ABI; packaged as `resources/cli/native`. */
+export const CLI_NATIVE_DIR = '.cli-native'
+
+/** The folder name of one Node ABI's addon; `bin/muster.cjs` looks for the same name. */
+export function cliNativeName(abi, platform = process.platform, arch = process.arch) {
+  return `node-v${abi}-${platform}-${arch}`
+}
+
+/**
+ * Builds the addon for each Node line the installed CLI supports (the desktop app's `muster`
+ * command runs on the user's Node, since the app's own binary cannot run scripts: RunAsNode is off).
+ */
+export async function prepareCliNative({ root = ROOT, force = false, verbose = false, log = (m) => console.log(m) } = {}) {
+  const { getAbi } = createRequire(join(root, 'package.json'))('node-abi')
+  const platform = process.platform
+  const arch = process.env.npm_config_arch || process.arch
+  const paths = []
+  for (const target of CLI_NODE_TARGETS) {
+    const outFile = join(root, CLI_NATIVE_DIR, cliNativeName(getAbi(target, 'node'), platform, arch), NATIVE_FILE)
+    if (force || !isUpToDate(outFile, platform, arch))
+      await buildAddon({ root, runtime: 'node', target, platform, arch, outFile, verbose, log })
+    paths.push(outFile)
+  }
+  return paths
 }
 
 async function main(argv) {
@@ -228,6 +262,11 @@ async function main(argv) {
   }
   if (process.env.MUSTER_SQLITE_BINDING) {
     console.log(`MUSTER_SQLITE_BINDING is set (${process.env.MUSTER_SQLITE_BINDING}); nothing to prepare.`)
+    return 0
+  }
+  if (argv.includes('--cli')) {
+    for (const path of await prepareCliNative({ force: argv.includes('--force'), verbose: argv.includes('--verbose') }))
+      console.log(`CLI addon: ${path}`)
     return 0
   }
   const result = await prepareElectronNative({ force: argv.includes('--force'), verbose: argv.includes('--verbose') })

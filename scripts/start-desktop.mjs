@@ -10,43 +10,17 @@
  *   --skip-build  launch the existing `out/` build
  */
 import { spawn } from 'node:child_process'
-import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { firstErrorLine, prepareElectronNative, PrepareError } from './prepare-electron-native.mjs'
+import { ElectronMissing, ensureElectronBinary } from './electron-binary.mjs'
+import { prepareElectronNative, PrepareError } from './prepare-electron-native.mjs'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const ELECTRON_DIR = join(ROOT, 'node_modules', 'electron')
 const ELECTRON_VITE = join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js')
-const DOWNLOAD_TIMEOUT_MS = 15 * 60_000
 
 /** A failure whose message is the one paragraph shown to the user. */
 class StartError extends Error {}
-
-/** The Electron executable if installed (honours ELECTRON_OVERRIDE_DIST_PATH), else null. */
-export function installedElectronPath(electronDir = ELECTRON_DIR, env = process.env) {
-  let relative
-  try {
-    relative = readFileSync(join(electronDir, 'path.txt'), 'utf8').trim()
-  } catch {
-    relative = undefined
-  }
-  if (env.ELECTRON_OVERRIDE_DIST_PATH) {
-    const p = join(env.ELECTRON_OVERRIDE_DIST_PATH, relative || (process.platform === 'win32' ? 'electron.exe' : 'electron'))
-    return existsSync(p) ? p : null
-  }
-  if (!relative) return null
-  const p = join(electronDir, 'dist', relative)
-  return existsSync(p) ? p : null
-}
-
-function electronVersion() {
-  try {
-    return JSON.parse(readFileSync(join(ELECTRON_DIR, 'package.json'), 'utf8')).version
-  } catch {
-    throw new StartError('Electron is not installed in node_modules. Run `npm install` first.')
-  }
-}
 
 /** Runs a command; resolves { code, output } with output captured (or inherited when `inherit`). */
 function run(command, args, { inherit = false, timeoutMs = 0, env } = {}) {
@@ -79,27 +53,18 @@ function run(command, args, { inherit = false, timeoutMs = 0, env } = {}) {
   })
 }
 
-/** Makes sure the Electron binary exists, downloading it once; returns its path. */
+/** Makes sure the Electron binary exists (downloading it once); returns its path. */
 async function ensureElectron() {
-  const existing = installedElectronPath()
-  if (existing) return existing
-  const version = electronVersion()
-  const distDir = join(ELECTRON_DIR, 'dist')
-  const pathTxt = join(ELECTRON_DIR, 'path.txt')
-  const hadDist = existsSync(distDir)
-  const hadPathTxt = existsSync(pathTxt)
-  console.log(`The Electron ${version} binary is not installed yet; downloading it once (about 100 MB)…`)
-  const { code, output } = await run(process.execPath, [join(ELECTRON_DIR, 'install.js')], { timeoutMs: DOWNLOAD_TIMEOUT_MS })
-  const installed = code === 0 ? installedElectronPath() : null
-  if (installed) return installed
-  // Leave node_modules/electron as we found it: no partial dist, no path.txt naming nothing.
-  if (!hadDist) rmSync(distDir, { recursive: true, force: true })
-  if (!hadPathTxt) rmSync(pathTxt, { force: true })
-  throw new StartError(
-    `Muster's desktop app needs the Electron ${version} binary, and downloading it failed (${firstErrorLine(output)}). ` +
-      'Nothing was changed. Check your network or proxy, or point ELECTRON_MIRROR at a reachable mirror or ELECTRON_OVERRIDE_DIST_PATH at an Electron you already have, then run `npm start` again. ' +
-      'Meanwhile the same console runs in your browser with `npm run serve`.'
-  )
+  try {
+    return await ensureElectronBinary({ root: ROOT })
+  } catch (err) {
+    if (!(err instanceof ElectronMissing)) throw new StartError(err instanceof Error ? err.message : String(err))
+    throw new StartError(
+      `Muster's desktop app needs the Electron ${err.version} binary, and downloading it failed (${err.reason}). ` +
+        'Nothing was changed. Check your network or proxy, or point ELECTRON_MIRROR at a reachable mirror or ELECTRON_OVERRIDE_DIST_PATH at an Electron you already have, then run `npm start` again. ' +
+        'Meanwhile the same console runs in your browser with `npm run serve`.'
+    )
+  }
 }
 
 function parseArgs(argv) {

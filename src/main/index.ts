@@ -27,13 +27,13 @@ import type { MusterService } from '../core/service-types'
 import { setSqliteNativeBinding } from '../core/sqlite'
 import { createAppProtocolHandler, PRIVILEGED_SCHEMES } from './app-protocol'
 import { APP_SCHEME, isAppUrl, resolveRendererTarget } from './app-url'
-import { deepLinkHash, type DeepLink } from '../shared/deep-link'
+import { deepLinkHash } from '../shared/deep-link'
 import { resolveHome } from './home'
 import { bindService, createTrustedSenderCheck, forwardEvents } from './ipc-binding'
 import { notifyAttention } from './inbox-notifier'
 import { closeOnQuit } from './lifecycle'
 import { resolveNativeBinding } from './native-binding'
-import { createNeedsYouPresenter, feedNeedsYou, summaryFromPendingApprovals, type NeedsYouSummary } from './needs-you'
+import { createNeedsYouPresenter, feedNeedsYou, summaryFromNeeds, type NeedsYouSummary } from './needs-you'
 import { noticeHash } from './notice-target'
 import { installSecurity } from './security'
 import { bringToFront, claimSingleInstance, protocolClientArgs } from './single-instance'
@@ -68,8 +68,9 @@ function openHash(hash: string): boolean {
   const win = mainWindow
   if (!win || win.isDestroyed()) return false
   bringToFront(win)
+  if (!hash.startsWith('#/')) return true // only ever the app's own routes
   const go = (): void => {
-    // the hash is one of the app's own routes (deep-link.ts), passed as a JSON string literal
+    // passed as a JSON string literal: no quote in it can end the string
     void win.webContents.executeJavaScript(`location.hash = ${JSON.stringify(hash)}`).catch(() => undefined)
   }
   if (win.webContents.isLoading()) win.webContents.once('did-finish-load', go)
@@ -138,14 +139,11 @@ function start(): void {
           : undefined,
       tray,
       setMenu: (oldestLabel, oldest) => {
-        const link: DeepLink | null = oldest?.link ?? null
+        const link = oldest?.link ?? null
         tray?.setContextMenu(
           Menu.buildFromTemplate([
             ...(oldestLabel
-              ? [
-                  { label: oldestLabel, enabled: link !== null, click: () => link && openHash(deepLinkHash(link)) },
-                  { type: 'separator' as const }
-                ]
+              ? [{ label: oldestLabel, enabled: link !== null, click: () => link && openHash(link) }, { type: 'separator' as const }]
               : [{ label: 'Nothing needs you', enabled: false }, { type: 'separator' as const }]),
             { label: 'Open Muster', click: () => bringToFront(mainWindow) },
             { label: 'Quit Muster', role: 'quit' as const }
@@ -198,10 +196,10 @@ function start(): void {
 
       createMainWindow()
       instance?.windowReady()
-      // The one source of the badge and tray: switch `read` to the needs-you queue when it lands.
+      // The badge and tray show the needs-you queue, re-read when it says it changed.
       feedNeedsYou({
-        read: async () => summaryFromPendingApprovals(await svc.call('approvals.list', {})),
-        subscribe: (listener) => svc.subscribe(listener),
+        read: async () => summaryFromNeeds(await svc.call('needs.list', {})),
+        subscribe: (listener) => svc.subscribe((event) => event.name === 'needs.changed' && listener()),
         show: needsYouPresenter()
       })
       app.on('activate', () => {

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { electronNativeBindingPath, resolveNativeBinding } from './native-binding'
+import { electronNativeBindingPath, resolveNativeBinding, unpackedRoot } from './native-binding'
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 
@@ -19,6 +19,13 @@ describe('resolveNativeBinding', () => {
     expect(() => resolveNativeBinding({ ...base, env: { MUSTER_SQLITE_BINDING: '/x/addon.node' }, exists: () => false })).toThrow(
       /missing file/
     )
+  })
+  it('loads the packaged addon from app.asar.unpacked (asarUnpack), never from inside the asar', () => {
+    const appRoot = '/opt/Muster/resources/app.asar'
+    const unpacked = join('/opt/Muster/resources/app.asar.unpacked', '.electron-native', '45.5.0', 'better_sqlite3.node')
+    expect(resolveNativeBinding({ ...base, appRoot, exists: (p) => p === unpacked })).toBe(unpacked)
+    expect(unpackedRoot('C:\\Muster\\resources\\app.asar')).toBe('C:\\Muster\\resources\\app.asar.unpacked')
+    expect(unpackedRoot('/src/muster')).toBe('/src/muster')
   })
   it('explains how to fix a missing build', () => {
     expect(() => resolveNativeBinding({ ...base, exists: () => false })).toThrow(/npm run prepare:electron-native/)

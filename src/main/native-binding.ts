@@ -15,9 +15,17 @@ export function electronNativeBindingPath(appRoot: string, electronVersion: stri
   return join(appRoot, NATIVE_DIR, electronVersion, NATIVE_FILE)
 }
 
+/**
+ * Where unpacked files of the app live: beside a packaged `app.asar` in `app.asar.unpacked`
+ * (electron-builder's `asarUnpack`; native code cannot load from inside an asar), else the root.
+ */
+export function unpackedRoot(appRoot: string): string {
+  return /\.asar[\\/]?$/.test(appRoot) ? `${appRoot.replace(/[\\/]$/, '')}.unpacked` : appRoot
+}
+
 /** Inputs for `resolveNativeBinding`. */
 export interface NativeBindingInput {
-  /** The app root (`app.getAppPath()`, the folder holding package.json). */
+  /** The app root (`app.getAppPath()`: the folder holding package.json, or the packaged app.asar). */
   appRoot: string
   /** `process.versions.electron`. */
   electronVersion: string
@@ -36,7 +44,7 @@ export function resolveNativeBinding({ appRoot, electronVersion, env, exists }: 
     if (!exists(override)) throw new Error(`MUSTER_SQLITE_BINDING points at a missing file: ${override}`)
     return override
   }
-  const path = electronNativeBindingPath(appRoot, electronVersion)
+  const path = electronNativeBindingPath(unpackedRoot(appRoot), electronVersion)
   if (!exists(path)) {
     throw new Error(
       `The SQLite addon for Electron ${electronVersion} is missing (${path}). ` +

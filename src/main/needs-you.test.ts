@@ -4,38 +4,44 @@ import {
   feedNeedsYou,
   needsYouView,
   NOTHING_WAITS,
-  summaryFromPendingApprovals,
+  summaryFromNeeds,
   waitedFor,
   type NeedsYouSummary
 } from './needs-you'
 
 const NOW = Date.parse('2026-05-01T12:00:00Z')
 
-const pending = (over: Record<string, unknown>) =>
+const need = (over: Record<string, unknown> = {}) =>
   ({
+    key: 'approval:team:evt_1',
+    kind: 'approval',
     agent: 'win-codex',
-    tool_name: 'Bash',
-    summary: 'npm test',
     project: 'muse',
-    created_at: '2026-05-01T11:42:00Z',
-    correlation_id: 'appr_1',
     hub: 'team',
+    palace: '/p',
+    since: '2026-05-01T11:42:00Z',
+    title: 'win-codex wants to run npm test in muse',
+    detail: 'Bash npm test',
+    ref: 'evt_1',
+    link: '#/approvals?hub=team&id=evt_1',
     ...over
   }) as never
 
-describe('summaryFromPendingApprovals', () => {
-  it('counts the pending requests and names the oldest (the list is oldest first)', () => {
-    const s = summaryFromPendingApprovals({
-      pending: [pending({}), pending({ correlation_id: 'appr_2', created_at: '2026-05-01T11:59:00Z' })]
+describe('summaryFromNeeds', () => {
+  it('takes the count and the oldest item of the needs-you queue', () => {
+    expect(summaryFromNeeds({ count: 4, oldest: need() })).toEqual({
+      count: 4,
+      oldest: {
+        kind: 'approval',
+        title: 'win-codex wants to run npm test in muse',
+        since: '2026-05-01T11:42:00Z',
+        link: '#/approvals?hub=team&id=evt_1'
+      }
     })
-    expect(s.count).toBe(2)
-    expect(s.oldest).toEqual({
-      kind: 'approval',
-      title: 'win-codex: Bash npm test (muse)',
-      since: '2026-05-01T11:42:00Z',
-      link: { kind: 'approval', id: 'appr_1', hub: 'team' }
-    })
-    expect(summaryFromPendingApprovals({ pending: [] })).toEqual(NOTHING_WAITS)
+    expect(summaryFromNeeds({ count: 0, oldest: null })).toEqual(NOTHING_WAITS)
+  })
+  it('opens only addresses of the app', () => {
+    expect(summaryFromNeeds({ count: 1, oldest: need({ link: 'https://evil.example/' }) }).oldest?.link).toBeNull()
   })
 })
 
@@ -83,18 +89,14 @@ describe('createNeedsYouPresenter', () => {
       setMenu: (label, item) => calls.push(['menu', label, item?.link ?? null]),
       now: () => NOW
     })
-    const s = summaryFromPendingApprovals({ pending: [pending({})] })
+    const s = summaryFromNeeds({ count: 1, oldest: need() })
     show(s)
     expect(calls).toEqual([
       ['badge', 1],
       ['overlay', 1],
-      ['tooltip', 'Muster: 1 item needs you. Oldest: approval: win-codex: Bash npm test (muse) (waiting 18 min)'],
+      ['tooltip', 'Muster: 1 item needs you. Oldest: approval: win-codex wants to run npm test in muse (waiting 18 min)'],
       ['title', '1'],
-      [
-        'menu',
-        'Open the oldest: approval: win-codex: Bash npm test (muse) (waiting 18 min)',
-        { kind: 'approval', id: 'appr_1', hub: 'team' }
-      ]
+      ['menu', 'Open the oldest: approval: win-codex wants to run npm test in muse (waiting 18 min)', '#/approvals?hub=team&id=evt_1']
     ])
     calls.length = 0
     show(s)

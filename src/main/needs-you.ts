@@ -1,12 +1,11 @@
 /**
  * The desktop's answer to "who needs me, for what, since when": the count on the dock / taskbar
  * badge, and a tray icon whose tooltip and menu name the oldest waiting item (a click opens it).
- * `showNeedsYou` is the one function the main process feeds with the current summary; where the
- * summary comes from is one line in `index.ts` (today the pending approvals, through
- * `summaryFromPendingApprovals`; the needs-you queue of the core when it lands).
+ * The presenter is the one function the main process feeds with the current summary; the summary
+ * comes from the core's needs-you queue (`needs.list`, re-read when it pushes `needs.changed`),
+ * the same queue the Overview, the sidebar, the title and `muster needs` show.
  */
-import type { MethodOutput } from '../shared/api'
-import type { DeepLink } from '../shared/deep-link'
+import type { NeedsList } from '../shared/contract/needs-types'
 
 /** One item waiting for the operator. */
 export interface NeedsYouItem {
@@ -16,8 +15,8 @@ export interface NeedsYouItem {
   title: string
   /** When it started waiting (ISO 8601). */
   since: string
-  /** What opens it, when it can be opened. */
-  link: DeepLink | null
+  /** The app address that opens it (`#/approvals?…`), when it can be opened. */
+  link: string | null
 }
 
 /** What waits for the operator: how many items, and the oldest. */
@@ -29,18 +28,13 @@ export interface NeedsYouSummary {
 /** Nothing waits. */
 export const NOTHING_WAITS: NeedsYouSummary = { count: 0, oldest: null }
 
-/** The pending approvals (oldest first, as `approvals.list` gives them) as a summary. */
-export function summaryFromPendingApprovals(list: Pick<MethodOutput<'approvals.list'>, 'pending'>): NeedsYouSummary {
-  const first = list.pending[0]
-  if (!first) return NOTHING_WAITS
+/** The needs-you queue (ranked longest-waiting first) as a summary. */
+export function summaryFromNeeds(list: Pick<NeedsList, 'count' | 'oldest'>): NeedsYouSummary {
+  const first = list.oldest
+  if (!first || list.count <= 0) return NOTHING_WAITS
   return {
-    count: list.pending.length,
-    oldest: {
-      kind: 'approval',
-      title: `${first.agent}: ${first.tool_name}${first.summary ? ` ${first.summary}` : ''}${first.project ? ` (${first.project})` : ''}`,
-      since: first.created_at,
-      link: { kind: 'approval', id: first.correlation_id, hub: first.hub || null }
-    }
+    count: list.count,
+    oldest: { kind: first.kind, title: first.title, since: first.since, link: first.link.startsWith('#/') ? first.link : null }
   }
 }
 

@@ -9,6 +9,7 @@
  * A link comes from outside the app, so it is parsed strictly (one known kind, one id, nothing
  * else) and only ever turned into one of the app's own hash routes.
  */
+import { approvalLink, patchLink, threadLink } from './links'
 
 /** The scheme the app registers as the OS handler of. */
 export const DEEP_LINK_SCHEME = 'muster'
@@ -76,26 +77,15 @@ export function deepLinkUrl(link: DeepLink): string {
   return link.hub ? `${base}?${new URLSearchParams({ hub: link.hub }).toString()}` : base
 }
 
-/**
- * The app's hash route that shows the link's item: the same addresses the screens read
- * (`renderer/src/views/approvals/approvals-store.ts`, `…/patches/patches-route.ts`,
- * `…/timeline/timeline-query.ts`; `renderer/src/lib/deep-link-routes.test.ts` reads them back with those).
- */
+/** The app's hash route that shows the link's item: the same address every screen links to (`links.ts`). */
 export function deepLinkHash(link: DeepLink): string {
-  const q = new URLSearchParams()
   switch (link.kind) {
     case 'approval':
-      q.set('id', link.id)
-      if (link.hub) q.set('hub', link.hub)
-      return `#/approvals?${q.toString()}`
+      return approvalLink(link.hub, link.id)
     case 'patch':
-      if (link.hub) q.set('hub', link.hub)
-      q.set('id', link.id)
-      return `#/patches?${q.toString()}`
+      return patchLink(link.hub, link.id)
     case 'thread':
-      q.set('correlation_id', link.id)
-      if (link.hub) q.set('hub', link.hub)
-      return `#/timeline?${q.toString()}`
+      return threadLink(link.hub, link.id)
   }
 }
 

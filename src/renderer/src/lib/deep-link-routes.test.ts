@@ -24,7 +24,8 @@ describe('deepLinkHash', () => {
   it('opens the Timeline filtered to the thread, as the Timeline reads its address', () => {
     const hash = deepLinkHash({ kind: 'thread', id: 'corr&1', hub: 'team' })
     expect(screenFromHash(hash)).toBe('timeline')
-    expect(queryFromHash(hash)).toEqual({ filters: { correlation_id: 'corr&1' }, order: 'desc', hub: 'team' })
+    expect(queryFromHash(hash)).toEqual({ filters: { correlation_id: 'corr&1' }, order: 'asc', hub: 'team' })
+    expect(new URLSearchParams(hash.split('?')[1]).get('thread')).toBe('corr&1')
     expect(queryFromHash(deepLinkHash({ kind: 'thread', id: 'c', hub: null }))?.hub).toBeNull()
   })
 })

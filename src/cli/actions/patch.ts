@@ -1,5 +1,6 @@
 /** `muster patch list|verify|apply|revert|submit` at work, through the service. */
 import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import type { ApplyRun, PushedEvent, Verification } from '../../shared/api'
 import { openPatchService } from '../../core/patches'
@@ -8,8 +9,8 @@ import { age, CliError, CliExit, count, printJson, table, truncate, type CliIo }
 import { cliSelection } from './hub-cli'
 
 /** Reads a file (or stdin for `-`) as text, refusing bytes that are not UTF-8 (they could not be stored exactly). */
-function readExact(file: string): string {
-  const bytes = readFileSync(file === '-' ? 0 : file)
+function readExact(file: string, cwd: string): string {
+  const bytes = readFileSync(file === '-' ? 0 : resolve(cwd, file))
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
   } catch {
@@ -161,7 +162,7 @@ interface SubmitFlags {
 /** `patch submit FILE|--from-worktree P --to-agent A [--project P | --stream S] [--correlation-id C] [--branch B] [--base-commit C] [--body TEXT]`. */
 export async function submit(io: CliIo, file: string | undefined, opts: SubmitFlags, cmd: Command): Promise<void> {
   if (!file === !opts.fromWorktree) throw new CliError('pass a patch file (or -) or --from-worktree PROJECT, not both')
-  const content = file ? readExact(file) : undefined
+  const content = file ? readExact(file, io.cwd) : undefined
   const sel = cliSelection(cmd, io)
   const project = opts.fromWorktree ?? opts.project
   const r = await withService(cmd, io, (s) =>

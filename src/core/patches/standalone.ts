@@ -15,7 +15,7 @@ export function openPatchService(
   const settings = new SettingsStore(db)
   const projects = new ProjectRegistry(db)
   const operator = (): string => settings.get().operatorId
-  const hubs = new HubService({ state: db, projects, operator, env })
+  const hubs = new HubService({ state: db, projects, operator, env, home })
   const patches = new PatchService({ hubs, db, projects, operator })
   return {
     hubs,

@@ -13,6 +13,7 @@
  * harness shows its own prompt, and says why on stderr: never a silent allow or deny.
  * Everything arrives through `HookContext`, built by `hook-env.ts`, so tests drive any `Hub`.
  */
+import { homedir } from 'node:os'
 import { ruleLabel } from '../../shared/approvals/allow-rules'
 import {
   ABANDONED_REASON,
@@ -162,7 +163,8 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
   }
   const hub = ctx.hub
 
-  const rule = ctx.rules?.firstMatch({ agent: ask.agent, tool_name: ask.tool_name, tool_input: ask.tool_input }) ?? null
+  const rule =
+    ctx.rules?.firstMatch({ agent: ask.agent, tool_name: ask.tool_name, tool_input: ask.tool_input, cwd: ask.cwd, home: homedir() }) ?? null
   if (rule) {
     const label = ruleLabel(rule)
     try {

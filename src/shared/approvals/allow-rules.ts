@@ -1,18 +1,27 @@
 /**
  * Allowlist rules: which tool calls Muster approves without asking (spec/hub-logstream.md section
  * 9: such a decision is recorded with `decided_by = allowlist:<rule>`). A rule is an agent pattern,
- * a tool name pattern and an input pattern, all globs: `*` any run of characters, `?` one
- * character, `\` makes the next character literal, the whole text must match.
- *
- * Safety, so a rule allows what it reads as:
- * - in a shell command, `*` and `?` never match `; & | < > $ \`` or a line break, so
- *   `npm test*` allows `npm test -- --run` but not `npm test && rm -rf ~` (write operators
- *   literally to allow them);
- * - in a path, a `..` segment matches only where the pattern spells `..` itself;
- * - an input pattern of exactly `*` means "any input" for every tool.
+ * a tool name pattern and an input pattern. Input patterns read as Claude Code's own permission
+ * rules (code.claude.com/docs/en/permissions), never broader:
+ * - shell commands: `npm run build` is that command exactly; `npm run test *` and the legacy
+ *   `npm run test:*` are prefix rules with a word boundary (`npm run test`, `npm run test -x`, never
+ *   `npm run testify`); a trailing `*` glued to a word is read the same way (narrower than Claude
+ *   Code, which lets `ls*` match `lsof`); `*` elsewhere matches any run of characters; no `*` ever
+ *   matches `; & | < > $ \`` or a line break, so a prefix rule never allows `safe && other`;
+ * - file paths (Read, Edit, Write, ...): gitignore-style, `*` and `?` within one path segment, `**`
+ *   across segments; `//abs/path` from the filesystem root, `~/path` from the home folder, `/path`
+ *   from the project (the call's working folder), `path` and `./path` from the working folder (a
+ *   pattern without a slash matches that name in any folder below it); a path with a `..` segment
+ *   never matches, and a path pattern may not contain one;
+ * - web fetches: `domain:example.com` (that host only) or `domain:*.example.com` (its subdomains);
+ *   in a URL glob `*` never crosses `/ ? # @`;
+ * - MCP and other arguments (their JSON): `*` stays inside one JSON string and one path segment,
+ *   `**` inside one string; arguments with a `..` path segment never match.
+ * An input pattern of exactly `*` means "any input" for every tool. `?` is one character, `\`
+ * makes the next character literal, the whole text must match.
  * Pure (no Node, no zod): the hook process and the screen share it.
  */
-import { matchSubject, readToolCall, stableJson, type MatchSubject, type ToolInput } from './tool-call'
+import { readToolCall, stableJson, type ToolInput } from './tool-call'
 
 /** A rule's three patterns. */
 export interface RuleSpec {
@@ -21,33 +30,64 @@ export interface RuleSpec {
   input_pattern: string
 }
 
-/** A tool call to match: who asks, which tool, its input. */
+/** A tool call to match: who asks, which tool, its input; `cwd` and `home` anchor relative path patterns. */
 export interface CallToMatch {
   agent: string
   tool_name: string
   tool_input: ToolInput
+  /** The harness's working folder (the project); without it, relative path patterns match nothing. */
+  cwd?: string | null
+  /** The operator's home folder; without it, `~/` patterns match nothing. */
+  home?: string | null
 }
 
 /** Characters `*` and `?` never match inside a shell command. */
 const SHELL_OPERATORS = ';&|<>$`\n\r'
 /** Longest pattern accepted. */
 export const MAX_PATTERN_CHARS = 1000
+/** Tools whose input pattern is a file path pattern. */
+const PATH_TOOLS = new Set(['Read', 'Edit', 'MultiEdit', 'Write', 'NotebookRead', 'NotebookEdit', 'LS', 'Glob', 'Grep'])
 
 /** Escapes RegExp syntax (only the characters the `u` flag allows escaping). */
 const escapeRe = (c: string): string => c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
 
-/** Compiles a glob into an anchored RegExp (shell-safe wildcards for commands). */
-export function globRegExp(pattern: string, shellSafe = false): RegExp {
-  const any = shellSafe ? '[^;&|<>$`\\n\\r]' : '[\\s\\S]'
+/** What `*`, `**` and `?` match in a glob, as RegExp character-class bodies. */
+interface GlobChars {
+  /** One `*` (and `?`). */
+  star: string
+  /** `**`; null when `**` is two stars. */
+  globstar: string | null
+}
+
+const ANY: GlobChars = { star: '[\\s\\S]', globstar: null }
+const SHELL: GlobChars = { star: '[^;&|<>$`\\n\\r]', globstar: null }
+const PATH: GlobChars = { star: '[^/]', globstar: '[\\s\\S]' }
+const URL_CHARS: GlobChars = { star: '[^/?#@\\\\\\s]', globstar: '[^\\s]' }
+const JSON_TEXT: GlobChars = { star: '[^"/]', globstar: '[^"]' }
+
+/** Compiles a glob body into RegExp source (not anchored). */
+function globSource(pattern: string, chars: GlobChars): string {
   let re = ''
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!
     if (c === '\\' && i + 1 < pattern.length) re += escapeRe(pattern[++i]!)
-    else if (c === '*') re += `${any}*`
-    else if (c === '?') re += any
+    else if (c === '*' && chars.globstar && pattern[i + 1] === '*') {
+      while (pattern[i + 1] === '*') i++
+      // `a/**/b` also matches `a/b`
+      if (pattern[i + 1] === '/' && (i < 2 || pattern[i - 2] === '/')) {
+        re += `(?:${chars.globstar}*/)?`
+        i++
+      } else re += `${chars.globstar}*`
+    } else if (c === '*') re += `${chars.star}*`
+    else if (c === '?') re += chars.star
     else re += escapeRe(c)
   }
-  return new RegExp(`^${re}$`, 'u')
+  return re
+}
+
+/** Compiles a plain glob into an anchored RegExp (`*` any run of characters, or no shell operator when `shellSafe`). */
+export function globRegExp(pattern: string, shellSafe = false): RegExp {
+  return new RegExp(`^${globSource(pattern, shellSafe ? SHELL : ANY)}$`, 'u')
 }
 
 /** Escapes glob characters so a literal text matches only itself. */
@@ -55,20 +95,109 @@ export function globLiteral(text: string): string {
   return text.replace(/[\\*?]/g, '\\$&')
 }
 
+/** True when a path has a `..` segment. */
 const hasDotDot = (path: string): boolean => /(^|[\\/])\.\.([\\/]|$)/.test(path)
+/** True when a JSON text holds a string with a `..` path segment. */
+const jsonHasDotDot = (json: string): boolean => /(^|["\\/])\.\.(["\\/]|$)/.test(json)
 
-/** True when the input pattern matches the call's subject. */
-export function inputMatches(pattern: string, subject: MatchSubject): boolean {
+/** A shell command against a Claude Code Bash rule. */
+function commandMatches(pattern: string, command: string): boolean {
+  let p = pattern.trim()
+  // `prefix:*` (legacy), `prefix *` and a trailing `prefix*`: the prefix, then nothing or a space and more
+  const prefix = /^(.*?)(?::\*| \*|(?<=[^\s\\*])\*)$/su.exec(p)
+  if (prefix && !prefix[1]!.endsWith('\\')) {
+    p = prefix[1]!.trimEnd()
+    return new RegExp(`^${globSource(p, SHELL)}(?:[ \\t]${SHELL.star}*)?$`, 'u').test(command.trim())
+  }
+  return new RegExp(`^${globSource(p, SHELL)}$`, 'u').test(command.trim())
+}
+
+/** A path made absolute (`/` separators, `.` segments dropped), or null when it cannot be (relative without a folder, or `..`). */
+function absolutePath(path: string, cwd: string | null | undefined): string | null {
+  let p = path.replace(/\\/g, '/')
+  if (/^[A-Za-z]:\//.test(p)) p = `/${p}`
+  if (!p.startsWith('/')) {
+    if (!cwd) return null
+    const base = absolutePath(cwd, null)
+    if (base === null) return null
+    p = `${base}/${p}`
+  }
+  if (hasDotDot(p)) return null
+  return `/${p
+    .split('/')
+    .filter((s) => s !== '' && s !== '.')
+    .join('/')}`
+}
+
+/** A file path against a gitignore-style Read/Edit rule. */
+function pathMatches(pattern: string, path: string, call: CallToMatch): boolean {
+  if (hasDotDot(pattern)) return false
+  const subject = absolutePath(path, call.cwd)
+  if (subject === null) return false
+  let base: string | null
+  let rest: string
+  if (pattern.startsWith('//')) [base, rest] = ['/', pattern.slice(2)]
+  else if (pattern.startsWith('~/')) [base, rest] = [call.home ? absolutePath(call.home, null) : null, pattern.slice(2)]
+  else if (pattern.startsWith('/')) [base, rest] = [call.cwd ? absolutePath(call.cwd, null) : null, pattern.slice(1)]
+  else [base, rest] = [call.cwd ? absolutePath(call.cwd, null) : null, pattern.replace(/^\.\//, '')]
+  if (base === null) return false
+  const floating =
+    !pattern.startsWith('/') && !pattern.startsWith('~/') && !pattern.startsWith('./') && !rest.replace(/\/$/, '').includes('/')
+  const root = base === '/' ? '/' : `${base}/`
+  if (!subject.startsWith(root)) return false
+  const relative = subject.slice(root.length)
+  const body = globSource(rest.replace(/\/$/, ''), PATH)
+  return new RegExp(floating ? `^(?:[\\s\\S]*/)?${body}$` : `^${body}$`, 'u').test(relative)
+}
+
+/** A URL against a WebFetch rule: `domain:host`, `domain:*.host`, or a URL glob. */
+function urlMatches(pattern: string, url: string): boolean {
+  const domain = /^domain:(.+)$/u.exec(pattern)
+  if (!domain) return new RegExp(`^${globSource(pattern, URL_CHARS)}$`, 'u').test(url)
+  let host: string
+  try {
+    const u = new URL(url)
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') return false
+    host = u.hostname.toLowerCase()
+  } catch {
+    return false
+  }
+  const want = domain[1]!.trim().toLowerCase()
+  if (want.startsWith('*.')) return host.endsWith(want.slice(1)) && host.length > want.length - 1
+  return host === want
+}
+
+/** True when the input pattern matches the call's input. */
+export function inputMatches(pattern: string, call: CallToMatch): boolean {
   if (pattern === '*') return true
-  if (subject.kind === 'path' && hasDotDot(subject.text) && !pattern.includes('..')) return false
-  return globRegExp(pattern, subject.kind === 'command').test(subject.text)
+  const tc = readToolCall(call.tool_name, call.tool_input)
+  switch (tc.kind) {
+    case 'bash':
+      return commandMatches(pattern, tc.command)
+    case 'edit':
+    case 'write':
+    case 'path': {
+      // Glob and Grep search a folder: their `pattern` is what they look for, not where
+      const where =
+        tc.tool === 'Glob' || tc.tool === 'Grep' ? (typeof call.tool_input.path === 'string' ? call.tool_input.path : '.') : tc.path
+      return pathMatches(pattern, where, call)
+    }
+    case 'fetch':
+      return tc.tool === 'WebFetch' ? urlMatches(pattern, tc.url) : globRegExp(pattern).test(tc.url)
+    case 'mcp':
+    case 'other': {
+      const json = stableJson(tc.kind === 'mcp' ? tc.args : tc.args)
+      if (jsonHasDotDot(json)) return false
+      return new RegExp(`^${globSource(pattern, JSON_TEXT)}$`, 'u').test(json)
+    }
+  }
 }
 
 /** True when the rule allows the call. */
 export function ruleMatches(rule: RuleSpec, call: CallToMatch): boolean {
   if (!globRegExp(rule.agent_pattern).test(call.agent)) return false
   if (!globRegExp(rule.tool_name).test(call.tool_name)) return false
-  return inputMatches(rule.input_pattern, matchSubject(readToolCall(call.tool_name, call.tool_input)))
+  return inputMatches(rule.input_pattern, call)
 }
 
 /** How a rule is named in `decided_by` and on screen: `Bash(npm test*)`, plus ` for <agents>` unless any agent. */
@@ -93,46 +222,64 @@ export function ruleProblem(rule: RuleSpec): string | null {
   }
   if (rule.tool_name === '*' && rule.input_pattern === '*')
     return 'a rule for any tool with any input would approve everything: name a tool or an input pattern'
+  if (PATH_TOOLS.has(rule.tool_name) && hasDotDot(rule.input_pattern))
+    return 'a path pattern must not contain a .. segment (write the folder it means)'
   return null
 }
 
-/** Leading words of a command that name what it does (`git push`, `npm run lint`), at most 3. */
-function commandPrefix(command: string): { prefix: string; rest: boolean } {
-  const tokens = command.trim().split(/\s+/)
-  const words: string[] = []
-  for (const t of tokens) {
-    if (words.length === 3 || !/^[A-Za-z0-9_.:@+=-]+$/.test(t) || t.startsWith('-')) break
-    words.push(t)
-    // `npm run lint`, `git push`: the runner plus its subcommand(s); plain tools stop at one word.
-    if (words.length === 1 && !/^(npm|pnpm|yarn|npx|bun|git|cargo|go|uv|pip|python3?|make|docker|kubectl|gh|mempalace|muster)$/.test(t))
-      break
-    if (words.length === 2 && !/^(run|exec|x)$/.test(t)) break
-  }
-  return { prefix: words.join(' '), rest: tokens.length > words.length }
+/** A runner and one of the project's own scripts (`npm run lint`, `pnpm test`): the only prefix "always allow" offers. */
+const SCRIPT_PREFIX = /^((?:npm|pnpm|yarn|bun) (?:run |run-script )?[A-Za-z0-9_.:@+-]+)(?:\s+(.*))?$/su
+/** Runner words that are not a script name. */
+const NOT_SCRIPTS =
+  /^(?:npm|pnpm|yarn|bun) (?:exec|x|dlx|install|i|add|remove|uninstall|publish|link|config|set|create|init|update|upgrade|ci)$/u
+
+/** The narrowest Bash rule for a command: itself, or its script prefix when it runs one of the project's scripts. */
+function commandRule(command: string): string {
+  const cmd = command.trim()
+  if ([...SHELL_OPERATORS].some((c) => cmd.includes(c))) return globLiteral(cmd)
+  const m = SCRIPT_PREFIX.exec(cmd)
+  if (!m || NOT_SCRIPTS.test(m[1]!) || !m[2]) return globLiteral(cmd)
+  return `${globLiteral(m[1]!)} *`
 }
 
-/** The rule "approve and always allow this" offers for a call (shown, and editable, before saving). */
+/** The narrowest path rule for one file: its absolute path from the root (`//...`), or `./...` when it cannot be made absolute. */
+function pathRule(path: string, cwd: string | null | undefined): string {
+  const abs = absolutePath(path, cwd)
+  if (abs !== null) return `/${globLiteral(abs)}`
+  return `./${globLiteral(path.replace(/^\.\//, ''))}`
+}
+
+/**
+ * The rule "approve and always allow this" offers for a call (shown, and editable, before saving):
+ * the narrowest one that allows this call. A command is allowed exactly (`find . -name x` never
+ * becomes `find *`, which would allow `-delete`), except a project script's arguments; a file by its
+ * own path; a fetch by its host; MCP and other tools by their exact arguments.
+ */
 export function proposeRule(call: CallToMatch): RuleSpec {
   const tc = readToolCall(call.tool_name, call.tool_input)
   let input: string
   switch (tc.kind) {
-    case 'bash': {
-      const hasOperators = [...SHELL_OPERATORS].some((c) => tc.command.includes(c))
-      const { prefix, rest } = commandPrefix(tc.command)
-      input = hasOperators || !prefix ? globLiteral(tc.command.trim()) : rest ? `${globLiteral(prefix)} *` : globLiteral(prefix)
+    case 'bash':
+      input = commandRule(tc.command)
       break
-    }
     case 'edit':
     case 'write':
-    case 'path':
-      input = globLiteral(tc.path)
+    case 'path': {
+      const searches = tc.tool === 'Glob' || tc.tool === 'Grep'
+      input = pathRule(searches ? (typeof call.tool_input.path === 'string' ? call.tool_input.path : '.') : tc.path, call.cwd)
       break
-    case 'fetch':
-      input = globLiteral(tc.url)
+    }
+    case 'fetch': {
+      let host: string | null = null
+      try {
+        host = tc.tool === 'WebFetch' ? new URL(tc.url).hostname.toLowerCase() : null
+      } catch {
+        host = null
+      }
+      input = host ? `domain:${host}` : globLiteral(tc.url)
       break
+    }
     case 'mcp':
-      input = '*'
-      break
     case 'other':
       input = globLiteral(stableJson(tc.args))
       break

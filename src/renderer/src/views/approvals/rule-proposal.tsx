@@ -22,11 +22,12 @@ export function RuleProposal({
   onCancel: () => void
 }) {
   const [rule, setRule] = useState<RuleSpec>(() =>
-    proposeRule({ agent: item.agent, tool_name: item.tool_name, tool_input: item.tool_input })
+    proposeRule({ agent: item.agent, tool_name: item.tool_name, tool_input: item.tool_input, cwd: item.cwd })
   )
   const id = useId()
   const problem = ruleProblem(rule)
-  const matches = !problem && ruleMatches(rule, { agent: item.agent, tool_name: item.tool_name, tool_input: item.tool_input })
+  const matches =
+    !problem && ruleMatches(rule, { agent: item.agent, tool_name: item.tool_name, tool_input: item.tool_input, cwd: item.cwd })
   const field = (key: keyof RuleSpec, label: string, hint: string) => (
     <div className="field">
       <label htmlFor={`${id}-${key}`}>{label}</label>
@@ -54,9 +55,10 @@ export function RuleProposal({
     >
       <h3>Always allow</h3>
       <p className="hint">
-        Future calls matching this rule are approved at once and recorded as decided by <code>allowlist:{ruleLabel(rule)}</code>.{' '}
-        <code>*</code> matches anything, except that in a shell command it never reaches past <code>; &amp; | &lt; &gt; $</code> or a
-        backtick.
+        Future calls matching this rule are approved at once and recorded as decided by <code>allowlist:{ruleLabel(rule)}</code>. Patterns
+        read as Claude Code&apos;s: <code>npm run lint *</code> is a prefix with a word boundary (never past{' '}
+        <code>; &amp; | &lt; &gt; $</code> or a backtick); in paths <code>*</code> stays in one folder and <code>**</code> crosses folders (
+        <code>//</code> from the root, <code>/</code> from the project); <code>domain:host</code> for fetches.
       </p>
       {field('agent_pattern', 'Agents', 'which agents (e.g. mac-* or *)')}
       {field('tool_name', 'Tool', 'tool name, e.g. Bash or mcp__mempalace__*')}

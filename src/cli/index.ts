@@ -27,6 +27,7 @@ import { registerDirectives } from './commands/directives'
 import { registerLint } from './commands/lint'
 import { registerMcp } from './commands/mcp'
 import { registerMemory } from './commands/memory'
+import { registerNeeds } from './commands/needs'
 import { registerNotes } from './commands/notes'
 import { registerPatch } from './commands/patch'
 import { registerEvents } from './commands/events'
@@ -77,6 +78,7 @@ export function buildProgram(io: CliIo): Command {
   registerRules(program, io)
   registerMcp(program, io)
   registerApprovals(program, io)
+  registerNeeds(program, io)
   registerApproveHook(program, io)
   for (const cmd of [program, ...allCommands(program)]) {
     cmd
@@ -89,6 +91,16 @@ export function buildProgram(io: CliIo): Command {
   return program
 }
 
+/** Whether argv names a command (or asks for help or the version) past the global options. */
+function hasCommand(argv: readonly string[]): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!
+    if (a === '--home' || a === '--palace') i++
+    else if (a !== '--json' && !a.startsWith('--home=') && !a.startsWith('--palace=')) return true
+  }
+  return false
+}
+
 function allCommands(cmd: Command): Command[] {
   return cmd.commands.flatMap((c) => [c, ...allCommands(c)])
 }
@@ -97,6 +109,11 @@ function allCommands(cmd: Command): Command[] {
 export async function runCli(argv: string[], io: CliIo = processIo()): Promise<number> {
   const program = buildProgram(io)
   const json = argv.includes('--json')
+  if (!hasCommand(argv)) {
+    // `muster` alone (or with global options only): the help, not silence
+    io.stdout(program.helpInformation())
+    return 0
+  }
   let running: Command | null = null
   program.hook('preAction', (_self, action) => {
     running = action
@@ -132,7 +149,9 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
  * `json.dumps({"error": msg})`, or `Error: <msg>` on stderr.
  */
 function fail(io: CliIo, json: boolean, message: string, code: number, upstream = false): number {
-  const line = message.split('\n')[0]!.trim()
+  let line = message.split('\n')[0]!.trim()
+  // the hub taken by default has no file: say how to choose another
+  if (/^no hub at /.test(line)) line += '; choose a hub with --hub NAME (see: muster hubs list) or --palace DIR'
   if (json) io.stdout(upstream ? upstreamErrorJson(line) : JSON.stringify({ error: line }) + '\n')
   else io.stderr(upstream ? `Error: ${line}\n` : `muster: ${line}\n`)
   return code

@@ -373,7 +373,7 @@ describe('muster roles / role / lint (own corpus)', () => {
     expect(role.data).toMatchObject({ role: 'build', lines: 175, todos: { open: 5, done: 3 } })
     expect(role.data.directives).toHaveLength(4)
     expect(role.data.notices).toHaveLength(4)
-    expect((await run(home, 'role', '--project', 'orbit', 'BUILD')).out).toMatch(/TODO: 5 open, 3 done\n/)
+    expect((await run(home, 'role', '--project', 'orbit', 'BUILD')).out).toMatch(/TODO: 3\/8 done \(5 open\)\n/)
     expect((await run(home, 'role', '--project', 'orbit', '../../etc/passwd')).err).toMatch(
       /^muster: invalid role name '\.\.\/\.\.\/etc\/passwd'/
     )

@@ -249,7 +249,7 @@ describeUpstream('muster roles / role (real MUSE files)', () => {
     expect(role.data).toMatchObject({ role: 'build', lines: 364, todos: { open: 0, done: 17 } })
     expect(role.data.directives).toHaveLength(8)
     expect(role.data.notices).toHaveLength(6)
-    expect((await run(home, 'role', '--project', 'muse', 'BUILD')).out).toMatch(/TODO: 0 open, 17 done\n/)
+    expect((await run(home, 'role', '--project', 'muse', 'BUILD')).out).toMatch(/TODO: 17\/17 done \(0 open\)\n/)
     expect((await run(home, 'role', '--project', 'muse', '../../etc/passwd')).err).toMatch(
       /^muster: invalid role name '\.\.\/\.\.\/etc\/passwd'/
     )

@@ -11,14 +11,17 @@ import { defaultCliHome, resolveHome } from '../core/fleet'
 import { parseStatusArgv } from './commands/status'
 import { directStdoutIo, type CliIo } from './output'
 import { lookUpSnapshot, printCards, type Card } from './status-cards'
+import { printNeedsLine } from './status-needs'
 
 /** Prints `muster status` for `argv` (the words after `muster`) from the snapshot and says true, or prints nothing and says false. */
 export function answerFromSnapshot(argv: readonly string[], io: CliIo = directStdoutIo()): boolean {
   const args = parseStatusArgv(argv)
   if (!args) return false
   let cards: Card[]
+  let home: string
   try {
-    const found = lookUpSnapshot(resolveHome(args.home, io.env, defaultCliHome()), args)
+    home = resolveHome(args.home, io.env, defaultCliHome())
+    const found = lookUpSnapshot(home, args)
     if (!found || found.cards.some((c) => c === null)) return false
     found.snapshot.save()
     cards = found.cards as Card[]
@@ -26,5 +29,6 @@ export function answerFromSnapshot(argv: readonly string[], io: CliIo = directSt
     return false // the CLI runs the call again and reports the error in its own format
   }
   printCards(io, cards, args.json)
+  if (!args.json && args.project === undefined) printNeedsLine(io, home)
   return true
 }

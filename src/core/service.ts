@@ -89,7 +89,8 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
     directives: async () => (await dispatch('muse.directives', { state: 'pending' })).directives,
     operator: () => settings.get().operatorId,
     operatorRoles: () => settings.get().operatorRoles,
-    emit: watching ? emit : undefined
+    emit: watching ? emit : undefined,
+    home: opts.home
   })
   needs = needsService
   closers.push(() => needsService.close())

@@ -24,6 +24,9 @@ function waited(item: ApprovalItem, now = Date.now()): string {
 export async function listApprovals(io: CliIo, o: { hub?: string; history?: number }, cmd: Command): Promise<void> {
   const sel = selection(o, cmd)
   const out = await withService(cmd, io, (s) => s.call('approvals.list', { ...sel, ...(o.history ? { history_limit: o.history } : {}) }))
+  const failed = out.hubs.find((h) => !h.ok)
+  // the one hub asked for cannot be read: a failure (exit 1), never "nothing is waiting for you"
+  if ((sel.hub || sel.palace) && failed) throw new CliError(failed.error ?? `hub ${failed.hub} could not be read`)
   if (globals(cmd).json) return printJson(io, o.history ? out : { ...out, history: undefined })
   for (const h of out.hubs.filter((x) => !x.ok)) io.stderr(`muster: hub ${h.hub} could not be read: ${h.error}\n`)
   if (!out.pending.length) io.stdout('nothing is waiting for you\n')

@@ -14,14 +14,18 @@ export interface HubCliOptions {
   hub?: string
 }
 
-/** The hub this invocation addresses: `--hub NAME`, else the palace (`--palace`, env, config, default). */
+/**
+ * The hub this invocation addresses: `--hub NAME`, else `--palace`, else none named: the hub service
+ * then takes MemPalace's palace (env, config), or the only registered hub when the default palace
+ * has no hub, else the default palace.
+ */
 export function cliSelection(cmd: Command, io: CliIo): HubSelection {
   const { hub } = cmd.opts() as HubCliOptions
   // A registered hub server may be named by its URL too (`--hub http://host:8765`).
   if (hub) return isHubUrl(hub) ? { palace: hub } : { hub }
   const palaceFlag = (globals(cmd) as { palace?: string }).palace
   if (palaceFlag && isHubUrl(palaceFlag)) return { palace: palaceFlag }
-  return { palace: resolvePalace(palaceFlag, io.env, io.cwd).palace }
+  return palaceFlag ? { palace: resolvePalace(palaceFlag, io.env, io.cwd).palace } : {}
 }
 
 /** Runs `fn` with the hub service and the addressed hub, then closes them. */

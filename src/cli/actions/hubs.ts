@@ -2,8 +2,9 @@
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { readTokenFile } from '../../core/hub'
-import { globals, withService } from '../context'
+import { globals, homeOf, withService } from '../context'
 import { CliError, printJson, table, type CliIo } from '../output'
+import { spawnRefresh } from '../status-needs'
 
 /** What `hubs list` shows as a hub's state: ok, missing, read-only, or offline with the reason. */
 function state(h: { exists: boolean; online: boolean; offline_reason: string | null; read_only: boolean }): string {
@@ -41,6 +42,7 @@ export async function add(
     ? { url: o.url, name: o.name, create: o.create, token: o.tokenFile ? readTokenFile(o.tokenFile, io.cwd, io.env.HOME) : undefined }
     : { palace: resolve(io.cwd, palace!), name: o.name, create: o.create }
   const hub = await withService(cmd, io, (s) => s.call('hubs.add', input))
+  spawnRefresh(homeOf(cmd, io)) // `muster status` gets its needs line
   if (globals(cmd).json) return printJson(io, hub)
   io.stdout(`${hub.added ? 'added' : 'already registered'} ${hub.name} ${hub.palace}${hub.read_only ? ' (read-only)' : ''}\n`)
 }
@@ -48,6 +50,7 @@ export async function add(
 /** `hubs remove NAME`. */
 export async function remove(io: CliIo, name: string, _o: unknown, cmd: Command): Promise<void> {
   const r = await withService(cmd, io, (s) => s.call('hubs.remove', { name }))
+  spawnRefresh(homeOf(cmd, io))
   if (globals(cmd).json) return printJson(io, r)
   io.stdout(`removed ${r.removed}\n`)
 }

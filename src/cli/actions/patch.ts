@@ -50,9 +50,16 @@ function printVerification(io: CliIo, v: Verification): void {
   )
   io.stdout(`  size    stored ${v.size.stored ?? '-'}, actual ${v.size.actual ?? '-'}  ${v.size.ok ? 'match' : 'MISMATCH'}\n`)
   for (const q of v.quoted) io.stdout(`  quoted  ${q.sha256} (${q.where} ${q.at})  ${q.ok ? 'match' : 'MISMATCH'}\n`)
-  for (const r of v.refused) io.stdout(`✗ ${r}\n`)
-  for (const w of v.warnings) io.stdout(`! ${w}\n`)
-  for (const f of v.findings) io.stdout(`${f.level === 'error' ? '✗' : '!'} ${f.message}\n`)
+  // a reason is both a refusal and a finding (or a warning and one): each is printed once
+  const said = new Set<string>()
+  const say = (mark: string, text: string): void => {
+    if (said.has(text)) return
+    said.add(text)
+    io.stdout(`${mark} ${text}\n`)
+  }
+  for (const r of v.refused) say('✗', r)
+  for (const w of v.warnings) say('!', w)
+  for (const f of v.findings) say(f.level === 'error' ? '✗' : '!', f.message)
   io.stdout(`${count(v.files.length, 'file')}\n`)
 }
 

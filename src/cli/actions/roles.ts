@@ -12,10 +12,15 @@ export async function roles(io: CliIo, opts: { project: string }, cmd: Command):
     x.role,
     `${x.lines}`,
     `${x.pendingDirectives}`,
-    `${x.openTodos}/${x.openTodos + x.doneTodos}`,
+    todoFigure(x.doneTodos, x.openTodos),
     x.l0 ? truncate(x.l0.body, 60) : 'no L0'
   ])
-  io.stdout(table([['ROLE', 'LINES', '🟡', 'TODO', 'L0'], ...rows]))
+  io.stdout(table([['ROLE', 'LINES', '🟡', 'TODO DONE', 'L0'], ...rows]))
+}
+
+/** TODO progress as the screens show it: done of total ("3/5"), "-" with no items. */
+function todoFigure(done: number, open: number): string {
+  return done + open ? `${done}/${done + open}` : '-'
 }
 
 /** `role --project P ROLE`: outline, TODO progress, directives and notices of one file. */
@@ -23,8 +28,8 @@ export async function role(io: CliIo, name: string, opts: { project: string }, c
   const r = await withService(cmd, io, (s) => s.call('muse.role', { project: opts.project, role: name }))
   if (globals(cmd).json) return printJson(io, r)
   io.stdout(`${r.project}/.muse/${r.file}  ${r.lines} lines  ${r.l0 ? `L0: ${truncate(r.l0.body, 70)}` : 'no L0'}\n`)
-  io.stdout(`TODO: ${r.todos.open} open, ${r.todos.done} done\n`)
-  for (const g of r.todos.groups) io.stdout(`  ${g.group ?? '(top)'}: ${g.open} open, ${g.done} done\n`)
+  io.stdout(`TODO: ${todoFigure(r.todos.done, r.todos.open)} done (${r.todos.open} open)\n`)
+  for (const g of r.todos.groups) io.stdout(`  ${g.group ?? '(top)'}: ${todoFigure(g.done, g.open)} done (${g.open} open)\n`)
   io.stdout('Sections:\n')
   for (const s of r.sections)
     io.stdout(

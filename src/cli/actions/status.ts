@@ -12,6 +12,7 @@ import type { ProjectStatus } from '../../shared/api'
 import { fleetStatusAt, projectStampsNow, sameProjectStamps, settledAt } from '../../core/fleet'
 import { globals, homeOf } from '../context'
 import type { CliIo } from '../output'
+import { printNeedsLine } from '../status-needs'
 import { lookUpSnapshot, printCards, renderBody, type Card, type StatusOptions } from '../status-cards'
 
 /** Prints every project's status (or `--project`'s). */
@@ -23,7 +24,10 @@ export async function status(io: CliIo, opts: { project?: string }, cmd: Command
 export async function printFleetStatus(io: CliIo, home: string, opts: StatusOptions): Promise<void> {
   const found = lookUpSnapshot(home, opts)
   // no state DB yet, or no such project: the full read creates the DB or reports the name
-  if (!found) return printCards(io, await fleetStatusAt(home, opts.project), opts.json)
+  if (!found) {
+    printCards(io, await fleetStatusAt(home, opts.project), opts.json)
+    return needsLine(io, home, opts)
+  }
   const { snapshot, projects } = found
   const cards: Card[] = found.cards.map((c) => c as Card)
   const misses = projects.flatMap((p, i) => (found.cards[i] ? [] : [i]))
@@ -44,4 +48,10 @@ export async function printFleetStatus(io: CliIo, home: string, opts: StatusOpti
   if (opts.project === undefined) snapshot.retain(projects)
   snapshot.save()
   printCards(io, cards, opts.json)
+  needsLine(io, home, opts)
+}
+
+/** The needs-you line under a whole-fleet text answer. */
+function needsLine(io: CliIo, home: string, opts: StatusOptions): void {
+  if (!opts.json && opts.project === undefined) printNeedsLine(io, home)
 }

@@ -6,6 +6,7 @@
  * Results carry `{hub, palace}`: the registered name (else the location) and the location (the
  * palace folder; a remote hub's URL).
  */
+import { existsSync } from 'node:fs'
 import { ApiError, type HubInfo, type MethodInput, type MethodOutput, type PushedEvent } from '../../shared/api'
 import type { HubEvent } from '../../shared/contract/hub-types'
 import { Status } from '../../shared/contract/hub-vocabulary'
@@ -143,11 +144,27 @@ export class HubService {
         throw new ApiError(`no hub server registered at ${url} (add it with: muster hubs add --url ${url} --token-file FILE)`, 'not_found')
       return { name: rec.name, location: url, hub: this.hubOf(rec) }
     }
+    if (!sel.palace) {
+      const only = this.onlyRegistered()
+      if (only) return { name: only.name, location: locationOf(only), hub: this.hubOf(only) }
+    }
     const palace = sel.palace ? resolvePalace(sel.palace, this.env).palace : this.defaultPalace().palace
     const wrong = notAFolder(palace)
     if (wrong) throw new ApiError(wrong, 'invalid_input')
     const rec = this.registry.findByPalace(palace)
     return { name: rec?.name ?? palace, location: palace, hub: this.hubAt(palace) }
+  }
+
+  /**
+   * The hub a selection naming none stands for when MemPalace's default is not a choice: no palace
+   * set by environment or config, no hub file at the default palace, exactly one hub registered
+   * (after `muster demo`, the demo hub). Null otherwise: the default palace, as MemPalace resolves it.
+   */
+  private onlyRegistered(): HubRecord | null {
+    const def = resolvePalace(null, this.env)
+    if (def.source !== 'default' || existsSync(def.file)) return null
+    const all = this.registry.list()
+    return all.length === 1 ? all[0]! : null
   }
 
   /** Every registered hub, plus the default palace when its hub file exists and is not registered. */

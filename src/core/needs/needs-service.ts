@@ -26,6 +26,7 @@ import {
   taskNeeds,
   type HubWhere
 } from './need-items'
+import { writeNeedsSummary } from './summary-file'
 
 /** Direct unread events are read in pages of this size, at most this many pages. */
 const PAGE = 500
@@ -77,6 +78,8 @@ export interface NeedsSources {
   operatorRoles(): readonly string[]
   /** Receives `needs.changed`; without it nothing is watched (CLI, tests). */
   emit?: (event: PushedEvent) => void
+  /** Muster's home: each whole queue computed is summed up in its needs-summary.json (for `muster status`). */
+  home?: string
 }
 
 /** One hub to read, and how items name it. */
@@ -185,7 +188,7 @@ export class NeedsService {
     ])
     const items = rank([...hubs.flatMap((h) => h.items), ...(directives?.items ?? [])])
     const sources = [...hubs.map((h) => h.source), ...(directives ? [directives.source] : [])]
-    return {
+    const list: NeedsList = {
       operator,
       items,
       count: items.length,
@@ -198,6 +201,8 @@ export class NeedsService {
       sources,
       at: now.toISOString()
     }
+    if (whole && this.src.home) writeNeedsSummary(this.src.home, list)
+    return list
   }
 
   /** The selected hub, or every registered hub plus MemPalace's default when its file exists. */

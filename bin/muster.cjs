@@ -2,7 +2,7 @@
 // The `muster` command: runs the bundled CLI (built by `npm run build`). CommonJS, so that a call
 // answered here never starts the ES module loader (its asynchronous reads cost ~10 ms of every run).
 // A hook call (`muster [--home D] [--palace P] approve-hook ...`, not `install`, not `--help`) goes
-// straight to its own small entry, and a `muster status` call is first offered to its own entry
+// straight to its own small CommonJS entry, and a `muster status` call is first offered to its own
 // (answered from the status snapshot): agents run both on every tool call.
 'use strict'
 const { existsSync } = require('node:fs')
@@ -10,6 +10,35 @@ const { join } = require('node:path')
 const { pathToFileURL } = require('node:url')
 
 const OUT = join(__dirname, '..', 'out', 'cli')
+
+/**
+ * V8's compile cache for the bundles loaded after this point: a warm run deserialises their code
+ * instead of parsing and compiling it again (Node keeps one cache per Node version under the
+ * folder and checks each file's contents). The folder is the user's cache (MUSTER_COMPILE_CACHE
+ * names another; `0` turns it off; NODE_COMPILE_CACHE, when set, wins). An unwritable or missing
+ * home only costs the speed: enableCompileCache reports failure instead of throwing.
+ */
+function enableCompileCache(env) {
+  const { enableCompileCache: enable } = require('node:module')
+  if (!enable || env.MUSTER_COMPILE_CACHE === '0') return
+  let dir = env.MUSTER_COMPILE_CACHE
+  if (!dir) {
+    const home = require('node:os').homedir()
+    const base =
+      process.platform === 'win32'
+        ? env.LOCALAPPDATA || join(home, 'AppData', 'Local')
+        : process.platform === 'darwin'
+          ? join(home, 'Library', 'Caches')
+          : env.XDG_CACHE_HOME || join(home, '.cache')
+    dir = join(base, 'muster', 'v8-compile-cache')
+  }
+  try {
+    enable(dir)
+  } catch {
+    // an unusable folder: run uncached
+  }
+}
+enableCompileCache(process.env)
 
 // Installed with the desktop app (resources/cli), the CLI has no node_modules: its SQLite addon is
 // in native/, one build per supported Node line (scripts/prepare-electron-native.mjs --cli).
@@ -50,4 +79,5 @@ if (args[commandAt(args)] === 'status' && require(join(OUT, 'status.cjs')).answe
   // finished optimising code that will not run again (Node waits for it before a natural exit)
   process.exit(0)
 }
-import(pathToFileURL(join(OUT, isHookCall(args) ? 'approve-hook.mjs' : 'muster.mjs')).href)
+if (isHookCall(args)) require(join(OUT, 'approve-hook.cjs')).runHook(args)
+else import(pathToFileURL(join(OUT, 'muster.mjs')).href)

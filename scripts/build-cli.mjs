@@ -94,28 +94,67 @@ const common = {
 }
 const result = await build({
   ...common,
-  // `approve-hook` has its own entry: it runs on every tool call of every agent (see src/cli/hook-main.ts)
   // `digest-worker`: the fleet scan's worker thread (src/core/muse/digest-pool.ts finds it beside its chunk)
-  entryPoints: { muster: 'src/cli/main.ts', 'approve-hook': 'src/cli/hook-main.ts', 'digest-worker': 'src/core/muse/digest-worker.ts' },
+  entryPoints: { muster: 'src/cli/main.ts', 'digest-worker': 'src/core/muse/digest-worker.ts' },
   splitting: true,
   chunkNames: '[name]-[hash]'
 })
-// `status` answers agents' hooks from its snapshot (src/cli/status-main.ts): one CommonJS file,
-// required by bin/muster.cjs, so that an answered call never starts the ES module loader; the CLI
-// stays apart (it is imported when the snapshot cannot answer)
-const status = await build({
+/**
+ * The entries agents' hooks run on every tool call, each one CommonJS file required by
+ * bin/muster.cjs, so that a hook call never starts the ES module loader (its asynchronous reads
+ * and per-module work cost more than the code): `approve-hook` (src/cli/hook-main.ts) and `status`
+ * (src/cli/status-main.ts, answered from its snapshot; the CLI is imported when it cannot answer).
+ * CommonJS cannot be split, so a module they `import()` (the remote hub and its zod schemas: rare,
+ * heavy) is built as a CommonJS file of its own, `lazy-<name>.cjs`, required when it is first used.
+ * Such a file has its own copies of the modules it shares with its importer: it must not rely on
+ * the importer's module state or class identity (`instanceof`) across that line.
+ */
+const cjs = {
   ...common,
-  entryPoints: { status: 'src/cli/status-main.ts' },
   splitting: false,
   format: 'cjs',
   outExtension: { '.js': '.cjs' },
   banner: { js: "const __muster_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
   define: { 'import.meta.url': '__muster_import_meta_url' }
-})
-if (result.metafile && status.metafile) {
+}
+/** Lazy parts found so far: output name -> source file. */
+const lazy = new Map()
+/** esbuild plugin: a dynamic import of a source file becomes a require of its own `lazy-<name>.cjs`. */
+const lazyParts = {
+  name: 'muster-lazy-parts',
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, async (a) => {
+      if (a.kind !== 'dynamic-import' || a.pluginData === 'lazy') return undefined
+      const r = await b.resolve(a.path, { kind: a.kind, resolveDir: a.resolveDir, importer: a.importer, pluginData: 'lazy' })
+      if (r.errors.length) return { errors: r.errors }
+      const name = `lazy-${r.path.replace(/^.*[\\/]/, '').replace(/\.[cm]?[jt]sx?$/, '')}`
+      if (lazy.has(name) && lazy.get(name) !== r.path) throw new Error(`two lazy parts named ${name}: ${lazy.get(name)}, ${r.path}`)
+      lazy.set(name, r.path)
+      return { path: `./${name}.cjs`, external: true }
+    })
+  }
+}
+const withLazy = { ...cjs, plugins: [lazyParts, ...cjs.plugins], metafile: true }
+/** The lazy parts an output really imports (esbuild resolves imports in code it then drops). */
+const used = (meta) =>
+  Object.values(meta.outputs).flatMap((o) =>
+    o.imports.filter((i) => i.external && /^\.\/lazy-/.test(i.path)).map((i) => i.path.slice(2, -4))
+  )
+const hot = await build({ ...withLazy, entryPoints: { 'approve-hook': 'src/cli/hook-main.ts', status: 'src/cli/status-main.ts' } })
+// a lazy part may import() further parts: build until none is new
+for (let todo = used(hot.metafile), built = new Set(); todo.length;) {
+  const names = [...new Set(todo)].filter((n) => !built.has(n))
+  if (!names.length) break
+  for (const n of names) built.add(n)
+  const part = await build({ ...withLazy, entryPoints: Object.fromEntries(names.map((n) => [n, lazy.get(n)])) })
+  Object.assign(hot.metafile.inputs, part.metafile.inputs)
+  Object.assign(hot.metafile.outputs, part.metafile.outputs)
+  todo = used(part.metafile)
+}
+if (result.metafile) {
   const merged = {
-    inputs: { ...result.metafile.inputs, ...status.metafile.inputs },
-    outputs: { ...result.metafile.outputs, ...status.metafile.outputs }
+    inputs: { ...result.metafile.inputs, ...hot.metafile.inputs },
+    outputs: { ...result.metafile.outputs, ...hot.metafile.outputs }
   }
   writeFileSync(join(outdir, 'meta.json'), JSON.stringify(merged))
 }

@@ -27,12 +27,18 @@ beforeAll(() => {
   const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-cli.mjs'), '--outdir', out, '--metafile'], { encoding: 'utf8' })
   expect(r.status, r.stderr).toBe(0)
   meta = JSON.parse(readFileSync(join(out, 'meta.json'), 'utf8')) as Meta
+  // a worktree whose node_modules is a link names packages by their real path (../../main/node_modules/x)
+  for (const o of Object.values(meta.outputs))
+    o.inputs = Object.fromEntries(
+      Object.entries(o.inputs).map(([k, v]) => [k.replace(/^(?:\.\.\/)+(?:[^/]+\/)*?node_modules\//, 'node_modules/'), v])
+    )
 }, 240_000)
 
 describe('approve-hook start-up', () => {
   it('its own entry statically loads only the hook, one local hub (append and follow) and SQLite', () => {
     const entry = Object.keys(meta.outputs).find((o) => meta.outputs[o]!.entryPoint === 'src/cli/hook-main.ts')!
-    expect(entry).toMatch(/approve-hook\.mjs$/)
+    // CommonJS, one file: a hook call never starts the ES module loader
+    expect(entry).toMatch(/approve-hook\.cjs$/)
     const seen = new Set<string>()
     const externals = new Set<string>()
     const walk = (o: string): void => {
@@ -67,6 +73,18 @@ describe('approve-hook start-up', () => {
       ).toEqual([])
     }
     expect(inputs).toContain('src/core/hub/local/local-hub-base.ts')
+  })
+
+  it('reaches a remote hub through lazy parts of its own, each a file built beside it', () => {
+    const entry = Object.keys(meta.outputs).find((o) => meta.outputs[o]!.entryPoint === 'src/cli/hook-main.ts')!
+    const lazy = meta.outputs[entry]!.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path)
+    expect(lazy).toEqual(expect.arrayContaining(['./lazy-remote-hub.cjs', './lazy-remote-url.cjs']))
+    for (const part of lazy)
+      expect(
+        Object.keys(meta.outputs).some((o) => o.endsWith(part.slice(1))),
+        part
+      ).toBe(true)
+    expect(Object.keys(meta.outputs[entry]!.inputs).filter((i) => i.includes('/remote/remote-hub'))).toEqual([])
   })
 
   it('through commander (global options before the command) it answers the same', async () => {

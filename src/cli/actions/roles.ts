@@ -38,7 +38,7 @@ export async function role(io: CliIo, name: string, opts: { project: string }, c
   if (r.directives.length) io.stdout('Directives:\n')
   for (const d of r.directives)
     io.stdout(
-      `  ${String(d.line).padStart(5)}  ${d.id}→${d.target}  ${d.mark === 'pending' ? '🟡' : d.mark === 'done' ? '✅' : '·'}  ${truncate(d.title, 50)}\n`
+      `  ${String(d.line).padStart(5)}  ${d.id}→${d.target || d.role.toUpperCase()}  ${d.mark === 'pending' ? '🟡' : d.mark === 'done' ? '✅' : '·'}  ${truncate(d.title, 50)}\n`
     )
   if (r.notices.length) io.stdout('Notices:\n')
   for (const n of r.notices)

@@ -14,7 +14,8 @@ export interface FleetView {
   hub: MuseHub
 }
 
-const TARGET = /^(?:ALL|[A-Z][A-Z0-9_-]*(?:\/[A-Z][A-Z0-9_-]*)?)$/
+/** `ROLE`, `PROJECT/ROLE` or `ALL`; a role may be any name the role list shows (`产品`), as a role file's name may. */
+const TARGET = /^(?:ALL|[A-Z][A-Z0-9_-]*(?:\/[\p{L}\p{N}][\p{L}\p{N}\p{M}_.-]*)?|[\p{L}\p{N}][\p{L}\p{N}\p{M}_.-]*)$/u
 
 /** Upper-cases a target as typed and checks its shape (`ROLE`, `PROJECT/ROLE`, `ALL`); null if malformed. */
 export function normaliseTarget(target: string): string | null {
@@ -57,6 +58,15 @@ function resolveUncached(target: string, fleet: FleetView): Resolution {
   return { kind: 'role', project: p.project.name, key: p.project.key, role: file.role, file: file.file }
 }
 
+/**
+ * The resolution of an occurrence's target: as written, or, when none is written (a table row or
+ * an announcement heading in the receiving role's own file), the role whose file holds it.
+ */
+export function resolveOccurrence(d: { target: string; role: string; file: string }, sp: ScannedProject, fleet: FleetView): Resolution {
+  if (d.target) return resolveTarget(d.target, fleet)
+  return { kind: 'role', project: sp.project.name, key: sp.project.key, role: d.role, file: d.file }
+}
+
 /** Canonical text of a resolution (`MUSE/BUILD`, `ALL`) or the target as written when unresolved. */
 export function canonicalTarget(res: Resolution, written: string): string {
   if (res.kind === 'role') return `${res.key}/${res.role.toUpperCase()}`
@@ -69,8 +79,14 @@ export function isAtTarget(o: { role: string; project: string }, res: Resolution
   return res.kind === 'role' && res.project === o.project && res.role === o.role
 }
 
-/** True when an occurrence at the target counts as received (in a received section, or ✅). */
+/**
+ * True when an occurrence at the target counts as received: in a received section, or ✅. A row
+ * or announcement is the target's own record: its ✅ says received, its 🟡 says still to do.
+ */
 export function isReceipt(o: DirectiveOccurrence): boolean {
+  if (o.form === 'announce') return o.mark === 'done'
+  // a row without a status in the received table is received; 🟡 in it is still to do
+  if (o.form === 'row') return o.mark === 'done' || (o.mark === 'none' && o.sectionKind === 'received')
   return o.sectionKind === 'received' || o.mark === 'done'
 }
 
@@ -81,7 +97,7 @@ export function collectDirectives(fleet: FleetView): Directive[] {
     for (const role of sp.roles) {
       for (const d of role.directives) {
         const o: LocatedOccurrence = { ...d, project: sp.project.name }
-        const res = resolveTarget(d.target, fleet)
+        const res = resolveOccurrence(d, sp, fleet)
         const target = canonicalTarget(res, d.target)
         const key = res.kind === 'unresolved' ? `${d.id}→${target}@${sp.project.key}` : `${d.id}→${target}`
         let g = groups.get(key)

@@ -79,9 +79,31 @@ export function quote(body: string): string[] {
 
 /**
  * Replaces the 🟡 at `statusAt` (an offset in the VS16-stripped line) of line `lineNo` with ✅
- * and appends ` — 已传递 <stamp>`. Returns null when that line no longer has a 🟡 there.
+ * and appends ` — 已传递 <stamp>` (in a table row: `✅ 已传递 <stamp>` in the cell). Returns null
+ * when that line no longer has a 🟡 there.
  */
 export function markDelivered(text: string, lineNo: number, statusAt: number, stamp: string): string | null {
+  // in a table row the stamp stays in the status cell
+  return replaceMark(text, lineNo, statusAt, (head, rest) =>
+    head.trimStart().startsWith('|') ? `${head}✅ 已传递 ${stamp}${rest}` : `${head}✅${rest} — 已传递 ${stamp}`
+  )
+}
+
+/**
+ * Marks a row or announcement received where it stands (its file is the target's own): the 🟡
+ * at `statusAt` of line `lineNo` becomes `✅ 已接收 <stamp>`, followed by ` — ` and what the
+ * status said (`🟡 **待执行** — …` -> `✅ 已接收 <stamp> — **待执行** — …`). Null when no 🟡 is there.
+ */
+export function markReceivedHere(text: string, lineNo: number, statusAt: number, stamp: string): string | null {
+  return replaceMark(text, lineNo, statusAt, (head, rest) => {
+    const said = rest.trimStart()
+    const ends = said === '' || said.startsWith('|')
+    return `${head}✅ 已接收 ${stamp}${ends ? (said ? ' ' : '') : ' — '}${said}`
+  })
+}
+
+/** Rewrites line `lineNo` around the 🟡 at `statusAt` (VS16-stripped offset): `make(before, after)`. */
+function replaceMark(text: string, lineNo: number, statusAt: number, make: (head: string, rest: string) => string): string | null {
   const start = lineStart(text, lineNo)
   let end = lineEnd(text, lineNo)
   if (text[end - 1] === '\n') end--
@@ -93,8 +115,7 @@ export function markDelivered(text: string, lineNo: number, statusAt: number, st
   if (!line.startsWith('🟡', raw)) return null
   let after = raw + 2
   if (line.charCodeAt(after) === 0xfe0f) after++
-  const next = line.slice(0, raw) + '✅' + line.slice(after) + ` — 已传递 ${stamp}`
-  return text.slice(0, start) + next + text.slice(end)
+  return text.slice(0, start) + make(line.slice(0, raw), line.slice(after)) + text.slice(end)
 }
 
 /**

@@ -24,9 +24,28 @@ export const LOOSE_RE = new RegExp(String.raw`^📡\s+(?<id>${ID})→(?<target>$
 export const NOTICE_RE =
   /^(?<h>#{2,4})\s+📡\s+(?<src>[A-Z][A-Z0-9_-]*)→(?<dst>[A-Z][A-Z0-9_-]*)(?:\s+通知)?\s+\((?<date>\d{4}-\d{2}-\d{2} \d{2}:\d{2})\)\s*(?:—\s*)?(?:(?<status>🟡|✅)\s*(?<stext>.*)|(?<rest>.*))$/
 
+/**
+ * ANNOUNCE: `## 📡 S109 — title (Strategy 4/5 23:35 · P0 Launch Blocker)`: a heading that names a
+ * directive with no `→TARGET (date)` (the HEAD form's parts); the file's own role is the target
+ * unless an arrow names one. A status may follow (`— 🟡 待执行`) or stand on a later line.
+ */
+export const ANNOUNCE_RE = new RegExp(
+  String.raw`^(?<h>#{2,4})\s+📡\s*(?:\*\*)?(?<id>${ID})(?![A-Za-z0-9+])(?:→(?<target>${TARGET}))?(?:\*\*)?(?<tail>.*)$`,
+  'd'
+)
+
+/** A directive id at the start of a table cell's text (bold, a status emoji before it allowed). */
+const ROW_ID_RE = new RegExp(String.raw`^(?<id>${ID})(?:→(?<target>${TARGET}))?(?=$|[\s:：—–\-·(（|*])`)
+
+/** A date inside a title's parenthesis (`4/5 23:35`, `2026-04-05 23:35`, `3/14`). */
+const DATE_IN_TEXT_RE = /(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}\/\d{1,2})(?:\s+\d{1,2}:\d{2})?/
+
+/** An S-id as a word anywhere in a line (what the unmatched-line lint looks for). */
+export const ANY_ID_RE = /(?<![A-Za-z0-9])S\d{2,4}(?!\d)/
+
 /** A directive line as recognised, before bodies are attached. */
 export interface DirectiveLine {
-  form: 'spec' | 'head' | 'loose'
+  form: 'spec' | 'head' | 'loose' | 'row' | 'announce'
   id: string
   target: string
   mark: DirectiveMark
@@ -86,6 +105,112 @@ export function matchHeadDirective(line: string): DirectiveLine | null {
   const statusAt = first ? m.indices!.groups!.tail![0] + g.tail!.indexOf(first) : -1
   const statusText = first ? tail.slice(first.length).trim() : tail
   return { form: 'head', id: g.id!, target: g.target!, mark: markOf(first), statusText, title: '', date: g.date!.trim(), statusAt }
+}
+
+/** Strips markdown emphasis and surrounding blanks from a cell or title (`**S177 x**` -> `S177 x`). */
+function plainText(s: string): string {
+  return s
+    .replace(/\*\*|__|`/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+/** Strips separators (`—`, `:`, `-`, `·`) from the start and end of a title. */
+function trimSeparators(s: string): string {
+  return s.replace(/^[\s—–\-:：·]+/, '').replace(/[\s—–\-:：·]+$/, '')
+}
+
+/** The cells of a table row with their offsets (`| a | b |` -> a, b); escaped `\|` stays in its cell. */
+function cells(line: string): { text: string; at: number }[] {
+  const out: { text: string; at: number }[] = []
+  let start = line.indexOf('|') + 1
+  for (let i = start; i <= line.length; i++) {
+    if (i === line.length || (line[i] === '|' && line[i - 1] !== '\\')) {
+      out.push({ text: line.slice(start, i), at: start })
+      start = i + 1
+    }
+  }
+  // the piece after a closing `|` is no cell
+  if (out.length > 1 && out[out.length - 1]!.text.trim() === '') out.pop()
+  return out
+}
+
+/** The first 🟡 or ✅ in `s` at or after `from`: its offset and emoji, or null. */
+function firstMark(s: string, from = 0): { at: number; emoji: '🟡' | '✅' } | null {
+  const y = s.indexOf('🟡', from)
+  const c = s.indexOf('✅', from)
+  if (y < 0 && c < 0) return null
+  return y >= 0 && (c < 0 || y < c) ? { at: y, emoji: '🟡' } : { at: c, emoji: '✅' }
+}
+
+/**
+ * ROW: a markdown table row under a directives section whose first cell starts with an S-id
+ * (`| **S177 title (P0)** | 🟡 **待执行** — … |`, `| S090 title | ✅ 已接收 — 待执行 |`); the
+ * title is the rest of that cell (or the next cell without a status when the cell is the id
+ * alone), the status the first later cell holding 🟡 or ✅. `S177→BUILD` names a target; without
+ * one the target is the file's own role (target ''). Header and separator rows are no directives.
+ */
+export function matchRowDirective(line: string): DirectiveLine | null {
+  if (!line.trimStart().startsWith('|')) return null
+  const row = cells(line)
+  if (row.length < 2) return null
+  let first = plainText(row[0]!.text)
+  const lead = first.startsWith('🟡') || first.startsWith('✅') ? first.slice(0, first.startsWith('🟡') ? 2 : 1) : ''
+  if (lead) first = first.slice(lead.length).trim()
+  const m = ROW_ID_RE.exec(first)
+  if (!m?.groups) return null
+  let title = trimSeparators(first.slice(m[0].length))
+  let mark: DirectiveMark = 'none'
+  let statusText = ''
+  let statusAt = -1
+  if (lead) {
+    mark = markOf(lead)
+    statusAt = line.indexOf(lead, row[0]!.at)
+  }
+  for (let i = 1; i < row.length; i++) {
+    const c = row[i]!
+    const found = statusAt < 0 ? firstMark(c.text) : null
+    if (found) {
+      mark = markOf(found.emoji)
+      statusAt = c.at + found.at
+      statusText = trimSeparators(plainText(c.text.slice(found.at + found.emoji.length)))
+    } else if (!title && !firstMark(c.text)) title = trimSeparators(plainText(c.text))
+  }
+  return { form: 'row', id: m.groups.id!, target: m.groups.target ?? '', mark, statusText, title, date: null, statusAt }
+}
+
+/** Recognises an ANNOUNCE heading (`## 📡 S109 — title (...)`), or null; HEAD is matched first. */
+export function matchAnnounce(line: string): DirectiveLine | null {
+  const m = ANNOUNCE_RE.exec(line)
+  if (!m?.groups) return null
+  const tail = m.groups.tail!
+  const tailAt = m.indices!.groups!.tail![0]
+  const found = firstMark(tail)
+  const titlePart = found ? tail.slice(0, found.at) : tail
+  const title = trimSeparators(plainText(titlePart))
+  const paren = /[(（]([^()（）]*)[)）]\s*$/.exec(title)
+  const date = paren ? (DATE_IN_TEXT_RE.exec(paren[1]!)?.[0] ?? null) : null
+  return {
+    form: 'announce',
+    id: m.groups.id!,
+    target: m.groups.target ?? '',
+    mark: found ? markOf(found.emoji) : 'none',
+    statusText: found ? trimSeparators(plainText(tail.slice(found.at + found.emoji.length))) : '',
+    title,
+    date,
+    statusAt: found ? tailAt + found.at : -1
+  }
+}
+
+/**
+ * A status line in an announcement's block: `🟡 待执行`, `**状态**: ✅ 已完成`, `- Status: 🟡 ...`;
+ * returns the offset of the emoji in the line too (for pickup), or null.
+ */
+export function matchBlockStatus(line: string): { mark: DirectiveMark; text: string; at: number } | null {
+  const m = /^[\s>*_-]*(?:(?:状态|狀態|Status|State)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*)?(?=🟡|✅)/i.exec(line)
+  if (!m) return null
+  const emoji = line.startsWith('🟡', m[0].length) ? '🟡' : '✅'
+  return { mark: markOf(emoji), text: trimSeparators(plainText(line.slice(m[0].length + emoji.length))), at: m[0].length }
 }
 
 /** A notice header as recognised. */

@@ -1,7 +1,8 @@
 /**
  * Lint of MUSE projects. Per role file: missing L0 (error), L0 over 120 chars (warning), L0
  * version differing from the project's latest git tag (warning "L0 stale"; skipped without git
- * or tags), over 500 lines (warning) / 800 (error), directives after the closing footer. Per
+ * or tags), over 500 lines (warning) / 800 (error), directives after the closing footer, lines of a
+ * directives section that name an S-id or 📡 but match no form (docs/muse-directive-forms.md). Per
  * project: role files, `.muse/` or `memory/` linked outside the project (never written, see
  * `link-policy.ts`), working files left by a crashed Muster write. Per fleet: unresolvable
  * targets, the same (id, target) pending in two places. `paths.md` is config: a finding only when
@@ -16,7 +17,7 @@ import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import type { LintFinding } from '../../shared/api'
 import { latestTag as describeTag } from '../git'
-import { collectDirectives, resolveTarget, type FleetView } from './directive-index'
+import { collectDirectives, resolveOccurrence, type FleetView } from './directive-index'
 import { parsePathsConfig } from './hub-project'
 import { outsideLinks } from './link-policy'
 import { LINE_ERROR, LINE_WARNING, museDir, roleName } from './role-files'
@@ -92,6 +93,13 @@ export async function lintProject(sp: ScannedProject, tag: string | null): Promi
         ...at(r.role, r.file, null),
         message: `${r.lineCount} lines: directives get buried (over ${LINE_WARNING})`
       })
+    for (const u of r.unmatched)
+      out.push({
+        level: 'warning',
+        code: 'unmatched-directive',
+        ...at(r.role, r.file, u.line),
+        message: `line ${u.line} names a directive (S-id or 📡) but matches no directive form, so it is not listed: ${u.text}`
+      })
     if (r.footer?.closing) {
       for (const d of r.directives) {
         if (d.line > r.footer.line)
@@ -99,7 +107,7 @@ export async function lintProject(sp: ScannedProject, tag: string | null): Promi
             level: 'warning',
             code: 'after-footer',
             ...at(r.role, r.file, d.line),
-            message: `${d.id}→${d.target} is written after the closing footer (line ${r.footer.line})`
+            message: `${d.id}→${d.target || r.role.toUpperCase()} is written after the closing footer (line ${r.footer.line})`
           })
       }
     }
@@ -181,7 +189,7 @@ export async function lintFleet(
   for (const sp of chosen) {
     for (const r of sp.roles) {
       for (const d of r.directives) {
-        const res = resolveTarget(d.target, fleet)
+        const res = resolveOccurrence(d, sp, fleet)
         if (res.kind === 'unresolved') {
           out.push({
             level: 'warning',

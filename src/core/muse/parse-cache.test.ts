@@ -262,6 +262,6 @@ describe('DIGEST_VERSION', () => {
       .update(JSON.stringify(digestOf(parseRole('build.md', SAMPLE))))
       .digest('hex')
       .slice(0, 16)
-    expect({ version: DIGEST_VERSION, hash }).toEqual({ version: 2, hash: '8f6c0a97d1e54a6c' })
+    expect({ version: DIGEST_VERSION, hash }).toEqual({ version: 3, hash: '3a25f8f9eb82a740' })
   })
 })

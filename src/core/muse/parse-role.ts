@@ -1,13 +1,13 @@
 /**
  * The role-file parser (reference path): splits a decoded text into lines and
  * feeds every one to the line machine (role-machine.ts), which builds the section outline, TODO
- * items, directive occurrences (SPEC, HEAD, LOOSE), notices with their status lines, and the
+ * items, directive occurrences (SPEC, HEAD, LOOSE, ROW, ANNOUNCE), notices with their status lines, and the
  * closing footer. Never throws; fast on 250 KB files with 10 KB lines. Fleet-wide scans use
  * `digestRole` (role-digest.ts), proven equal to this on what they need.
  */
 import type { DirectiveOccurrence, L0, Notice, RoleSection, TodoProgress } from '../../shared/api'
 import { parseL0 } from './l0'
-import { RoleLineMachine, type Footer, type TodoCounts } from './role-machine'
+import { RoleLineMachine, type Footer, type TodoCounts, type UnmatchedLine } from './role-machine'
 import { splitLines } from '../text'
 
 export { isFooterLine } from './role-machine'
@@ -24,6 +24,8 @@ export interface RoleDigest {
   notices: Notice[]
   /** The closing footer (spec lint heuristic), see `lint.ts`; null when none. */
   footer: Footer | null
+  /** Lines of directives sections that carry an S-id or 📡 but matched no form (a lint finding each). */
+  unmatched: UnmatchedLine[]
 }
 
 /** Everything Muster reads from one role file. */
@@ -32,6 +34,8 @@ export interface ParsedRole extends RoleDigest {
   todos: TodoProgress
   /** 0-based status offsets of directive lines in the VS16-stripped line (for pickup). */
   statusAt: Map<number, number>
+  /** Directive line -> the later line holding its status (an announcement's status line). */
+  statusLine: Map<number, number>
 }
 
 /** Role name of a role file name, as the parser reports it (`Build.md` -> `build`). */
@@ -58,7 +62,9 @@ export function parseRole(file: string, text: string): ParsedRole {
     directives: r.directives,
     notices: r.notices,
     footer: r.footer,
-    statusAt: r.statusAt
+    unmatched: r.unmatched,
+    statusAt: r.statusAt,
+    statusLine: r.statusLine
   }
 }
 
@@ -72,7 +78,8 @@ export function digestOf(p: ParsedRole): RoleDigest {
     todos: { open: p.todos.open, done: p.todos.done, groups: p.todos.groups },
     directives: p.directives,
     notices: p.notices,
-    footer: p.footer
+    footer: p.footer,
+    unmatched: p.unmatched
   }
 }
 

@@ -8,11 +8,23 @@
  * then fails the receipt is removed again by its exact inverse, and the error says so. A crash in
  * between leaves a half-finished pickup that the next call completes (step 2 only). When both live
  * in one file, one edit does both. Each edit is recomputed from fresh content inside `safeEdit`.
+ *
+ * A table row or announcement heading in the target's own file (docs/muse-directive-forms.md) is
+ * the target's own record: with no 🟡 sender line elsewhere in the project, its 🟡 is marked
+ * `✅ 已接收 <now>` where it stands, one edit of one file.
  */
 import { join } from 'node:path'
 import { ApiError, type DirectiveOccurrence, type LocatedOccurrence, type Resolution } from '../../shared/api'
-import { canonicalTarget, isAtTarget, isReceipt, normaliseTarget, resolveTarget, type FleetView } from './directive-index'
-import { appendPoint, insertBlockAfter, markDelivered, quote, undoInsertion, ymd, ymdhm } from './edits'
+import {
+  canonicalTarget,
+  isAtTarget,
+  isReceipt,
+  normaliseTarget,
+  resolveOccurrence,
+  resolveTarget,
+  type FleetView
+} from './directive-index'
+import { appendPoint, insertBlockAfter, markDelivered, markReceivedHere, quote, undoInsertion, ymd, ymdhm } from './edits'
 import { parseRole } from './parse-role'
 import { museDir } from './role-files'
 import { readEditable, safeEdit, type SafeWriteHooks } from './safe-write'
@@ -57,10 +69,12 @@ export async function pickup(fleet: FleetView, req: PickupRequest): Promise<Pick
   const target = canonicalTarget(res, written)
   const sp = fleet.projects.find((p) => p.project.name.toLowerCase() === req.project.toLowerCase())
   if (!sp) throw new ApiError(`unknown project '${req.project}' (see: muster projects list)`, 'not_found')
-  const matches = (d: DirectiveOccurrence) => d.id === req.id && sameTarget(d.target, res, fleet)
+  const matches = (d: DirectiveOccurrence) => d.id === req.id && sameResolution(resolveOccurrence(d, sp, fleet), res)
   const candidates: LocatedOccurrence[] = []
   for (const r of sp.roles) for (const d of r.directives) if (matches(d)) candidates.push({ ...d, project: sp.project.name })
-  const sources = candidates.filter((o) => !(isAtTarget(o, res) && o.sectionKind === 'received'))
+  const here = candidates.filter((o) => isOwnRecord(o) && isAtTarget(o, res))
+  const sources = candidates.filter((o) => !here.includes(o) && !(isAtTarget(o, res) && o.sectionKind === 'received'))
+  if (!sources.some((o) => o.mark === 'pending') && here.length > 0) return markHere(fleet, req, res, target, here)
   if (sources.length === 0) throw new ApiError(`no directive ${req.id}→${target} in project ${sp.project.name}`, 'not_found')
   const pending = sources.filter((o) => o.mark === 'pending')
   if (pending.length > 1) {
@@ -132,6 +146,52 @@ export async function pickup(fleet: FleetView, req: PickupRequest): Promise<Pick
     throw failed(key, err, `the receipt written to ${base.receiptFile} was removed again: nothing changed`)
   }
   return { ...base, outcome: receipt?.changed ? 'picked-up' : 'completed' }
+}
+
+/** A row or announcement: the target's own record of a directive, marked where it stands. */
+function isOwnRecord(o: DirectiveOccurrence): boolean {
+  return o.form === 'row' || o.form === 'announce'
+}
+
+/** Pickup of a row or announcement in the target's file: its 🟡 becomes `✅ 已接收 <now>` in place. */
+async function markHere(
+  fleet: FleetView,
+  req: PickupRequest,
+  res: RoleRes,
+  target: string,
+  here: LocatedOccurrence[]
+): Promise<PickupOutcome> {
+  const pending = here.filter((o) => o.mark === 'pending')
+  if (pending.length > 1) {
+    const where = pending.map((o) => `${o.file}:${o.line}`).join(', ')
+    throw new ApiError(`${req.id}→${target} is pending in ${pending.length} places (${where}): resolve the duplicate first`, 'conflict')
+  }
+  const record = pending[0] ?? here[0]!
+  const sp = fleet.projects.find((p) => p.project.name === res.project)!
+  const at = ymdhm(req.now)
+  const file = `${res.project}/.muse/${record.file}`
+  const base = { id: req.id, target, receiptFile: file, sourceFile: file, at }
+  if (record.mark !== 'pending') return { ...base, outcome: 'already-done' }
+  const edit = (text: string): string | null => {
+    const parsed = parseRole(record.file, text)
+    const d = parsed.directives.find(
+      (x) => x.id === req.id && isOwnRecord(x) && x.mark === 'pending' && sameResolution(resolveOccurrence(x, sp, fleet), res)
+    )
+    const statusAt = d ? parsed.statusAt.get(d.line) : undefined
+    if (!d || statusAt === undefined) return null
+    return markReceivedHere(text, parsed.statusLine.get(d.line) ?? d.line, statusAt, at)
+  }
+  const r = await safeEdit(join(museDir(sp.project.path), record.file), edit, { within: sp.project.path, hooks: req.hooks }).catch(
+    (err: unknown) => {
+      throw failed(`${req.id}→${target}`, err, 'nothing changed')
+    }
+  )
+  return { ...base, outcome: r.changed ? 'picked-up' : 'already-done' }
+}
+
+/** True when two resolutions name the same role of the same project. */
+function sameResolution(a: Resolution, b: RoleRes): boolean {
+  return a.kind === 'role' && a.project === b.project && a.role === b.role
 }
 
 /** A pickup error that says what happened to the files. */

@@ -16,6 +16,8 @@
  * - a fence candidate (up to 3 spaces, then a backtick or tilde) is decoded; inside a fence any
  *   other line is skipped;
  * - a header candidate (up to 3 spaces, then `#`) and a line starting with 📡 are decoded;
+ * - inside a received or outgoing directives section (`machine.inDirectives`), a table row
+ *   candidate (up to 3 spaces, then `|`) and a line whose bytes hold an S-id or a 📡 are decoded;
  * - a line starting with `-`, `*`, `_` or a space is decoded unless a byte proves it is no rule:
  *   an ASCII byte other than `-*_` and blanks, or the lead byte of a character that is not
  *   whitespace (JavaScript's `trim` and `\s` also strip U+00A0, U+1680, U+2000-U+200A, U+2028,
@@ -112,6 +114,16 @@ export function digestRole(file: string, buf: Buffer): RoleDigest {
     return true
   }
 
+  /** True when [s, e) may hold an S-id (`S` and two ASCII digits) or a 📡 (F0 9F 93 A1): what the unmatched-line check reads. */
+  const carriesIdOrAntenna = (s: number, e: number): boolean => {
+    for (let i = s; i < e; i++) {
+      const b = buf[i]!
+      if (b === 0x53 && i + 2 < e && buf[i + 1]! >= 0x30 && buf[i + 1]! <= 0x39 && buf[i + 2]! >= 0x30 && buf[i + 2]! <= 0x39) return true
+      if (b === 0xf0 && i + 3 < e && buf[i + 1] === 0x9f && buf[i + 2] === 0x93 && buf[i + 3] === 0xa1) return true
+    }
+    return false
+  }
+
   /** Feeds or skips line `lineNo`, bytes [s, e) without `\n` or a final `\r`. */
   const step = (s: number, e: number, lineNo: number): void => {
     if (!machine.settled) return machine.line(buf.toString('utf8', s, e), lineNo)
@@ -121,6 +133,7 @@ export function digestRole(file: string, buf: Buffer): RoleDigest {
     if (c === 0x60 || c === 0x7e) return machine.line(buf.toString('utf8', s, e), lineNo)
     if (machine.fenceOpen) return
     if (c === 0x23) return machine.line(buf.toString('utf8', s, e), lineNo)
+    if (machine.inDirectives && (c === 0x7c || carriesIdOrAntenna(s, e))) return machine.line(buf.toString('utf8', s, e), lineNo)
     const first = s < e ? buf[s]! : -1
     if ((first === 0x2d || first === 0x2a || first === 0x5f || first === SPACE) && maybeRule(s, e))
       return machine.line(buf.toString('utf8', s, e), lineNo)
@@ -157,6 +170,7 @@ export function digestRole(file: string, buf: Buffer): RoleDigest {
     todos: r.todos,
     directives: r.directives,
     notices: r.notices,
-    footer: r.footer
+    footer: r.footer,
+    unmatched: r.unmatched
   }
 }

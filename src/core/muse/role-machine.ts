@@ -10,10 +10,14 @@
  */
 import type { DirectiveOccurrence, Notice, RoleSection, SectionKind, TodoItem, TodoProgress } from '../../shared/api'
 import {
+  ANY_ID_RE,
   classifyHeader,
+  matchAnnounce,
   matchBareDirective,
+  matchBlockStatus,
   matchHeadDirective,
   matchNotice,
+  matchRowDirective,
   matchStatusLine,
   matchTodo,
   type DirectiveLine
@@ -30,6 +34,18 @@ export interface Footer {
   closing: boolean
 }
 
+/** A line in a directives section that carries an S-id or 📡 but matched no directive form (lint). */
+export interface UnmatchedLine {
+  line: number
+  /** The line, trimmed and cut to 120 characters. */
+  text: string
+}
+
+/** Section kinds whose lines are directives: table rows count there, and unmatched S-id lines are findings. */
+export function isDirectivesKind(kind: SectionKind | undefined): boolean {
+  return kind === 'received' || kind === 'outgoing'
+}
+
 /** What the machine has read once every line was fed. */
 export interface MachineResult {
   sections: RoleSection[]
@@ -40,6 +56,9 @@ export interface MachineResult {
   notices: Notice[]
   footer: Footer | null
   statusAt: Map<number, number>
+  /** Directive line -> the later line holding its status (an announcement's status line). */
+  statusLine: Map<number, number>
+  unmatched: UnmatchedLine[]
 }
 
 interface Open {
@@ -67,6 +86,10 @@ export class RoleLineMachine {
   private readonly directives: DirectiveOccurrence[] = []
   private readonly notices: Notice[] = []
   private readonly statusAt = new Map<number, number>()
+  private readonly statusLine = new Map<number, number>()
+  private readonly unmatched: UnmatchedLine[] = []
+  /** True while the innermost ordinary section is a directives section (received or outgoing). */
+  private inDirs = false
   private readonly fence = new FenceTracker()
   private todoLevel = 0
   private group: string | null = null
@@ -94,6 +117,11 @@ export class RoleLineMachine {
   /** True inside a fenced code block. */
   get fenceOpen(): boolean {
     return this.fence.open
+  }
+
+  /** True inside a received or outgoing directives section (rows and S-id lines there are read). */
+  get inDirectives(): boolean {
+    return this.inDirs
   }
 
   /** True under a TODO header (list items there are TODO items). */
@@ -146,13 +174,18 @@ export class RoleLineMachine {
       const d = matchBareDirective(raw.replace(/\uFE0F/g, ''))
       if (d) {
         this.close()
-        const parent = this.container()
-        if (this.pastFooter) this.afterFooter.push({ index: this.directives.length, parent })
-        this.directives.push(this.occurrence(d, lineNo, this.pastFooter ? undefined : parent))
-        if (d.statusAt >= 0) this.statusAt.set(lineNo, d.statusAt)
+        this.add(d, lineNo)
         this.open = { kind: 'directive', index: this.directives.length - 1, quoteOnly: true, lines: [], blanks: 0, last: 0 }
         return
       }
+    }
+    if (!open && this.inDirs) {
+      // a table row is a directive only outside another directive's block (a receipt's body may hold tables)
+      if (first === 124 /* | */ || (first === 32 && raw.trimStart().startsWith('|'))) {
+        const row = matchRowDirective(raw.replace(/\uFE0F/g, ''))
+        if (row && (row.target || this.container()?.kind === 'received')) return this.add(row, lineNo)
+      }
+      if (raw.includes('📡') || ANY_ID_RE.test(raw)) this.unmatched.push({ line: lineNo, text: raw.trim().slice(0, 120) })
     }
     if (this.todoLevel && raw.includes('[')) {
       const t = matchTodo(raw)
@@ -181,8 +214,18 @@ export class RoleLineMachine {
       directives: this.directives,
       notices: this.notices,
       footer: f,
-      statusAt: this.statusAt
+      statusAt: this.statusAt,
+      statusLine: this.statusLine,
+      unmatched: this.unmatched
     }
+  }
+
+  /** Records a directive line read at `lineNo` in the current section (or past the footer). */
+  private add(d: DirectiveLine, lineNo: number): void {
+    const parent = this.container()
+    if (this.pastFooter) this.afterFooter.push({ index: this.directives.length, parent })
+    this.directives.push(this.occurrence(d, lineNo, this.pastFooter ? undefined : parent))
+    if (d.statusAt >= 0) this.statusAt.set(lineNo, d.statusAt)
   }
 
   /** A header line: a new section (and maybe a HEAD directive or notice); false if not a header. */
@@ -192,8 +235,9 @@ export class RoleLineMachine {
     this.close()
     const title = normalise(h.title)
     const stripped = raw.replace(/\uFE0F/g, '')
-    const head = h.level >= 2 && h.level <= 4 ? matchHeadDirective(stripped) : null
-    const notice = !head && h.level >= 2 && h.level <= 4 ? matchNotice(stripped) : null
+    const level = h.level >= 2 && h.level <= 4
+    const head = level ? (matchHeadDirective(stripped) ?? matchAnnounce(stripped)) : null
+    const notice = !head && level ? matchNotice(stripped) : null
     // a directive or notice block after the footer stays past it; any other header starts a section
     if (!head && !notice) this.pastFooter = false
     const kind: SectionKind = head ? 'directive' : notice ? 'notice' : classifyHeader(title)
@@ -207,10 +251,11 @@ export class RoleLineMachine {
     const parent = this.container()
     // endLine is set by finishSections once the next header (or the end) is known
     const section: RoleSection = { level: h.level, title, kind, line: lineNo, endLine: lineNo }
+    // a header naming an S-id that is no directive form, under a directives section or with a 📡
+    if (!head && !notice && ANY_ID_RE.test(stripped) && (stripped.includes('📡') || isDirectivesKind(parent?.kind)))
+      this.unmatched.push({ line: lineNo, text: raw.trim().slice(0, 120) })
     if (head) {
-      if (this.pastFooter) this.afterFooter.push({ index: this.directives.length, parent })
-      this.directives.push(this.occurrence(head, lineNo, this.pastFooter ? undefined : parent))
-      if (head.statusAt >= 0) this.statusAt.set(lineNo, head.statusAt)
+      this.add(head, lineNo)
       this.open = { kind: 'directive', index: this.directives.length - 1, quoteOnly: false, lines: [], blanks: 0, last: 0 }
     } else if (notice) {
       this.notices.push({
@@ -227,6 +272,7 @@ export class RoleLineMachine {
     }
     this.sections.push(section)
     stack.push(section)
+    this.inDirs = isDirectivesKind(this.container()?.kind)
     return true
   }
 
@@ -261,6 +307,7 @@ export class RoleLineMachine {
       d.body = body.join('\n')
       d.endLine = d.line + (open.quoteOnly ? body.length : open.last)
       if (!d.title) d.title = body.length ? titleOf(body.find((l) => l.trim() !== '') ?? '') : d.statusText
+      if (d.form === 'announce' && d.mark === 'none') this.blockStatus(d, open)
     } else {
       const n = this.notices[open.index]!
       n.body = body.join('\n')
@@ -278,6 +325,20 @@ export class RoleLineMachine {
       }
     }
     this.open = null
+  }
+
+  /** An announcement without a status in its heading takes the first status line of its block. */
+  private blockStatus(d: DirectiveOccurrence, open: Open): void {
+    for (let i = 0; i < open.last; i++) {
+      const line = open.lines[i]!.replace(/\uFE0F/g, '')
+      const s = matchBlockStatus(line)
+      if (!s) continue
+      d.mark = s.mark
+      d.statusText = s.text
+      this.statusAt.set(d.line, s.at)
+      this.statusLine.set(d.line, d.line + 1 + i)
+      return
+    }
   }
 
   private inSection(o: DirectiveOccurrence, parent: RoleSection | undefined): void {

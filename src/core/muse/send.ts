@@ -6,7 +6,7 @@
  */
 import { ApiError, type DirectiveOccurrence, type Project } from '../../shared/api'
 import { checkText } from '../invoke'
-import { canonicalTarget, idNumber, normaliseTarget, resolveTarget, type FleetView } from './directive-index'
+import { type FleetView, canonicalTarget, idNumber, normaliseTarget, resolveOccurrence, resolveTarget } from './directive-index'
 import { appendPoint, insertBlockAfter, quote } from './edits'
 import { parseRole } from './parse-role'
 import { roleFile } from './role-path'
@@ -61,7 +61,7 @@ export async function send(fleet: FleetView, req: SendRequest): Promise<SendOutc
   if (check.violations.length) throw new ApiError(`invocation refused: ${check.violations.join('; ')}`, 'forbidden')
   const taken = (id: string) =>
     fleet.projects.some((sp) =>
-      sp.roles.some((r) => r.directives.some((d) => d.id === id && canonicalTarget(resolveTarget(d.target, fleet), d.target) === target))
+      sp.roles.some((r) => r.directives.some((d) => d.id === id && canonicalTarget(resolveOccurrence(d, sp, fleet), d.target) === target))
     )
   let id = req.id ?? nextId(fleet, req.project.name)
   if (req.id && taken(id)) throw new ApiError(`${id}→${target} already exists: pick another id`, 'conflict')

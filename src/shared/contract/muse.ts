@@ -60,9 +60,10 @@ export type DirectiveMark = z.infer<typeof DirectiveMarkSchema>
 
 /** One directive as written in one file, in one of the forms of spec section 4. */
 export const DirectiveOccurrenceSchema = z.object({
-  form: z.enum(['spec', 'head', 'loose']),
+  /** SPEC, HEAD, LOOSE (spec section 4); ROW and ANNOUNCE as real files write them (docs/muse-directive-forms.md). */
+  form: z.enum(['spec', 'head', 'loose', 'row', 'announce']),
   id: z.string(),
-  /** Target as written, upper-cased (`MUSE/BUILD`, `QA`, `ALL`). */
+  /** Target as written, upper-cased (`MUSE/BUILD`, `QA`, `ALL`); '' when none is written (a row or announcement: the file's own role). */
   target: z.string(),
   mark: DirectiveMarkSchema,
   /** Text after the status emoji (`已接收 3/14 16:00`), or ''. */
@@ -168,6 +169,7 @@ export const LintFindingSchema = z.object({
     'unresolved-target',
     'duplicate-pending',
     'after-footer',
+    'unmatched-directive',
     'unreadable',
     'symlink-outside',
     'leftover-write'

@@ -18,6 +18,7 @@ import { hubLockFigures } from './hub-lock-bench'
 import { fleetFigures, memoryFigures } from './muse-bench'
 import { machineBaselineMs, median, printReport, type Figure } from './report'
 import { patchFigures } from './patch-bench'
+import { sessionHookFigures } from './session-hook-bench'
 import { safeWriteFigures } from './write-bench'
 
 /** The repository root: the nearest folder above this file holding package.json (works bundled too). */
@@ -116,6 +117,7 @@ async function main(): Promise<void> {
       ['write', () => safeWriteFigures(work, ROOT)],
       ['patch', () => patchFigures(work, BIN)],
       ['approvals', () => approvalsFigures(ROOT, work)],
+      ['session-hook', () => sessionHookFigures(ROOT, work)],
       [
         'hub',
         async () => {

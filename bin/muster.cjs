@@ -3,7 +3,8 @@
 // answered here never starts the ES module loader (its asynchronous reads cost ~10 ms of every run).
 // A hook call (`muster [--home D] [--palace P] approve-hook ...`, not `install`, not `--help`) goes
 // straight to its own small CommonJS entry, and a `muster status` call is first offered to its own
-// (answered from the status snapshot): agents run both on every tool call.
+// (answered from the status snapshot): agents run both on every tool call. A lifecycle hook call
+// (`session-hook`, on every prompt) goes to its own CommonJS entry.
 'use strict'
 const { existsSync } = require('node:fs')
 const { join } = require('node:path')
@@ -69,6 +70,12 @@ function isHookCall(args) {
   return args[i] === 'approve-hook' && args[i + 1] !== 'install' && !args.includes('--help') && !args.includes('-h')
 }
 
+/** True when argv is a lifecycle hook call: `session-hook` without `install` or help. */
+function isSessionHookCall(args) {
+  const i = commandAt(args)
+  return args[i] === 'session-hook' && args[i + 1] !== 'install' && !args.includes('--help') && !args.includes('-h')
+}
+
 const args = process.argv.slice(2)
 if (!existsSync(join(OUT, 'muster.mjs'))) {
   process.stderr.write('muster: the CLI is not built yet; run `npm run build` (or `npm install`) first\n')
@@ -77,6 +84,11 @@ if (!existsSync(join(OUT, 'muster.mjs'))) {
 if (args[commandAt(args)] === 'status' && require(join(OUT, 'status.cjs')).answerFromSnapshot(args)) {
   // answered (stdout written synchronously): exit now, not after V8's background compiler has
   // finished optimising code that will not run again (Node waits for it before a natural exit)
+  process.exit(0)
+}
+if (isSessionHookCall(args)) {
+  // the lifecycle hook: hands its append to a detached worker and exits 0 (never fails a turn)
+  require(join(OUT, 'session-hook.cjs')).main(args)
   process.exit(0)
 }
 if (isHookCall(args)) require(join(OUT, 'approve-hook.cjs')).runHook(args)

@@ -95,7 +95,12 @@ const common = {
 const result = await build({
   ...common,
   // `digest-worker`: the fleet scan's worker thread (src/core/muse/digest-pool.ts finds it beside its chunk)
-  entryPoints: { muster: 'src/cli/main.ts', 'digest-worker': 'src/core/muse/digest-worker.ts' },
+  // `session-worker`: the session hook's detached append (src/cli/session-worker.ts)
+  entryPoints: {
+    muster: 'src/cli/main.ts',
+    'digest-worker': 'src/core/muse/digest-worker.ts',
+    'session-worker': 'src/cli/session-worker.ts'
+  },
   splitting: true,
   chunkNames: '[name]-[hash]'
 })
@@ -140,7 +145,11 @@ const used = (meta) =>
   Object.values(meta.outputs).flatMap((o) =>
     o.imports.filter((i) => i.external && /^\.\/lazy-/.test(i.path)).map((i) => i.path.slice(2, -4))
   )
-const hot = await build({ ...withLazy, entryPoints: { 'approve-hook': 'src/cli/hook-main.ts', status: 'src/cli/status-main.ts' } })
+// `session-hook` too: the lifecycle hook runs on every prompt (src/cli/session-hook-main.ts)
+const hot = await build({
+  ...withLazy,
+  entryPoints: { 'approve-hook': 'src/cli/hook-main.ts', status: 'src/cli/status-main.ts', 'session-hook': 'src/cli/session-hook-main.ts' }
+})
 // a lazy part may import() further parts: build until none is new
 for (let todo = used(hot.metafile), built = new Set(); todo.length;) {
   const names = [...new Set(todo)].filter((n) => !built.has(n))

@@ -29,7 +29,14 @@ export const REQUIRED_FUSES = {
 export const APP_ENTRIES = ['out/main/index.js', 'out/main/digest-worker.js', 'out/preload/index.cjs', 'out/renderer/index.html']
 
 /** Files of the CLI bundle that must ship beside the app (its entries). */
-export const CLI_ENTRIES = ['out/cli/muster.mjs', 'out/cli/approve-hook.cjs', 'out/cli/digest-worker.mjs', 'out/cli/status.cjs']
+export const CLI_ENTRIES = [
+  'out/cli/muster.mjs',
+  'out/cli/approve-hook.cjs',
+  'out/cli/digest-worker.mjs',
+  'out/cli/session-worker.mjs',
+  'out/cli/status.cjs',
+  'out/cli/session-hook.cjs'
+]
 
 /** Source files the packaged app or CLI need at run time. */
 const SOURCES = ['package.json', 'bin/muster.cjs', 'resources/cli/muster', 'resources/cli/muster.cmd', 'resources/rules/shared-brain.md']

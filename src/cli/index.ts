@@ -20,6 +20,7 @@ import { Command, CommanderError } from 'commander'
 import { MUSTER_VERSION } from '../core/version'
 import { registerApprovals } from './commands/approvals'
 import { registerApproveHook } from './commands/approve-hook'
+import { registerSessionHook } from './commands/session-hook'
 import { registerArtifact } from './commands/artifact'
 import { registerChain } from './commands/chain'
 import { registerDemo } from './commands/demo'
@@ -80,6 +81,7 @@ export function buildProgram(io: CliIo): Command {
   registerApprovals(program, io)
   registerNeeds(program, io)
   registerApproveHook(program, io)
+  registerSessionHook(program, io)
   for (const cmd of [program, ...allCommands(program)]) {
     cmd
       .exitOverride((err) => {

@@ -23,6 +23,8 @@ export interface SessionStateMetadata {
   hook_event: string
   cwd: string
   message?: string
+  /** When the harness ran the hook (ISO); the hub may receive hooks out of order, so this orders them. */
+  at?: string
 }
 
 /** One session's state as the latest event says it. */
@@ -60,6 +62,7 @@ export function sessionStateOf(e: EventLike): SessionState | null {
   const session_id = str(m.session_id)
   const state = str(m.state)
   if (!session_id || !state || !(SESSION_STATES as readonly string[]).includes(state)) return null
+  const at = str(m.at) && !Number.isNaN(Date.parse(m.at as string)) ? (m.at as string) : null
   return {
     agent: e.from_agent,
     stream: e.stream,
@@ -69,9 +72,10 @@ export function sessionStateOf(e: EventLike): SessionState | null {
     hook_event: str(m.hook_event) ?? '',
     cwd: typeof m.cwd === 'string' ? m.cwd : '',
     ...(str(m.message) ? { message: m.message as string } : {}),
+    ...(at ? { at } : {}),
     event_id: e.id,
     seq: e.seq,
-    since: e.created_at,
+    since: at ?? e.created_at,
     body: e.body
   }
 }
@@ -79,7 +83,13 @@ export function sessionStateOf(e: EventLike): SessionState | null {
 /** The key of a session: its agent and session id. */
 export const sessionKey = (s: Pick<SessionState, 'agent' | 'session_id'>): string => `${s.agent}\u0000${s.session_id}`
 
-/** Folds session state events (any order) into each session's latest state (by seq). */
+/** True when `a` came after `b`: by the hook's own time where both have one, else by seq. */
+function later(a: SessionState, b: SessionState): boolean {
+  if (a.at && b.at && a.at !== b.at) return Date.parse(a.at) > Date.parse(b.at)
+  return a.seq > b.seq
+}
+
+/** Folds session state events (any order) into each session's latest state (by the hook's time, else seq). */
 export function foldSessions(events: readonly EventLike[]): SessionState[] {
   const latest = new Map<string, SessionState>()
   for (const e of events) {
@@ -87,7 +97,7 @@ export function foldSessions(events: readonly EventLike[]): SessionState[] {
     if (!s) continue
     const key = sessionKey(s)
     const held = latest.get(key)
-    if (!held || held.seq < s.seq) latest.set(key, s)
+    if (!held || later(s, held)) latest.set(key, s)
   }
   return [...latest.values()]
 }

@@ -12,6 +12,7 @@ import { fleetTotals, matchesFilter } from './fleet-stats'
 import { FleetTotalsStrip } from './fleet-totals'
 import { HubSection } from './hub-section'
 import { NeedsPanel } from './needs-panel'
+import { SessionsPanel } from './sessions-panel'
 import { FirstRun } from './first-run'
 import { useAttention, useCrossFileLint } from './attention'
 import type { CardFinding } from './findings-list'
@@ -107,12 +108,14 @@ export function OverviewScreen() {
           {/* hubs need no project: a registered hub (a server, say) shows before any project does */}
           <div className="first-run first-run-hubs">
             <NeedsPanel />
+            <SessionsPanel />
             <HubSection />
           </div>
         </>
       ) : (
         <>
           <NeedsPanel />
+          <SessionsPanel />
           {totals && <FleetTotalsStrip totals={totals} />}
           <HubSection />
           {fleet.isError && (

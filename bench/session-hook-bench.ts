@@ -1,0 +1,82 @@
+/**
+ * The lifecycle hook's start-up (issue 19 point 6): `muster session-hook` runs on every prompt of
+ * every agent, so the whole process (read the payload, start the detached worker, exit) must stay
+ * within 1.5x of `node -e 0`. Interleaved rounds, so a load spike on the shared machine favours
+ * neither side. The worker's append happens after the hook has exited; the figure checks it landed.
+ */
+import { spawnSync } from 'node:child_process'
+import { join } from 'node:path'
+import { LocalHub } from '../src/core/hub/local/local-hub'
+import { createHub } from '../src/core/hub/store/schema'
+import { roundRatios } from './cli-bench'
+import { median, type Figure } from './report'
+
+const ROUNDS = 21
+
+/** A Claude Code UserPromptSubmit payload. */
+function payload(n: number): string {
+  return JSON.stringify({
+    session_id: `bench-session-${n}`,
+    transcript_path: '/home/op/.claude/projects/atlas/bench.jsonl',
+    cwd: '/srv/fleet/atlas',
+    permission_mode: 'default',
+    hook_event_name: 'UserPromptSubmit',
+    prompt: 'Run the migration and open a pull request.'
+  })
+}
+
+/** The session hook, whole process, against node -e 0. */
+export async function sessionHookFigures(root: string, work: string): Promise<Figure[]> {
+  const bin = join(root, 'bin', 'muster.cjs')
+  const home = join(work, 'home-session-hook')
+  const palace = join(work, 'session-hook-hub')
+  createHub(palace).close()
+  const nodeTimes: number[] = []
+  const hookTimes: number[] = []
+  for (let i = 0; i < ROUNDS; i++) {
+    let t = performance.now()
+    spawnSync(process.execPath, ['-e', '0'])
+    nodeTimes.push(performance.now() - t)
+    t = performance.now()
+    const r = spawnSync(
+      process.execPath,
+      [bin, '--home', home, '--palace', palace, 'session-hook', '--agent', 'bench-claude', '--harness', 'claude'],
+      {
+        input: payload(i)
+      }
+    )
+    hookTimes.push(performance.now() - t)
+    if (r.status !== 0 || String(r.stderr).trim()) throw new Error(`session-hook failed: ${r.status} ${r.stderr}`)
+  }
+  // the detached workers append after the hooks exited: wait for all of them
+  const hub = new LocalHub(palace)
+  let landed = 0
+  for (let waited = 0; waited < 30_000; waited += 100) {
+    landed = (await hub.list({ type: 'status', topic: 'session', limit: 100 })).events.length
+    if (landed >= ROUNDS) break
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  await hub.close()
+  if (landed < ROUNDS) throw new Error(`only ${landed} of ${ROUNDS} session states reached the hub`)
+  const ratios = roundRatios(hookTimes, nodeTimes)
+  const hookMs = median(hookTimes)
+  const nodeMs = median(nodeTimes)
+  return [
+    {
+      name: 'session-hook: whole process, median',
+      value: hookMs,
+      runs: hookTimes,
+      unit: 'ms',
+      budget: 150,
+      note: `median of ${ROUNDS} runs interleaved with node -e 0; every state reached the hub`
+    },
+    {
+      name: 'session-hook: whole process vs node -e 0',
+      value: median(ratios),
+      runs: ratios,
+      unit: 'x',
+      budget: 1.5,
+      note: `median ratio of ${ROUNDS} interleaved rounds; medians ${hookMs.toFixed(0)} vs ${nodeMs.toFixed(0)} ms (spec: within 1.5x)`
+    }
+  ]
+}

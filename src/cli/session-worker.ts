@@ -1,0 +1,26 @@
+/**
+ * The session hook's detached worker (`out/cli/session-worker.mjs`): opens the hub the hook was
+ * installed for and appends one session state event, then exits. Nobody waits for it; a hub that
+ * cannot take the event is written to stderr, which nobody reads (the state simply stays as it was).
+ */
+import { appendSessionState, openHookContext } from '../core/approvals'
+import { defaultCliHome, resolveHome } from '../core/fleet'
+import type { SessionJob } from './session-hook/run'
+
+const job = JSON.parse(process.argv[2] ?? '{}') as SessionJob
+const { ctx, close } = await openHookContext({
+  home: resolveHome(job.home, process.env, defaultCliHome()),
+  palace: job.palace,
+  hub: job.hub,
+  env: process.env,
+  cwd: job.cwd || process.cwd(),
+  warn: (line) => process.stderr.write(`${line}\n`)
+})
+try {
+  await appendSessionState(ctx, { agent: job.agent, project: job.project, state: job.state })
+} catch (err) {
+  process.stderr.write(`muster session-hook: the session state was not recorded: ${(err as Error).message}\n`)
+  process.exitCode = 1
+} finally {
+  await close()
+}

@@ -1,0 +1,91 @@
+/**
+ * The Overview's "Agent sessions": every session the harnesses' lifecycle hooks report (Claude
+ * Code, Codex, Gemini CLI, Copilot CLI; `muster session-hook install`), as working, waiting for
+ * input or done, with since when. Waiting first (they need the operator), then working, then the
+ * sessions that ended in the last day. Hidden until some harness reports a session.
+ */
+import { CircleCheck, Hourglass, Loader } from 'lucide-react'
+import type { ReactNode } from 'react'
+import type { SessionStateName } from '../../../../shared/contract/session-state'
+import { useAgentSessions, type AgentSession } from '../../api/session-queries'
+import { useNow } from '../../hooks/use-now'
+import { shortAge } from '../../lib/format'
+
+const STATE: Record<SessionStateName, { label: string; icon: ReactNode; rank: number }> = {
+  waiting: { label: 'waiting for input', icon: <Hourglass size={14} aria-hidden />, rank: 0 },
+  working: { label: 'working', icon: <Loader size={14} aria-hidden />, rank: 1 },
+  done: { label: 'done', icon: <CircleCheck size={14} aria-hidden />, rank: 2 }
+}
+/** Ended sessions stay listed this long. */
+const DONE_FOR_MS = 24 * 3600 * 1000
+/** Rows listed before "and N more". */
+const SHOWN = 12
+
+/** The sessions worth showing now, in order. */
+export function visibleSessions(sessions: readonly AgentSession[], now: number): AgentSession[] {
+  return sessions
+    .filter((s) => s.state !== 'done' || now - Date.parse(s.since) < DONE_FOR_MS)
+    .sort((a, b) => STATE[a.state].rank - STATE[b.state].rank || Date.parse(b.since) - Date.parse(a.since))
+}
+
+function SessionRow({ s, now }: { s: AgentSession; now: number }) {
+  const st = STATE[s.state]
+  const folder = s.cwd.split(/[\\/]/).filter(Boolean).pop() ?? ''
+  return (
+    <li
+      className={`session-row session-${s.state}`}
+      data-testid="session-row"
+      data-session={s.session_id}
+      data-state={s.state}
+      title={`${s.harness} session ${s.session_id}\n${s.cwd}\nlast hook: ${s.hook_event} at ${new Date(s.since).toLocaleString()}`}
+    >
+      <span className="session-state">
+        {st.icon}
+        {st.label}
+      </span>
+      <span className="session-text">
+        <span className="session-agent">
+          {s.agent} <span className="muted">· {s.harness}</span>
+        </span>
+        <span className="session-where muted">
+          {[s.stream.replace(/^project\//, ''), folder !== s.stream.replace(/^project\//, '') ? folder : null, s.message]
+            .filter(Boolean)
+            .join(' · ')}
+        </span>
+      </span>
+      <span className="session-since" data-testid="session-since" title={`since ${new Date(s.since).toLocaleString()}`}>
+        {s.state === 'done' ? `ended ${shortAge(s.since, now)}` : `for ${shortAge(s.since, now)}`}
+      </span>
+    </li>
+  )
+}
+
+/** The panel; nothing while no session has been reported. */
+export function SessionsPanel() {
+  const { sessions, errors } = useAgentSessions()
+  const now = useNow()
+  const rows = visibleSessions(sessions, now)
+  if (!rows.length) return null
+  const count = (state: SessionStateName) => rows.filter((s) => s.state === state).length
+  return (
+    <section className="sessions-panel" data-testid="sessions-panel" aria-label="Agent sessions">
+      <div className="needs-head">
+        <h2>Agent sessions</h2>
+        <span className="needs-summary muted" data-testid="sessions-summary">
+          {count('waiting')} waiting for input · {count('working')} working · {count('done')} done today
+        </span>
+      </div>
+      {errors.map((e) => (
+        <p key={e} className="needs-problem">
+          {e}
+        </p>
+      ))}
+      <ul className="sessions-list">
+        {rows.slice(0, SHOWN).map((s) => (
+          <SessionRow key={`${s.hub}\u0000${s.agent}\u0000${s.session_id}`} s={s} now={now} />
+        ))}
+      </ul>
+      {rows.length > SHOWN && <p className="muted">and {rows.length - SHOWN} more</p>}
+    </section>
+  )
+}

@@ -4,7 +4,8 @@
  * here against the contract, so no binding can skip validation. Handlers live in `handlers/`,
  * one file per part of the contract.
  */
-import { ApiError, parseInput, type MethodName, type MethodOutput, type ProjectStatus, type PushedEvent } from '../shared/api'
+import { ApiError } from '../shared/api-error'
+import { parseInput, type MethodName, type MethodOutput, type ProjectStatus, type PushedEvent } from '../shared/api'
 import { readProjectStatus, ProjectRegistry, SettingsStore, openStateDb, FleetWatcher } from './fleet'
 import { RoleCache } from './muse'
 import {

@@ -1,6 +1,7 @@
 /** `muster directives`, `directive pickup` and `directive send` at work. */
 import type { Command } from 'commander'
-import { ApiError, type Directive, type DirectiveState } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
+import type { Directive, DirectiveState } from '../../shared/api'
 import { DIRECTIVE_STATES } from '../../shared/directive-query'
 import { globals, withService } from '../context'
 import { printJson, table, truncate, type CliIo } from '../output'

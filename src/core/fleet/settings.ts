@@ -1,7 +1,9 @@
 /**
- * Operator settings stored as JSON values in the state DB, validated by the contract's schema.
+ * Operator settings stored as JSON values in the state DB, validated by the contract's rules
+ * (shared/settings-rules.ts: without zod, so `muster patch verify` and the hook never load it).
  */
-import { SettingsSchema, type Settings } from '../../shared/api'
+import type { Settings } from '../../shared/api'
+import { readSettings } from '../../shared/settings-rules'
 import type { Db } from '../sqlite'
 
 /** Settings used until the operator changes them. */
@@ -23,8 +25,7 @@ export class SettingsStore {
         /* a corrupt value falls back to the default */
       }
     }
-    const parsed = SettingsSchema.safeParse(merged)
-    return parsed.success ? parsed.data : DEFAULT_SETTINGS
+    return readSettings(merged) ?? DEFAULT_SETTINGS
   }
 
   /** Applies a validated partial update in one transaction and returns the result. */

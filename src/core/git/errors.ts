@@ -2,7 +2,7 @@
  * Errors of the git module. They are ApiErrors, so a handler can let them travel to any transport
  * unchanged: one line saying what went wrong and where.
  */
-import { ApiError, type ApiErrorCode } from '../../shared/api'
+import { ApiError, type ApiErrorCode } from '../../shared/api-error'
 
 /** Why a git call failed. */
 export type GitFailure = 'missing' | 'no-folder' | 'not-a-repo' | 'timeout' | 'failed'

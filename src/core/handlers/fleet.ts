@@ -2,7 +2,8 @@
  * Handlers of the fleet methods: app info, registry, overview status, demo, settings.
  */
 import { join } from 'node:path'
-import { ApiError, type fleetMethods, type Project } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
+import type { fleetMethods, Project } from '../../shared/api'
 import { AllowlistStore } from '../approvals'
 import { createDemoFleet, DEMO_DYA_TEST, addDemoRule } from '../demo'
 import { fleetStatus } from '../fleet'

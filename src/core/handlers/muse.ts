@@ -4,7 +4,8 @@
  * index is synced lazily and incrementally (stat-based) before each search.
  */
 import { promises as fs } from 'node:fs'
-import { ApiError, type museMethods, type Project, type RoleSummary } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
+import type { museMethods, Project, RoleSummary } from '../../shared/api'
 import { queryDirectives, queryNotices } from '../../shared/directive-query'
 import {
   collectDirectives,

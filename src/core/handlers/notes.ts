@@ -3,7 +3,8 @@
  * cached until its refs move (the notes watcher pushes `notes.changed` and drops the entry);
  * the CLI reads afresh every time.
  */
-import { type notesMethods, type NotesSnapshot, ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
+import type { notesMethods, NotesSnapshot } from '../../shared/api'
 import { repoInfo } from '../git'
 import { NotesWatcher, applyPromotion, planPromotion, readSquadNotes, writeNote } from '../notes'
 import type { HandlersFor, ServiceContext } from '../service-context'

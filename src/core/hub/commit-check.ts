@@ -1,5 +1,5 @@
 /** Checks that a task's base commit exists in a project's git repository (through the core's git module). */
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
 import { isGitFailure, commitExists } from '../git'
 
 /** Resolves when `sha` names a commit in the repository at `repoDir`; an invalid_input ApiError otherwise. */

@@ -7,7 +7,8 @@
  * palace folder; a remote hub's URL).
  */
 import { existsSync } from 'node:fs'
-import { ApiError, type HubInfo, type MethodInput, type MethodOutput, type PushedEvent } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
+import type { HubInfo, MethodInput, MethodOutput, PushedEvent } from '../../shared/api'
 import type { HubEvent } from '../../shared/contract/hub-types'
 import { Status } from '../../shared/contract/hub-vocabulary'
 import type { ProjectRegistry } from '../fleet'
@@ -32,7 +33,6 @@ import { HubRegistry, locationOf, type HubRecord } from './hub-registry'
 import { resolvePalace, type PalaceEnv, type PalaceSource } from './locate'
 import { OpenHubs } from './open/open-hubs'
 import { notAFolder } from './store/read-only'
-import { forgetRemoteHub, registerRemoteHub } from './open/remote-registration'
 import type { SyncOptions } from './remote/remote-sync'
 import { isHubUrl, normalizeHubUrl } from './remote/remote-url'
 import { sanitizeListQuery } from './values/filter-values'
@@ -229,6 +229,8 @@ export class HubService {
    */
   async addHub(input: MethodInput<'hubs.add'>): Promise<MethodOutput<'hubs.add'>> {
     if (input.url) {
+      // the remote client (and its schemas) loads only when a server is registered or forgotten
+      const { registerRemoteHub } = await import('./open/remote-registration')
       const { hub, added } = await registerRemoteHub(
         { registry: this.registry, hubs: this.open, home: this.opts.home },
         { ...input, url: input.url }
@@ -267,7 +269,10 @@ export class HubService {
   /** Unregisters a hub (its file is not touched). */
   async removeHub(name: string): Promise<{ removed: string }> {
     const rec = this.registry.remove(name)
-    if (rec.kind === 'remote') await forgetRemoteHub({ registry: this.registry, hubs: this.open, home: this.opts.home }, rec)
+    if (rec.kind === 'remote')
+      await (
+        await import('./open/remote-registration')
+      ).forgetRemoteHub({ registry: this.registry, hubs: this.open, home: this.opts.home }, rec)
     else await this.open.drop(locationOf(rec))
     this.resync()
     return { removed: rec.name }

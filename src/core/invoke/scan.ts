@@ -12,7 +12,7 @@
  * - the board-meeting phase comes from the text's headers (`## Board meeting … / ### Phase 2 …`);
  * - BROADCAST is the CEO's; BLOCKED must state its assumption; RESPONSE blocks keep their format.
  */
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
 import type { ChainFinding, ChainRule } from '../../shared/contract/invoke'
 import { FenceTracker, parseHeader, splitLines } from '../text'
 import { blockedLine, checkInvocation } from './rules'

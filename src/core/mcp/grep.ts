@@ -5,7 +5,7 @@
  * JavaScript regexes backtrack where grep does not, so quantified groups are refused rather than
  * risk a search that never ends.
  */
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
 
 /** The longest pattern accepted (MUSE searches are words and short phrases). */
 const MAX_PATTERN = 512

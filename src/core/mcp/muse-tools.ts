@@ -8,7 +8,7 @@
  */
 import { promises as fs } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
 import { assertInvocationsAllowed } from '../invoke'
 import { makeDir } from '../make-dir'
 import { ymd, ymdhm, parseL0, DAILY_LOG, assertRoleName, countLines, listRoleFiles, museDir, roleName, safeEdit } from '../muse'

@@ -7,7 +7,7 @@
  */
 import { promises as fs } from 'node:fs'
 import { basename, dirname, join, relative, sep } from 'node:path'
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
 import { pause, VANISH_GRACE_MS } from './safe-write-settle'
 
 /** True when `path` is `root` or lies under it (both real paths). */

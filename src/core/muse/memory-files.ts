@@ -3,7 +3,7 @@
  * and cutting files into searchable chunks (one per entry or paragraph).
  */
 import { join } from 'node:path'
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
 import { eolOf, splitLines, FenceTracker } from '../text'
 import { hm, ymd } from './edits'
 import { writableTarget } from './link-policy'

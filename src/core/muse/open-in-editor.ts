@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process'
 import { basename } from 'node:path'
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
 
 /** A resolved command line to run. */
 export interface EditorCommand {

@@ -14,7 +14,8 @@
  * `✅ 已接收 <now>` where it stands, one edit of one file.
  */
 import { join } from 'node:path'
-import { ApiError, type DirectiveOccurrence, type LocatedOccurrence, type Resolution } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
+import type { DirectiveOccurrence, LocatedOccurrence, Resolution } from '../../shared/api'
 import {
   canonicalTarget,
   isAtTarget,

@@ -4,7 +4,8 @@
  * role files that exist in `.muse/`.
  */
 import { join } from 'node:path'
-import { ApiError, type Project } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
+import type { Project } from '../../shared/api'
 import { CONFIG_FILES, listRoleFiles, museDir } from './role-files'
 
 const ROLE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/

@@ -26,7 +26,7 @@
  */
 import { constants as fsConstants, promises as fs } from 'node:fs'
 import { dirname } from 'node:path'
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
 import { safeEdit } from './safe-write'
 import { withFileLock } from './safe-write-lock'
 import { pause, signature } from './safe-write-settle'

@@ -5,7 +5,7 @@
  */
 import { constants as fsConstants, promises as fs } from 'node:fs'
 import { basename } from 'node:path'
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
 import type { SafeEditOptions, SafeEditResult, SafeWriteHooks } from './safe-write'
 import { EDIT_TIMEOUT_MS, noteSize, pause, quietWindow, readSettled, signature, type SettledRead } from './safe-write-settle'
 import { count, looksWhole, startsWith, swapIn, type Captured, type SwapOutcome } from './safe-write-swap'

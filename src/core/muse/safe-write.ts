@@ -65,7 +65,7 @@
  * inside the project (`link-policy.ts`). BOM, line endings, final newline and untouched bytes are
  * kept byte for byte; the file's mode is kept (its owner is the writer's, as with any rename).
  */
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
 import { writableTarget } from './link-policy'
 import { decode, EditSession } from './safe-write-session'
 import { EDIT_TIMEOUT_MS, knownSize, readSettled } from './safe-write-settle'

@@ -4,7 +4,8 @@
  * the end, before a closing footer). The id is the next free number over the project and the hub
  * project; the target must resolve; INVOKE/CHAIN tags in the body must obey the invocation rules.
  */
-import { ApiError, type DirectiveOccurrence, type Project } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
+import type { DirectiveOccurrence, Project } from '../../shared/api'
 import { checkText } from '../invoke'
 import { type FleetView, canonicalTarget, idNumber, normaliseTarget, resolveOccurrence, resolveTarget } from './directive-index'
 import { appendPoint, insertBlockAfter, quote } from './edits'

@@ -6,7 +6,7 @@
  * a concurrent writer's note is never overwritten: the append is redone on their tip.
  */
 import { randomBytes } from 'node:crypto'
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
 import { DEPRECATED_SQUAD_REF, NOTE_TYPES, SQUAD_REF_PREFIX, type SquadNote } from '../../shared/contract/notes-types'
 import { catFileBatch, isGitFailure, listRefs, git, gitText } from '../git'
 import { checkNote, isSharedNamespace, missingFields, NOTE_TIMESTAMP } from './note-rules'

@@ -3,15 +3,9 @@
  * repository) and folded into its state with the acks of its thread, through the hub interface
  * only, so local and remote hubs alike.
  */
-import {
-  EventType,
-  PATCH_STATES,
-  type HubEvent,
-  type HubEventEnvelope,
-  type PatchCounts,
-  type PatchSummary,
-  type Project
-} from '../../shared/api'
+import { EventType } from '../../shared/contract/hub-vocabulary'
+import { PATCH_STATES } from '../../shared/contract/hub-vocabulary'
+import type { HubEvent, HubEventEnvelope, PatchCounts, PatchSummary, Project } from '../../shared/api'
 import type { Hub } from '../hub'
 import { foldPatchState, type StateInputs } from './patch-state'
 import { projectOfStream } from './preflight'

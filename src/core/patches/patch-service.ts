@@ -4,19 +4,9 @@
  * preconditions, runs applies (one at a time per patch, never twice), reverts, submits, and
  * records every decision in the audit.
  */
-import {
-  ApiError,
-  ACK_OF,
-  EventType,
-  Status,
-  type ApplyRun,
-  type AuditEntry,
-  type HubEvent,
-  type PatchSummary,
-  type Preflight,
-  type PushedEvent,
-  type Verification
-} from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
+import { ACK_OF, EventType, Status } from '../../shared/contract/hub-vocabulary'
+import type { ApplyRun, AuditEntry, HubEvent, PatchSummary, Preflight, PushedEvent, Verification } from '../../shared/api'
 import type { ProjectRegistry } from '../fleet'
 import type { HubSelection, HubService } from '../hub'
 import type { Db } from '../sqlite'

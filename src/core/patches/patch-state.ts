@@ -3,7 +3,8 @@
  * `superseded` ack of the `patch.ready` decides; else a newer `patch.ready` in the same thread
  * supersedes it; else a refused verification makes it `refused`; else it is `waiting`.
  */
-import { ACK_OF, PATCH_CLOSING_STATUSES, type EventStatus, type HubEventEnvelope, type PatchState } from '../../shared/api'
+import { ACK_OF, PATCH_CLOSING_STATUSES, type EventStatus } from '../../shared/contract/hub-vocabulary'
+import type { HubEventEnvelope, PatchState } from '../../shared/api'
 
 /** The state of one patch and what set it. */
 export interface FoldedState {

@@ -3,7 +3,8 @@
  * tenth of a second (a chatty test suite must not flood the UI), cancelling a running test, and
  * the revert of a failed run. Runs of other processes are read from the state DB.
  */
-import { ApiError, type ApplyRun, type PushedEvent } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
+import type { ApplyRun, PushedEvent } from '../../shared/api'
 import { restoreIndex, worktreeStatus } from '../git'
 import type { PatchStore } from './patch-store'
 import { changedSinceApply, restoreSnapshot } from './snapshot'

@@ -5,7 +5,8 @@
  * A working-tree diff that is not valid UTF-8 or holds NUL bytes cannot be a hub artifact (TEXT,
  * no NUL) and is refused before anything is written.
  */
-import { ApiError, type HubEvent, type PatchFile, type Project } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
+import type { HubEvent, PatchFile, Project } from '../../shared/api'
 import { repoInfo, headInfo, worktreeDiff } from '../git'
 import { type HubSelection, type HubService, patchWarnings, taskSlug } from '../hub'
 import { parsePatch } from './diff-files'

@@ -6,7 +6,8 @@
  * base commit, a patch over 4 MiB. An `error` finding refuses the apply.
  */
 import { createHash } from 'node:crypto'
-import { EventType, type HubEvent, type PatchFinding, type Verification } from '../../shared/api'
+import { EventType } from '../../shared/contract/hub-vocabulary'
+import type { HubEvent, PatchFinding, Verification } from '../../shared/api'
 import { catFileCheck, resolveCommit } from '../git'
 import { type StoredArtifact, MAX_ARTIFACT_BYTES, patchWarnings } from '../hub'
 import { parsePatch, type ParsedPatch } from './diff-files'

@@ -9,7 +9,7 @@ import { existsSync, promises as fs } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
 import { makeDir } from '../make-dir'
 import { safeEdit, type SafeWriteHooks } from '../muse'
 

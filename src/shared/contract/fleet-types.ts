@@ -2,6 +2,7 @@
  * Data types of the fleet overview: L0 lines, role files, projects, settings.
  */
 import { z } from 'zod'
+import { OPERATOR_ID_MAX, OPERATOR_ID_RE, OPERATOR_ROLE_MAX, OPERATOR_ROLE_RE, OPERATOR_ROLES_MAX, THEMES } from '../settings-rules'
 
 /** A parsed `<!-- L0: ... -->` status line (spec/muse-role-files.md section 2). */
 export const L0Schema = z.object({
@@ -91,25 +92,15 @@ export type AppInfo = z.infer<typeof AppInfoSchema>
 
 /** Settings the operator can change; stored in Muster's state DB. */
 export const SettingsSchema = z.object({
-  theme: z.enum(['system', 'light', 'dark']),
+  theme: z.enum(THEMES),
   /** The operator's agent id, validated like MemPalace's `--agent`. */
-  operatorId: z
-    .string()
-    .max(256)
-    .regex(/^[A-Za-z0-9._-]+$/, 'agent id must be a single token like desk-muster (machine-harness)'),
+  operatorId: z.string().max(OPERATOR_ID_MAX).regex(OPERATOR_ID_RE, 'agent id must be a single token like desk-muster (machine-harness)'),
   /**
    * Roles the operator answers for: directives pending for them join the needs-you queue. `GM`
    * (that role in every project) or `PROJECT/GM`.
    */
   operatorRoles: z
-    .array(
-      z
-        .string()
-        .trim()
-        .min(1)
-        .max(200)
-        .regex(/^[^\s/]+(\/[^\s/]+)?$/, 'a role is ROLE or PROJECT/ROLE, without spaces')
-    )
-    .max(100)
+    .array(z.string().trim().min(1).max(OPERATOR_ROLE_MAX).regex(OPERATOR_ROLE_RE, 'a role is ROLE or PROJECT/ROLE, without spaces'))
+    .max(OPERATOR_ROLES_MAX)
 })
 export type Settings = z.infer<typeof SettingsSchema>

@@ -61,6 +61,10 @@ export const EVENT_STATUSES = [
 /** Statuses an ack may carry (section 4, "Acks"). */
 export const ACK_STATUSES = ['claimed', 'applied', 'failed', 'blocked', 'superseded'] as const satisfies readonly EventStatus[]
 /** Statuses that close a `patch.ready` (an ack with one of them means "no longer waiting"). */
+/** Where a patch stands for the operator (Muster's view of a `patch.ready` and its acks). */
+export const PATCH_STATES = ['waiting', 'applied', 'failed', 'superseded', 'refused'] as const
+/** One patch state. */
+export type PatchState = (typeof PATCH_STATES)[number]
 export const PATCH_CLOSING_STATUSES: readonly EventStatus[] = ['applied', 'failed', 'superseded']
 /** Statuses a `task.reply` may carry from the UI ('' = none). */
 export const REPLY_STATUSES = ['', 'blocked', 'failed', 'ready'] as const

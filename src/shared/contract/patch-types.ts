@@ -6,11 +6,8 @@
  */
 import { z } from 'zod'
 import { HubEventSchema } from './hub-types'
+import { PATCH_STATES } from './hub-vocabulary'
 
-/** Where a patch stands for the operator. */
-export const PATCH_STATES = ['waiting', 'applied', 'failed', 'superseded', 'refused'] as const
-/** One patch state. */
-export type PatchState = (typeof PATCH_STATES)[number]
 export const PatchStateSchema = z.enum(PATCH_STATES)
 
 /** How a file changes in a patch. */

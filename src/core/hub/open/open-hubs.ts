@@ -3,11 +3,11 @@
  * registered server URL a RemoteHub (its token read from Muster's home, its mirror kept there).
  * Every call for a location shares the same object, so a remote hub has one live stream.
  */
-import { ApiError } from '../../../shared/api'
+import { ApiError } from '../../../shared/api-error'
 import type { Hub } from '../hub-port'
 import type { HubRegistry, HubRecord } from '../hub-registry'
 import { LocalHub } from '../local/local-hub'
-import { RemoteHub } from '../remote/remote-hub'
+import { LazyRemoteHub } from '../remote/lazy-remote-hub'
 import type { SyncOptions } from '../remote/remote-sync'
 import { loadToken } from '../remote/remote-token'
 import { isHubUrl } from '../remote/remote-url'
@@ -54,7 +54,8 @@ export class OpenHubs {
     if (open) return open
     if (!this.o.home)
       throw new ApiError(`hub '${rec.name}' is a hub server: this Muster process has no home to keep its token and mirror`, 'invalid_input')
-    const hub = new RemoteHub({
+    // imported on first use: a process that opens only local hubs never loads the remote client
+    const hub = new LazyRemoteHub({
       url: rec.url!,
       token: loadToken(this.o.home, rec.token_file, rec.name),
       home: this.o.home,
@@ -68,7 +69,7 @@ export class OpenHubs {
   async drop(location: string, forget = false): Promise<void> {
     const hub = this.open.get(location)
     this.open.delete(location)
-    if (forget && hub instanceof RemoteHub) await hub.destroy()
+    if (forget && hub instanceof LazyRemoteHub) await hub.destroy()
     else await hub?.close()
   }
 

@@ -4,7 +4,7 @@
  * never a path here, see token-file.ts) checked against the server before anything is stored; then the token is copied into Muster's home (0600) and
  * the record added. Forgetting a server deletes its token copy and its mirror.
  */
-import { ApiError } from '../../../shared/api'
+import { ApiError } from '../../../shared/api-error'
 import type { HubRecord, HubRegistry } from '../hub-registry'
 import type { OpenHubs } from './open-hubs'
 import { RemoteHub } from '../remote/remote-hub'

@@ -13,7 +13,7 @@
  *   write tool (writes are refused before any call, with the reason), and an older hub's list/wait
  *   without `writer` filter authors by `from_agent` (also learnt from a -32602 and remembered).
  */
-import { ApiError } from '../../../shared/api'
+import { ApiError } from '../../../shared/api-error'
 import type { HubEvent, HubEventEnvelope } from '../../../shared/contract/hub-types'
 import { announcement } from '../compose'
 import type {

@@ -12,7 +12,7 @@
  * smaller than the SDK's 17 runtime dependencies (express, hono, ...) in the desktop app.
  */
 import { z } from 'zod'
-import { ApiError, type ApiErrorCode } from '../../../shared/api'
+import { ApiError, type ApiErrorCode } from '../../../shared/api-error'
 import { pyDumps } from '../../../shared/py-json'
 
 /** JSON-RPC codes upstream uses. */

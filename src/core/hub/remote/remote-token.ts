@@ -6,7 +6,7 @@
  */
 import { chmodSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
-import { ApiError } from '../../../shared/api'
+import { ApiError } from '../../../shared/api-error'
 import { makeDirSync } from '../../make-dir'
 import { remoteKey } from './remote-url'
 

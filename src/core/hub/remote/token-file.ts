@@ -8,7 +8,7 @@
 import { readFileSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { ApiError } from '../../../shared/api'
+import { ApiError } from '../../../shared/api-error'
 import { validToken } from './remote-token'
 
 /** A token file larger than this is not a token (bearer tokens are a few dozen characters). */

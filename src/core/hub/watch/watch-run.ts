@@ -7,7 +7,7 @@
  * `limit` events (single-valued filters pushed into the query) until a match, the idle deadline
  * (0 = wait forever) or an abort, checkpointing the cursor as it goes.
  */
-import { ApiError } from '../../../shared/api'
+import { ApiError } from '../../../shared/api-error'
 import type { HubEvent } from '../../../shared/contract/hub-types'
 import { compareCodePoints } from '../../../shared/py-json'
 import { pyOsErrorText } from '../../text'

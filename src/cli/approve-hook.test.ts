@@ -15,6 +15,7 @@ import type { MusterService } from '../core/service-types'
 import { createHub } from '../core/hub/store/schema'
 import { LocalHub } from '../core/hub/local/local-hub'
 import { decisionAppend } from '../core/approvals/approval-events'
+import { OperatorKeys } from '../core/approvals/operator-keys'
 import { startHubServer } from '../../test/helpers/hub-server'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
@@ -241,6 +242,11 @@ describe('muster approve-hook (real process)', () => {
 
   it('two Muster instances deciding the same request at once: the first wins, the second exits 2 as a conflict, both are kept', async () => {
     const other = join(tmpDir(), 'home2')
+    // the two operators trust each other's keys (muster keys trust), the hook both of them
+    const mine = new OperatorKeys(home)
+    const theirs = new OperatorKeys(other)
+    mine.trust(theirs.ensure(), 'home2')
+    theirs.trust(mine.ensure(), 'home')
     const h = hook(payload.claudePreToolUse('git push --force'))
     const req = await requestFor('git push --force')
     const decide = (homeDir: string, decision: string) =>
@@ -304,7 +310,11 @@ describe('muster approve-hook (real process)', () => {
       }
       expect(req, stderr).toMatchObject({ from_agent: 'lab-claude', to_agent: 'desk-muster', metadata: { tool_name: 'Bash' } })
       await onServer.append(
-        decisionAppend(req!, { decision: 'deny', reason: 'plan first', decided_by: 'lab-operator', from_agent: 'lab-operator' })
+        decisionAppend(
+          req!,
+          { decision: 'deny', reason: 'plan first', decided_by: 'lab-operator', from_agent: 'lab-operator' },
+          { signer: new OperatorKeys(home).signer() }
+        )
       )
       expect(await ended, stderr).toBe(0)
       expect(JSON.parse(stdout).hookSpecificOutput).toMatchObject({
@@ -366,7 +376,7 @@ describe('muster approve-hook (real process)', () => {
     expect(first.status, first.stderr).toBe(0)
     const r = JSON.parse(first.stdout)
     expect(r).toMatchObject({ action: 'installed', events: ['PermissionRequest'] })
-    expect(r.command).toMatch(/ approve-hook --agent mac-claude --harness claude-code$/)
+    expect(r.command).toMatch(/ approve-hook --agent mac-claude --harness claude-code --operator-keys ed25519:[\w-]{43}$/)
     const text = readFileSync(settings, 'utf8')
     expect(JSON.parse(text).hooks.PermissionRequest[0]).toEqual({
       hooks: [{ type: 'command', command: r.command, timeout: 570, onFailure: 'block' }]

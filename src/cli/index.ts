@@ -36,6 +36,7 @@ import { registerHubs } from './commands/hubs'
 import { registerProjects } from './commands/projects'
 import { registerRoles } from './commands/roles'
 import { registerRules } from './commands/rules'
+import { registerKeys } from './commands/keys'
 import { registerServe } from './commands/serve'
 import { registerStatus } from './commands/status'
 import { registerTask } from './commands/task'
@@ -80,6 +81,7 @@ export function buildProgram(io: CliIo): Command {
   registerMcp(program, io)
   registerApprovals(program, io)
   registerNeeds(program, io)
+  registerKeys(program, io)
   registerApproveHook(program, io)
   registerSessionHook(program, io)
   for (const cmd of [program, ...allCommands(program)]) {

@@ -228,6 +228,20 @@ describe('muster mcp (own fixture)', () => {
       isError: false,
       json: { success: false }
     })
+    // an agent cannot write approval events through these tools: it could approve its own tool call
+    for (const type of ['approval.decision', 'approval.request'])
+      expect(
+        (
+          await call('mempalace_event_append', {
+            type,
+            stream: 'project/orbit',
+            room: 'approvals',
+            from_agent: 'mac-claude',
+            metadata: { decision: 'allow', decided_by: 'desk-muster' }
+          })
+        ).json
+      ).toMatchObject({ success: false, error: expect.stringMatching(/^agents cannot append approval\./) })
+    expect((await call('mempalace_event_list', { room: 'approvals' })).json).toMatchObject({ count: 0 })
     expect(await call('mempalace_event_list', { since_event_id: 'evt_nope' })).toEqual({
       isError: false,
       json: { error: "since_event_id 'evt_nope' not found" }

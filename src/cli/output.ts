@@ -3,6 +3,7 @@
  * columns), and the one-line error convention (`{"error": ...}` with --json).
  */
 import { writeSync } from 'node:fs'
+import { visible } from '../shared/visible-text'
 
 /** Where a command writes; injectable so tests run commands in-process. */
 export interface CliIo {
@@ -132,7 +133,8 @@ function isWide(cp: number): boolean {
 }
 
 /** Cuts text to at most `width` columns, ending with an ellipsis when cut. */
-export function truncate(text: string, width: number): string {
+export function truncate(raw: string, width: number): string {
+  const text = visible(raw)
   if (displayWidth(text) <= width) return text
   let out = ''
   let w = 0
@@ -151,7 +153,9 @@ export function pad(text: string, width: number): string {
 }
 
 /** Renders rows as aligned columns (the last column is not padded). */
-export function table(rows: string[][]): string {
+export function table(raw: string[][]): string {
+  // cells hold what agents wrote: control, escape, bidi and zero-width characters shown escaped
+  const rows = raw.map((r) => r.map((c) => visible(c)))
   const widths: number[] = []
   const cells = rows.map((r) =>
     r.map((c, i) => {

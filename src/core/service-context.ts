@@ -12,6 +12,7 @@ import type { NeedsService } from './needs'
 import type { PatchService } from './patches'
 import type { ServiceOptions } from './service-types'
 import type { Db } from './sqlite'
+import type { OperatorKeys } from './approvals'
 
 /** Shared state and services for handler groups. */
 export interface ServiceContext {
@@ -27,6 +28,8 @@ export interface ServiceContext {
   patches: PatchService
   /** The needs-you queue (pushes `needs.changed` while the service watches). */
   needs: NeedsService
+  /** The operator's signing key and the operator keys trusted here. */
+  keys: OperatorKeys
   /** Sends a pushed event to every subscriber. */
   emit(event: PushedEvent): void
   /** The parsed status of one project (cached while watching). */

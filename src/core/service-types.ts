@@ -3,6 +3,7 @@
  * the CLI, tests) depend on this interface only, never on the core's internals.
  */
 import type { MethodName, MethodOutput, PushedEvent } from '../shared/api'
+import type { KeyProtector } from './approvals'
 
 /** How the service is reached; reported back by `app.info`. */
 export type Transport = 'ipc' | 'http'
@@ -18,6 +19,8 @@ export interface ServiceOptions {
   debounceMs?: number
   /** How long a hub read or write waits for a locked hub before "hub is locked" (default 10 s, MemPalace's). */
   hubLockTimeoutMs?: number
+  /** Keeps the operator's signing key wrapped (the desktop app: the OS keychain via safeStorage). */
+  keyProtector?: KeyProtector | null
 }
 
 /** The object every binding drives. */

@@ -20,7 +20,7 @@ import {
 } from './handlers'
 import { HubService } from './hub'
 import { PatchService } from './patches'
-import { AllowlistStore, ApprovalsService } from './approvals'
+import { AllowlistStore, ApprovalsService, OperatorKeys } from './approvals'
 import { NeedsService } from './needs'
 import type { ServiceContext } from './service-context'
 import type { MusterService, ServiceOptions } from './service-types'
@@ -77,7 +77,20 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
   closers.push(() => hubs.close())
   const patches = new PatchService({ hubs, db, projects: registry, operator: () => settings.get().operatorId, emit })
   closers.push(() => patches.close())
-  const pending = new ApprovalsService({ hubs, rules: new AllowlistStore(db), operator: () => settings.get().operatorId })
+  const keys = new OperatorKeys(opts.home, opts.keyProtector ?? null)
+  try {
+    keys.ensure() // every operator home has its key before a hook is installed or a decision made
+    keys.protect() // with a keychain (the desktop app), a plain key is wrapped into it
+  } catch {
+    /* a read-only home: made on the first decision, which then says why it cannot */
+  }
+  const ruleKeys = { trust: () => keys.decisionTrust(), signer: () => keys.signer() }
+  const pending = new ApprovalsService({
+    hubs,
+    rules: new AllowlistStore(db, ruleKeys),
+    operator: () => settings.get().operatorId,
+    keys: ruleKeys
+  })
   const needsService = new NeedsService({
     hubs,
     async approvals(sel) {
@@ -104,6 +117,7 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
     hubs,
     patches,
     needs: needsService,
+    keys,
     emit,
     roles,
     projectStatus(name) {

@@ -16,9 +16,11 @@ import {
   protocol,
   screen,
   session,
+  safeStorage,
   shell,
   Tray
 } from 'electron'
+import { keychainProtector } from './key-protection'
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -175,7 +177,7 @@ function start(): void {
           exists: existsSync
         })
       )
-      const svc = await createService({ home, transport: 'ipc' })
+      const svc = await createService({ home, transport: 'ipc', keyProtector: keychainProtector(safeStorage, process.platform) })
       service = svc
       closeOnQuit(app, () => svc.close())
 

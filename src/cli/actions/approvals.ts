@@ -3,6 +3,19 @@ import type { Command } from 'commander'
 import type { ApprovalItem } from '../../shared/api'
 import { globals, withService } from '../context'
 import { CliError, CliExit, printJson, table, truncate, type CliIo } from '../output'
+import { visible } from '../../shared/visible-text'
+
+/** One line per forged decision: what it claimed, who really wrote it, why it is not trusted. */
+function forgedLines(items: ApprovalItem[]): string {
+  return items
+    .flatMap((i) =>
+      i.forged.map(
+        (f) =>
+          `FORGED ${i.correlation_id}: ${visible(f.decision)} claiming to be by ${visible(f.decided_by)}, written by ${visible(f.from_agent)} (${visible(f.why)}); ignored\n`
+      )
+    )
+    .join('')
+}
 
 /** The hub selection of these commands: `--hub`, the global `--palace`, or every known hub. */
 function selection(o: { hub?: string }, cmd: Command): { hub?: string; palace?: string } {
@@ -28,12 +41,13 @@ export async function listApprovals(io: CliIo, o: { hub?: string; history?: numb
   // the one hub asked for cannot be read: a failure (exit 1), never "nothing is waiting for you"
   if ((sel.hub || sel.palace) && failed) throw new CliError(failed.error ?? `hub ${failed.hub} could not be read`)
   if (globals(cmd).json) return printJson(io, o.history ? out : { ...out, history: undefined })
-  for (const h of out.hubs.filter((x) => !x.ok)) io.stderr(`muster: hub ${h.hub} could not be read: ${h.error}\n`)
+  for (const h of out.hubs.filter((x) => !x.ok)) io.stderr(`muster: hub ${visible(h.hub)} could not be read: ${visible(h.error ?? '')}\n`)
   if (!out.pending.length) io.stdout('nothing is waiting for you\n')
   else {
     const rows = out.pending.map((p) => [waited(p), p.agent, p.project, p.correlation_id, truncate(p.summary, 70)])
     io.stdout(table([['WAITING', 'AGENT', 'PROJECT', 'ID', 'REQUEST'], ...rows]))
   }
+  io.stdout(forgedLines(out.pending))
   if (o.history) {
     io.stdout('\n')
     const rows = out.history.map((h) => [
@@ -45,6 +59,7 @@ export async function listApprovals(io: CliIo, o: { hub?: string; history?: numb
       truncate(h.summary, 50) + (h.conflicts.length ? `  (+${h.conflicts.length} conflict)` : '')
     ])
     io.stdout(table([['OUTCOME', 'BY', 'WAITED', 'AGENT', 'ID', 'REQUEST'], ...rows]))
+    io.stdout(forgedLines(out.history))
   }
 }
 
@@ -71,10 +86,12 @@ export async function decideApproval(
   })
   if (globals(cmd).json) printJson(io, out)
   else if (out.outcome === 'decided')
-    io.stdout(`${decision === 'allow' ? 'allowed' : 'denied'} ${out.item.correlation_id} (${out.item.agent}: ${out.item.summary})\n`)
+    io.stdout(
+      `${decision === 'allow' ? 'allowed' : 'denied'} ${out.item.correlation_id} (${visible(out.item.agent)}: ${visible(out.item.summary)})\n`
+    )
   else
     io.stderr(
-      `muster: ${out.item.correlation_id} was already decided (${out.item.decision!.decision} by ${out.item.decision!.decided_by}); your ${decision} is recorded as a conflict and not applied\n`
+      `muster: ${out.item.correlation_id} was already decided (${out.item.decision!.decision} by ${visible(out.item.decision!.decided_by)}); your ${decision} is recorded as a conflict and not applied\n`
     )
   if (out.outcome === 'conflict') throw new CliExit(2)
 }

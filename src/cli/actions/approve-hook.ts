@@ -21,12 +21,14 @@ import {
   uninstallHooks,
   installOpencodePlugin,
   opencodePluginSource,
-  uninstallOpencodePlugin
+  uninstallOpencodePlugin,
+  OperatorKeys,
+  trustedKeyIds
 } from '../../core/approvals'
 import { userHome } from '../../core/hub'
 import type { HookCliOptions } from '../commands/hook-flags'
 import { runHookCommand } from '../approve-hook/run'
-import { globals } from '../context'
+import { globals, homeOf } from '../context'
 import { CliError, CliExit, printJson, type CliIo } from '../output'
 
 /** Runs one hook call. */
@@ -135,6 +137,11 @@ export async function installHookCommand(io: CliIo, own: InstallOptions, cmd: Co
   if (o.hub) words.push('--hub', o.hub)
   if (o.project) words.push('--project', o.project)
   if (o.timeoutMs !== undefined) words.push('--timeout-ms', String(timeoutMs))
+  // the hook trusts the operator keys it is installed with (this home's, made now if missing, and
+  // the ones `muster keys trust` added): a key added to the home later is not trusted silently
+  const keys = new OperatorKeys(homeOf(cmd, io))
+  keys.ensure()
+  words.push('--operator-keys', trustedKeyIds(keys.home).join(','))
   const tail = words.map(shellQuote).join(' ')
 
   if (harness === 'opencode') {

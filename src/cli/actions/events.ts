@@ -11,6 +11,7 @@ import { metadataArg } from '../metadata-arg'
 import { readTextArg } from '../read-text'
 import { printUpstreamEvents, printUpstreamJson, upstreamEventLine } from '../upstream-output'
 import { withHub, withUpstreamHub } from './hub-cli'
+import { refuseApprovalEvents } from '../../core/mcp'
 
 /** Flags of list/wait besides the filters. */
 interface ListFlags extends Record<string, unknown> {
@@ -65,6 +66,7 @@ export async function wait(io: CliIo, o: ListFlags, cmd: Command): Promise<void>
 
 /** `events append`. */
 export async function append(io: CliIo, o: Record<string, string | string[] | undefined>, cmd: Command): Promise<void> {
+  refuseApprovalEvents(o.type)
   const body = await readTextArg(io, o.body as string | undefined, o.bodyFile as string | undefined)
   const metadata = metadataArg(o.metadata as string | undefined)
   const { event } = await withHub(cmd, io, (hubs, sel) =>

@@ -54,6 +54,10 @@ export async function runHookCommand(io: CliIo, o: HookCliOptions, signal?: Abor
     env: io.env,
     cwd: io.cwd,
     lockTimeoutMs: o.lockTimeoutMs,
+    operatorKeys: o.operatorKeys
+      ?.split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
     warn: (line) => io.stderr(`${line}\n`)
   })
   try {

@@ -13,6 +13,7 @@ export interface HookCliOptions {
   event?: string
   timeoutMs?: number
   lockTimeoutMs?: number
+  operatorKeys?: string
   home?: string
   palace?: string
 }
@@ -55,6 +56,11 @@ export const HOOK_FLAGS: readonly HookFlag[] = [
     key: 'lockTimeoutMs',
     int: true,
     help: 'how long to wait for a locked hub before letting the harness ask (default 5000)'
+  },
+  {
+    spec: '--operator-keys <ids>',
+    key: 'operatorKeys',
+    help: 'comma-separated operator key ids whose signed decisions count (default: the home’s own and trusted keys; install writes them)'
   }
 ]
 

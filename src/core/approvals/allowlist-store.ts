@@ -1,13 +1,16 @@
 /**
  * The approvals allowlist in Muster's state DB (table `approval_rules`, migration 7): rules edited
  * in the UI and read by `muster approve-hook` before it asks anyone. A rule that answers a hook
- * counts a hit. Matching itself is the shared, pure `allow-rules.ts`. No zod here: the hook
- * process loads this module.
+ * counts a hit. Matching itself is the shared, pure `allow-rules.ts`. Every rule is signed by
+ * the operator's key when saved; a rule without a valid signature from a trusted key (a row an
+ * agent inserted, or a rule from before signing) answers no hook. No zod here: the hook process
+ * loads this module.
  */
 import { ApiError } from '../../shared/api-error'
 import { ruleLabel, ruleMatches, ruleProblem, type CallToMatch, type RuleSpec } from '../../shared/approvals/allow-rules'
 import type { AllowRule } from '../../shared/contract/approvals-types'
 import type { Db } from '../sqlite'
+import { readSignature, rulePayload, type DecisionSigner, type DecisionTrust, type SignatureRef } from './decision-trust'
 
 interface RuleRow {
   id: number
@@ -18,11 +21,29 @@ interface RuleRow {
   created_at: string
   hits: number
   last_hit_at: string | null
+  signature?: string | null
 }
 
 const COLUMNS = 'id, agent_pattern, tool_name, input_pattern, note, created_at, hits, last_hit_at'
 
-const toRule = (r: RuleRow): AllowRule => ({ ...r, label: ruleLabel(r) })
+/** A rule with its stored signature (what an allowlist decision carries). */
+export type SignedRule = AllowRule & { signature: SignatureRef | null }
+
+/** The operator keys a store signs with and checks against. */
+export interface RuleKeys {
+  trust(): DecisionTrust
+  /** Absent in the hook: it never signs. */
+  signer?(): DecisionSigner
+}
+
+function parseSignature(text: string | null | undefined): SignatureRef | null {
+  if (!text) return null
+  try {
+    return readSignature(JSON.parse(text))
+  } catch {
+    return null
+  }
+}
 
 /** What a rule is saved from: its patterns, a note, and `id` to change an existing rule. */
 export interface RuleInput extends RuleSpec {
@@ -32,27 +53,54 @@ export interface RuleInput extends RuleSpec {
 
 /** Allowlist rules of one state DB. */
 export class AllowlistStore {
-  constructor(private readonly db: Db) {}
+  private signed: boolean | null = null
+
+  constructor(
+    private readonly db: Db,
+    private readonly keys: RuleKeys
+  ) {}
 
   /** True when the DB has the rules table (a state DB from before migration 7 has none). */
   static available(db: Db): boolean {
     return !!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'approval_rules'").get()
   }
 
-  /** Every rule, oldest first (the order they are tried in). */
-  list(): AllowRule[] {
-    return (this.db.prepare(`SELECT ${COLUMNS} FROM approval_rules ORDER BY id`).all() as RuleRow[]).map(toRule)
+  /** The columns read: with `signature` once migration 8 added it. */
+  private columns(): string {
+    this.signed ??= (this.db.prepare('PRAGMA table_info(approval_rules)').all() as { name: string }[]).some((c) => c.name === 'signature')
+    return this.signed ? `${COLUMNS}, signature` : COLUMNS
+  }
+
+  private toRule(r: RuleRow, trust: DecisionTrust): SignedRule {
+    const { signature: text, ...rest } = r
+    const signature = parseSignature(text)
+    const v = trust.checkRule(r, signature)
+    return { ...rest, label: ruleLabel(r), trusted: v.ok, untrusted_reason: v.ok ? null : v.why, signature }
+  }
+
+  /** Every rule, oldest first (the order they are tried in), with whether a trusted operator signed it. */
+  list(): SignedRule[] {
+    const trust = this.keys.trust()
+    return (this.db.prepare(`SELECT ${this.columns()} FROM approval_rules ORDER BY id`).all() as RuleRow[]).map((r) =>
+      this.toRule(r, trust)
+    )
   }
 
   /** One rule, or not_found. */
-  get(id: number): AllowRule {
-    const row = this.db.prepare(`SELECT ${COLUMNS} FROM approval_rules WHERE id = ?`).get(id) as RuleRow | undefined
+  get(id: number): SignedRule {
+    const row = this.db.prepare(`SELECT ${this.columns()} FROM approval_rules WHERE id = ?`).get(id) as RuleRow | undefined
     if (!row) throw new ApiError(`no allowlist rule #${id}`, 'not_found')
-    return toRule(row)
+    return this.toRule(row, this.keys.trust())
+  }
+
+  /** The rule as the contract shows it (without the signature itself). */
+  static shown(r: SignedRule): AllowRule {
+    const { signature: _s, ...rule } = r
+    return rule
   }
 
   /** Adds a rule or changes one; refuses an unusable rule or a duplicate of another rule. */
-  save(input: RuleInput): AllowRule {
+  save(input: RuleInput): SignedRule {
     const spec: RuleSpec = {
       agent_pattern: input.agent_pattern.trim(),
       tool_name: input.tool_name.trim(),
@@ -61,6 +109,8 @@ export class AllowlistStore {
     const problem = ruleProblem(spec)
     if (problem) throw new ApiError(`invalid allowlist rule: ${problem}`, 'invalid_input')
     const note = input.note?.trim() || null
+    if (!this.keys.signer) throw new ApiError('this process cannot sign allowlist rules', 'conflict')
+    const signature = JSON.stringify(this.keys.signer().sign(rulePayload(spec)))
     const dup = this.db
       .prepare('SELECT id FROM approval_rules WHERE agent_pattern = ? AND tool_name = ? AND input_pattern = ?')
       .get(spec.agent_pattern, spec.tool_name, spec.input_pattern) as { id: number } | undefined
@@ -69,13 +119,15 @@ export class AllowlistStore {
     if (input.id !== undefined) {
       this.get(input.id)
       this.db
-        .prepare('UPDATE approval_rules SET agent_pattern = ?, tool_name = ?, input_pattern = ?, note = ? WHERE id = ?')
-        .run(spec.agent_pattern, spec.tool_name, spec.input_pattern, note, input.id)
+        .prepare('UPDATE approval_rules SET agent_pattern = ?, tool_name = ?, input_pattern = ?, note = ?, signature = ? WHERE id = ?')
+        .run(spec.agent_pattern, spec.tool_name, spec.input_pattern, note, signature, input.id)
       return this.get(input.id)
     }
     const info = this.db
-      .prepare('INSERT INTO approval_rules (agent_pattern, tool_name, input_pattern, note, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(spec.agent_pattern, spec.tool_name, spec.input_pattern, note, new Date().toISOString())
+      .prepare(
+        'INSERT INTO approval_rules (agent_pattern, tool_name, input_pattern, note, created_at, signature) VALUES (?, ?, ?, ?, ?, ?)'
+      )
+      .run(spec.agent_pattern, spec.tool_name, spec.input_pattern, note, new Date().toISOString(), signature)
     return this.get(Number(info.lastInsertRowid))
   }
 
@@ -85,9 +137,9 @@ export class AllowlistStore {
       throw new ApiError(`no allowlist rule #${id}`, 'not_found')
   }
 
-  /** The first rule (oldest) that allows the call, or null. */
-  firstMatch(call: CallToMatch): AllowRule | null {
-    return this.list().find((r) => ruleMatches(r, call)) ?? null
+  /** The first rule (oldest) signed by a trusted operator that allows the call, or null. */
+  firstMatch(call: CallToMatch): SignedRule | null {
+    return this.list().find((r) => r.trusted && ruleMatches(r, call)) ?? null
   }
 
   /** Counts one answer given by a rule. */

@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto'
 import { expiryDeadline } from '../../shared/approvals/expiry'
 import { readToolCall, summarizeToolCall, type ToolInput, callSignature } from '../../shared/approvals/tool-call'
-import type { ApprovalDecisionInfo, ApprovalItem, ApprovalState } from '../../shared/contract/approvals-types'
+import type { RuleSpec } from '../../shared/approvals/allow-rules'
+import type { ApprovalDecisionInfo, ApprovalItem, ApprovalState, ForgedDecision } from '../../shared/contract/approvals-types'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
 import {
   ACK_OF,
@@ -20,6 +21,7 @@ import {
   type ApprovalDecision
 } from '../../shared/contract/hub-vocabulary'
 import { type AppendInput, taskSlug } from '../hub'
+import { SIGNATURE, SIGNED_RULE, decisionPayload, type DecisionSigner, type DecisionTrust, type SignatureRef } from './decision-trust'
 /** A request's metadata is kept under this size (the hub's limit is 64 KiB). */
 export const MAX_REQUEST_METADATA_BYTES = 60 * 1024
 
@@ -91,12 +93,35 @@ export function requestAppend(ask: ApprovalAsk, correlationId: string): { append
   }
 }
 
-/** The `approval.decision` append answering a request. */
+/**
+ * The `approval.decision` append answering a request: signed when a signer is given (an
+ * operator's decision), carrying its signed rule when an allowlist rule decided it.
+ */
 export function decisionAppend(
   request: Pick<HubEventEnvelope, 'id' | 'stream' | 'room' | 'from_agent' | 'correlation_id'>,
-  d: { decision: ApprovalDecision; reason: string; decided_by: string; from_agent: string; always?: boolean }
+  d: { decision: ApprovalDecision; reason: string; decided_by: string; from_agent: string; always?: boolean },
+  proof: { signer?: DecisionSigner; rule?: RuleSpec & { signature: SignatureRef | null } } = {}
 ): AppendInput {
   const reason = d.reason.trim()
+  const always = d.always === true && d.decision === 'allow'
+  const signature = proof.signer?.sign(
+    decisionPayload({
+      correlation_id: request.correlation_id ?? null,
+      ack_of: request.id,
+      decision: d.decision,
+      reason,
+      decided_by: d.decided_by,
+      always
+    })
+  )
+  const rule = proof.rule
+    ? {
+        agent_pattern: proof.rule.agent_pattern,
+        tool_name: proof.rule.tool_name,
+        input_pattern: proof.rule.input_pattern,
+        ...(proof.rule.signature ? { [SIGNATURE]: proof.rule.signature } : {})
+      }
+    : null
   return {
     type: EventType.approvalDecision,
     stream: request.stream,
@@ -110,13 +135,15 @@ export function decisionAppend(
       decision: d.decision,
       reason,
       decided_by: d.decided_by,
-      ...(d.always && d.decision === 'allow' ? { [ALWAYS_ALLOW]: true } : {})
+      ...(always ? { [ALWAYS_ALLOW]: true } : {}),
+      ...(signature ? { [SIGNATURE]: signature } : {}),
+      ...(rule ? { [SIGNED_RULE]: rule } : {})
     }
   }
 }
 
 /** A decision event read back, or null when the event is not a well-formed decision. */
-export function readDecision(e: HubEventEnvelope): ApprovalDecisionInfo | null {
+export function readDecision(e: HubEventEnvelope, signedBy: string | null = null): ApprovalDecisionInfo | null {
   if (e.type !== EventType.approvalDecision) return null
   const decision = e.metadata.decision
   if (typeof decision !== 'string' || !(DECISIONS as readonly string[]).includes(decision)) return null
@@ -127,9 +154,37 @@ export function readDecision(e: HubEventEnvelope): ApprovalDecisionInfo | null {
     reason: typeof e.metadata.reason === 'string' ? e.metadata.reason : '',
     decided_by: typeof e.metadata.decided_by === 'string' ? e.metadata.decided_by : e.from_agent,
     from_agent: e.from_agent,
+    signed_by: signedBy,
     ...(decision === 'allow' && e.metadata[ALWAYS_ALLOW] === true ? { always: true } : {}),
     created_at: e.created_at
   }
+}
+
+/** A thread's decisions split by trust: from an operator (in seq order), and forged ones. */
+export function judgeDecisions(
+  request: HubEventEnvelope,
+  events: readonly HubEventEnvelope[],
+  trust: DecisionTrust
+): { decisions: ApprovalDecisionInfo[]; forged: ForgedDecision[] } {
+  const decisions: ApprovalDecisionInfo[] = []
+  const forged: ForgedDecision[] = []
+  for (const e of [...events].sort((a, b) => a.seq - b.seq)) {
+    if (!decidesRequest(e, request)) continue
+    const v = trust.checkDecision(e, request)
+    const d = readDecision(e, v.ok ? v.key : null)!
+    if (v.ok) decisions.push(d)
+    else
+      forged.push({
+        id: e.id,
+        seq: e.seq,
+        decision: d.decision,
+        decided_by: d.decided_by,
+        from_agent: e.from_agent,
+        created_at: e.created_at,
+        why: v.why
+      })
+  }
+  return { decisions, forged }
 }
 
 /** True when `e` is a well-formed decision of this request (same thread; `ack_of` absent or naming it). */
@@ -152,20 +207,18 @@ export function expiresAt(request: HubEventEnvelope): Date | null {
 
 /**
  * Folds a request with its thread's decisions (any order; sorted by seq here): the first decision
- * wins, the rest are conflicts; with none, the request is pending until its timeout has passed
- * (plus a grace for the hook's own timeout record), then expired.
+ * a trusted operator gave wins, the rest are conflicts, untrusted ones are forged (never applied);
+ * with none, the request is pending until its timeout has passed (plus a grace for the hook's own
+ * timeout record), then expired.
  */
 export function foldApproval(
   request: HubEventEnvelope,
   decisionEvents: readonly HubEventEnvelope[],
   where: { hub: string; palace: string },
+  trust: DecisionTrust,
   now = Date.now()
 ): ApprovalItem {
-  const decisions = decisionEvents
-    .filter((e) => decidesRequest(e, request))
-    .map(readDecision)
-    .filter((d): d is ApprovalDecisionInfo => d !== null)
-    .sort((a, b) => a.seq - b.seq)
+  const { decisions, forged } = judgeDecisions(request, decisionEvents, trust)
   const [first, ...conflicts] = decisions
   const expires = expiresAt(request)
   const state: ApprovalState = first
@@ -203,6 +256,7 @@ export function foldApproval(
     state,
     decision: first ?? null,
     conflicts,
+    forged,
     signature: callSignature(toolName, toolInput),
     identical: 1
   }

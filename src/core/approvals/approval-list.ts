@@ -9,6 +9,7 @@ import type { HubEventEnvelope } from '../../shared/contract/hub-types'
 import { EventType } from '../../shared/contract/hub-vocabulary'
 import type { Hub } from '../hub'
 import { foldApproval } from './approval-events'
+import type { DecisionTrust } from './decision-trust'
 
 /** Every request of this age is examined (no hook waits longer: `--timeout-ms` is capped at a day). */
 export const REQUEST_HORIZON_MS = 24 * 3600 * 1000
@@ -25,7 +26,12 @@ export interface HubApprovals {
 }
 
 /** Reads and folds the approvals of one hub. */
-export async function listHubApprovals(hub: Hub, where: { hub: string; palace: string }, now = Date.now()): Promise<HubApprovals> {
+export async function listHubApprovals(
+  hub: Hub,
+  where: { hub: string; palace: string },
+  trust: DecisionTrust,
+  now = Date.now()
+): Promise<HubApprovals> {
   const requests: HubEventEnvelope[] = []
   let before: string | undefined
   for (;;) {
@@ -56,7 +62,7 @@ export async function listHubApprovals(hub: Hub, where: { hub: string; palace: s
     if (!page.has_more || page.events.length === 0) break
     since = page.events[page.events.length - 1]!.id
   }
-  const items = requests.map((r) => foldApproval(r, byThread.get(r.correlation_id ?? '') ?? [], where, now))
+  const items = requests.map((r) => foldApproval(r, byThread.get(r.correlation_id ?? '') ?? [], where, trust, now))
   return {
     pending: items.filter((i) => i.state === 'pending').reverse(),
     decided: items.filter((i) => i.state !== 'pending')

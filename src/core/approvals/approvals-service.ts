@@ -11,7 +11,7 @@ import { APPROVAL_ID_RE, EventType, type ApprovalDecision } from '../../shared/c
 import type { HubSelection, HubService } from '../hub'
 import { decisionAppend, foldApproval } from './approval-events'
 import { listHubApprovals } from './approval-list'
-import type { AllowlistStore } from './allowlist-store'
+import type { AllowlistStore, RuleKeys } from './allowlist-store'
 
 /** Default number of decided requests in the history. */
 export const DEFAULT_HISTORY = 200
@@ -22,6 +22,8 @@ export interface ApprovalsServiceOptions {
   rules: AllowlistStore
   /** The operator's agent id now. */
   operator(): string
+  /** The operator's key (signs every decision) and the keys whose decisions count. */
+  keys: Required<RuleKeys>
 }
 
 /** The result of one decision. */
@@ -58,13 +60,14 @@ export class ApprovalsService {
   /** Pending (oldest first) and decided (newest first, at most `historyLimit`) requests. */
   async list(sel: HubSelection & { history_limit?: number }) {
     const now = Date.now()
+    const trust = this.opts.keys.trust()
     const results = await Promise.all(
       (await this.targets(sel)).map(async (t) => {
         let ref = { hub: t.hub ?? t.palace ?? '', palace: t.palace ?? '' }
         try {
           const chosen = this.opts.hubs.choose(t)
           ref = { hub: chosen.name, palace: chosen.location }
-          return { ref, ok: true, error: null, ...(await listHubApprovals(chosen.hub, ref, now)) }
+          return { ref, ok: true, error: null, ...(await listHubApprovals(chosen.hub, ref, trust, now)) }
         } catch (err) {
           return { ref, ok: false, error: (err as Error).message, pending: [], decided: [] }
         }
@@ -122,7 +125,11 @@ export class ApprovalsService {
       event
     } = await this.opts.hubs.append({
       ...(sel.hub ? { hub: sel.hub } : sel.palace ? { palace: sel.palace } : {}),
-      ...decisionAppend(request, { decision: sel.decision, reason: sel.reason ?? '', decided_by: me, from_agent: me, always: sel.always })
+      ...decisionAppend(
+        request,
+        { decision: sel.decision, reason: sel.reason ?? '', decided_by: me, from_agent: me, always: sel.always },
+        { signer: this.opts.keys.signer() }
+      )
     })
     const item = await this.thread(sel, request, { hub: hubName, palace })
     return { item, outcome: item.decision?.id === event.id ? 'decided' : 'conflict', event }
@@ -137,6 +144,6 @@ export class ApprovalsService {
       order: 'asc',
       limit: 500
     })
-    return foldApproval(request, thread.events, where ?? { hub: chosen.name, palace: chosen.location })
+    return foldApproval(request, thread.events, where ?? { hub: chosen.name, palace: chosen.location }, this.opts.keys.trust())
   }
 }

@@ -11,6 +11,9 @@ import type { Db } from '../sqlite'
 import { AllowlistStore } from './allowlist-store'
 import { decisionAppend } from './approval-events'
 import { runApproveHook, type HookContext } from './approve-hook'
+import { testKeys } from '../../../test/helpers/operator-key'
+
+const operator = testKeys()
 
 const closers: (() => unknown)[] = []
 afterEach(async () => {
@@ -26,11 +29,12 @@ function setup(opts: { rules?: boolean } = {}) {
     () => hub.close(),
     () => db.close()
   )
-  const rules = new AllowlistStore(db)
+  const rules = new AllowlistStore(db, operator.rules)
   const warnings: string[] = []
   const ctx: HookContext = {
     hub,
     rules: opts.rules === false ? null : rules,
+    trust: operator.trust,
     operator: 'desk-muster',
     projectFor: () => 'muse',
     warn: (l) => warnings.push(l)
@@ -69,7 +73,7 @@ const all = async (hub: Hub) => (await hub.list({ order: 'asc', limit: 500 })).e
 async function decideWhenAsked(hub: Hub, decision: 'allow' | 'deny', reason: string, by = 'desk-muster') {
   for (;;) {
     const req = (await hub.list({ type: EventType.approvalRequest, order: 'desc', limit: 1 })).events[0]
-    if (req) return hub.append(decisionAppend(req, { decision, reason, decided_by: by, from_agent: by }))
+    if (req) return hub.append(decisionAppend(req, { decision, reason, decided_by: by, from_agent: by }, { signer: operator.signer }))
     await new Promise((r) => setTimeout(r, 10))
   }
 }
@@ -195,7 +199,11 @@ describe('muster approve-hook (in process, on a real hub file)', () => {
           if (input.metadata?.decision === 'timeout') {
             const req = (await hub.list({ type: EventType.approvalRequest, order: 'desc', limit: 1 })).events[0]!
             await hub.append(
-              decisionAppend(req, { decision: 'allow', reason: 'just in time', decided_by: 'desk-muster', from_agent: 'desk-muster' })
+              decisionAppend(
+                req,
+                { decision: 'allow', reason: 'just in time', decided_by: 'desk-muster', from_agent: 'desk-muster' },
+                { signer: operator.signer }
+              )
             )
           }
           return hub.append(input)

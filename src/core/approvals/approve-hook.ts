@@ -28,6 +28,7 @@ import type { HubSubscription } from '../hub'
 import type { AppendAndWait } from '../hub/open'
 import type { AllowlistStore } from './allowlist-store'
 import { decidesRequest, decisionAppend, foldApproval, newApprovalId, requestAppend, type ApprovalAsk } from './approval-events'
+import type { DecisionTrust } from './decision-trust'
 import type { HookVerdict } from './harnesses'
 import { readHookInput } from './hook-input'
 
@@ -42,6 +43,8 @@ export interface HookContext {
   hub: AppendAndWait | { unreachable: string }
   /** The allowlist, or null when Muster's state DB has none. */
   rules: AllowlistStore | null
+  /** The operator keys whose signed decisions count; anything else is forged and ignored. */
+  trust: DecisionTrust
   /** Who requests are addressed to: the operator's id, or `'*'`. */
   operator: string
   /** A registered project holding `cwd`, if any. */
@@ -78,11 +81,15 @@ export interface HookRun {
 
 const isHub = (h: HookContext['hub']): h is AppendAndWait => !('unreachable' in h)
 
-/** Waits for the first decision after the request on a live tail; null on timeout or abort. */
+/**
+ * Waits for the first decision a trusted operator signed after the request on a live tail (a
+ * forged one is reported and ignored); null on timeout or abort.
+ */
 function waitForDecision(
   hub: AppendAndWait,
   request: HubEventEnvelope,
   timeoutMs: number,
+  ctx: Pick<HookContext, 'trust' | 'warn'>,
   signal?: AbortSignal
 ): Promise<HubEventEnvelope | null> {
   return new Promise((resolve) => {
@@ -104,8 +111,12 @@ function waitForDecision(
       { after_id: request.id },
       {
         events: (events) => {
-          const d = events.find((e) => decidesRequest(e, request))
-          if (d) finish(d)
+          for (const e of events) {
+            if (done || !decidesRequest(e, request)) continue
+            const v = ctx.trust.checkDecision(e, request)
+            if (v.ok) return finish(e)
+            ctx.warn(`muster approve-hook: ignored a forged decision ${e.id} written by ${JSON.stringify(e.from_agent)} (${v.why})`)
+          }
         }
       }
     )
@@ -178,12 +189,16 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
       const request = await appendRequest(hub, ask)
       correlationId = request.correlation_id
       await hub.append(
-        decisionAppend(request, {
-          decision: 'allow',
-          reason: `matched allowlist rule ${label}`,
-          decided_by: `${ALLOWLIST_DECIDER_PREFIX}${label}`,
-          from_agent: ask.agent
-        })
+        decisionAppend(
+          request,
+          {
+            decision: 'allow',
+            reason: `matched allowlist rule ${label}`,
+            decided_by: `${ALLOWLIST_DECIDER_PREFIX}${label}`,
+            from_agent: ask.agent
+          },
+          { rule }
+        )
       )
     } catch (err) {
       ctx.warn(`muster approve-hook: allowed by allowlist rule ${label}, but not recorded in the hub: ${(err as Error).message}`)
@@ -207,7 +222,7 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
   }
 
   const stop = anySignal([opts.signal, opts.gone])
-  const first = await waitForDecision(hub, request, timeoutMs, stop)
+  const first = await waitForDecision(hub, request, timeoutMs, ctx, stop)
   let decisions: HubEventEnvelope[] = first ? [first] : []
   if (!first) {
     const gone = opts.gone?.aborted === true
@@ -229,7 +244,7 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
       return answer('deny', timeoutReason(timeoutMs, ending), request.correlation_id)
     }
   }
-  const folded = foldApproval(request, decisions, { hub: hub.location, palace: hub.location })
+  const folded = foldApproval(request, decisions, { hub: hub.location, palace: hub.location }, ctx.trust)
   const d = folded.decision!
   const reason =
     d.decision === 'timeout'

@@ -13,6 +13,8 @@ import { openHub, type AppendAndWait, registeredHub } from '../hub/open'
 import { openDatabase, type Db } from '../sqlite'
 import { AllowlistStore } from './allowlist-store'
 import type { HookContext } from './approve-hook'
+import { DecisionTrust } from './decision-trust'
+import { trustedKeyIds } from './operator-keys'
 
 /** How long the hook waits for a locked hub before it answers `ask` (a locked hub for longer is not normal). */
 export const HOOK_LOCK_TIMEOUT_MS = 5_000
@@ -30,6 +32,8 @@ export interface HookEnvOptions {
   env: PalaceEnv
   cwd: string
   lockTimeoutMs?: number
+  /** `--operator-keys`: the keys the hook was installed with (default: the home's own and trusted keys). */
+  operatorKeys?: string[]
   warn(line: string): void
 }
 
@@ -70,11 +74,14 @@ function openState(home: string, warn: (line: string) => void): Db | null {
 /** Opens the hook's context; `close` releases the hub and the DB. */
 export async function openHookContext(o: HookEnvOptions): Promise<{ ctx: HookContext; close(): Promise<void> }> {
   const db = openState(o.home, o.warn)
+  const trust = new DecisionTrust(o.operatorKeys?.length ? o.operatorKeys : trustedKeyIds(o.home))
+  if (trust.keys.size === 0)
+    o.warn('muster approve-hook: no operator key is known (run `muster keys` once); no decision or allowlist rule can be trusted')
   let rules: AllowlistStore | null = null
   let operator: string | null = null
   let hub: AppendAndWait | { unreachable: string }
   try {
-    if (db && AllowlistStore.available(db)) rules = new AllowlistStore(db)
+    if (db && AllowlistStore.available(db)) rules = new AllowlistStore(db, { trust: () => trust })
     operator = db ? operatorOf(db) : null
   } catch (err) {
     o.warn(`muster approve-hook: cannot read Muster's state DB (${(err as Error).message}); no allowlist`)
@@ -90,6 +97,7 @@ export async function openHookContext(o: HookEnvOptions): Promise<{ ctx: HookCon
   const ctx: HookContext = {
     hub,
     rules,
+    trust,
     operator: operator ?? BROADCAST,
     projectFor: (cwd) => {
       try {

@@ -2,8 +2,10 @@
  * The approvals domain's face: pending tool calls of every harness, the operator's decisions, the
  * allowlist, and the `approve-hook` that harnesses run. Code outside src/core/approvals imports only this.
  */
-export { AllowlistStore } from './allowlist-store'
+export { AllowlistStore, type RuleKeys, type SignedRule } from './allowlist-store'
 export { decisionAppend, requestAppend } from './approval-events'
+export { DecisionTrust, KEY_ID_RE, rulePayload, type DecisionSigner } from './decision-trust'
+export { OperatorKeys, KEYS_DIR, trustedKeyIds, type KeyProtector, type TrustedKey } from './operator-keys'
 export { ApprovalsService } from './approvals-service'
 export { DEFAULT_HOOK_TIMEOUT_MS, MAX_HOOK_TIMEOUT_MS, runApproveHook } from './approve-hook'
 export { claudeVersion } from './claude-version'

@@ -10,6 +10,7 @@ import { createHub } from '../hub/store'
 import { makeDir } from '../make-dir'
 import { atlasFiles, atlasSource } from './content/atlas'
 import { DemoClock, type DemoContext, type DemoFiles } from './content/clock'
+import type { DecisionSigner } from '../approvals'
 import { dyaFiles, dyaSource } from './content/dya'
 import { DemoRepo, type GitAuthor } from './content/git'
 import { boardSteps, chatterSteps, presenceSteps, type Step } from './content/hub-chatter'
@@ -38,6 +39,8 @@ export interface DemoFleet {
 export interface DemoOptions {
   /** The instant everything is dated relative to (default: now). */
   now?: Date
+  /** Signs the operator's decisions in the demo hub (without it they show as forged). */
+  signer?: DecisionSigner
 }
 
 const agent = (id: string): GitAuthor => ({ name: id, email: `${id}@agents.muster.local` })
@@ -227,7 +230,8 @@ export async function createDemoFleet(dir: string, opts: DemoOptions = {}): Prom
   const ctx: DemoContext = {
     clock: new DemoClock(now),
     root,
-    paths: { muse: join(root, 'muse'), dya: join(root, 'dya'), atlas: join(root, 'atlas') }
+    paths: { muse: join(root, 'muse'), dya: join(root, 'dya'), atlas: join(root, 'atlas') },
+    signer: opts.signer
   }
   const repos = await buildProjects(ctx)
   const hub = join(root, 'hub')

@@ -8,10 +8,12 @@ import type { HandlersFor, ServiceContext } from '../service-context'
 
 /** The approvals handlers bound to a service context. */
 export function approvalHandlers(ctx: ServiceContext): HandlersFor<typeof approvalMethods> {
+  const keys = { trust: () => ctx.keys.decisionTrust(), signer: () => ctx.keys.signer() }
   const approvals = new ApprovalsService({
     hubs: ctx.hubs,
-    rules: new AllowlistStore(ctx.db),
-    operator: () => ctx.settings.get().operatorId
+    rules: new AllowlistStore(ctx.db, keys),
+    operator: () => ctx.settings.get().operatorId,
+    keys
   })
   return {
     'approvals.list': (input) => approvals.list(input),
@@ -28,8 +30,8 @@ export function approvalHandlers(ctx: ServiceContext): HandlersFor<typeof approv
       }
       return { results }
     },
-    'approvals.rules': () => ({ rules: approvals.rules.list() }),
-    'approvals.ruleSave': (input) => approvals.rules.save(input),
+    'approvals.rules': () => ({ rules: approvals.rules.list().map(AllowlistStore.shown) }),
+    'approvals.ruleSave': (input) => AllowlistStore.shown(approvals.rules.save(input)),
     'approvals.ruleDelete': ({ id }) => {
       approvals.rules.delete(id)
       return { deleted: id }

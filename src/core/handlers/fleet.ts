@@ -46,7 +46,7 @@ export function fleetHandlers(ctx: ServiceContext): HandlersFor<typeof fleetMeth
       const target = dir ?? join(ctx.opts.home, 'demo')
       let demo
       try {
-        demo = await createDemoFleet(target)
+        demo = await createDemoFleet(target, { signer: ctx.keys.signer() })
       } catch (err) {
         // A folder that cannot be created keeps its own code; a foreign non-empty folder is a conflict.
         throw err instanceof ApiError ? err : new ApiError((err as Error).message, 'conflict')
@@ -61,7 +61,7 @@ export function fleetHandlers(ctx: ServiceContext): HandlersFor<typeof fleetMeth
       const dya = projects.find((p) => p.path === demo.projects.find((d) => d.name === 'dya')?.path)
       if (dya && ctx.patches.settings(dya.name).test_command === null) ctx.patches.setSettings(dya.name, DEMO_DYA_TEST)
       await ctx.call('hubs.add', { palace: demo.hub, name: 'demo' })
-      addDemoRule(new AllowlistStore(ctx.db))
+      addDemoRule(new AllowlistStore(ctx.db, { trust: () => ctx.keys.decisionTrust(), signer: () => ctx.keys.signer() }))
       ctx.projectsChanged()
       return { dir: demo.dir, projects, hub: demo.hub }
     },

@@ -17,11 +17,32 @@ export const ApprovalDecisionSchema = z.object({
   /** Who wrote the event (the operator, or the hook for allowlist and timeout decisions). */
   from_agent: z.string(),
   created_at: z.string(),
+  /** The operator key that signed it (null: the hook's own timeout record). */
+  signed_by: z.string().nullable().optional(),
   /** An allow that also asked to always allow such calls (the harness's own permission update where it keeps one). */
   always: z.boolean().optional()
 })
 /** A decision. */
 export type ApprovalDecisionInfo = z.infer<typeof ApprovalDecisionSchema>
+
+/**
+ * A decision that did not come from a trusted operator: unsigned, badly signed, or signed by an
+ * unknown key (an agent writing `approval.decision` itself). Never applied; shown naming its writer.
+ */
+export const ForgedDecisionSchema = z.object({
+  id: z.string(),
+  seq: z.number().int(),
+  /** What it claims: the decision and who decided. */
+  decision: z.string(),
+  decided_by: z.string(),
+  /** Who actually wrote the event (`from_agent`). */
+  from_agent: z.string(),
+  created_at: z.string(),
+  /** Why it is not trusted (`unsigned`, `bad signature`, ...). */
+  why: z.string()
+})
+/** A forged decision. */
+export type ForgedDecision = z.infer<typeof ForgedDecisionSchema>
 
 /**
  * Where a request stands: waiting, decided, abandoned (its harness went away; the hook recorded
@@ -64,6 +85,8 @@ export const ApprovalItemSchema = z.object({
   decision: ApprovalDecisionSchema.nullable(),
   /** Decisions after the first: shown as conflicts, never applied. */
   conflicts: z.array(ApprovalDecisionSchema),
+  /** Decisions in its thread that no trusted operator signed: ignored by the hook, shown as forged. */
+  forged: z.array(ForgedDecisionSchema),
   /** Tool + input key: requests with the same one are identical. */
   signature: z.string(),
   /** Pending requests (this one included) with the same signature. */
@@ -86,7 +109,11 @@ export const AllowRuleSchema = z.object({
   note: z.string().nullable(),
   created_at: z.string(),
   hits: z.number().int(),
-  last_hit_at: z.string().nullable()
+  last_hit_at: z.string().nullable(),
+  /** Signed by a trusted operator key: only such rules answer a hook. */
+  trusted: z.boolean(),
+  /** Why an untrusted rule is not used (`unsigned`, `bad signature`, ...). */
+  untrusted_reason: z.string().nullable()
 })
 /** An allowlist rule. */
 export type AllowRule = z.infer<typeof AllowRuleSchema>

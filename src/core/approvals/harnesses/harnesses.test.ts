@@ -17,6 +17,9 @@ import { LocalHub } from '../../hub/local/local-hub'
 import { createHub } from '../../hub/store/schema'
 import { decisionAppend } from '../approval-events'
 import { runApproveHook, type HookContext, type HookOptions } from '../approve-hook'
+import { testKeys } from '../../../../test/helpers/operator-key'
+
+const operator = testKeys()
 
 const closers: (() => unknown)[] = []
 afterEach(async () => {
@@ -28,7 +31,7 @@ function setup() {
   createHub(palace).close()
   const hub = new LocalHub(palace, { busyTimeoutMs: 300 })
   closers.push(() => hub.close())
-  const ctx: HookContext = { hub, rules: null, operator: 'desk', projectFor: () => 'muse', warn: () => {} }
+  const ctx: HookContext = { hub, rules: null, trust: operator.trust, operator: 'desk', projectFor: () => 'muse', warn: () => {} }
   return { hub, ctx }
 }
 
@@ -43,7 +46,11 @@ async function decided(payload: unknown, opts: Partial<HookOptions>, decision: '
     await new Promise((r) => setTimeout(r, 10))
   }
   await hub.append(
-    decisionAppend(req, { decision, reason: decision === 'deny' ? 'not here' : '', decided_by: 'desk', from_agent: 'desk', ...extra })
+    decisionAppend(
+      req,
+      { decision, reason: decision === 'deny' ? 'not here' : '', decided_by: 'desk', from_agent: 'desk', ...extra },
+      { signer: operator.signer }
+    )
   )
   const out = await run
   return { out, req, json: out.stdout.trim() ? JSON.parse(out.stdout) : null }

@@ -2,6 +2,7 @@
  * Dates for the demo fleet, relative to one "now" so the sample always looks current. Role files
  * and memory logs use the operator's local time (as agents write them); the hub uses UTC.
  */
+import type { DecisionSigner } from '../../approvals'
 
 const p2 = (n: number): string => String(n).padStart(2, '0')
 
@@ -68,6 +69,8 @@ export interface DemoContext {
   root: string
   /** Absolute project folders by name. */
   paths: { muse: string; dya: string; atlas: string }
+  /** Signs the operator's decisions (absent: they are unsigned, shown as forged). */
+  signer?: DecisionSigner
 }
 
 /** A file to write: path relative to its project folder, and its text. */

@@ -8,7 +8,7 @@
 import type { ToolInput } from '../../../shared/approvals/tool-call'
 import type { AppendInput } from '../../hub'
 import { appendEvent, type AppendEventInput, type HubEvent } from '../../hub/store'
-import { type AllowlistStore, decisionAppend, requestAppend } from '../../approvals'
+import { type AllowlistStore, decisionAppend, requestAppend, rulePayload } from '../../approvals'
 import type { DemoContext } from './clock'
 import { DEMO_OPERATOR, type HubTarget, type Step } from './hub-chatter'
 
@@ -249,7 +249,18 @@ export function approvalSteps(ctx: DemoContext, t: HubTarget): Step[] {
           void appendEvent(
             t.db,
             t.replicaId,
-            writerInput(decisionAppend(state.request!, { decision: d.decision, reason: d.reason, decided_by: d.by, from_agent: from }), at)
+            writerInput(
+              decisionAppend(
+                state.request!,
+                { decision: d.decision, reason: d.reason, decided_by: d.by, from_agent: from },
+                d.by === 'timeout' || !ctx.signer
+                  ? {}
+                  : d.by.startsWith('allowlist:')
+                    ? { rule: { ...DEMO_RULE, signature: ctx.signer.sign(rulePayload(DEMO_RULE)) } }
+                    : { signer: ctx.signer }
+              ),
+              at
+            )
           )
       })
     }

@@ -8,6 +8,7 @@ import { sql as m004 } from './004-hub-kinds'
 import { sql as m005 } from './005-role-parse-cache'
 import { sql as m006 } from './006-patches'
 import { sql as m007 } from './007-approval-rules'
+import { sql as m008 } from './008-rule-signatures'
 
 /** Ordered migrations: index + 1 is the schema version they bring the DB to. */
-export const migrations: readonly string[] = [m001, m002, m003, m004, m005, m006, m007]
+export const migrations: readonly string[] = [m001, m002, m003, m004, m005, m006, m007, m008]

@@ -11,6 +11,8 @@ import { Chip, type ChipTone } from '../../components/chip'
 import { RelativeTime } from '../../components/relative-time'
 import { EmptyState } from '../../components/state-views'
 import { deciderLabel, displaySummary, formatWait, STATE_LABEL, waitedMs } from './approval-format'
+import { ForgedList } from './forged-list'
+import { Visible } from '../../components/visible'
 
 const TONE: Record<ApprovalItem['state'], ChipTone> = {
   pending: 'neutral',
@@ -40,9 +42,16 @@ function Conflicts({ item }: { item: ApprovalItem }) {
     <ul className="appr-conflicts" data-testid="approval-conflicts">
       {item.conflicts.map((c) => (
         <li key={c.id}>
-          <Chip tone="warning">conflict</Chip> {deciderLabel(c)} also decided <strong>{c.decision}</strong>{' '}
+          <Chip tone="warning">conflict</Chip> <Visible text={deciderLabel(c)} /> also decided <strong>{c.decision}</strong>{' '}
           {formatWait(Date.parse(c.created_at) - Date.parse(first.created_at))} later
-          {c.reason ? `: ${c.reason}` : ''} <span className="muted">(not applied: the first decision wins)</span>
+          {c.reason ? (
+            <>
+              : <Visible text={c.reason} />
+            </>
+          ) : (
+            ''
+          )}{' '}
+          <span className="muted">(not applied: the first decision wins)</span>
         </li>
       ))}
     </ul>
@@ -95,24 +104,31 @@ export function HistoryList({ items }: { items: readonly ApprovalItem[] }) {
                 <td>
                   <RelativeTime iso={i.decision?.created_at ?? i.expires_at ?? i.created_at} />
                 </td>
-                <td className="mono">{i.agent}</td>
-                <td>{i.project}</td>
+                <td className="mono">
+                  <Visible text={i.agent} />
+                </td>
+                <td>
+                  <Visible text={i.project} />
+                </td>
                 <td className="appr-history-request">
                   <span className="mono ellipsis" title={i.summary}>
-                    {displaySummary(i)}
+                    <Visible text={displaySummary(i)} />
                   </span>
                   {i.decision?.reason &&
                     i.decision.decision !== 'timeout' &&
                     !i.decision.decided_by.startsWith(ALLOWLIST_DECIDER_PREFIX) && (
-                      <span className="appr-reason">“{i.decision.reason}”</span>
+                      <span className="appr-reason">
+                        “<Visible text={i.decision.reason} />”
+                      </span>
                     )}
                   <Conflicts item={i} />
+                  <ForgedList item={i} />
                 </td>
                 <td>
                   <Chip tone={TONE[i.state]}>{STATE_LABEL[i.state]}</Chip>
                 </td>
                 <td className="ellipsis" title={i.decision?.decided_by ?? 'no decision was recorded: the hook stopped waiting without one'}>
-                  {i.decision ? deciderLabel(i.decision) : <span className="muted">nobody</span>}
+                  {i.decision ? <Visible text={deciderLabel(i.decision)} /> : <span className="muted">nobody</span>}
                 </td>
                 <td className="num">{i.decision ? formatWait(waitedMs(i, 0)) : '—'}</td>
               </tr>

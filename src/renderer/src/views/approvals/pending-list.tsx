@@ -8,6 +8,7 @@ import type { ApprovalItem } from '../../../../shared/api'
 import { Chip } from '../../components/chip'
 import { displaySummary, formatWait, secondsLeft, toolLabel } from './approval-format'
 import { useSecondClock } from './use-clock'
+import { Visible } from '../../components/visible'
 
 /** Row height in px (single-line rows, so the virtualiser can use a fixed size). */
 const ROW_H = 36
@@ -47,14 +48,14 @@ function Row({ item, selected, style, onSelect }: { item: ApprovalItem; selected
         <WaitingTime item={item} />
       </span>
       <span role="gridcell" className="ac-agent ellipsis" title={item.harness ? `${item.agent} (${item.harness})` : item.agent}>
-        {item.agent}
+        <Visible text={item.agent} />
       </span>
       <span
         role="gridcell"
         className="ac-project ellipsis"
         title={item.hub === item.palace ? item.project : `${item.project} on hub ${item.hub}`}
       >
-        {item.project}
+        <Visible text={item.project} />
       </span>
       <span role="gridcell" className="ac-tool">
         <Chip tone="mono" title={item.tool_name}>
@@ -62,7 +63,12 @@ function Row({ item, selected, style, onSelect }: { item: ApprovalItem; selected
         </Chip>
       </span>
       <span role="gridcell" className="ac-summary ellipsis mono" title={item.summary}>
-        {displaySummary(item, true)}
+        <Visible text={displaySummary(item, true)} />
+        {item.forged.length > 0 && (
+          <Chip tone="error" title="a decision in this request's thread was not signed by a trusted operator: ignored">
+            forged
+          </Chip>
+        )}
       </span>
       <span role="gridcell" className="ac-same">
         {item.identical > 1 && (

@@ -17,6 +17,8 @@ import { WaitingTime } from './pending-list'
 import { RuleProposal } from './rule-proposal'
 import { ToolPreview } from './tool-preview'
 import { useSecondClock } from './use-clock'
+import { ForgedList } from './forged-list'
+import { HiddenTextWarning, Visible } from '../../components/visible'
 
 /** What the detail pane can do. */
 export interface DetailActions {
@@ -58,7 +60,13 @@ export function RequestDetail({
           {toolLabel(item.tool_name)}
         </Chip>
         <h2 className="appr-title">
-          <span className="mono">{item.agent}</span> {wantsTo(displayCall(item))} in <strong>{item.project}</strong>
+          <span className="mono">
+            <Visible text={item.agent} />
+          </span>{' '}
+          {wantsTo(displayCall(item))} in{' '}
+          <strong>
+            <Visible text={item.project} />
+          </strong>
         </h2>
       </header>
       <dl className="appr-meta">
@@ -80,11 +88,13 @@ export function RequestDetail({
           <>
             <dt>Folder</dt>
             <dd className="mono ellipsis appr-meta-wide" title={item.cwd}>
-              {item.cwd}
+              <Visible text={item.cwd} />
             </dd>
           </>
         )}
       </dl>
+      <HiddenTextWarning texts={[item.agent, item.project, item.cwd ?? '', item.tool_name, JSON.stringify(item.tool_input)]} />
+      <ForgedList item={item} />
       <ToolPreview tool={item.tool_name} input={item.tool_input} cwd={item.cwd} truncated={item.tool_input_truncated} />
       {item.identical > 1 && (
         <p className="appr-identical" data-testid="identical-note">

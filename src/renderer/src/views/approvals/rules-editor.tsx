@@ -10,6 +10,8 @@ import type { AllowRule } from '../../../../shared/api'
 import { useAllowRules, useDeleteRule, useSaveRule } from '../../api/approval-queries'
 import { RelativeTime } from '../../components/relative-time'
 import { EmptyState, ErrorState, InlineError, LoadingState } from '../../components/state-views'
+import { Chip } from '../../components/chip'
+import { Visible } from '../../components/visible'
 
 const EMPTY: RuleSpec & { note: string } = { agent_pattern: '*', tool_name: 'Bash', input_pattern: '', note: '' }
 
@@ -142,8 +144,23 @@ export function RulesEditor() {
             {list.map((r) => (
               <tr key={r.id} data-testid={`rule-row-${r.id}`}>
                 <td>
-                  <code>{r.label}</code>
-                  {r.note && <div className="muted">{r.note}</div>}
+                  <code>
+                    <Visible text={r.label} />
+                  </code>
+                  {!r.trusted && (
+                    <Chip
+                      tone="error"
+                      title="no trusted operator key signed this rule (a row written outside Muster, or a rule from before signing): it answers no hook; save it again to sign it"
+                      data-testid="rule-untrusted"
+                    >
+                      not signed: {r.untrusted_reason ?? 'unsigned'}
+                    </Chip>
+                  )}
+                  {r.note && (
+                    <div className="muted">
+                      <Visible text={r.note} />
+                    </div>
+                  )}
                 </td>
                 <td className="mono">{r.agent_pattern}</td>
                 <td className="mono">{r.tool_name}</td>

@@ -7,6 +7,7 @@
 import { diffLines } from 'diff'
 import { readToolCall, type TextEdit, type ToolInput } from '../../../../shared/approvals/tool-call'
 import { shortPath } from './approval-format'
+import { Visible } from '../../components/visible'
 
 /** Longest preview of a written file, in lines (the rest is counted). */
 const MAX_WRITE_LINES = 60
@@ -21,7 +22,7 @@ function Lines({ text, kind }: { text: string; kind: 'add' | 'del' | 'ctx' }) {
           <span className="diff-mark" aria-hidden>
             {mark}
           </span>
-          {l || ' '}
+          {l ? <Visible text={l} /> : ' '}
         </span>
       ))}
     </>
@@ -64,7 +65,11 @@ export function ToolPreview({
   truncated?: boolean
 }) {
   const call = readToolCall(tool, input)
-  const path = (p: string) => <span title={p}>{shortPath(p, cwd)}</span>
+  const path = (p: string) => (
+    <span title={p}>
+      <Visible text={shortPath(p, cwd)} />
+    </span>
+  )
   const note = truncated ? (
     <p className="hint">The input was too large for the request; the preview is cut (the full input is attached to the event).</p>
   ) : null
@@ -72,12 +77,16 @@ export function ToolPreview({
     case 'bash':
       return (
         <div className="appr-preview" data-testid="tool-preview" data-kind="bash">
-          {call.description && <p className="appr-why">{call.description}</p>}
+          {call.description && (
+            <p className="appr-why">
+              <Visible text={call.description} />
+            </p>
+          )}
           <pre className="appr-code appr-shell">
             <span className="appr-prompt" aria-hidden>
               ${' '}
             </span>
-            {call.command}
+            <Visible text={call.command} multiline />
           </pre>
           {note}
         </div>
@@ -112,18 +121,32 @@ export function ToolPreview({
       return (
         <div className="appr-preview" data-testid="tool-preview" data-kind="mcp">
           <p className="appr-mcp">
-            <span className="muted">MCP server</span> <strong className="mono">{call.server}</strong> <span className="muted">tool</span>{' '}
-            <strong className="mono">{call.name}</strong>
+            <span className="muted">MCP server</span>{' '}
+            <strong className="mono">
+              <Visible text={call.server} />
+            </strong>{' '}
+            <span className="muted">tool</span>{' '}
+            <strong className="mono">
+              <Visible text={call.name} />
+            </strong>
           </p>
-          <pre className="appr-code">{JSON.stringify(call.args, null, 2)}</pre>
+          <pre className="appr-code">
+            <Visible text={JSON.stringify(call.args, null, 2)} multiline />
+          </pre>
           {note}
         </div>
       )
     case 'fetch':
       return (
         <div className="appr-preview" data-testid="tool-preview" data-kind="fetch">
-          <p className="appr-path mono">{call.url}</p>
-          {call.prompt && <p className="appr-why">{call.prompt}</p>}
+          <p className="appr-path mono">
+            <Visible text={call.url} />
+          </p>
+          {call.prompt && (
+            <p className="appr-why">
+              <Visible text={call.prompt} multiline />
+            </p>
+          )}
         </div>
       )
     case 'path':
@@ -135,7 +158,9 @@ export function ToolPreview({
     case 'other':
       return (
         <div className="appr-preview" data-testid="tool-preview" data-kind="other">
-          <pre className="appr-code">{JSON.stringify(call.args, null, 2)}</pre>
+          <pre className="appr-code">
+            <Visible text={JSON.stringify(call.args, null, 2)} multiline />
+          </pre>
           {note}
         </div>
       )

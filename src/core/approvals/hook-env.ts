@@ -75,8 +75,6 @@ function openState(home: string, warn: (line: string) => void): Db | null {
 export async function openHookContext(o: HookEnvOptions): Promise<{ ctx: HookContext; close(): Promise<void> }> {
   const db = openState(o.home, o.warn)
   const trust = new DecisionTrust(o.operatorKeys?.length ? o.operatorKeys : trustedKeyIds(o.home))
-  if (trust.keys.size === 0)
-    o.warn('muster approve-hook: no operator key is known (run `muster keys` once); no decision or allowlist rule can be trusted')
   let rules: AllowlistStore | null = null
   let operator: string | null = null
   let hub: AppendAndWait | { unreachable: string }

@@ -13,6 +13,7 @@ import { foldSessions } from '../../shared/contract/session-state'
 import { LocalHub } from '../hub/local/local-hub'
 import { createHub } from '../hub/store/schema'
 import type { HookContext } from './approve-hook'
+import { DecisionTrust } from './decision-trust'
 import { appendSessionState } from './session-append'
 import { readSessionHook } from './session-lifecycle'
 
@@ -112,7 +113,7 @@ describe('session lifecycle hooks', () => {
     createHub(palace).close()
     const hub = new LocalHub(palace)
     closers.push(() => hub.close())
-    const ctx: HookContext = { hub, rules: null, operator: 'desk', projectFor: () => null, warn: () => {} }
+    const ctx: HookContext = { hub, rules: null, trust: new DecisionTrust([]), operator: 'desk', projectFor: () => null, warn: () => {} }
     const at = (s: number) => new Date(Date.UTC(2026, 11, 5, 10, 0, s)).toISOString()
     const state = (event: string, s: number) => {
       const r = readSessionHook(JSON.stringify(claude(event)), { harness: 'claude' })
@@ -138,7 +139,7 @@ describe('session lifecycle hooks', () => {
   it('never creates a hub that is not there', async () => {
     const hub = new LocalHub(join(tmpDir(), 'missing'))
     closers.push(() => hub.close())
-    const ctx: HookContext = { hub, rules: null, operator: 'desk', projectFor: () => null, warn: () => {} }
+    const ctx: HookContext = { hub, rules: null, trust: new DecisionTrust([]), operator: 'desk', projectFor: () => null, warn: () => {} }
     const r = readSessionHook(JSON.stringify(claude('Stop')), { harness: 'claude' })
     if (!r.ok) throw new Error(r.reason)
     await expect(appendSessionState(ctx, { agent: 'a', state: r.state })).rejects.toThrow()

@@ -100,6 +100,7 @@ export class LocalHubBase implements AppendAndFollow {
   async create(): Promise<void> {
     const refusal = writeRefusal(this.conn.palace, this.conn.file)
     if (refusal) throw new ApiError(`cannot create hub ${this.conn.file}: ${refusal}`, 'forbidden')
+    this.conn.allowRecreate()
     await this.write(
       () => undefined,
       () => undefined

@@ -4,6 +4,9 @@
  * runs `ensureSchema`). Every SQLite failure becomes a clear ApiError: missing, locked, corrupt.
  * Connections wait for locks a few milliseconds at a time; `readAsync` and `write` retry with
  * `setTimeout` pauses up to the hub's timeout (`lock-retry.ts`), so the event loop stays free.
+ * Before every read and write (and after every write) the path is checked to still name the file
+ * the connections hold (`hub-identity.ts`): a replaced hub is reopened, a deleted, emptied or
+ * corrupt one takes no writes, and a write whose file was swapped out meanwhile is not acknowledged.
  */
 import { existsSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -13,6 +16,7 @@ import { createHub, HUB_BUSY_TIMEOUT_MS, HUB_FILENAME, type Hub } from './schema
 import { ATTEMPT_BUSY_MS, isLockError, retryWhileLocked } from './lock-retry'
 import { openHubReader, type ReaderMode } from './reader-open'
 import { HubValidationError } from '../values/validate'
+import { hasSqliteHeader, identityOf, retire, setAsideWal, type FileIdentity } from './hub-identity'
 
 /** What a hub file has: older files lack columns, tables and indexes. */
 export interface HubShape {
@@ -64,6 +68,17 @@ export class HubConnection {
   /** For an immutable reader: the file's size, mtime and journal presence when it was opened. */
   private readerPrint: string | null = null
   private generation = 0
+  /** The file the connections are open on (device, inode, last size seen); null while none is. */
+  private held: FileIdentity | null = null
+  /** The file was deleted while connections were open on it (writes refused until a file is back). */
+  private gone = false
+  /** Identity of the last file seen holding data (an emptied one is refused, a new empty one is not). */
+  private sawContent: string | null = null
+  /** Size and mtime of the file when `quick_check` last passed on the write connection. */
+  private verified: string | null = null
+  private fileGen = 0
+  /** Identity of the `-wal` file when the connections opened (null: none seen). */
+  private walId: string | null = null
 
   constructor(palace: string, opts: HubConnectionOptions = {}) {
     this.palace = resolve(palace)
@@ -82,6 +97,7 @@ export class HubConnection {
    * soon as the file changes or a journal appears, so it never serves stale rows for long.
    */
   readDb(): Db {
+    this.guard()
     if (this.reader && this.readerStale()) this.closeReader()
     if (this.reader) return this.reader
     if (!this.exists()) throw new ApiError(`no hub at ${this.palace} (${HUB_FILENAME} does not exist)`, 'not_found')
@@ -90,11 +106,114 @@ export class HubConnection {
       this.readerMode = mode
       this.readerPrint = mode === 'immutable' ? this.fingerprint() : null
       this.generation++
+      this.noteHeld()
       return (this.reader = db)
     } catch (err) {
       if (isLockError(err)) throw err // the caller decides whether to wait and try again
       throw hubError(err, this.file, this.timeoutMs)
     }
+  }
+
+  /** Bumped whenever the path stops naming the file the connections held (replaced, deleted, rewritten in place). */
+  get fileGeneration(): number {
+    return this.fileGen
+  }
+
+  /**
+   * Checks that the path still names the file the connections hold. A different file (replaced
+   * by rename) or a shorter one (rewritten in place: the main file of a WAL hub never shrinks)
+   * retires the connections, so the next use opens the file that is the hub now; a missing
+   * file marks the hub gone.
+   */
+  private guard(): FileIdentity | null {
+    const now = identityOf(this.file)
+    if (now && now.size > 0) this.sawContent = now.id
+    if (!now) {
+      if (this.held) {
+        this.retireConnections()
+        this.gone = true
+      }
+      return null
+    }
+    this.gone = false
+    // a shorter file with the same inode was rewritten in place (a WAL hub's main file never shrinks)
+    if (this.held && now.id !== this.held.id) this.retireConnections()
+    else if (this.held && now.size < this.held.size) this.retireConnections()
+    else if (this.held) {
+      this.held = now
+      this.walId ??= identityOf(`${this.file}-wal`)?.id ?? null
+    }
+    return now
+  }
+
+  /** Records the file (and its `-wal`) the connections were just opened on. */
+  private noteHeld(): void {
+    if (this.held) return
+    this.held = identityOf(this.file)
+    this.walId = identityOf(`${this.file}-wal`)?.id ?? null
+  }
+
+  /** An explicit create after the hub was deleted: the next write may make a new file. */
+  allowRecreate(): void {
+    this.gone = false
+  }
+
+  /** Leaves the connections on a file that is no longer the hub (never closed: see hub-identity.ts). */
+  private retireConnections(): void {
+    retire(this.reader)
+    retire(this.writer?.db)
+    setAsideWal(this.file, this.walId)
+    this.walId = null
+    this.reader = null
+    this.writer = null
+    this.readerPrint = null
+    this.shape = null
+    this.shapeVersion = -1
+    this.held = null
+    this.verified = null
+    this.generation++
+    this.fileGen++
+  }
+
+  /** Why a write must not go into the file at the path now, or null when it may. */
+  private writeRefusal(now: FileIdentity | null): ApiError | null {
+    if (!now && this.gone)
+      return new ApiError(
+        `hub file ${this.file} was deleted while Muster had it open: writes are refused until it is back (restore it, or create the hub again)`,
+        'not_found'
+      )
+    if (!now) return null
+    if (now.size === 0 && this.sawContent === now.id)
+      return new ApiError(
+        `hub file ${this.file} was emptied (truncated to 0 bytes) while Muster had it open: writes are refused until it is restored`,
+        'conflict'
+      )
+    if (now.size > 0 && !hasSqliteHeader(this.file))
+      return new ApiError(
+        `hub file ${this.file} is not a readable SQLite database (corrupt?): its header is damaged; writes are refused`,
+        'invalid_input'
+      )
+    return null
+  }
+
+  /** `PRAGMA quick_check` on the write connection whenever the file changed since it last passed. */
+  private verify(hub: Hub, now: FileIdentity): void {
+    const print = `${now.id}:${now.size}:${now.mtimeMs}`
+    if (print === this.verified) return
+    let problems: string[]
+    try {
+      hub.db.pragma('shrink_memory') // drop cached pages: the check must read what the file holds now
+      problems = (hub.db.pragma('quick_check(3)') as { quick_check: string }[]).map((r) => r.quick_check).filter((r) => r !== 'ok')
+    } catch (err) {
+      if (isLockError(err)) throw err
+      problems = [(err as Error).message]
+    }
+    if (problems.length)
+      throw new ApiError(
+        `hub file ${this.file} is not a readable SQLite database (corrupt?): ${problems.join('; ')}; writes are refused`,
+        'invalid_input'
+      )
+    this.verified = print
   }
 
   /** How the read connection was opened (null until it is). */
@@ -163,8 +282,28 @@ export class HubConnection {
   async write<T>(fn: (hub: Hub) => T): Promise<T> {
     try {
       return await retryWhileLocked(() => {
-        if (!this.writer) this.writer = createHub(this.palace, { busyTimeoutMs: ATTEMPT_BUSY_MS })
-        return fn(this.writer)
+        const now = this.guard()
+        const refused = this.writeRefusal(now)
+        if (refused) throw refused
+        if (!this.writer) {
+          this.writer = createHub(this.palace, { busyTimeoutMs: ATTEMPT_BUSY_MS })
+          this.noteHeld()
+        }
+        const writing = this.held
+        if (writing) this.verify(this.writer, writing)
+        const result = fn(this.writer)
+        // the path must still name the file just written: otherwise the write is in a dead file
+        const after = identityOf(this.file)
+        if (!writing || !after || after.id !== writing.id) {
+          this.retireConnections()
+          throw new ApiError(
+            `hub file ${this.file} was replaced or deleted during the write: it went into a file that is no longer the hub and is not acknowledged; try again`,
+            'conflict'
+          )
+        }
+        this.held = after
+        if (after.size > 0) this.sawContent = after.id
+        return result
       }, this.timeoutMs)
     } catch (err) {
       throw hubError(err, this.file, this.timeoutMs)

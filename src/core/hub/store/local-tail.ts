@@ -24,6 +24,9 @@ export class LocalTail implements HubSubscription {
   private readonly conn: HubConnection
   private readonly timer: NodeJS.Timeout
   private lastSeq: number | null = null
+  /** The id of the last event delivered: where to go on in a hub file that replaced the old one. */
+  private lastId: string | null = null
+  private fileGen = 0
   private dataVersion: string | null = null
   private fsWatcher: FSWatcher | null = null
   private busy = false
@@ -76,12 +79,18 @@ export class LocalTail implements HubSubscription {
         if (version === this.dataVersion && this.lastSeq !== null) return
         this.dataVersion = version
         if (!shape.hasEvents) return
+        if (this.conn.fileGeneration !== this.fileGen) {
+          // the hub file was replaced: go on after the last event delivered if the new file has it, else from its start
+          this.fileGen = this.conn.fileGeneration
+          if (this.lastSeq !== null) this.lastSeq = this.lastId === null ? this.startSeq(db) : this.rowidOf(db, this.lastId)
+        }
         if (this.lastSeq === null) this.lastSeq = this.startSeq(db)
         for (;;) {
           const { rows } = queryPage<EventRow>(db, shape, { filters: {}, after: this.lastSeq, before: null, order: 'asc', limit: BATCH })
           if (rows.length === 0) break
           const events = toEvents(db, shape, rows)
           this.lastSeq = events[events.length - 1]!.seq
+          this.lastId = events[events.length - 1]!.id
           this.listener.events(events)
           if (rows.length < BATCH || this.closed) break
         }
@@ -95,12 +104,15 @@ export class LocalTail implements HubSubscription {
     }
   }
 
+  /** The rowid of an event in the file, or 0 when the file does not hold it. */
+  private rowidOf(db: Db, id: string): number {
+    const row = db.prepare('SELECT rowid AS r FROM events WHERE id = ?').get(id) as { r: number } | undefined
+    return row?.r ?? 0
+  }
+
   /** The rowid the tail starts after: the tip, 0, or an event's (a vanished event replays from the start). */
   private startSeq(db: Db): number {
-    if ('after_id' in this.start) {
-      const row = db.prepare('SELECT rowid AS r FROM events WHERE id = ?').get(this.start.after_id) as { r: number } | undefined
-      return row?.r ?? 0
-    }
+    if ('after_id' in this.start) return this.rowidOf(db, this.start.after_id)
     if (this.start.from === 'start') return 0
     return (db.prepare('SELECT max(rowid) AS m FROM events').get() as { m: number | null }).m ?? 0
   }

@@ -1,0 +1,79 @@
+/**
+ * The hub file is the hub: which file a `HubConnection` holds open, and whether the path still
+ * names it. A hub deleted, replaced (by rename or copied over in place), truncated or corrupted
+ * under a running process is noticed here, before each write and on every read (the poll of a
+ * tail is a read): a replaced file is reopened, a deleted, emptied or damaged one refuses writes
+ * with a clear reason, and an append whose file stopped being the hub while it ran is not
+ * acknowledged. The old file's `-wal` and `-shm`, while they are still the ones the connections
+ * opened, are moved out of the way (the `-wal` kept beside as `-wal.retired-<time>`, the index
+ * removed): SQLite would otherwise read the old file's frames as the new file's. Connections on a
+ * file that is no longer the hub are never closed (closing the last one checkpoints and deletes the
+ * `-wal` by path, which may be the new file's by then): they are kept for the rest of the process.
+ */
+import { closeSync, openSync, readSync, renameSync, rmSync, statSync, type Stats } from 'node:fs'
+import type { Db } from '../../sqlite'
+
+/** SQLite's 16-byte file header. */
+const SQLITE_MAGIC = 'SQLite format 3\u0000'
+
+/** What the path holds now: its identity (device + inode) and size, or null when there is no file. */
+export interface FileIdentity {
+  id: string
+  size: number
+  mtimeMs: number
+}
+
+/** The identity of the file at `path`, or null when there is none. */
+export function identityOf(path: string): FileIdentity | null {
+  let st: Stats
+  try {
+    st = statSync(path)
+  } catch {
+    return null
+  }
+  return { id: `${st.dev}:${st.ino}`, size: st.size, mtimeMs: st.mtimeMs }
+}
+
+/** True when the file starts with SQLite's header (a file too short to hold one has none). */
+export function hasSqliteHeader(path: string): boolean {
+  let fd: number
+  try {
+    fd = openSync(path, 'r')
+  } catch {
+    return false
+  }
+  try {
+    const buf = Buffer.alloc(16)
+    return readSync(fd, buf, 0, 16, 0) === 16 && buf.toString('latin1') === SQLITE_MAGIC
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** Connections on files that stopped being the hub: held so they are never closed (or collected). */
+const retired: Db[] = []
+
+/** Keeps a connection whose file is no longer the hub open (and referenced) for the rest of the process. */
+export function retire(db: Db | null | undefined): void {
+  if (db) retired.push(db)
+}
+
+/**
+ * Moves the old file's `-wal` aside and removes its `-shm` when the `-wal` at the path is still
+ * `walId` (the one the retired connections opened), so a new file at the path starts clean.
+ */
+export function setAsideWal(file: string, walId: string | null): void {
+  const wal = `${file}-wal`
+  if (walId === null || identityOf(wal)?.id !== walId) return
+  try {
+    renameSync(wal, `${wal}.retired-${Date.now()}`)
+    rmSync(`${file}-shm`, { force: true })
+  } catch {
+    // gone already, or a folder we cannot change: nothing more to do
+  }
+}
+
+/** How many connections were retired (for tests). */
+export function retiredCount(): number {
+  return retired.length
+}

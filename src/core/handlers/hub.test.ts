@@ -276,10 +276,12 @@ describe('hub handlers', () => {
     }
     other.close()
     const [pyId] = pyWrite(palace, [
-      { event: { type: 'status', stream: 'presence', room: 'status', from_agent: 'home-bot', to_agent: '*' } }
+      { event: { type: 'status', stream: 'presence', room: 'status', from_agent: 'home-bot', to_agent: '*' } },
+      { event: { type: 'chat.message', stream: 's', room: 'r', from_agent: 'home-bot', to_agent: '*' } }
     ])
     await vi.waitFor(() => expect(seen.has(pyId!)).toBe(true), { timeout: 30_000, interval: 5 })
     expect(inbox.length).toBeGreaterThanOrEqual(2)
-    expect(inbox[inbox.length - 1]).toBe(5)
+    // four direct messages and the broadcast message; the heartbeat (broadcast status) is never unread
+    await vi.waitFor(() => expect(inbox[inbox.length - 1]).toBe(5), { timeout: 30_000 })
   })
 })

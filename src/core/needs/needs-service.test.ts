@@ -130,12 +130,12 @@ describe('the needs-you queue', () => {
     expect(q.counts).toMatchObject({ approval: 1, task: 1, stuck: 1, message: 1, session: 1, patch: 0, directive: 0 })
     // unread direct messages apart from broadcasts: the approval, the task, the ack and the message are to the operator
     expect(q.unread.direct).toBe(4)
-    expect(q.unread.broadcast).toBe(6) // the CI result, the heartbeat and four session states
+    expect(q.unread.broadcast).toBe(1) // the CI result (the heartbeat and the session states are broadcast status: never unread)
     const approvalItem = q.items.find((i) => i.kind === 'approval')!
     expect(approvalItem).toMatchObject({ hub: 'h', project: 'muse', title: 'win-codex asks to use Bash' })
     expect(approvalItem.link).toMatch(/^#\/approvals\?hub=h&id=evt_/)
     expect(q.items.find((i) => i.kind === 'stuck')!.link).toBe('#/timeline?correlation_id=task_b&order=asc&hub=h&thread=task_b')
-    expect(q.sources[0]).toEqual(expect.objectContaining({ hub: 'h', ok: true, unread: { direct: 4, broadcast: 6 } }))
+    expect(q.sources[0]).toEqual(expect.objectContaining({ hub: 'h', ok: true, unread: { direct: 4, broadcast: 1 } }))
 
     // reading the inbox clears the message; kind filters narrow
     await s.call('hub.markRead', { hub: 'h' })
@@ -158,7 +158,7 @@ describe('the needs-you queue', () => {
     expect(Math.round((Date.now() - Date.parse(codex.needs!.since)) / 60_000)).toBe(18)
     expect(o.agents.find((a) => a.agent === 'mac-claude')!.state).not.toBe('needs-me')
     expect(o.approvals_waiting).toBe(2)
-    expect(o.needs).toMatchObject({ count: 2, unread_direct: 2, unread_broadcast: 2 })
+    expect(o.needs).toMatchObject({ count: 2, unread_direct: 2, unread_broadcast: 1 }) // the chat broadcast; presence is never unread
   })
 
   it('directives pending for a role the operator answers for join the queue', async () => {

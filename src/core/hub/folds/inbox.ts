@@ -2,6 +2,7 @@
  * The operator's inbox in a hub: events addressed to the operator or broadcast (`'*'`), not
  * written by the operator, after the persisted cursor (a rowid: never a timestamp).
  */
+import { BROADCAST, EventType } from '../../../shared/contract/hub-vocabulary'
 import type { Db } from '../../sqlite'
 import { buildWhere, queryPage, type EventFilters } from '../store/event-query'
 import type { HubShape } from '../store/hub-connection'
@@ -18,14 +19,17 @@ export function inboxFilters(agent: string): EventFilters {
   return { to_agent: agent, exclude_from_agent: agent }
 }
 
-/** Unread inbox events after `afterSeq` (capped at 9999). */
+/**
+ * Unread inbox events after `afterSeq` (capped at 9999). Broadcast `status` events (presence
+ * heartbeats, "watching" lines) never count: a fleet heartbeating would keep the count meaningless.
+ */
 export function unreadOn(db: Db, shape: HubShape, agent: string, afterSeq: number, cap = UNREAD_CAP): number {
   if (!shape.hasEvents) return 0
   const top = (db.prepare('SELECT max(rowid) AS m FROM events').get() as { m: number | null }).m ?? 0
   if (top <= afterSeq) return 0
   const where = buildWhere(inboxFilters(agent), shape, top - afterSeq <= SHORT_RANGE)
-  const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM events WHERE rowid > ? AND ${where.sql} LIMIT ?)`
-  return (db.prepare(sql).get(afterSeq, ...where.params, cap) as { n: number }).n
+  const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM events WHERE rowid > ? AND ${where.sql} AND NOT (type = ? AND to_agent = ?) LIMIT ?)`
+  return (db.prepare(sql).get(afterSeq, ...where.params, EventType.status, BROADCAST, cap) as { n: number }).n
 }
 
 /** An inbox event with its read flag. */

@@ -142,8 +142,8 @@ describe('RemoteHub (a MemPalace hub server over /mcp and /logstream/stream)', (
     expect(tasks.counts).toMatchObject({ ready: 1, total: 1 })
     expect(tasks.patches_waiting.map((p) => p.event.id)).toEqual([sub.event.id])
     expect((await hub.presence({})).map((p) => p.agent)).toEqual(['win-codex'])
-    expect(await hub.unread('op', null)).toBe(4)
-    expect((await hub.inbox({ agent: 'op', after: { seq: claim.seq, id: claim.id }, limit: 10 })).unread).toBe(3)
+    expect(await hub.unread('op', null)).toBe(3) // win-codex's presence (broadcast status) is never unread
+    expect((await hub.inbox({ agent: 'op', after: { seq: claim.seq, id: claim.id }, limit: 10 })).unread).toBe(2)
     expect((await hub.latestInbox('op', null))!.id).toBe(dm.id)
     const ov = await hub.overview({ operator: 'op', inbox_after: null })
     expect(ov.agents.find((a) => a.agent === 'win-codex')).toMatchObject({ state: 'needs-me' })

@@ -1,0 +1,162 @@
+/**
+ * The needs-you queue on the demo fleet (issue 20, points 2 and 3): its counts equal what the hub
+ * holds; a heartbeat appended by another process changes no count and raises no notification; a
+ * new approval raises exactly one, and the sidebar badge, the window title and the Overview agree.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import type { Page } from '@playwright/test'
+import { call } from './api'
+import { test, expect, type Served } from './fixtures'
+
+const ROOT = resolve(import.meta.dirname, '..')
+
+interface Needs {
+  operator: string
+  count: number
+  counts: Record<string, number>
+  unread: { direct: number; broadcast: number }
+  items: { kind: string; ref: string }[]
+}
+
+/** Appends events with test/hub_writer.py (another process, MemPalace's way). */
+function pythonAppend(served: Served, events: Record<string, unknown>[]): void {
+  const dir = mkdtempSync(join(tmpdir(), 'muster-writer-'))
+  try {
+    const script = join(dir, 'script.json')
+    writeFileSync(script, JSON.stringify(events.map((event) => ({ event }))))
+    execFileSync('python3', [join(ROOT, 'test', 'hub_writer.py'), join(served.home, '..', 'fleet', 'hub'), script], { encoding: 'utf8' })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const heartbeat = (agent: string) => ({
+  type: 'status',
+  stream: 'presence',
+  room: 'status',
+  from_agent: agent,
+  to_agent: '*',
+  body: `${agent} watching: mempalace logstream watch --agent ${agent} --follow — working (heartbeat)`,
+  metadata: { heartbeat: true }
+})
+
+test('the queue counts what the hub holds: approvals, waiting patches, stuck tasks, direct messages apart from broadcasts', async ({
+  demo,
+  request
+}) => {
+  const needs = await call<Needs>(request, demo, 'needs.list', {})
+  const approvals = await call<{ pending: unknown[] }>(request, demo, 'approvals.list', {})
+  const patches = await call<{ counts: { waiting: number } }>(request, demo, 'patch.list', { hub: 'demo' })
+  const tasks = await call<{ tasks: { stuck: boolean }[] }>(request, demo, 'hub.tasks', { hub: 'demo' })
+  expect(needs.counts.approval).toBe(approvals.pending.length)
+  expect(needs.counts.approval).toBe(7)
+  expect(needs.counts.patch).toBe(patches.counts.waiting)
+  expect(needs.counts.stuck).toBe(tasks.tasks.filter((t) => t.stuck).length)
+  expect(needs.count).toBe(needs.items.length)
+  // a direct message to the operator counts apart; a broadcast heartbeat counts nowhere
+  pythonAppend(demo, [
+    {
+      type: 'chat.message',
+      stream: 'project/muse',
+      room: 'chat',
+      from_agent: 'mac-claude',
+      to_agent: needs.operator,
+      body: 'Can you look at S053?'
+    },
+    heartbeat('home-bot')
+  ])
+  await expect
+    .poll(async () => {
+      const n = await call<Needs>(request, demo, 'needs.list', {})
+      return { message: n.counts.message, direct: n.unread.direct, broadcast: n.unread.broadcast, count: n.count }
+    })
+    .toEqual({
+      message: needs.counts.message + 1,
+      direct: needs.unread.direct + 1,
+      broadcast: needs.unread.broadcast, // a heartbeat is never unread, never an item, never notified
+      count: needs.count + 1
+    })
+})
+
+/** Installs a Notification stand-in that records what is shown. */
+async function recordNotifications(page: Page): Promise<() => Promise<{ title: string; body?: string }[]>> {
+  await page.addInitScript(() => {
+    const sent: { title: string; body?: string }[] = []
+    class FakeNotification {
+      static permission: NotificationPermission = 'granted'
+      static requestPermission(): Promise<NotificationPermission> {
+        return Promise.resolve('granted')
+      }
+      onclick: (() => void) | null = null
+      constructor(title: string, options?: NotificationOptions) {
+        sent.push({ title, body: options?.body })
+      }
+      close(): void {}
+    }
+    Object.assign(window, { __notes: sent })
+    Object.defineProperty(window, 'Notification', { value: FakeNotification, configurable: true })
+  })
+  return () => page.evaluate(() => (window as unknown as { __notes: { title: string; body?: string }[] }).__notes.slice())
+}
+
+/** The count the sidebar badge, the window title and the Overview show. */
+async function shown(page: Page): Promise<{ badge: string | null; title: string; overview: string | null }> {
+  return {
+    badge: await page.getByTestId('needs-badge').textContent(),
+    title: (/^\((\d+)\)/.exec(await page.title()) ?? [])[1] ?? '0',
+    overview: await page.getByTestId('needs-count').textContent()
+  }
+}
+
+test('a heartbeat from another process changes nothing; a new approval raises one notification; badge, title and Overview agree', async ({
+  page,
+  demo,
+  request
+}) => {
+  const notes = await recordNotifications(page)
+  await page.goto(demo.openUrl)
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'live')
+  const before = await call<Needs>(request, demo, 'needs.list', {})
+  const n = String(before.count)
+  await expect.poll(() => shown(page)).toEqual({ badge: n, title: n, overview: n })
+  const unread = await page.getByTestId('needs-unread').textContent()
+
+  pythonAppend(demo, [heartbeat('home-bot'), heartbeat('win-codex')])
+  // the heartbeats reach the page (the Timeline's live feed) but no figure moves and nothing notifies
+  await page.waitForTimeout(3000)
+  expect(await notes()).toEqual([])
+  expect(await shown(page)).toEqual({ badge: n, title: n, overview: n })
+  expect(await page.getByTestId('needs-unread').textContent()).toBe(unread)
+
+  pythonAppend(demo, [
+    {
+      type: 'approval.request',
+      stream: 'project/atlas',
+      room: 'approvals',
+      from_agent: 'home-claude',
+      to_agent: '*',
+      correlation_id: 'appr_00000000n001',
+      status: 'open',
+      body: 'Bash: cargo build --release',
+      metadata: {
+        tool_name: 'Bash',
+        tool_input: { command: 'cargo build --release' },
+        harness: 'claude-code',
+        session_id: 's',
+        cwd: '/w',
+        timeout_ms: 600_000
+      }
+    }
+  ])
+  await expect.poll(async () => (await notes()).length, { timeout: 30_000 }).toBe(1)
+  const m = String(before.count + 1)
+  // once the notice is out, every figure shows the new count within a second
+  await expect.poll(() => shown(page), { timeout: 1_000 }).toEqual({ badge: m, title: m, overview: m })
+  await page.waitForTimeout(2000)
+  const [note, ...more] = await notes()
+  expect(more).toEqual([])
+  expect(note!.title).toMatch(/home-claude asks to use Bash/)
+})

@@ -16,7 +16,7 @@ const ROOT = resolve(import.meta.dirname, '..')
 interface Needs {
   operator: string
   count: number
-  counts: Record<string, number>
+  counts: { approval: number; patch: number; stuck: number; message: number }
   unread: { direct: number; broadcast: number }
   items: { kind: string; ref: string }[]
 }

@@ -1,7 +1,8 @@
 /**
  * MUSE's six MCP tools on one project root, with the output texts of MUSE's own server
  * (`fixtures/muse-mcp/muse-mcp-transcript.out.jsonl`) and the bytes its writes append, minus its
- * bugs: role names are validated strictly (no separators, no `..`, no symlink leaving the project,
+ * bugs: role names are validated (any name the role list shows, Unicode included; no separators,
+ * no `..`, no control characters, no symlink leaving the project,
  * `paths.md` is config, not a role); the long-term search output is well-formed; writes go through
  * `safeEdit` (an agent's concurrent edit is never lost); directive ids and titles are checked, and
  * so are the invocation rules of what is sent. Nothing here writes to stdout.
@@ -11,7 +12,19 @@ import { join, relative, resolve, sep } from 'node:path'
 import { ApiError } from '../../shared/api-error'
 import { assertInvocationsAllowed } from '../invoke'
 import { makeDir } from '../make-dir'
-import { ymd, ymdhm, parseL0, DAILY_LOG, assertRoleName, countLines, listRoleFiles, museDir, roleName, safeEdit } from '../muse'
+import {
+  ymd,
+  ymdhm,
+  parseL0,
+  DAILY_LOG,
+  assertRoleName,
+  countLines,
+  findRoleFile,
+  listRoleFiles,
+  museDir,
+  roleName,
+  safeEdit
+} from '../muse'
 import { breToRegExp, grepLines } from './grep'
 
 /** What a tool answers: one text, an error or not. */
@@ -72,7 +85,7 @@ async function roleFileOf(root: string, role: string): Promise<{ path: string; f
     return fail(`ERROR: Invalid role name '${role}'. Use alphanumeric names like: build, growth, qa, gm`)
   }
   const files = await listRoleFiles(root)
-  const file = files.find((f) => f.toLowerCase() === `${role.toLowerCase()}.md`)
+  const file = findRoleFile(files, role)
   if (!file) return fail(`ERROR: Role file '${role}.md' not found. Available roles:\n${files.map((f) => `  - ${roleName(f)}`).join('\n')}`)
   const path = join(museDir(root), file)
   const real = await fs.realpath(path)

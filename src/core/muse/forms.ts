@@ -6,20 +6,22 @@
 import type { DirectiveMark, SectionKind } from '../../shared/api'
 
 const ID = String.raw`S\d{2,4}[A-Za-z0-9+]*`
-const TARGET = String.raw`[A-Z][A-Z0-9_-]*(?:\/[A-Z][A-Z0-9_-]*)?`
+/** A project key or role as written in a target: ASCII upper case (`BUILD`), or a name in a script without case (`产品`). */
+const NAME = String.raw`(?:[A-Z][A-Z0-9_-]*|\p{Lo}[\p{Lo}\p{N}_-]*)`
+const TARGET = String.raw`${NAME}(?:\/${NAME})?`
 
 /** SPEC: `📡 **S041→MUSE/BUILD**: 🟡 **title** rest`. */
 export const SPEC_RE = new RegExp(
   String.raw`^📡\s*\*\*(?<id>${ID})→(?<target>${TARGET})\*\*:\s*(?<status>🟡|✅)\s*\*\*(?<title>.+?)\*\*(?<rest>.*)$`,
-  'd'
+  'du'
 )
 /** HEAD: `### S029→MUSE/BUILD (3/13) — ✅ 已接收 3/14 16:00` (any trailing text tolerated). */
 export const HEAD_RE = new RegExp(
   String.raw`^(?<h>#{2,4})\s+(?:📡\s+)?(?<id>${ID})→(?<target>${TARGET})\s+\((?<date>[^)]*)\)\s*(?:—\s*)?(?<tail>.*)$`,
-  'd'
+  'du'
 )
 /** LOOSE: `📡 S025→DYA/GM: V1.2.0 加入健康证明功能`. */
-export const LOOSE_RE = new RegExp(String.raw`^📡\s+(?<id>${ID})→(?<target>${TARGET}):\s*(?:(?<status>🟡|✅)\s*)?(?<title>.*)$`, 'd')
+export const LOOSE_RE = new RegExp(String.raw`^📡\s+(?<id>${ID})→(?<target>${TARGET}):\s*(?:(?<status>🟡|✅)\s*)?(?<title>.*)$`, 'du')
 /** NOTICE: `### 📡 QA→BUILD 通知 (2026-03-15 23:46)` with an optional status. */
 export const NOTICE_RE =
   /^(?<h>#{2,4})\s+📡\s+(?<src>[A-Z][A-Z0-9_-]*)→(?<dst>[A-Z][A-Z0-9_-]*)(?:\s+通知)?\s+\((?<date>\d{4}-\d{2}-\d{2} \d{2}:\d{2})\)\s*(?:—\s*)?(?:(?<status>🟡|✅)\s*(?<stext>.*)|(?<rest>.*))$/
@@ -31,11 +33,11 @@ export const NOTICE_RE =
  */
 export const ANNOUNCE_RE = new RegExp(
   String.raw`^(?<h>#{2,4})\s+📡\s*(?:\*\*)?(?<id>${ID})(?![A-Za-z0-9+])(?:→(?<target>${TARGET}))?(?:\*\*)?(?<tail>.*)$`,
-  'd'
+  'du'
 )
 
 /** A directive id at the start of a table cell's text (bold, a status emoji before it allowed). */
-const ROW_ID_RE = new RegExp(String.raw`^(?<id>${ID})(?:→(?<target>${TARGET}))?(?=$|[\s:：—–\-·(（|*])`)
+const ROW_ID_RE = new RegExp(String.raw`^(?<id>${ID})(?:→(?<target>${TARGET}))?(?=$|[\s:：—–\-·(（|*])`, 'u')
 
 /** A date inside a title's parenthesis (`4/5 23:35`, `2026-04-05 23:35`, `3/14`). */
 const DATE_IN_TEXT_RE = /(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}\/\d{1,2})(?:\s+\d{1,2}:\d{2})?/

@@ -31,7 +31,7 @@ export {
   throughSwaps,
   unreadableRoleStatus
 } from './role-files'
-export { assertRoleName, roleFile } from './role-path'
+export { assertRoleName, findRoleFile, roleFile } from './role-path'
 export { safeEdit, type SafeWriteHooks } from './safe-write'
 export { mtimeIso, syncScanFs, type ScanFs } from './scan-fs'
 export { send } from './send'

@@ -18,6 +18,8 @@ import { createHub } from '../core/hub/store/schema'
 import { appendEvent } from '../core/hub/store/writer'
 import { FROM_AGENT_NOTE } from '../core/mcp/hub-tools'
 import { ymd, ymdhm } from '../core/muse/edits'
+import { startHubServer } from '../../test/helpers/hub-server'
+import { runCli } from './index'
 
 const OUT = join(REPO_ROOT, 'out', `mcp-test-${process.pid}`)
 const CLI = join(OUT, 'muster.mjs')
@@ -474,6 +476,37 @@ describe("muster mcp: MemPalace's newest tool contract (mcp_server/protocol.py, 
     expect(text(appended!)).toContain('"metadata": {\n      "big": 12345678901234567890,\n      "f": 1.0,')
     expect(text(listed!)).toContain('"big": 12345678901234567890,\n        "f": 1.0,\n        "n": [\n          9007199254740993,')
     expect(text(listed!)).toContain('"z": -0.0')
+  })
+
+  it('and through a remote hub (test/hub_server.py): append and list over muster mcp keep them byte for byte', async () => {
+    const palace = join(tmpDir(), 'palace')
+    const server = await startHubServer({ palace, token: 'tok-mcp' })
+    try {
+      const home = tmpDir()
+      writeFileSync(join(home, 'token'), 'tok-mcp')
+      const io = { stdout: () => undefined, stderr: () => undefined, env: { HOME: home }, cwd: home }
+      expect(
+        await runCli(['hubs', 'add', '--url', server.url, '--token-file', join(home, 'token'), '--name', 'lab', '--home', home], io)
+      ).toBe(0)
+      const root = writableCopy(join(REPO_ROOT, 'test/fixtures/muse-mcp/project'))
+      const args = ['--project-root', root, '--home', home, '--hub', 'lab']
+      const meta = '{"big":12345678901234567890,"f":1.0,"z":-0.0}'
+      const [appended] = await rawSession(
+        args,
+        [rpcLine('1', 'mempalace_event_append', `{"type":"note","stream":"s","room":"r","from_agent":"a","metadata":${meta}}`)],
+        1
+      )
+      const [listed] = await rawSession(args, [rpcLine('2', 'mempalace_event_list', '{}')], 1)
+      const py = 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select metadata_json from events").fetchone()[0])'
+      expect(spawnSync('python3', ['-c', py, join(palace, 'logstream.sqlite3')], { encoding: 'utf8' }).stdout).toBe(
+        '{"big": 12345678901234567890, "f": 1.0, "z": -0.0}\n'
+      )
+      const text = (s: string) => (JSON.parse(s) as { result: { content: { text: string }[] } }).result.content[0]!.text
+      expect(text(appended!)).toContain('"metadata": {\n      "big": 12345678901234567890,\n      "f": 1.0,\n      "z": -0.0\n    }')
+      expect(text(listed!)).toContain('"metadata": {\n        "big": 12345678901234567890,\n        "f": 1.0,\n        "z": -0.0\n      }')
+    } finally {
+      await server.stop()
+    }
   })
 })
 

@@ -14,6 +14,7 @@
 import { z } from 'zod'
 import { ApiError, type ApiErrorCode } from '../../../shared/api-error'
 import { pyDumps } from '../../../shared/py-json'
+import { parseHubJson } from './remote-json'
 
 /** JSON-RPC codes upstream uses. */
 export const RpcCode = { invalidParams: -32602, unknownMethod: -32601, readOnly: -32003, internal: -32000 } as const
@@ -177,7 +178,8 @@ export class McpClient {
     const text = result.success ? result.data.content[0]!.text : undefined
     let value: unknown
     try {
-      value = text === undefined ? undefined : JSON.parse(text)
+      // exact numbers: metadata keeps ints past 2^53, 1.0 and -0.0 (see remote-json.ts)
+      value = text === undefined ? undefined : parseHubJson(text)
     } catch {
       value = undefined
     }

@@ -47,7 +47,9 @@ export const RemoteEventSchema = z.object({
   artifact_ids: z.array(Text).optional(),
   body: Text,
   created_at: Text,
-  metadata: z.record(z.string(), z.unknown()).nullable().optional()
+  metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+  /** Exact metadata text beside a lossy plain value (remote-json.ts). */
+  metadata_json: z.string().optional()
 })
 
 /** A server envelope as Muster's envelope (upstream key order, nulls for what an older hub lacks). */
@@ -72,7 +74,8 @@ export function toHubEvent(raw: unknown): HubEvent {
     artifact_ids: [...(e.artifact_ids ?? [])].sort(),
     body: e.body,
     created_at: e.created_at,
-    metadata: e.metadata ?? {}
+    metadata: e.metadata ?? {},
+    ...(e.metadata_json !== undefined ? { metadata_json: e.metadata_json } : {})
   }
 }
 
@@ -141,7 +144,7 @@ export class HubMirror {
           e.status,
           e.body,
           e.created_at,
-          pyJsonDumps(e.metadata),
+          e.metadata_json ?? pyJsonDumps(e.metadata),
           e.origin_replica,
           e.origin_seq,
           e.hlc

@@ -10,6 +10,7 @@
 import { createParser } from 'eventsource-parser'
 import type { HubEvent } from '../../../shared/contract/hub-types'
 import { authHeaders, describeNetworkError, httpError, RemoteCallError, type RemoteEndpoint } from './remote-mcp'
+import { parseHubJson } from './remote-json'
 import { toHubEvent } from './remote-mirror'
 
 /** Three missed pings (upstream pings every 15 s) and the connection is considered dead. */
@@ -77,7 +78,7 @@ export async function runStream(
       onEvent: (msg) => {
         if (msg.event !== 'logstream' || bad) return
         try {
-          batch.push(toHubEvent(JSON.parse(msg.data)))
+          batch.push(toHubEvent(parseHubJson(msg.data)))
         } catch (err) {
           bad = err as Error
         }

@@ -91,5 +91,14 @@ if (isSessionHookCall(args)) {
   require(join(OUT, 'session-hook.cjs')).main(args)
   process.exit(0)
 }
-if (isHookCall(args)) require(join(OUT, 'approve-hook.cjs')).runHook(args)
+/** Exits once what was written to stdout and stderr has reached them (pipes are asynchronous on Windows). */
+function exitWhenFlushed() {
+  let left = 2
+  const done = () => --left || process.exit()
+  process.stdout.write('', done)
+  process.stderr.write('', done)
+}
+// answered: exit (with the hook's code) as soon as the answer is out, not after V8's background
+// compiler has finished with code that will not run again
+if (isHookCall(args)) require(join(OUT, 'approve-hook.cjs')).runHook(args).then(exitWhenFlushed)
 else import(pathToFileURL(join(OUT, 'muster.mjs')).href)

@@ -63,7 +63,9 @@ const packagesPlugin = {
       if (ESM_BUILD.has(a.path)) return { path: esmBuildOf(a.path) }
       // an ES import of a built-in makes Node build its ES facade, which reads every export, lazy
       // ones included (node:fs's ReadStream loads all of node:stream): go through require instead
-      if (isBuiltin(a.path) && a.kind === 'import-statement') return { path: a.path, namespace: 'builtin' }
+      // (CommonJS output requires built-ins directly: their exports are not copied into a facade)
+      if (isBuiltin(a.path) && a.kind === 'import-statement' && b.initialOptions.format !== 'cjs')
+        return { path: a.path, namespace: 'builtin' }
       return isBuiltin(a.path) || EXTERNAL.has(a.path) ? { path: a.path, external: true } : undefined
     })
     b.onLoad({ filter: /.*/, namespace: 'builtin' }, (a) => ({

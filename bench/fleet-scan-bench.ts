@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process'
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createService } from '../src/core/service'
+import { createService } from '../src/core/root'
 import { collectDirectives } from '../src/core/muse/directive-index'
 import { readFleetView, RoleCache } from '../src/core/muse/fleet-scan'
 import { lintFleet } from '../src/core/muse/lint'

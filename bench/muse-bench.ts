@@ -3,7 +3,7 @@
  */
 import { mkdirSync, writeFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createService } from '../src/core/service'
+import { createService } from '../src/core/root'
 import type { PushedEvent } from '../src/shared/api'
 import { writeFleet } from './fleet-data'
 import { fleetScanFigures } from './fleet-scan-bench'

@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createService } from '../src/core/service'
+import { createService } from '../src/core/root'
 import { sha256Bytes } from '../src/core/patches/verify'
 import { median, type Figure } from './report'
 

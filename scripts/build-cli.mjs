@@ -75,6 +75,26 @@ const packagesPlugin = {
   }
 }
 
+/**
+ * esbuild plugin for the hook entries: the composition root's heavier parts (src/core/root/parts.ts:
+ * the service, the hub and patch services) are never asked for there, so they are left out rather
+ * than built as a lazy part; loading one would throw.
+ */
+const lightRootOnly = {
+  name: 'muster-light-root',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/parts$/ }, (a) =>
+      a.kind === 'dynamic-import' && a.importer.endsWith(join('src', 'core', 'root', 'root.ts'))
+        ? { path: 'root-parts', namespace: 'muster-absent' }
+        : undefined
+    )
+    b.onLoad({ filter: /.*/, namespace: 'muster-absent' }, () => ({
+      contents: "throw new Error('this part of the composition root is not in the hook entries')",
+      loader: 'js'
+    }))
+  }
+}
+
 rmSync(outdir, { recursive: true, force: true })
 /** What every bundle shares. */
 const common = {
@@ -141,7 +161,7 @@ const lazyParts = {
     })
   }
 }
-const withLazy = { ...cjs, plugins: [lazyParts, ...cjs.plugins], metafile: true }
+const withLazy = { ...cjs, plugins: [lightRootOnly, lazyParts, ...cjs.plugins], metafile: true }
 /** The lazy parts an output really imports (esbuild resolves imports in code it then drops). */
 const used = (meta) =>
   Object.values(meta.outputs).flatMap((o) =>

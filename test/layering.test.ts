@@ -25,7 +25,7 @@ describe('lint enforces the layering', () => {
       "import { readFileSync } from 'node:fs'\nexport const a = readFileSync\n",
       "import { join } from 'path'\nexport const a = join\n",
       "import Database from 'better-sqlite3'\nexport const a = Database\n",
-      "import { createService } from '../../core/service'\nexport const a = createService\n"
+      "import { createService } from '../../core/root'\nexport const a = createService\n"
     ]
     for (const code of cases) expect(await rulesFor('src/renderer/src/x.ts', code)).toContain('no-restricted-imports')
   })
@@ -41,7 +41,7 @@ describe('lint enforces the layering', () => {
   it('code outside a core domain imports only its face (index.ts), decided by folder', async () => {
     const cases: [file: string, deep: string[], face: string][] = [
       ['src/core/patches/x.ts', ['../muse/parse-role', '../hub/hub-service', '../fleet/registry', '../hub/any-new-file'], '../muse'],
-      ['src/core/x.ts', ['./fleet/registry', './hub/locate', './approvals/hook-env'], './fleet'],
+      ['src/core/x.ts', ['./fleet/registry', './hub/locate', './root/hook'], './fleet'],
       ['src/core/hub/store/x.ts', ['../../text/py-repr', '../../git/run'], '../../text'],
       ['src/cli/actions/x.ts', ['../../core/muse/send', '../../core/approvals/hook-install'], '../../core/muse'],
       ['src/main/x.ts', ['../core/fleet/home'], '../core/fleet']

@@ -1,11 +1,13 @@
 /**
- * Shared plumbing for command actions: global options, Muster's home, the service for this
- * invocation. The service is imported only by `withService`, so an action that does not need it
- * (`muster status`) never loads it.
+ * Shared plumbing for command actions: global options, Muster's home, and the composition root for
+ * this invocation (`withRoot`), from which a command takes the parts it needs (the service, or only
+ * the hub or patch service). The root builds only what is asked for, so an action that needs
+ * little loads little.
  */
 import type { Command } from 'commander'
 import type { MusterService } from '../core/service-types'
 import { defaultCliHome, resolveHome } from '../core/fleet'
+import { openRoot, type Root } from '../core/root'
 import type { CliIo } from './output'
 
 /** Options every command accepts (before or after the subcommand). */
@@ -26,13 +28,17 @@ export function homeOf(cmd: Command, io: CliIo): string {
   return resolveHome(globals(cmd).home, io.env, defaultCliHome())
 }
 
-/** Runs `fn` with a non-watching service and always closes it. */
-export async function withService<T>(cmd: Command, io: CliIo, fn: (service: MusterService) => Promise<T>): Promise<T> {
-  const { createService } = await import('../core/service')
-  const service = await createService({ home: homeOf(cmd, io), transport: 'http', watch: false })
+/** Runs `fn` with a non-watching root on this invocation's home and always closes it. */
+export async function withRoot<T>(cmd: Command, io: CliIo, fn: (root: Root) => Promise<T>): Promise<T> {
+  const root = openRoot({ home: homeOf(cmd, io), env: io.env, transport: 'http', watch: false })
   try {
-    return await fn(service)
+    return await fn(root)
   } finally {
-    await service.close()
+    await root.close()
   }
+}
+
+/** Runs `fn` with the contract's service (non-watching) and always closes it. */
+export function withService<T>(cmd: Command, io: CliIo, fn: (service: MusterService) => Promise<T>): Promise<T> {
+  return withRoot(cmd, io, async (root) => fn(await root.get('service')))
 }

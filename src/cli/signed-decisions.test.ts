@@ -14,7 +14,7 @@ import { builtCli } from '../../test/helpers/built-cli'
 import { startHubServer, type HubServer } from '../../test/helpers/hub-server'
 import { tmpDir } from '../../test/helpers/tmp'
 import { createHub } from '../core/hub/store/schema'
-import { createService } from '../core/service'
+import { createService } from '../core/root'
 
 let bin: string
 beforeAll(() => {

@@ -3,7 +3,8 @@
  * Light on purpose: the status entry (status-main.ts) loads this and nothing of the full read.
  */
 import type { Project, ProjectStatus } from '../shared/api'
-import { stampsHold, readRegisteredProjects, dbStampsSettledAt, sameDbStamps, stateDbStampsNow } from '../core/fleet'
+import { stampsHold, dbStampsSettledAt, sameDbStamps, stateDbStampsNow } from '../core/fleet'
+import { openRoot } from '../core/root'
 import { age, printJson, table, truncate, type CliIo } from './output'
 import { StatusSnapshot, type SnapshotCard } from './status-snapshot'
 
@@ -50,11 +51,23 @@ function registeredProjects(home: string, snapshot: StatusSnapshot, startedAt: n
   const before = stateDbStampsNow(home)
   const kept = before && snapshot.registry(before)
   if (kept) return kept
-  const projects = readRegisteredProjects(home)
+  const projects = readProjects(home)
   const after = stateDbStampsNow(home)
   if (projects && before && after && sameDbStamps(before, after) && dbStampsSettledAt(before, startedAt))
     snapshot.keepRegistry(projects, before)
   return projects
+}
+
+/** The registry's projects, from the state DB opened read-only through the root; null when there is none or it cannot be read. */
+function readProjects(home: string): Project[] | null {
+  const root = openRoot({ home, state: 'read-only' })
+  try {
+    return root.get('projects').list()
+  } catch {
+    return null
+  } finally {
+    void root.close()
+  }
 }
 
 /** Project names compare as the registry does (`COLLATE NOCASE`: ASCII letters fold). */

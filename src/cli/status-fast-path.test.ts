@@ -11,7 +11,7 @@ import { tmpDir } from '../../test/helpers/tmp'
 import { fleetStatusAt } from '../core/fleet/fleet-status'
 import { openStateDb } from '../core/fleet/state-db'
 import { RACY_MS } from '../core/muse/parse-cache'
-import { createService } from '../core/service'
+import { createService } from '../core/root'
 import { runCli } from './index'
 
 async function serviceStatus(home: string, project?: string): Promise<unknown> {

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { methods, type PushedEvent } from '../shared/api'
 import { makeProject, tmpDir } from '../../test/helpers/tmp'
-import { createService } from './service'
+import { createService } from './root'
 import type { MusterService } from './service-types'
 
 let service: MusterService | null = null

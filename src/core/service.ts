@@ -6,7 +6,7 @@
  */
 import { ApiError } from '../shared/api-error'
 import { parseInput, type MethodName, type MethodOutput, type ProjectStatus, type PushedEvent } from '../shared/api'
-import { readProjectStatus, ProjectRegistry, SettingsStore, openStateDb, FleetWatcher } from './fleet'
+import { readProjectStatus, FleetWatcher } from './fleet'
 import { RoleCache } from './muse'
 import {
   approvalHandlers,
@@ -18,42 +18,32 @@ import {
   notesHandlers,
   patchHandlers
 } from './handlers'
-import { HubService } from './hub'
-import { PatchService } from './patches'
-import { AllowlistStore, ApprovalsService, OperatorKeys } from './approvals'
 import { NeedsService } from './needs'
 import type { ServiceContext } from './service-context'
+import type { Root } from './root'
 import type { MusterService, ServiceOptions } from './service-types'
 
 /** Any handler; inputs are validated against the contract before the call. */
 type AnyHandler = (input: never) => unknown
 
-/** Creates the service: opens the state DB in `opts.home` and starts watching registered projects. */
-export async function createService(opts: ServiceOptions): Promise<MusterService> {
-  const db = openStateDb(opts.home)
-  const registry = new ProjectRegistry(db)
-  const settings = new SettingsStore(db)
-  const listeners = new Set<(event: PushedEvent) => void>()
-  const closers: (() => void | Promise<void>)[] = []
+/** Builds the service on a root's parts; while the root watches, registered projects are watched. `close` closes the root. */
+export async function buildService(root: Root): Promise<MusterService> {
+  const watching = root.options.watch ?? false
+  const opts: ServiceOptions = { ...root.options, transport: root.options.transport ?? 'http', watch: watching }
+  const db = root.get('state')
+  const registry = root.get('projects')
+  const settings = await root.get('settings')
   const fleetListeners: ((project: string, paths: string[]) => void)[] = []
   /** Parsed project cards, dropped when the watcher reports a change (only while watching). */
   const statusCache = new Map<string, Promise<ProjectStatus>>()
   /** Role-file digests for every view, persisted in the state DB (parse cache). */
   const roles = new RoleCache({ db })
-  closers.push(() => roles.flush())
-  const watching = opts.watch ?? true
+  root.onClose(() => roles.flush())
 
   let needs: NeedsService | null = null
-  const emit = (event: PushedEvent): void => {
-    needs?.onEvent(event)
-    for (const l of listeners) {
-      try {
-        l(event)
-      } catch {
-        /* a faulty listener must not break the others */
-      }
-    }
-  }
+  const emit = (event: PushedEvent): void => root.emit(event)
+  // the needs-you queue sees every pushed event first (the root's first listener)
+  root.onEvent((event) => needs?.onEvent(event))
 
   const watcher = watching
     ? new FleetWatcher({
@@ -66,31 +56,11 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
       })
     : null
   watcher?.sync(registry.list())
-  const hubs = new HubService({
-    state: db,
-    projects: registry,
-    operator: () => settings.get().operatorId,
-    emit: watching ? emit : undefined,
-    lockTimeoutMs: opts.hubLockTimeoutMs,
-    home: opts.home
-  })
-  closers.push(() => hubs.close())
-  const patches = new PatchService({ hubs, db, projects: registry, operator: () => settings.get().operatorId, emit })
-  closers.push(() => patches.close())
-  const keys = new OperatorKeys(opts.home, opts.keyProtector ?? null)
-  try {
-    keys.ensure() // every operator home has its key before a hook is installed or a decision made
-    keys.protect() // with a keychain (the desktop app), a plain key is wrapped into it
-  } catch {
-    /* a read-only home: made on the first decision, which then says why it cannot */
-  }
-  const ruleKeys = { trust: () => keys.decisionTrust(), signer: () => keys.signer() }
-  const pending = new ApprovalsService({
-    hubs,
-    rules: new AllowlistStore(db, ruleKeys),
-    operator: () => settings.get().operatorId,
-    keys: ruleKeys
-  })
+  root.onClose(() => watcher?.close())
+  const hubs = await root.get('hubs')
+  const patches = await root.get('patches')
+  const keys = await root.get('keys')
+  const pending = await root.get('approvals')
   const needsService = new NeedsService({
     hubs,
     async approvals(sel) {
@@ -107,7 +77,7 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
     home: opts.home
   })
   needs = needsService
-  closers.push(() => needsService.close())
+  root.onClose(() => needsService.close())
 
   const ctx: ServiceContext = {
     opts,
@@ -140,7 +110,7 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
       fleetListeners.push(listener)
     },
     onClose(fn) {
-      closers.push(fn)
+      root.onClose(fn)
     },
     call: (method, input) => dispatch(method, input)
   }
@@ -166,15 +136,7 @@ export async function createService(opts: ServiceOptions): Promise<MusterService
 
   return {
     call: dispatch,
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
-    async close() {
-      listeners.clear()
-      for (const fn of closers.reverse()) await fn()
-      await watcher?.close()
-      db.close()
-    }
+    subscribe: (listener) => root.onEvent(listener),
+    close: () => root.close()
   }
 }

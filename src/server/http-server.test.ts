@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { raw as rawAt, type RawOptions, type Reply } from '../../test/helpers/http'
 import { makeProject, tmpDir } from '../../test/helpers/tmp'
-import { createService } from '../core/service'
+import { createService } from '../core/root'
 import type { MusterService } from '../core/service-types'
 import { startServer, type RunningServer } from './http-server'
 

@@ -5,8 +5,8 @@
  */
 import type { Command } from 'commander'
 import type { HubEventEnvelope } from '../../shared/api'
-import { type HubSelection, type HubService, resolvePalace, isHubUrl, openHubService } from '../../core/hub'
-import { globals, homeOf } from '../context'
+import { type HubSelection, type HubService, resolvePalace, isHubUrl } from '../../core/hub'
+import { globals, withRoot } from '../context'
 import { truncate, type CliIo } from '../output'
 
 /** Options every hub command reads. */
@@ -28,15 +28,10 @@ export function cliSelection(cmd: Command, io: CliIo): HubSelection {
   return palaceFlag ? { palace: resolvePalace(palaceFlag, io.env, io.cwd).palace } : {}
 }
 
-/** Runs `fn` with the hub service and the addressed hub, then closes them. */
+/** Runs `fn` with the root's hub service (nothing else is built) and the addressed hub, then closes them. */
 export async function withHub<T>(cmd: Command, io: CliIo, fn: (hubs: HubService, sel: HubSelection) => Promise<T>): Promise<T> {
   const sel = cliSelection(cmd, io)
-  const service = openHubService(homeOf(cmd, io), io.env)
-  try {
-    return await fn(service.hubs, sel)
-  } finally {
-    await service.close()
-  }
+  return withRoot(cmd, io, async (root) => fn(await root.get('hubs'), sel))
 }
 
 /**

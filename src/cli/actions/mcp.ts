@@ -9,7 +9,7 @@
 import { createInterface } from 'node:readline'
 import type { Command } from 'commander'
 import { projectRoot } from '../../core/mcp'
-import { openHubService } from '../../core/hub'
+import { openRoot } from '../../core/root'
 import { homeOf } from '../context'
 import { buildMcpServer } from '../mcp/server'
 import type { CliIo } from '../output'
@@ -19,8 +19,8 @@ import { cliSelection } from './hub-cli'
 export async function mcp(io: CliIo, opts: { projectRoot?: string }, cmd: Command): Promise<void> {
   const root = await projectRoot(opts.projectRoot ?? io.cwd)
   for (const m of ['log', 'info', 'debug', 'warn'] as const) console[m] = (...args: unknown[]) => console.error(...args)
-  const service = openHubService(homeOf(cmd, io), io.env)
-  const server = buildMcpServer({ root, hubs: service.hubs, hub: cliSelection(cmd, io) })
+  const core = openRoot({ home: homeOf(cmd, io), env: io.env })
+  const server = buildMcpServer({ root, hubs: await core.get('hubs'), hub: cliSelection(cmd, io) })
   const ended = new AbortController()
   let stdoutGone = false
   process.stdout.on('error', () => {
@@ -45,5 +45,5 @@ export async function mcp(io: CliIo, opts: { projectRoot?: string }, cmd: Comman
   }
   ended.abort()
   await Promise.all(pending)
-  await service.close()
+  await core.close()
 }

@@ -3,8 +3,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import type { ApplyRun, PushedEvent, Verification } from '../../shared/api'
-import { openPatchService } from '../../core/patches'
-import { globals, homeOf, withService } from '../context'
+import { globals, withRoot, withService } from '../context'
 import { age, CliError, CliExit, count, printJson, table, truncate, type CliIo } from '../output'
 import { cliSelection } from './hub-cli'
 
@@ -67,13 +66,7 @@ function printVerification(io: CliIo, v: Verification): void {
 export async function verify(io: CliIo, id: string, opts: { project?: string }, cmd: Command): Promise<void> {
   const sel = cliSelection(cmd, io)
   // the patch service alone (no watchers, no other handlers): hooks and scripts call this often
-  const service = openPatchService(homeOf(cmd, io), io.env)
-  let r
-  try {
-    r = await service.patches.verify(sel, id, opts.project)
-  } finally {
-    await service.close()
-  }
+  const r = await withRoot(cmd, io, async (root) => (await root.get('patches')).verify(sel, id, opts.project))
   if (globals(cmd).json) printJson(io, r)
   else printVerification(io, r.verification)
   if (r.verification.verdict === 'refused') throw new CliExit(1)

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Command } from 'commander'
-import { createService } from '../../core/service'
+import { createService } from '../../core/root'
 import { newToken } from '../../server/auth'
 import { startServer } from '../../server/http-server'
 import { globals, homeOf } from '../context'
@@ -28,7 +28,7 @@ export async function serve(io: CliIo, opts: { port: string; host: string; token
     throw new CliError('--token must be at least 16 characters of [A-Za-z0-9._~-]')
   }
   const home = homeOf(cmd, io)
-  const service = await createService({ home, transport: 'http', watch: true })
+  const service = await createService({ home, transport: 'http', watch: true, env: io.env })
   const dir = staticDir(io.env)
   let server
   try {

@@ -3,7 +3,8 @@
  * stdin, opens the smallest context (state DB for the allowlist, one hub), runs the core hook and
  * prints the harness's answer. Shared by the hook's own entry and commander's action.
  */
-import { MAX_HOOK_TIMEOUT_MS, runApproveHook, openHookContext, MAX_HOOK_INPUT_BYTES } from '../../core/approvals'
+import { MAX_HOOK_TIMEOUT_MS, runApproveHook, MAX_HOOK_INPUT_BYTES } from '../../core/approvals'
+import { openHookContext, openRoot } from '../../core/root'
 import { defaultCliHome, resolveHome } from '../../core/fleet'
 import type { CliIo } from '../output'
 import type { HookCliOptions } from '../commands/hook-flags'
@@ -47,8 +48,9 @@ export async function runHookCommand(io: CliIo, o: HookCliOptions, signal?: Abor
     return fail((err as Error).message)
   }
   const home = resolveHome(o.home, io.env, defaultCliHome())
-  const { ctx, close } = await openHookContext({
-    home,
+  // the state DB as it is (never created or migrated by a hook), and only what the hook asks for
+  const root = openRoot({ home, env: io.env, state: 'existing' })
+  const { ctx, close } = await openHookContext(root, {
     palace: o.palace,
     hub: o.hub,
     env: io.env,
@@ -71,5 +73,6 @@ export async function runHookCommand(io: CliIo, o: HookCliOptions, signal?: Abor
     return run.exitCode
   } finally {
     await close()
+    await root.close()
   }
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
-import { createService } from '../service'
+import { createService } from '../root'
 import type { MusterService } from '../service-types'
 import { createHub, type Hub as HubFile } from '../hub/store/schema'
 import { appendEvent } from '../hub/store/writer'

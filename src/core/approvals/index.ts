@@ -7,7 +7,7 @@ export { decisionAppend, requestAppend } from './approval-events'
 export { DecisionTrust, KEY_ID_RE, rulePayload, type DecisionSigner } from './decision-trust'
 export { OperatorKeys, KEYS_DIR, trustedKeyIds, type KeyProtector, type TrustedKey } from './operator-keys'
 export { ApprovalsService } from './approvals-service'
-export { DEFAULT_HOOK_TIMEOUT_MS, MAX_HOOK_TIMEOUT_MS, runApproveHook } from './approve-hook'
+export { DEFAULT_HOOK_TIMEOUT_MS, MAX_HOOK_TIMEOUT_MS, runApproveHook, type HookContext } from './approve-hook'
 export { claudeVersion } from './claude-version'
 export {
   APPROVAL_EVENTS,
@@ -23,7 +23,6 @@ export {
   type InstallHarness
 } from './harness-install'
 export { watchHarness } from './harness-watch'
-export { openHookContext } from './hook-env'
 export { MAX_HOOK_INPUT_BYTES } from './hook-input'
 export { installHooks, installedCommand, shellQuote, uninstallHooks } from './hook-install'
 export { startDetached } from './session-spawn'

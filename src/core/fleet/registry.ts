@@ -5,8 +5,7 @@ import { promises as fs } from 'node:fs'
 import { basename, join } from 'node:path'
 import type { Project } from '../../shared/api'
 import { ApiError } from '../../shared/api-error'
-import { openDatabase, type Db } from '../sqlite'
-import { STATE_DB_FILE } from './state-db'
+import type { Db } from '../sqlite'
 import { expandPath } from './home'
 
 interface ProjectRow {
@@ -174,25 +173,4 @@ async function findMuseFolders(root: string, maxDepth: number): Promise<string[]
     level = next.sort()
   }
   return out.sort()
-}
-
-/**
- * The projects registered in the state DB of `home`, read without creating or migrating anything;
- * null when there is no state DB or it cannot be read (the caller's full path then creates, waits
- * or reports).
- */
-export function readRegisteredProjects(home: string): Project[] | null {
-  let db: Db
-  try {
-    db = openDatabase(join(home, STATE_DB_FILE), { readonly: true, mustExist: true })
-  } catch {
-    return null
-  }
-  try {
-    return new ProjectRegistry(db).list()
-  } catch {
-    return null
-  } finally {
-    db.close()
-  }
 }

@@ -5,6 +5,7 @@
 import type { Settings } from '../../shared/api'
 import { readSettings } from '../../shared/settings-rules'
 import type { Db } from '../sqlite'
+import { settingRows } from './settings-rows'
 
 /** Settings used until the operator changes them. */
 export const DEFAULT_SETTINGS: Settings = { theme: 'system', operatorId: 'desk-muster', operatorRoles: [] }
@@ -15,7 +16,7 @@ export class SettingsStore {
 
   /** The current settings. */
   get(): Settings {
-    const rows = this.db.prepare('SELECT key, value_json FROM settings').all() as { key: string; value_json: string }[]
+    const rows = settingRows(this.db)
     const merged: Record<string, unknown> = { ...DEFAULT_SETTINGS }
     for (const row of rows) {
       if (!(row.key in DEFAULT_SETTINGS)) continue

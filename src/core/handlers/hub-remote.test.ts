@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { startHubServer, type HubServer } from '../../../test/helpers/hub-server'
 import { tmpDir } from '../../../test/helpers/tmp'
 import type { PushedEvent } from '../../shared/api'
-import { createService } from '../service'
+import { createService } from '../root'
 import type { MusterService } from '../service-types'
 
 const TOKEN = 'remote-tok-8d2f61'

@@ -7,7 +7,7 @@ import { tmpDir } from '../../../test/helpers/tmp'
 import type { PushedEvent } from '../../shared/api'
 import { createHub } from '../hub/store/schema'
 import { appendEvent } from '../hub/store/writer'
-import { createService } from '../service'
+import { createService } from '../root'
 import type { MusterService } from '../service-types'
 
 const services: MusterService[] = []

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { makeProject, tmpDir } from '../../../test/helpers/tmp'
 import { createHub } from '../hub/store/schema'
 import { appendEvent } from '../hub/store/writer'
-import { createService } from '../service'
+import { createService } from '../root'
 import type { MusterService } from '../service-types'
 
 const services: MusterService[] = []

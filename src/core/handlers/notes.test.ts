@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { makeRepo } from '../../../test/helpers/git-repo'
 import { tmpDir } from '../../../test/helpers/tmp'
 import type { PushedEvent } from '../../shared/api'
-import { createService } from '../service'
+import { createService } from '../root'
 import type { MusterService } from '../service-types'
 
 const services: MusterService[] = []

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
-import { createService } from '../service'
+import { createService } from '../root'
 import type { MusterService } from '../service-types'
 
 let s: MusterService

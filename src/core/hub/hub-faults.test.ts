@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, 
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
-import { createService } from '../service'
+import { createService } from '../root'
 import type { MusterService } from '../service-types'
 import { createHub } from './store/schema'
 

@@ -12,7 +12,7 @@ import {
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { tmpDir, writeTree } from '../../../test/helpers/tmp'
-import { createService } from '../service'
+import { createService } from '../root'
 import { writableTarget } from './link-policy'
 
 const ROLE = (name: string) => `<!-- L0: v1.0 | ${name} | ok -->\n# ${name}\n\n## 📡 战略指令队列\n\n📡 **S001→QA**: 🟡 **hello**\n`

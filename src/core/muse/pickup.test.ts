@@ -2,7 +2,7 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tmpDir, writeTree } from '../../../test/helpers/tmp'
-import { createService } from '../service'
+import { createService } from '../root'
 import { setDefaultSafeWriteHooks } from './safe-write'
 
 const STRATEGY = '<!-- L0: v1.0 | s | f -->\n# Strategy\n\n## 📡 战略指令队列\n\n📡 **S010→HQ/BUILD**: 🟡 **Ship it**\n> now\n'

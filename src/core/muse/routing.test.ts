@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tmpDir, writeTree } from '../../../test/helpers/tmp'
-import { createService } from '../service'
+import { createService } from '../root'
 import { parsePathsConfig, strategyPathsIn } from './hub-project'
 
 /** Two projects: `hq` holds strategy.md (named by `sat`'s CLAUDE.md), `sat` is a satellite. */

@@ -5,7 +5,7 @@ import type { PushedEvent } from '../../shared/api'
 import type { NeedsChanged } from '../../shared/contract/needs-types'
 import { createHub } from '../hub/store/schema'
 import { appendEvent, type AppendEventInput } from '../hub/store/writer'
-import { createService } from '../service'
+import { createService } from '../root'
 
 const open: { close(): unknown }[] = []
 afterEach(async () => {

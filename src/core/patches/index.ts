@@ -3,4 +3,3 @@
  * outside src/core/patches imports only this.
  */
 export { PatchService } from './patch-service'
-export { openPatchService } from './standalone'

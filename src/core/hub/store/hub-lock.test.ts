@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../../test/helpers/tmp'
-import { createService } from '../../service'
+import { createService } from '../../root'
 import type { MusterService } from '../../service-types'
 import { openDatabase } from '../../sqlite'
 

@@ -16,7 +16,7 @@ import { metadataText } from '../../../shared/metadata-text'
 import { pyLoads } from '../../../shared/py-json-parse'
 import { pyToObject } from '../../../shared/py-json'
 import { tmpDir } from '../../../../test/helpers/tmp'
-import { openHubService } from '../standalone'
+import { openRoot } from '../../root'
 import { sanitizeListQuery } from '../values/filter-values'
 
 const script = (name: string): string => fileURLToPath(new URL(`../../../../test/${name}`, import.meta.url))
@@ -49,9 +49,9 @@ describe('read queries: one validation path (hub service list/wait)', () => {
         }))
       )
     )
-    const svc = openHubService(tmpDir(), {})
+    const svc = openRoot({ home: tmpDir(), env: {} })
     try {
-      const hubs = svc.hubs
+      const hubs = await svc.get('hubs')
       await rejects(
         hubs.list({ palace, type: 'Task.Request' }),
         "type='Task.Request' is not a valid event type (lowercase letters, digits, '.', '_', '-'; max 64 chars)"
@@ -103,9 +103,9 @@ describe('metadata round-trips verbatim (ints past 2^53, 1.0, key order)', () =>
       palace,
       `[{"event": {"type": "chat.message", "stream": "s", "room": "rooms", "from_agent": "py", "metadata": ${text}}}]`
     )
-    const svc = openHubService(tmpDir(), {})
+    const svc = openRoot({ home: tmpDir(), env: {} })
     try {
-      const { event } = await svc.hubs.get({ palace, id: id! })
+      const { event } = await (await svc.get('hubs')).get({ palace, id: id! })
       expect(event.metadata_json).toBe(text)
       expect(event.metadata).toEqual({ big: 12345678901234567000, f: 1, list: [1e16, 9007199254740992, -0], n: 3, x: 0.1 })
       expect(metadataText(event)).toBe(
@@ -116,7 +116,7 @@ describe('metadata round-trips verbatim (ints past 2^53, 1.0, key order)', () =>
         palace,
         '[{"event": {"type": "chat.message", "stream": "s", "room": "rooms", "from_agent": "py", "metadata": {"a": [1, 0.5, "1.0"]}}}]'
       )
-      expect((await svc.hubs.get({ palace, id: plain! })).event).not.toHaveProperty('metadata_json')
+      expect((await (await svc.get('hubs')).get({ palace, id: plain! })).event).not.toHaveProperty('metadata_json')
     } finally {
       await svc.close()
     }
@@ -124,11 +124,13 @@ describe('metadata round-trips verbatim (ints past 2^53, 1.0, key order)', () =>
 
   it('metadata given as text is stored byte for byte as Python writes it, and hub_check.py agrees', async () => {
     const palace = join(tmpDir(), 'palace')
-    const svc = openHubService(tmpDir(), {})
+    const svc = openRoot({ home: tmpDir(), env: {} })
     try {
       const given = '{"n": 3, "list": [1E16, 9007199254740993, -0.0], "x": 0.1, "f": 1.0, "big": 12345678901234567890}'
       const metadata = pyToObject(pyLoads(given)) as Record<string, unknown>
-      const { event } = await svc.hubs.append({ palace, type: 'chat.message', stream: 's', room: 'rooms', from_agent: 'muster', metadata })
+      const { event } = await (
+        await svc.get('hubs')
+      ).append({ palace, type: 'chat.message', stream: 's', room: 'rooms', from_agent: 'muster', metadata })
       expect(event.metadata_json).toBe(text)
       const db = new Database(join(palace, 'logstream.sqlite3'), { readonly: true })
       const stored = (db.prepare('SELECT metadata_json FROM events WHERE id = ?').get(event.id) as { metadata_json: string }).metadata_json

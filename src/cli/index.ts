@@ -11,7 +11,7 @@
  *    `./hub-flags`, and `import type` of anything; nothing that loads the service, zod (the
  *    contract, `shared/api`), SQLite or the hub at run time.
  * 2. `actions/<name>.ts` exports `fn(io, ...commanderArgs)` doing the work (through
- *    `withService` / `withHub`, like the UI). The build (`scripts/build-cli.mjs`) splits every
+ *    `withRoot` / `withService` / `withHub`: the composition root, like the UI). The build (`scripts/build-cli.mjs`) splits every
  *    action into its own chunk, so it is loaded only when that command runs.
  * 3. Call `registerX(program, io)` in `buildProgram` below.
  * `cli-startup.test.ts` fails when the entry chunk statically reaches a heavy module.

@@ -3,13 +3,15 @@
  * installed for and appends one session state event, then exits. Nobody waits for it; a hub that
  * cannot take the event is written to stderr, which nobody reads (the state simply stays as it was).
  */
-import { appendSessionState, openHookContext } from '../core/approvals'
+import { appendSessionState } from '../core/approvals'
 import { defaultCliHome, resolveHome } from '../core/fleet'
+import { openHookContext, openRoot } from '../core/root'
 import type { SessionJob } from './session-hook/run'
 
 const job = JSON.parse(process.argv[2] ?? '{}') as SessionJob
-const { ctx, close } = await openHookContext({
-  home: resolveHome(job.home, process.env, defaultCliHome()),
+// the state DB as it is (a hook never creates or migrates it)
+const root = openRoot({ home: resolveHome(job.home, process.env, defaultCliHome()), env: process.env, state: 'existing' })
+const { ctx, close } = await openHookContext(root, {
   palace: job.palace,
   hub: job.hub,
   env: process.env,
@@ -23,4 +25,5 @@ try {
   process.exitCode = 1
 } finally {
   await close()
+  await root.close()
 }

@@ -23,12 +23,12 @@ export function registerNotes(program: Command, io: CliIo): void {
     .requiredOption('--type <type>', 'decision, research, review, progress, security, ...')
     .requiredOption('--content <json>', 'JSON: an object of note fields, or a quoted string')
     .option('--commit <rev>', 'commit to annotate', 'HEAD')
-    .option('--ref <ref>', 'a shared namespace instead: squad/research or squad/review')
+    .option('--ref <ref>', 'a shared namespace instead (the note keeps --agent as its writer): squad/research or squad/review')
     .action(lazyAction(io, actions, 'write'))
 
   notes
     .command('promote')
-    .description('promote_to_permanent notes on merged commits to decisions.md; archive_on_close notes elsewhere to research/')
+    .description('promote_to_permanent notes on merged commits to decisions.md; archive_on_close notes to research/ (merged or not)')
     .requiredOption('--project <name>', 'project whose repository to promote')
     .option('--dry-run', 'show exactly what would change; write nothing')
     .action(lazyAction(io, actions, 'promote'))

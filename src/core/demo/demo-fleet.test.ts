@@ -124,7 +124,8 @@ describe('createDemoFleet', () => {
     expect(git(atlas, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('main')
     const plan = await planPromotion(snap)
     expect(plan.entries.map((e) => e.title)).toEqual(['indexAll flushes each batch to SQLite as it fills (S050)'])
-    expect(plan.archives).toHaveLength(1)
+    // archive_on_close on the merged head (as Squad v0.12 archives) and on the unmerged spike
+    expect(plan.archives.map((a) => snap.commits.find((c) => c.sha === a.commit)?.merged)).toEqual([true, false])
     expect(plan.createsDecisions).toBe(false)
   })
 

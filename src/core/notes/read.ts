@@ -19,6 +19,7 @@ import { splitBody } from './body'
 import { commitInfo } from './commit-info'
 import { checkNote, isSharedNamespace } from './note-rules'
 import { refspecFindings } from './refspec'
+import { readStateBackend, stateDirOf } from './state-backend'
 
 /** `(note blob, annotated object)` pairs of one notes ref (`git notes --ref=R list`). */
 export async function listNotePairs(dir: string, ref: string): Promise<{ blob: string; commit: string }[]> {
@@ -175,12 +176,15 @@ export async function readSquadNotes(project: string, dir: string, opts: ReadOpt
   }
   const list = [...commits.values()].sort((a, b) => (b.date ?? '').localeCompare(a.date ?? '') || a.sha.localeCompare(b.sha))
   const notes = list.reduce((n, c) => n + c.bodies.reduce((m, b) => m + b.notes.length, 0), 0)
+  const { files, ...stateBackend } = await readStateBackend(info.root, stateDirOf(info.root))
   return {
     project,
     repo: info.root,
     problem: null,
     defaultBranch: branch,
     refs: [...refStats.values()],
+    stateBackend,
+    ...(stateBackend.branch ? { stateFiles: files.length } : {}),
     commits: list,
     findings,
     counts: {

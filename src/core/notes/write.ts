@@ -1,6 +1,7 @@
 /**
  * Writing a squad note (spec A): an agent writes only its own namespace `refs/notes/squad/<agent>`
- * (or appends to the shared `research`/`review`), always with `git notes append`, so an existing
+ * (or appends to the shared `research`/`review` under its own name: `research` is no agent),
+ * always with `git notes append`, so an existing
  * note on the commit is kept and the new one follows a blank line. The note is built and checked
  * before git runs: bad input changes nothing. The ref moves by compare-and-swap (`appendCas`), so
  * a concurrent writer's note is never overwritten: the append is redone on their tip.
@@ -91,6 +92,12 @@ export function noteTimestamp(d: Date): string {
 /** Builds and checks the note object; throws invalid_input with one line. */
 export function buildNote(w: NoteWrite): { ref: string; namespace: string; data: Record<string, unknown> } {
   if (!AGENT_ID.test(w.agent)) throw new ApiError('--agent must be a single token like mac-claude (machine-harness)', 'invalid_input')
+  // a shared namespace is no agent: its notes keep their writer's name (`--agent you --ref squad/research`)
+  if (isSharedNamespace(w.agent.toLowerCase()))
+    throw new ApiError(
+      `${w.agent} is a shared namespace, not an agent: write as yourself into it (--agent <you> --ref squad/${w.agent.toLowerCase()}), so the note keeps its writer's name`,
+      'invalid_input'
+    )
   const own = `${SQUAD_REF_PREFIX}${w.agent.toLowerCase()}`
   const ref = w.ref ? (w.ref.startsWith('refs/') ? w.ref : `refs/notes/${w.ref}`) : own
   if (!SAFE_REF.test(ref) || ref.includes('..')) throw new ApiError(`invalid notes ref '${w.ref}'`, 'invalid_input')

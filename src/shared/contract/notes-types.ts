@@ -109,6 +109,16 @@ export const NotesRefSchema = z.object({
 })
 export type NotesRef = z.infer<typeof NotesRefSchema>
 
+/** Where a repository keeps Squad's state (`.squad/config.json` `stateBackend`): the `.squad/` folder, or the orphan branch `squad-state`. */
+export const SquadStateBackendSchema = z.object({
+  kind: z.enum(['local', 'orphan', 'two-layer']),
+  /** The state branch (`squad-state`), or null for `local`. */
+  branch: z.string().nullable(),
+  /** Whether that branch exists (null for `local`). */
+  branchExists: z.boolean().nullable()
+})
+export type SquadStateBackendInfo = z.infer<typeof SquadStateBackendSchema>
+
 /** A repository's squad notes. */
 export const NotesSnapshotSchema = z.object({
   project: z.string(),
@@ -118,6 +128,10 @@ export const NotesSnapshotSchema = z.object({
   problem: z.string().nullable(),
   defaultBranch: z.string().nullable(),
   refs: z.array(NotesRefSchema),
+  /** Where Squad keeps its state; absent when the repository could not be read. */
+  stateBackend: SquadStateBackendSchema.optional(),
+  /** Files on the state branch (`promoted/...`, `archive/...`, `decisions.md`), when there is one. */
+  stateFiles: z.number().int().optional(),
   /** Commits with notes, newest first. */
   commits: z.array(NotedCommitSchema),
   findings: z.array(NoteFindingSchema),

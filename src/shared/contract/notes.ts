@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import { ProjectName } from './fleet'
-import { NOTE_TYPES, NotesSnapshotSchema, SquadNoteSchema } from './notes-types'
+import { NOTE_TYPES, NotesSnapshotSchema, SquadNoteSchema, SquadStateBackendSchema } from './notes-types'
 
 export * from './notes-types'
 
@@ -70,6 +70,8 @@ export const notesMethods = {
       alreadyPromoted: z.number().int(),
       alreadyArchived: z.number().int(),
       skipped: z.array(z.object({ noteId: z.string(), ref: z.string(), commit: z.string(), reason: z.string() })),
+      /** Where Squad keeps its state: `local` (.squad/), or the orphan branch (`orphan`, `two-layer`). */
+      stateBackend: SquadStateBackendSchema,
       /** Note ids actually written (empty on a dry run). */
       appended: z.array(z.string()),
       archived: z.array(z.string())

@@ -113,6 +113,16 @@ export function NotesScreen() {
               <GitBranch size={11} aria-hidden /> {snap.defaultBranch.replace(/^refs\/(heads|remotes)\//, '')}
             </Chip>
           )}
+          {snap.stateBackend?.branch && (
+            <Chip
+              tone="mono"
+              title={`.squad/config.json stateBackend ${snap.stateBackend.kind}: Squad keeps decisions, promoted and archived notes on this orphan branch; Muster reads it and leaves writing it to squad notes promote`}
+              data-testid="notes-state-branch"
+            >
+              <GitBranch size={11} aria-hidden /> state kept on branch {snap.stateBackend.branch}
+              {snap.stateBackend.branchExists ? ` (${plural(snap.stateFiles ?? 0, 'file')})` : ' (not created yet)'}
+            </Chip>
+          )}
           <span className="notes-counts">
             {plural(snap.counts.notes, 'note')} on {plural(snap.counts.commits, 'commit')} in {plural(snap.refs.length, 'ref')}
           </span>

@@ -62,5 +62,8 @@ export function spawnRefresh(home: string): void {
   if (!bin || !basename(bin).startsWith('muster') || process.env.MUSTER_NO_BACKGROUND) return
   // loaded only when a refresh is due (child_process pulls net and streams: not on every status call)
   const { spawn } = process.getBuiltinModule('node:child_process')
-  spawn(process.execPath, [bin, '--home', home, 'needs', '--refresh-summary'], { detached: true, stdio: 'ignore' }).unref()
+  const child = spawn(process.execPath, [bin, '--home', home, 'needs', '--refresh-summary'], { detached: true, stdio: 'ignore' })
+  // a refresh that cannot start (node replaced or removed meanwhile) is skipped: the next status call tries again
+  child.on('error', () => {})
+  child.unref()
 }

@@ -9,6 +9,9 @@ import { startServer } from '../../server/http-server'
 import { globals, homeOf } from '../context'
 import { CliError, printJson, type CliIo } from '../output'
 
+/** How long a stop signal waits for a clean close before the process ends anyway (the DoD: 2 s). */
+export const STOP_DEADLINE_MS = 1_500
+
 /** The built renderer folder (`out/renderer` of the package), or MUSTER_STATIC_DIR. */
 export function staticDir(env: NodeJS.ProcessEnv): string {
   if (env.MUSTER_STATIC_DIR) return env.MUSTER_STATIC_DIR
@@ -41,7 +44,14 @@ export async function serve(io: CliIo, opts: { port: string; host: string; token
   if (globals(cmd).json) printJson(io, { url: server.openUrl, port: server.port, home })
   else io.stdout(`Muster is serving the dashboard at ${server.openUrl}\n(home: ${home}; Ctrl+C to stop)\n`)
   await new Promise<void>((resolve) => {
-    const stop = (): void => resolve()
+    const stop = (): void => {
+      // whatever is still running (a hub wait, a slow close) gets this long, then the process ends;
+      // a second signal ends it at once
+      setTimeout(() => process.exit(0), STOP_DEADLINE_MS).unref()
+      process.once('SIGINT', () => process.exit(130))
+      process.once('SIGTERM', () => process.exit(143))
+      resolve()
+    }
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
   })

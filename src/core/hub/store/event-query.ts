@@ -31,6 +31,39 @@ const PROBE_CAP = 5_000
 const WINDOW = 50_000
 const SCAN_BUDGET = 200_000
 
+/**
+ * A rowid: a number while it is exact in JavaScript, a bigint above 2^53 (another writer may put a
+ * row at 9223372036854775000: its neighbours must stay distinct, or a cursor repeats or skips it).
+ */
+export type Rowid = number | bigint
+
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+/** A bigint rowid as a number when that is exact. */
+export const rowidOf = (v: bigint | number): Rowid => (typeof v === 'bigint' && v <= SAFE && v >= -SAFE ? Number(v) : v)
+/** The larger of two rowids. */
+export const maxRowid = (a: Rowid, b: Rowid): Rowid => (a >= b ? a : b)
+/** The smaller of two rowids. */
+export const minRowid = (a: Rowid, b: Rowid): Rowid => (a <= b ? a : b)
+/** `r + 1`, exact. */
+export const nextRowid = (r: Rowid): Rowid => rowidOf(BigInt(r) + 1n)
+/** `hi - lo` as a number (for size heuristics only). */
+const span = (lo: Rowid, hi: Rowid): number => Number(BigInt(hi) - BigInt(lo))
+
+/** The first column of the first row of `sql`, read exactly (integers as bigint when large), or null. */
+export function exactRowid(db: Db, sql: string, ...params: unknown[]): Rowid | null {
+  const v = db
+    .prepare(sql)
+    .pluck()
+    .safeIntegers(true)
+    .get(...params) as bigint | null | undefined
+  return v === null || v === undefined ? null : rowidOf(v)
+}
+
+/** The largest rowid of the events table (0 when empty), exact. */
+export function topRowid(db: Db): Rowid {
+  return exactRowid(db, 'SELECT max(rowid) FROM events') ?? 0
+}
+
 /** A WHERE clause (without rowid bounds) and its parameters; `never` when nothing can match. */
 export interface Where {
   sql: string
@@ -105,9 +138,9 @@ export function selectList(shape: HubShape): string {
 export interface PageQuery {
   filters: EventFilters
   /** Exclusive lower rowid bound (a `since_event_id` anchor), 0 for none. */
-  after: number
+  after: Rowid
   /** Exclusive upper rowid bound (a `before_event_id` anchor), null for none. */
-  before: number | null
+  before: Rowid | null
   order: 'asc' | 'desc'
   limit: number
 }
@@ -120,11 +153,11 @@ export function queryPage<Row>(db: Db, shape: HubShape, q: PageQuery): { rows: R
   if (!shape.hasEvents) return { rows: [], plan: 'never' }
   const where = buildWhere(q.filters, shape)
   if (where.never) return { rows: [], plan: 'never' }
-  const top = (db.prepare('SELECT max(rowid) AS m FROM events').get() as { m: number | null }).m ?? 0
+  const end = nextRowid(topRowid(db))
   const lo = q.after
-  const hi = Math.min(q.before ?? top + 1, top + 1)
-  if (hi - lo <= 1) return { rows: [], plan: 'scan' }
-  const index = hi - lo - 1 > SHORT_RANGE && where.sql ? selectiveIndex(db, shape, q.filters, lo, hi) : null
+  const hi = q.before === null ? end : minRowid(q.before, end)
+  if (span(lo, hi) <= 1) return { rows: [], plan: 'scan' }
+  const index = span(lo, hi) - 1 > SHORT_RANGE && where.sql ? selectiveIndex(db, shape, q.filters, lo, hi) : null
   if (index) return { rows: indexQuery<Row>(db, shape, where, index, lo, hi, q), plan: `index:${index}` }
   const scanned = scanWindows<Row>(db, shape, q, lo, hi)
   if (scanned) return { rows: scanned, plan: 'scan' }
@@ -135,12 +168,12 @@ export function queryPage<Row>(db: Db, shape: HubShape, q: PageQuery): { rows: R
     : { rows: scanAll<Row>(db, shape, q, lo, hi), plan: 'scan' }
 }
 
-function selectiveIndex(db: Db, shape: HubShape, f: EventFilters, lo: number, hi: number): string | null {
+function selectiveIndex(db: Db, shape: HubShape, f: EventFilters, lo: Rowid, hi: Rowid): string | null {
   return bestIndex(db, shape, f, lo, hi, PROBE_CAP)
 }
 
 /** The indexed filter with the fewest entries in range (counted index-only, up to `cap`); null if none under cap. */
-function bestIndex(db: Db, shape: HubShape, f: EventFilters, lo: number, hi: number, cap: number): string | null {
+function bestIndex(db: Db, shape: HubShape, f: EventFilters, lo: Rowid, hi: Rowid, cap: number): string | null {
   let best: { name: string; n: number } | null = null
   for (const [key, name] of INDEXED) {
     const values = key === 'to_agent' ? [...new Set([...(valuesOf(f.to_agent) ?? []), BROADCAST])] : valuesOf(f[key] as OneOrMany)
@@ -159,48 +192,57 @@ function bestIndex(db: Db, shape: HubShape, f: EventFilters, lo: number, hi: num
   return best?.name ?? null
 }
 
-function indexQuery<Row>(db: Db, shape: HubShape, where: Where, index: string, lo: number, hi: number, q: PageQuery): Row[] {
+function indexQuery<Row>(db: Db, shape: HubShape, where: Where, index: string, lo: Rowid, hi: Rowid, q: PageQuery): Row[] {
   const sql = `SELECT ${selectList(shape)} FROM events INDEXED BY ${index} WHERE ${where.sql} AND rowid > ? AND rowid < ?
     ORDER BY rowid ${q.order === 'desc' ? 'DESC' : 'ASC'} LIMIT ?`
   return db.prepare(sql).all(...where.params, lo, hi, q.limit) as Row[]
 }
 
-/** Rowid-ordered scan in windows; null when the scan budget ran out before the page filled. */
-function scanWindows<Row>(db: Db, shape: HubShape, q: PageQuery, lo: number, hi: number): Row[] | null {
+/**
+ * Rowid-ordered scan in windows of WINDOW rows (found by position on the rowid b-tree, so a gap in
+ * the rowids, even one of 2^63, costs nothing); null when the scan budget ran out before the page
+ * filled. Without filters the page is simply the next rows of the b-tree.
+ */
+function scanWindows<Row>(db: Db, shape: HubShape, q: PageQuery, lo: Rowid, hi: Rowid): Row[] | null {
   const where = buildWhere(q.filters, shape, true)
+  if (!where.sql) return scanAll<Row>(db, shape, q, lo, hi)
   const desc = q.order === 'desc'
   const stmt = db.prepare(
-    `SELECT ${selectList(shape)} FROM events WHERE rowid > ? AND rowid < ?${where.sql ? ' AND ' + where.sql : ''}
+    `SELECT ${selectList(shape)} FROM events WHERE rowid > ? AND rowid < ? AND ${where.sql}
      ORDER BY rowid ${desc ? 'DESC' : 'ASC'} LIMIT ?`
   )
+  // the rowid WINDOW rows away from a bound, inside (lo, hi); null when fewer rows are left
+  const edge = desc
+    ? (b: Rowid) =>
+        exactRowid(db, 'SELECT rowid FROM events WHERE rowid < ? AND rowid > ? ORDER BY rowid DESC LIMIT 1 OFFSET ?', b, lo, WINDOW)
+    : (a: Rowid) =>
+        exactRowid(db, 'SELECT rowid FROM events WHERE rowid > ? AND rowid < ? ORDER BY rowid ASC LIMIT 1 OFFSET ?', a, hi, WINDOW)
   const rows: Row[] = []
   let scanned = 0
-  let a = desc ? Math.max(lo, hi - 1 - WINDOW) : lo
-  let b = desc ? hi : Math.min(hi, lo + 1 + WINDOW)
-  while (rows.length < q.limit) {
+  let a: Rowid = lo
+  let b: Rowid = hi
+  for (;;) {
+    // the window (a, b) holds at most WINDOW rows; its far edge row is the next window's first
+    const e = desc ? edge(b) : edge(a)
+    if (desc) a = e === null ? lo : e
+    else b = e === null ? hi : e
     rows.push(...(stmt.all(a, b, ...where.params, q.limit - rows.length) as Row[]))
-    scanned += b - a - 1
-    if (rows.length >= q.limit || (desc ? a <= lo : b >= hi)) return rows
-    if (where.sql && scanned >= SCAN_BUDGET) {
+    scanned += WINDOW
+    if (rows.length >= q.limit || e === null) return rows
+    if (scanned >= SCAN_BUDGET) {
       if (rows.length === 0) return null
       // Continue past what we have with the rest of the range (still rowid-ordered).
       const rest = desc
-        ? scanAll<Row>(db, shape, { ...q, limit: q.limit - rows.length }, lo, a + 1)
-        : scanAll<Row>(db, shape, { ...q, limit: q.limit - rows.length }, b - 1, hi)
+        ? scanAll<Row>(db, shape, { ...q, limit: q.limit - rows.length }, lo, nextRowid(a))
+        : scanAll<Row>(db, shape, { ...q, limit: q.limit - rows.length }, rowidOf(BigInt(b) - 1n), hi)
       return [...rows, ...rest]
     }
-    if (desc) {
-      b = a + 1
-      a = Math.max(lo, a - WINDOW)
-    } else {
-      a = b - 1
-      b = Math.min(hi, b + WINDOW)
-    }
+    if (desc) b = nextRowid(a)
+    else a = rowidOf(BigInt(b) - 1n)
   }
-  return rows
 }
 
-function scanAll<Row>(db: Db, shape: HubShape, q: PageQuery, lo: number, hi: number): Row[] {
+function scanAll<Row>(db: Db, shape: HubShape, q: PageQuery, lo: Rowid, hi: Rowid): Row[] {
   const where = buildWhere(q.filters, shape)
   const sql = `SELECT ${selectList(shape)} FROM events WHERE rowid > ? AND rowid < ?${where.sql ? ' AND ' + where.sql : ''}
     ORDER BY rowid ${q.order === 'desc' ? 'DESC' : 'ASC'} LIMIT ?`

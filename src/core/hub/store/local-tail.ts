@@ -7,7 +7,7 @@
  */
 import { watch, type FSWatcher } from 'node:fs'
 import type { Db } from '../../sqlite'
-import { queryPage } from './event-query'
+import { exactRowid, queryPage, topRowid, type Rowid } from './event-query'
 import { HubConnection } from './hub-connection'
 import type { HubSubscription, TailListener, TailStart } from '../hub-port'
 import { toEvents } from './reader'
@@ -23,7 +23,7 @@ const DEFAULT_POLL_MS = 50
 export class LocalTail implements HubSubscription {
   private readonly conn: HubConnection
   private readonly timer: NodeJS.Timeout
-  private lastSeq: number | null = null
+  private lastSeq: Rowid | null = null
   /** The id of the last event delivered: where to go on in a hub file that replaced the old one. */
   private lastId: string | null = null
   private fileGen = 0
@@ -89,7 +89,8 @@ export class LocalTail implements HubSubscription {
           const { rows } = queryPage<EventRow>(db, shape, { filters: {}, after: this.lastSeq, before: null, order: 'asc', limit: BATCH })
           if (rows.length === 0) break
           const events = toEvents(db, shape, rows)
-          this.lastSeq = events[events.length - 1]!.seq
+          // exact, not the envelope's seq: above 2^53 that is rounded, and the tail would repeat a row
+          this.lastSeq = exactRowid(db, 'SELECT rowid FROM events WHERE id = ?', events[events.length - 1]!.id) ?? this.lastSeq
           this.lastId = events[events.length - 1]!.id
           this.listener.events(events)
           if (rows.length < BATCH || this.closed) break
@@ -104,17 +105,16 @@ export class LocalTail implements HubSubscription {
     }
   }
 
-  /** The rowid of an event in the file, or 0 when the file does not hold it. */
-  private rowidOf(db: Db, id: string): number {
-    const row = db.prepare('SELECT rowid AS r FROM events WHERE id = ?').get(id) as { r: number } | undefined
-    return row?.r ?? 0
+  /** The rowid of an event in the file (exact), or 0 when the file does not hold it. */
+  private rowidOf(db: Db, id: string): Rowid {
+    return exactRowid(db, 'SELECT rowid FROM events WHERE id = ?', id) ?? 0
   }
 
   /** The rowid the tail starts after: the tip, 0, or an event's (a vanished event replays from the start). */
-  private startSeq(db: Db): number {
+  private startSeq(db: Db): Rowid {
     if ('after_id' in this.start) return this.rowidOf(db, this.start.after_id)
     if (this.start.from === 'start') return 0
-    return (db.prepare('SELECT max(rowid) AS m FROM events').get() as { m: number | null }).m ?? 0
+    return topRowid(db)
   }
 
   /** Tells the listener when the tail's health changes (null = reading fine). */

@@ -5,7 +5,17 @@
 import { ApiError } from '../../../shared/api-error'
 import type { HubEventEnvelope } from '../../../shared/contract/hub-types'
 import type { Db } from '../../sqlite'
-import { buildWhere, queryPage, selectList, type EventFilters, type PagePlan } from './event-query'
+import {
+  buildWhere,
+  exactRowid,
+  maxRowid,
+  minRowid,
+  queryPage,
+  selectList,
+  type EventFilters,
+  type PagePlan,
+  type Rowid
+} from './event-query'
 import type { ListQuery } from '../hub-port'
 import type { HubConnection, HubShape } from './hub-connection'
 import { pyRepr } from '../../text'
@@ -40,10 +50,10 @@ export function clampLimit(limit: number | undefined): number {
 }
 
 /** The rowid of an anchor event, or the upstream error `<field> '<id>' not found`. */
-export function anchorRowid(db: Db, id: string, field: 'since_event_id' | 'before_event_id'): number {
-  const row = db.prepare('SELECT rowid AS r FROM events WHERE id = ?').get(id) as { r: number } | undefined
-  if (!row) throw new ApiError(`${field} ${pyRepr(id)} not found`, 'not_found')
-  return row.r
+export function anchorRowid(db: Db, id: string, field: 'since_event_id' | 'before_event_id'): Rowid {
+  const r = exactRowid(db, 'SELECT rowid FROM events WHERE id = ?', id)
+  if (r === null) throw new ApiError(`${field} ${pyRepr(id)} not found`, 'not_found')
+  return r
 }
 
 /** Cuts a body to 200 characters (code points, as Python counts), marking the envelope. */
@@ -102,10 +112,10 @@ export function listEvents(conn: HubConnection, opts: ListOptions = {}): EventPa
 /** `listEvents` on an open read connection. */
 export function listOn(db: Db, shape: HubShape, opts: ListOptions): EventPage {
   if (!shape.hasEvents) return { events: [], has_more: false, plan: 'never' }
-  const after = Math.max(opts.since_event_id ? anchorRowid(db, opts.since_event_id, 'since_event_id') : 0, opts.since_seq ?? 0)
+  const after = maxRowid(opts.since_event_id ? anchorRowid(db, opts.since_event_id, 'since_event_id') : 0, opts.since_seq ?? 0)
   const anchored = opts.before_event_id ? anchorRowid(db, opts.before_event_id, 'before_event_id') : null
   const before =
-    anchored === null ? (opts.before_seq ?? null) : opts.before_seq === undefined ? anchored : Math.min(anchored, opts.before_seq)
+    anchored === null ? (opts.before_seq ?? null) : opts.before_seq === undefined ? anchored : minRowid(anchored, opts.before_seq)
   const limit = clampLimit(opts.limit)
   const { rows, plan } = queryPage<EventRow>(db, shape, { filters: opts, after, before, order: opts.order ?? 'asc', limit: limit + 1 })
   const page = rows.slice(0, limit)

@@ -166,7 +166,8 @@ export function appendEvent(db: Db, replicaId: string, input: AppendEventInput):
       hlc
     )
     const rowid = Number(info.lastInsertRowid)
-    stmt(db, 'UPDATE events SET origin_seq = rowid WHERE rowid = ?').run(rowid)
+    // by id: above 2^53 the rowid as a number is rounded and would match no row
+    stmt(db, 'UPDATE events SET origin_seq = rowid WHERE id = ?').run(id)
     const link = stmt(db, 'INSERT INTO event_artifacts (event_id, artifact_id) VALUES (?, ?)')
     for (const artifactId of artifactIds) link.run(id, artifactId)
     return { rowid, hlc }

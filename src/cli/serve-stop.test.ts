@@ -1,0 +1,102 @@
+/**
+ * `muster serve` as a process, on a hub holding one row at rowid 9223372036854775000 written by
+ * another process (issue 23, point 4): app.info and hub.list answer, and SIGTERM ends the server
+ * while a hub wait and an event stream are open.
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import { request } from 'node:http'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { builtCli } from '../../test/helpers/built-cli'
+import { tmpDir } from '../../test/helpers/tmp'
+import { createHub } from '../core/hub/store/schema'
+import { appendEvent } from '../core/hub/store/writer'
+import { insertHugeRowid } from '../../test/helpers/huge-rowid'
+
+let bin: string
+beforeAll(() => {
+  bin = builtCli()
+}, 240_000)
+
+const TOKEN = 'serve-stop-token-0123456789'
+
+/** POSTs one API call; resolves with status and parsed body. */
+function call(
+  port: number,
+  method: string,
+  input: unknown
+): Promise<{ status: number; body: Record<string, unknown> & { events?: { id: string }[] } }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: `/api/call/${method}`,
+        method: 'POST',
+        headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }
+      },
+      (res) => {
+        let text = ''
+        res.on('data', (d) => (text += d))
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text || 'null') }))
+      }
+    )
+    req.on('error', reject)
+    req.end(JSON.stringify(input))
+  })
+}
+
+describe('muster serve with a huge rowid in a hub', () => {
+  it('answers app.info and hub.list, and ends on SIGTERM while a wait and a stream are open', async () => {
+    const home = tmpDir()
+    const palace = join(tmpDir(), 'palace')
+    const file = createHub(palace)
+    for (let i = 0; i < 20; i++)
+      appendEvent(file.db, file.replicaId, { type: 'chat.message', stream: 's', room: 'rooms', fromAgent: 'a', body: `m${i}` })
+    file.close()
+    insertHugeRowid(palace)
+    const added = spawnSync(process.execPath, [bin, 'hubs', 'add', palace, '--name', 'big', '--home', home], { encoding: 'utf8' })
+    expect(added.status, added.stderr).toBe(0)
+
+    const proc = spawn(process.execPath, [bin, 'serve', '--port', '0', '--token', TOKEN, '--home', home, '--json'], {
+      env: { ...process.env, MUSTER_HOME: '' }
+    })
+    let out = ''
+    let err = ''
+    proc.stderr.on('data', (d: Buffer) => (err += d))
+    const exited = new Promise<number | null>((res) => proc.on('close', (code) => res(code)))
+    const port = await new Promise<number>((resolve, reject) => {
+      proc.stdout.on('data', (d: Buffer) => {
+        out += d
+        const m = /"port":\s*(\d+)/.exec(out)
+        if (m) resolve(Number(m[1]))
+      })
+      proc.on('close', () => reject(new Error(`serve ended: ${err}`)))
+    })
+    for (let i = 0; i < 20; i++) expect((await call(port, 'app.info', {})).status).toBe(200)
+    const listed = await call(port, 'hub.list', { hub: 'big', order: 'desc', limit: 50 })
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200)
+    expect(listed.body.events).toHaveLength(21)
+    expect(listed.body.events![0]!.id).toBe('evt_huge')
+    const filtered = await call(port, 'hub.list', { hub: 'big', from_agent: 'nobody', order: 'desc' })
+    expect(filtered).toMatchObject({ status: 200, body: { events: [] } })
+
+    // busy: a hub wait that will not end by itself, and a live event stream
+    void call(port, 'hub.wait', { hub: 'big', since_event_id: 'evt_huge', timeout_ms: 600_000 }).catch(() => {})
+    const stream = request({
+      host: '127.0.0.1',
+      port,
+      path: '/api/events',
+      headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${TOKEN}` }
+    })
+    stream.on('error', () => {})
+    stream.end()
+    await new Promise((r) => setTimeout(r, 500))
+    proc.kill('SIGTERM')
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000)
+    const code = await exited
+    clearTimeout(timer)
+    expect(proc.signalCode, 'ended by itself, not by the SIGKILL fallback').toBeNull()
+    expect(code).toBe(0)
+  }, 120_000)
+})

@@ -27,7 +27,8 @@ export async function list(io: CliIo, opts: { limit: number }, cmd: Command): Pr
   for (const p of r.patches) {
     rows.push([
       p.event.id,
-      p.state,
+      // a superseded only Muster's rule says (the sender's newer patch) is marked as Muster's view
+      p.state_by_muster && p.state === 'superseded' ? 'superseded*' : p.state,
       p.verdict,
       truncate(p.event.from_agent, 16),
       truncate(p.event.to_agent ?? '*', 16),
@@ -40,6 +41,8 @@ export async function list(io: CliIo, opts: { limit: number }, cmd: Command): Pr
   const c = r.counts
   const states = (['waiting', 'applied', 'failed', 'superseded', 'refused'] as const).map((k) => `${c[k]} ${k}`).join(', ')
   io.stdout(`${c.total === 1 ? '1 patch' : `${c.total} patches`}: ${states}${r.truncated ? ' (older ones not shown)' : ''}\n`)
+  if (r.patches.some((p) => p.state_by_muster && p.state === 'superseded'))
+    io.stdout("* Muster's view: the sender posted a newer patch in the thread; no hub event marks it superseded\n")
 }
 
 function printVerification(io: CliIo, v: Verification): void {

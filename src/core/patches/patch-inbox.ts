@@ -51,6 +51,7 @@ export function summarize(
     state_event_id: s.event_id,
     state_by: s.by,
     state_at: s.at,
+    state_by_muster: s.byMuster,
     verdict: v.verdict,
     warning_count: v.warnings.length + v.findings.filter((f) => f.level === 'warning').length,
     file_count: v.files.length,

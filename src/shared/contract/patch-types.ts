@@ -95,6 +95,12 @@ export const PatchSummarySchema = z.object({
   state_event_id: z.string().nullable(),
   state_by: z.string().nullable(),
   state_at: z.string().nullable(),
+  /**
+   * True when Muster's own rule set the state, not a hub event: `superseded` because the same
+   * sender posted a newer patch in the thread (upstream has no such rule), or `refused` by
+   * Muster's verification. The UI labels such a state as Muster's view.
+   */
+  state_by_muster: z.boolean(),
   verdict: z.enum(['ok', 'warnings', 'refused']),
   /** Upstream warnings plus warning-level findings. */
   warning_count: z.number().int(),

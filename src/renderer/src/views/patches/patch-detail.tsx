@@ -26,7 +26,7 @@ export function PatchDetail({ hub, id }: { hub: string | null; id: string }) {
       <header className="patch-detail-head">
         <div className="patch-detail-title">
           <h2>{e.body.split('\n')[0] || e.id}</h2>
-          <PatchStateBadge state={s.state} verdict={s.verdict} />
+          <PatchStateBadge state={s.state} verdict={s.verdict} byMuster={s.state_by_muster} />
         </div>
         <div className="patch-detail-meta muted">
           <span>

@@ -54,7 +54,7 @@ export function PatchList({ patches, selected, onSelect }: PatchListProps) {
             <span className="patch-row-from">{p.event.from_agent}</span>
             <span className="muted">→ {p.event.to_agent ?? '*'}</span>
             <span className="card-spacer" />
-            <PatchStateBadge state={p.state} verdict={p.verdict} />
+            <PatchStateBadge state={p.state} verdict={p.verdict} byMuster={p.state_by_muster} />
           </div>
           <div className="patch-row-body">{p.event.body.split('\n')[0] || p.event.correlation_id || p.event.id}</div>
           <div className="patch-row-meta muted">

@@ -29,6 +29,7 @@ import './styles/notes.css'
 import './styles/chains.css'
 import './styles/approvals.css'
 import './styles/palette.css'
+import './styles/responsive.css'
 
 // Apply the last known theme before React renders, so a dark-mode operator never sees a white flash.
 {

@@ -71,7 +71,8 @@ const COMPONENTS: Components = {
   input: ({ node: _node, ...rest }) =>
     rest.type === 'checkbox' ? <input {...rest} aria-label={rest.checked ? 'Done' : 'To do'} /> : <input {...rest} />,
   table: ({ children, node: _node, ...rest }) => (
-    <div className="md-table-wrap">
+    // focusable: a wide table scrolls sideways, and the keyboard must reach that too
+    <div className="md-table-wrap" tabIndex={0}>
       <table {...rest}>{children}</table>
     </div>
   )

@@ -121,8 +121,9 @@ export function PendingList({
           <span className="sr-only">Identical</span>
         </span>
       </div>
-      <div ref={scrollRef} className="appr-scroll">
-        <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+      {/* the rows' group is the scrolling box: the keyboard reaches it (axe scrollable-region-focusable) */}
+      <div ref={scrollRef} className="appr-scroll" role="rowgroup" tabIndex={0}>
+        <div role="presentation" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => {
             const item = items[v.index]!
             return (

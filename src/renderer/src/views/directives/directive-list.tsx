@@ -119,8 +119,9 @@ export function DirectiveList({
         <span role="columnheader">Date</span>
         <span role="columnheader">Source line</span>
       </div>
-      <div ref={scrollRef} className="dir-scroll">
-        <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+      {/* the rows' group is the scrolling box: the keyboard reaches it (axe scrollable-region-focusable) */}
+      <div ref={scrollRef} className="dir-scroll" role="rowgroup" tabIndex={0}>
+        <div role="presentation" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => {
             const d = items[v.index]!
             return (

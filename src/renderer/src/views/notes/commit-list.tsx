@@ -129,7 +129,10 @@ export function CommitList({
         role="listbox"
         tabIndex={0}
         aria-label="Commits with notes"
-        aria-activedescendant={selected && index >= 0 ? `nl-opt-${selected}` : undefined}
+        aria-activedescendant={
+          // only an option that is rendered (the list is virtual: a far one is not in the DOM yet)
+          selected && index >= 0 && virtualizer.getVirtualItems().some((v) => v.index === index) ? `nl-opt-${selected}` : undefined
+        }
         onKeyDown={onKey}
         data-testid="notes-commits"
         data-count={rows.length}

@@ -67,7 +67,8 @@ export async function buildService(root: Root): Promise<MusterService> {
       const r = await pending.list(sel)
       const failed = r.hubs.find((h) => !h.ok)
       if (failed) throw new Error(failed.error ?? 'the approvals cannot be read')
-      return r.pending
+      // a snoozed request ("Not now") stays out of the queue until its time
+      return r.pending.filter((p) => !p.snoozed_until)
     },
     patches: async (sel) => (await patches.list(sel)).patches,
     directives: async () => (await dispatch('muse.directives', { state: 'pending' })).directives,

@@ -277,4 +277,47 @@ describe('approvals inbox (service)', () => {
     const decisions = (await svc.call('hub.list', { hub: 'a', type: 'approval.decision', limit: 10 })).events
     expect(decisions).toHaveLength(2)
   })
+
+  it('"Not now" hides a request from the queue for a while without deciding it; it comes back by itself or on demand', async () => {
+    const a = hubWith()
+    const req = request(a.file, 'mac-claude', 'terraform apply')
+    request(a.file, 'linux-claude', 'npm publish')
+    const svc = await service()
+    await svc.call('hubs.add', { palace: a.palace, name: 'a' })
+    const { item } = await svc.call('approvals.snooze', { hub: 'a', id: req.id, minutes: 60 })
+    expect(item.state).toBe('pending')
+    expect(Date.parse(item.snoozed_until!) - Date.now()).toBeGreaterThan(59 * 60_000)
+    // still pending (undecided, the agent waits), marked snoozed; nothing was appended
+    const listed = await svc.call('approvals.list', {})
+    expect(listed.pending.map((p) => [p.agent, p.snoozed_until !== null])).toEqual([
+      ['mac-claude', true],
+      ['linux-claude', false]
+    ])
+    expect((await svc.call('hub.list', { hub: 'a', type: 'approval.decision', limit: 10 })).events).toHaveLength(0)
+    // the needs-you queue leaves it out until its time
+    const needs = await svc.call('needs.list', {})
+    expect(needs.items.filter((i) => i.kind === 'approval').map((i) => i.agent)).toEqual(['linux-claude'])
+    // woken now, it is back
+    await svc.call('approvals.snooze', { hub: 'a', id: req.correlation_id!, minutes: 0 })
+    expect((await svc.call('approvals.list', {})).pending.every((p) => !p.snoozed_until)).toBe(true)
+    expect((await svc.call('needs.list', {})).items.filter((i) => i.kind === 'approval')).toHaveLength(2)
+    // a decided request has nothing to snooze
+    await svc.call('approvals.decide', { hub: 'a', id: req.id, decision: 'deny' })
+    await expect(svc.call('approvals.snooze', { hub: 'a', id: req.id, minutes: 15 })).rejects.toThrow(/not pending \(deny\)/)
+    await expect(svc.call('approvals.snooze', { hub: 'a', id: req.id, minutes: 5000 })).rejects.toThrow()
+  })
+
+  it('a snooze ends by itself at its time', async () => {
+    const { SnoozeStore } = await import('./snooze-store')
+    const { openDatabase } = await import('../sqlite')
+    const { migrations } = await import('../fleet/migrations')
+    const db = openDatabase(join(tmpDir(), 'state.db'))
+    open.push(db)
+    for (const m of migrations) db.exec(m)
+    const store = new SnoozeStore(db)
+    const t0 = new Date('2026-12-05T10:00:00Z')
+    store.snooze('appr_000000000001', new Date('2026-12-05T10:15:00Z'), t0)
+    expect([...store.active(new Date('2026-12-05T10:14:59Z')).keys()]).toEqual(['appr_000000000001'])
+    expect(store.active(new Date('2026-12-05T10:15:00Z')).size).toBe(0)
+  })
 })

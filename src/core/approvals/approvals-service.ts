@@ -12,6 +12,7 @@ import type { HubSelection, HubService } from '../hub'
 import { decisionAppend, foldApproval } from './approval-events'
 import { listHubApprovals } from './approval-list'
 import type { AllowlistStore, RuleKeys } from './allowlist-store'
+import { MAX_SNOOZE_MINUTES, type SnoozeStore } from './snooze-store'
 
 /** Default number of decided requests in the history. */
 export const DEFAULT_HISTORY = 200
@@ -24,6 +25,8 @@ export interface ApprovalsServiceOptions {
   operator(): string
   /** The operator's key (signs every decision) and the keys whose decisions count. */
   keys: Required<RuleKeys>
+  /** Snoozed requests ("Not now"); without it nothing is ever snoozed. */
+  snoozes?: SnoozeStore
 }
 
 /** The result of one decision. */
@@ -73,8 +76,12 @@ export class ApprovalsService {
         }
       })
     )
+    const snoozed = this.opts.snoozes?.active(new Date(now)) ?? new Map<string, string>()
     const pending = markIdentical(
-      results.flatMap((r) => r.pending).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.seq - b.seq)
+      results
+        .flatMap((r) => r.pending)
+        .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.seq - b.seq)
+        .map((p) => ({ ...p, snoozed_until: snoozed.get(p.correlation_id) ?? null }))
     )
     const history = results
       .flatMap((r) => r.decided)
@@ -133,6 +140,29 @@ export class ApprovalsService {
     })
     const item = await this.thread(sel, request, { hub: hubName, palace })
     return { item, outcome: item.decision?.id === event.id ? 'decided' : 'conflict', event }
+  }
+
+  /**
+   * "Not now": hides a pending request from the inbox and the needs-you queue for `minutes`
+   * without deciding it (the agent keeps waiting); 0 wakes it now. Only a pending request can be
+   * snoozed: one that is decided, or that nobody waits for, is refused.
+   */
+  async snooze(sel: HubSelection & { id: string; minutes: number }): Promise<{ item: ApprovalItem }> {
+    const store = this.opts.snoozes
+    if (!store) throw new ApiError('snoozing needs Muster’s state DB', 'internal')
+    if (!Number.isInteger(sel.minutes) || sel.minutes < 0 || sel.minutes > MAX_SNOOZE_MINUTES)
+      throw new ApiError(`minutes must be a whole number from 0 to ${MAX_SNOOZE_MINUTES}`, 'invalid_input')
+    const request = await this.request(sel, sel.id)
+    const item = await this.thread(sel, request)
+    if (sel.minutes === 0) {
+      store.wake(item.correlation_id)
+      return { item: { ...item, snoozed_until: null } }
+    }
+    if (item.state !== 'pending')
+      throw new ApiError(`${item.correlation_id} is not pending (${item.state}): there is nothing to snooze`, 'conflict')
+    const until = new Date(Date.now() + sel.minutes * 60_000)
+    store.snooze(item.correlation_id, until)
+    return { item: { ...item, snoozed_until: until.toISOString() } }
   }
 
   /** A request folded with its thread's decisions as they stand. */

@@ -7,6 +7,7 @@ export { decisionAppend, requestAppend } from './approval-events'
 export { DecisionTrust, KEY_ID_RE, rulePayload, type DecisionSigner } from './decision-trust'
 export { OperatorKeys, KEYS_DIR, trustedKeyIds, type KeyProtector, type TrustedKey } from './operator-keys'
 export { ApprovalsService } from './approvals-service'
+export { MAX_SNOOZE_MINUTES, SnoozeStore } from './snooze-store'
 export { DEFAULT_HOOK_TIMEOUT_MS, MAX_HOOK_TIMEOUT_MS, runApproveHook, type HookContext } from './approve-hook'
 export { claudeVersion } from './claude-version'
 export {

@@ -3,7 +3,7 @@
  * across hubs, decisions as the operator through the hub service) and the allowlist store.
  */
 import type { approvalMethods } from '../../shared/api'
-import { AllowlistStore, ApprovalsService } from '../approvals'
+import { AllowlistStore, ApprovalsService, SnoozeStore } from '../approvals'
 import type { HandlersFor, ServiceContext } from '../service-context'
 
 /** The approvals handlers bound to a service context. */
@@ -13,7 +13,8 @@ export function approvalHandlers(ctx: ServiceContext): HandlersFor<typeof approv
     hubs: ctx.hubs,
     rules: new AllowlistStore(ctx.db, keys),
     operator: () => ctx.settings.get().operatorId,
-    keys
+    keys,
+    snoozes: new SnoozeStore(ctx.db)
   })
   return {
     'approvals.list': (input) => approvals.list(input),
@@ -30,6 +31,7 @@ export function approvalHandlers(ctx: ServiceContext): HandlersFor<typeof approv
       }
       return { results }
     },
+    'approvals.snooze': (input) => approvals.snooze(input),
     'approvals.rules': () => ({ rules: approvals.rules.list().map(AllowlistStore.shown) }),
     'approvals.ruleSave': (input) => AllowlistStore.shown(approvals.rules.save(input)),
     'approvals.ruleDelete': ({ id }) => {

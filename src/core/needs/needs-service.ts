@@ -42,6 +42,7 @@ export const NEEDS_TICK_MS = 30_000
 const MUTATIONS: ReadonlySet<string> = new Set([
   'approvals.decide',
   'approvals.decideMany',
+  'approvals.snooze',
   'projects.add',
   'projects.remove',
   'projects.scan',

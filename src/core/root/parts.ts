@@ -3,7 +3,7 @@
  * the hub, patch and approvals services, and the contract's service. Each is built from the
  * root's other parts and registers its own cleanup.
  */
-import { AllowlistStore, ApprovalsService, OperatorKeys, type RuleKeys } from '../approvals'
+import { AllowlistStore, ApprovalsService, OperatorKeys, SnoozeStore, type RuleKeys } from '../approvals'
 import { SettingsStore } from '../fleet'
 import { HubService } from '../hub'
 import { PatchService } from '../patches'
@@ -80,7 +80,8 @@ export async function approvalsPart(root: Root): Promise<ApprovalsService> {
     hubs: await root.get('hubs'),
     rules: await root.get('rules'),
     operator: await operatorOf(root),
-    keys: await ruleKeysOf(root)
+    keys: await ruleKeysOf(root),
+    snoozes: new SnoozeStore(root.get('state'))
   })
 }
 

@@ -90,7 +90,9 @@ export const ApprovalItemSchema = z.object({
   /** Tool + input key: requests with the same one are identical. */
   signature: z.string(),
   /** Pending requests (this one included) with the same signature. */
-  identical: z.number().int()
+  identical: z.number().int(),
+  /** "Not now": hidden from the inbox and the needs-you queue until then (undecided, the agent still waits). */
+  snoozed_until: z.string().nullable().optional()
 })
 /** A request as the inbox shows it. */
 export type ApprovalItem = z.infer<typeof ApprovalItemSchema>

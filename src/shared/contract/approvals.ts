@@ -61,6 +61,14 @@ export const approvalMethods = {
       results: z.array(z.union([DecideResult.extend({ id: z.string() }), z.object({ id: z.string(), error: z.string() })]))
     })
   },
+  /**
+   * "Not now": hides a pending request from the inbox's queue and the needs-you queue for
+   * `minutes` (at most a day) without deciding it; the agent keeps waiting. 0 wakes it now.
+   */
+  'approvals.snooze': {
+    input: HubSelector.extend({ id: RequestRef, minutes: z.number().int().min(0).max(1440) }).strict(),
+    output: z.object({ item: ApprovalItemSchema })
+  },
   /** Allowlist rules with their hit counts. */
   'approvals.rules': { input: z.object({}).strict(), output: z.object({ rules: z.array(AllowRuleSchema) }) },
   /** Adds a rule, or changes one (`id`); the same three patterns twice is a conflict. */

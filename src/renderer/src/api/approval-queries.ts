@@ -40,9 +40,9 @@ export function itemHub(item: Pick<ApprovalItem, 'hub' | 'palace'>): { hub?: str
   return item.hub === item.palace ? { palace: item.palace } : { hub: item.hub }
 }
 
-function useApprovalWrite<M extends 'approvals.decide' | 'approvals.decideMany' | 'approvals.ruleSave' | 'approvals.ruleDelete'>(
-  method: M
-) {
+function useApprovalWrite<
+  M extends 'approvals.decide' | 'approvals.decideMany' | 'approvals.snooze' | 'approvals.ruleSave' | 'approvals.ruleDelete'
+>(method: M) {
   const qc = useQueryClient()
   return useMutation<MethodOutput<M>, Error, MethodInput<M>>({
     mutationFn: (input) => client.call(method, input),
@@ -54,6 +54,8 @@ function useApprovalWrite<M extends 'approvals.decide' | 'approvals.decideMany' 
 export const useDecide = () => useApprovalWrite('approvals.decide')
 /** The same decision for several requests. */
 export const useDecideMany = () => useApprovalWrite('approvals.decideMany')
+/** "Not now": hides a request for a while without deciding it (0 minutes wakes it). */
+export const useSnooze = () => useApprovalWrite('approvals.snooze')
 /** Adds or changes an allowlist rule. */
 export const useSaveRule = () => useApprovalWrite('approvals.ruleSave')
 /** Deletes an allowlist rule. */

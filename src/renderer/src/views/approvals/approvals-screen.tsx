@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import { History, ShieldCheck, ShieldQuestion } from 'lucide-react'
 import type { RuleSpec } from '../../../../shared/approvals/allow-rules'
 import type { ApprovalItem, MethodOutput } from '../../../../shared/api'
-import { itemHub, useApprovals, useDecide, useDecideMany, useSaveRule } from '../../api/approval-queries'
+import { itemHub, useApprovals, useDecide, useDecideMany, useSaveRule, useSnooze } from '../../api/approval-queries'
 import { Keys } from '../../components/kbd'
 import { ScreenHeader } from '../../components/screen-header'
 import { EmptyState, ErrorState, LoadingState } from '../../components/state-views'
@@ -68,18 +68,26 @@ function reportConflicts(results: { outcome: 'decided' | 'conflict'; item: Appro
 }
 
 function Pending({ data }: { data: MethodOutput<'approvals.list'> }) {
-  const items = data.pending
+  // "Not now" hides a request from the queue (undecided) until its time; they can be shown apart
+  const [showSnoozed, setShowSnoozed] = useState(false)
+  const snoozed = useMemo(() => data.pending.filter((i) => i.snoozed_until), [data.pending])
+  const awake = useMemo(() => data.pending.filter((i) => !i.snoozed_until), [data.pending])
+  useEffect(() => {
+    if (!snoozed.length) setShowSnoozed(false)
+  }, [snoozed.length])
+  const items = showSnoozed && snoozed.length ? snoozed : awake
   const ui = useApprovalsUi()
   const decide = useDecide()
   const many = useDecideMany()
   const saveRule = useSaveRule()
+  const snooze = useSnooze()
   const reasonRef = useRef<HTMLInputElement>(null)
   const found = items.findIndex((i) => i.id === ui.selected)
   const index = found >= 0 ? found : items.length ? 0 : -1
   const selected = index >= 0 ? items[index]! : null
   const identical = useMemo(() => (selected ? items.filter((i) => i.signature === selected.signature) : []), [items, selected])
-  const busy = decide.isPending || many.isPending || saveRule.isPending
-  const error = decide.error ?? many.error ?? saveRule.error
+  const busy = decide.isPending || many.isPending || saveRule.isPending || snooze.isPending
+  const error = decide.error ?? many.error ?? saveRule.error ?? snooze.error
   // an address naming a request (a muster:// link, a notification) selects it once it is listed
   const hash = useHash()
   const routed = useRef<string | null>(null)
@@ -121,6 +129,11 @@ function Pending({ data }: { data: MethodOutput<'approvals.list'> }) {
       advance(identical.map((i) => i.id))
     },
     next: () => advance(),
+    snooze: (minutes: number) => {
+      if (!selected || busy) return
+      snooze.mutate({ ...itemHub(selected), id: selected.id, minutes })
+      advance([selected.id])
+    },
     saveRuleAndApprove: (rule: RuleSpec) => {
       if (!selected) return
       const target = selected
@@ -150,11 +163,22 @@ function Pending({ data }: { data: MethodOutput<'approvals.list'> }) {
     !ui.proposing
   )
 
+  const snoozedToggle = snoozed.length > 0 && (
+    <button
+      type="button"
+      className="link-btn"
+      onClick={() => setShowSnoozed(!showSnoozed)}
+      aria-pressed={showSnoozed}
+      data-testid="show-snoozed"
+    >
+      {showSnoozed ? 'Back to the queue' : `${plural(snoozed.length, 'snoozed request')} (not now)`}
+    </button>
+  )
   if (!items.length) {
     return (
       <EmptyState icon={<ShieldCheck size={18} />} title="Nothing is waiting for you">
         When an agent’s hook (<code>muster approve-hook</code>) asks to run a tool, the request appears here, oldest first, and a desktop
-        notification tells you.
+        notification tells you. {snoozedToggle}
       </EmptyState>
     )
   }
@@ -163,7 +187,10 @@ function Pending({ data }: { data: MethodOutput<'approvals.list'> }) {
       <div className="appr-main">
         <PendingList items={items} selectedIndex={index} onSelect={(i) => ui.select(items[i]!.id)} />
         <footer className="dir-foot">
-          <span>{plural(items.length, 'request')} waiting, oldest first</span>
+          <span>
+            {showSnoozed && snoozed.length ? `${plural(items.length, 'snoozed request')}` : `${plural(items.length, 'request')} waiting`},
+            oldest first {snoozedToggle}
+          </span>
           <span className="dir-keys" aria-label="Keyboard shortcuts">
             <Keys keys={['j', 'k']} /> move <Keys keys={['a']} /> approve <Keys keys={['d']} /> deny <Keys keys={['n']} /> next{' '}
             <Keys keys={['r']} /> reason
@@ -194,7 +221,7 @@ export function ApprovalsScreen() {
       <ScreenHeader
         title="Approvals"
         description="Tool calls your agents’ hooks routed to you, from every hub. A decision goes back to the agent at once; nobody answering means the hook times out and denies."
-        actions={<Tabs tab={tab} pending={data?.pending.length ?? 0} />}
+        actions={<Tabs tab={tab} pending={data?.pending.filter((i) => !i.snoozed_until).length ?? 0} />}
       />
       {unreadable.map((h) => (
         <p key={h.palace} className="inline-error" role="alert">

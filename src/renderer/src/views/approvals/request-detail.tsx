@@ -3,8 +3,8 @@
  * call, and the decision: approve or deny with an optional reason, approve every identical
  * request, or approve and always allow (the proposed rule is shown before it is saved).
  */
-import type { RefObject } from 'react'
-import { Check, ChevronRight, CopyCheck, ShieldPlus, X } from 'lucide-react'
+import { useState, type RefObject } from 'react'
+import { AlarmClock, Check, ChevronRight, CopyCheck, ShieldPlus, X } from 'lucide-react'
 import type { RuleSpec } from '../../../../shared/approvals/allow-rules'
 import type { ApprovalItem } from '../../../../shared/api'
 import { Chip } from '../../components/chip'
@@ -26,8 +26,57 @@ export interface DetailActions {
   approveIdentical: () => void
   next: () => void
   saveRuleAndApprove: (rule: RuleSpec) => void
+  /** "Not now" for `minutes` (0 wakes a snoozed request). */
+  snooze: (minutes: number) => void
   busy: boolean
   error: unknown
+}
+
+/** The times "Not now" offers. */
+const SNOOZE_CHOICES: readonly { minutes: number; label: string }[] = [
+  { minutes: 15, label: '15 minutes' },
+  { minutes: 60, label: '1 hour' },
+  { minutes: 240, label: '4 hours' },
+  { minutes: 1440, label: 'a day' }
+]
+
+/** "Not now": hides the request for a chosen time without denying it; a snoozed one can be woken. */
+function NotNow({ item, actions }: { item: ApprovalItem; actions: DetailActions }) {
+  const [minutes, setMinutes] = useState(60)
+  if (item.snoozed_until)
+    return (
+      <p className="appr-snoozed" data-testid="snoozed-note">
+        <AlarmClock size={14} aria-hidden /> Snoozed until {new Date(item.snoozed_until).toLocaleTimeString()}: not decided, the agent still
+        waits.{' '}
+        <button type="button" className="link-btn" onClick={() => actions.snooze(0)} disabled={actions.busy} data-testid="wake">
+          Bring it back now
+        </button>
+      </p>
+    )
+  return (
+    <div className="appr-snooze">
+      <button type="button" className="btn" onClick={() => actions.snooze(minutes)} disabled={actions.busy} data-testid="snooze">
+        <AlarmClock size={14} aria-hidden /> Not now
+      </button>
+      <label className="sr-only" htmlFor="appr-snooze-for">
+        Hide for
+      </label>
+      <select
+        id="appr-snooze-for"
+        className="input"
+        value={minutes}
+        onChange={(e) => setMinutes(Number(e.target.value))}
+        data-testid="snooze-for"
+      >
+        {SNOOZE_CHOICES.map((c) => (
+          <option key={c.minutes} value={c.minutes}>
+            for {c.label}
+          </option>
+        ))}
+      </select>
+      <span className="hint">Hides it without denying: the agent keeps waiting until its hook gives up.</span>
+    </div>
+  )
 }
 
 function GivesUp({ item }: { item: ApprovalItem }) {
@@ -171,6 +220,7 @@ export function RequestDetail({
           <button type="button" className="link-btn appr-always" onClick={() => setProposing(item.id)} data-testid="approve-always">
             <ShieldPlus size={14} aria-hidden /> Approve and always allow this…
           </button>
+          <NotNow item={item} actions={actions} />
         </div>
       )}
     </aside>

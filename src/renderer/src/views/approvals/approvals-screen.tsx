@@ -72,10 +72,9 @@ function Pending({ data }: { data: MethodOutput<'approvals.list'> }) {
   const [showSnoozed, setShowSnoozed] = useState(false)
   const snoozed = useMemo(() => data.pending.filter((i) => i.snoozed_until), [data.pending])
   const awake = useMemo(() => data.pending.filter((i) => !i.snoozed_until), [data.pending])
-  useEffect(() => {
-    if (!snoozed.length) setShowSnoozed(false)
-  }, [snoozed.length])
-  const items = showSnoozed && snoozed.length ? snoozed : awake
+  // with none snoozed any more, the queue shows again
+  const viewingSnoozed = showSnoozed && snoozed.length > 0
+  const items = viewingSnoozed ? snoozed : awake
   const ui = useApprovalsUi()
   const decide = useDecide()
   const many = useDecideMany()
@@ -167,11 +166,11 @@ function Pending({ data }: { data: MethodOutput<'approvals.list'> }) {
     <button
       type="button"
       className="link-btn"
-      onClick={() => setShowSnoozed(!showSnoozed)}
-      aria-pressed={showSnoozed}
+      onClick={() => setShowSnoozed(!viewingSnoozed)}
+      aria-pressed={viewingSnoozed}
       data-testid="show-snoozed"
     >
-      {showSnoozed ? 'Back to the queue' : `${plural(snoozed.length, 'snoozed request')} (not now)`}
+      {viewingSnoozed ? 'Back to the queue' : `${plural(snoozed.length, 'snoozed request')} (not now)`}
     </button>
   )
   if (!items.length) {
@@ -188,8 +187,8 @@ function Pending({ data }: { data: MethodOutput<'approvals.list'> }) {
         <PendingList items={items} selectedIndex={index} onSelect={(i) => ui.select(items[i]!.id)} />
         <footer className="dir-foot">
           <span>
-            {showSnoozed && snoozed.length ? `${plural(items.length, 'snoozed request')}` : `${plural(items.length, 'request')} waiting`},
-            oldest first {snoozedToggle}
+            {viewingSnoozed ? `${plural(items.length, 'snoozed request')}` : `${plural(items.length, 'request')} waiting`}, oldest first{' '}
+            {snoozedToggle}
           </span>
           <span className="dir-keys" aria-label="Keyboard shortcuts">
             <Keys keys={['j', 'k']} /> move <Keys keys={['a']} /> approve <Keys keys={['d']} /> deny <Keys keys={['n']} /> next{' '}

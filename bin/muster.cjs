@@ -100,5 +100,17 @@ function exitWhenFlushed() {
 }
 // answered: exit (with the hook's code) as soon as the answer is out, not after V8's background
 // compiler has finished with code that will not run again
+const at = commandAt(args)
+/** The whole CLI (commander, every command), for a call no fast path answers. */
+const cli = () => import(pathToFileURL(join(OUT, 'muster.mjs')).href)
 if (isHookCall(args)) require(join(OUT, 'approve-hook.cjs')).runHook(args).then(exitWhenFlushed)
-else import(pathToFileURL(join(OUT, 'muster.mjs')).href)
+else if (args[at] === 'patch' && args[at + 1] === 'verify')
+  // scripts and hooks verify patches often: a plain call is answered by its own CommonJS entry
+  require(join(OUT, 'patch-verify.cjs'))
+    .answerVerify(args)
+    .then((code) => {
+      if (code === null) return cli()
+      process.exitCode = code
+      exitWhenFlushed()
+    })
+else cli()

@@ -41,7 +41,7 @@ import { registerServe } from './commands/serve'
 import { registerStatus } from './commands/status'
 import { registerTask } from './commands/task'
 import { registerThread } from './commands/thread'
-import { CliError, CliExit, processIo, upstreamErrorJson, type CliIo } from './output'
+import { CliError, CliExit, fail, processIo, type CliIo } from './output'
 import { argparseMessage, isArgparseStyle, progOf, USAGE_EXIT, UsageError, usageLine } from './usage'
 
 /** The command that raised each commander error (its `exitOverride` records it). */
@@ -145,20 +145,6 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
     if (err instanceof CliError) return fail(io, json, err.message, err.exitCode, upstream)
     return fail(io, json, err instanceof Error ? err.message : String(err), 1, upstream)
   }
-}
-
-/**
- * An error: one line on stderr, or `{"error": ...}` on stdout with --json. The commands twinning
- * `mempalace` ones print it as upstream's `_logstream_fail` does (cli/cmd_coord.py): Python's
- * `json.dumps({"error": msg})`, or `Error: <msg>` on stderr.
- */
-function fail(io: CliIo, json: boolean, message: string, code: number, upstream = false): number {
-  let line = message.split('\n')[0]!.trim()
-  // the hub taken by default has no file: say how to choose another
-  if (/^no hub at /.test(line)) line += '; choose a hub with --hub NAME (see: muster hubs list) or --palace DIR'
-  if (json) io.stdout(upstream ? upstreamErrorJson(line) : JSON.stringify({ error: line }) + '\n')
-  else io.stderr(upstream ? `Error: ${line}\n` : `muster: ${line}\n`)
-  return code
 }
 
 /** A usage error of a `mempalace` twin, as argparse reports it: stderr only, exit 2. */

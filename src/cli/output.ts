@@ -190,3 +190,17 @@ export function age(iso: string | null, now = Date.now()): string {
 export function count(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`
 }
+
+/**
+ * An error: one line on stderr, or `{"error": ...}` on stdout with --json. The commands twinning
+ * `mempalace` ones print it as upstream's `_logstream_fail` does (cli/cmd_coord.py): Python's
+ * `json.dumps({"error": msg})`, or `Error: <msg>` on stderr.
+ */
+export function fail(io: CliIo, json: boolean, message: string, code: number, upstream = false): number {
+  let line = message.split('\n')[0]!.trim()
+  // the hub taken by default has no file: say how to choose another
+  if (/^no hub at /.test(line)) line += '; choose a hub with --hub NAME (see: muster hubs list) or --palace DIR'
+  if (json) io.stdout(upstream ? upstreamErrorJson(line) : JSON.stringify({ error: line }) + '\n')
+  else io.stderr(upstream ? `Error: ${line}\n` : `muster: ${line}\n`)
+  return code
+}

@@ -7,7 +7,6 @@ import { AllowlistStore, ApprovalsService, OperatorKeys, SnoozeStore, type RuleK
 import { SettingsStore } from '../fleet'
 import { HubService } from '../hub'
 import { PatchService } from '../patches'
-import { buildService } from '../service'
 import type { MusterService } from '../service-types'
 import type { Root } from './root'
 
@@ -87,5 +86,8 @@ export async function approvalsPart(root: Root): Promise<ApprovalsService> {
 
 /** The contract's service on the root's parts. */
 export async function servicePart(root: Root): Promise<MusterService> {
+  // imported here, not above: the contract's zod schemas load only for the service, never for
+  // the parts a one-shot command asks for (`patch verify`: hubs and patches)
+  const { buildService } = await import('../service')
   return buildService(root)
 }

@@ -3,14 +3,15 @@
  * them, and `readSettings` applies them to stored values on paths that must not load zod and the
  * contract (`muster patch verify`, the hook). settings-rules.test.ts keeps the two in agreement.
  */
+import { AGENT_ID_MAX, AGENT_ID_RE } from './agent-id'
 import type { Settings } from './contract/fleet-types'
 
 /** The themes, in the order the settings screen offers them. */
 export const THEMES = ['system', 'light', 'dark'] as const
-/** The operator's agent id: one token, like MemPalace's `--agent`. */
-export const OPERATOR_ID_RE = /^[A-Za-z0-9._-]+$/
+/** The operator's agent id: an agent id like any other (shared/agent-id.ts). */
+export const OPERATOR_ID_RE = AGENT_ID_RE
 /** Longest operator id. */
-export const OPERATOR_ID_MAX = 256
+export const OPERATOR_ID_MAX = AGENT_ID_MAX
 /** A role the operator answers for: `GM` or `PROJECT/GM`. */
 export const OPERATOR_ROLE_RE = /^[^\s/]+(\/[^\s/]+)?$/
 /** Longest role, and most roles. */

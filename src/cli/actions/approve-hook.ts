@@ -30,6 +30,7 @@ import type { HookCliOptions } from '../commands/hook-flags'
 import { runHookCommand } from '../approve-hook/run'
 import { globals, homeOf } from '../context'
 import { CliError, CliExit, printJson, type CliIo } from '../output'
+import { AGENT_ID_MESSAGE, isAgentId } from '../../shared/agent-id'
 
 /** Runs one hook call. */
 export async function approveHook(io: CliIo, o: HookCliOptions, cmd: Command): Promise<void> {
@@ -125,8 +126,7 @@ export async function installHookCommand(io: CliIo, own: InstallOptions, cmd: Co
     return
   }
   if (!o.agent) throw new CliError('--agent is required to install the hook (the agent id it reports, e.g. --agent mac-claude)')
-  if (!/^[A-Za-z0-9._:-]{1,128}$/.test(o.agent))
-    throw new CliError(`--agent must be a single token like mac-claude (machine-harness), got '${o.agent}'`)
+  if (!isAgentId(o.agent)) throw new CliError(`${AGENT_ID_MESSAGE}, got '${o.agent}'`)
   if (o.hub && g.palace) throw new CliError('give --hub or --palace, not both')
   const timeoutMs = o.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS
   // the harness waits a little longer than the hook, so the hook's own timeout is the one recorded

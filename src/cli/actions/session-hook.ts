@@ -18,6 +18,7 @@ import { CliError, printJson, type CliIo } from '../output'
 import { readAll } from '../approve-hook/run'
 import type { SessionHookOptions } from '../session-hook/args'
 import { runSessionHook } from '../session-hook/run'
+import { isAgentId } from '../../shared/agent-id'
 
 /** The lifecycle hook's own timeout in the harness (it returns in milliseconds; this only bounds a stuck start). */
 const SESSION_HOOK_TIMEOUT_SEC = 10
@@ -68,7 +69,7 @@ export async function installSessionHookCommand(io: CliIo, own: InstallOptions, 
     )
     return
   }
-  if (!o.agent || !/^[A-Za-z0-9._:-]{1,128}$/.test(o.agent))
+  if (!o.agent || !isAgentId(o.agent))
     throw new CliError('--agent is required to install the lifecycle hooks (a single token like mac-claude)')
   if (o.hub && g.palace) throw new CliError('give --hub or --palace, not both')
   const words = ['session-hook', '--agent', o.agent, '--harness', harness]

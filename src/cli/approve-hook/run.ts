@@ -8,9 +8,7 @@ import { openHookContext, openRoot } from '../../core/root'
 import { defaultCliHome, resolveHome } from '../../core/fleet'
 import type { CliIo } from '../output'
 import type { HookCliOptions } from '../commands/hook-flags'
-
-/** Agent ids: one token, like `mac-claude` (RFC-005 `host:agent:project` too). */
-const AGENT_RE = /^[A-Za-z0-9._:-]{1,128}$/
+import { AGENT_ID_MESSAGE, isAgentId } from '../../shared/agent-id'
 
 /** Reads a stream to the end, refusing more than `max` bytes (stops reading there). */
 export async function readAll(stream: NodeJS.ReadableStream, max = MAX_HOOK_INPUT_BYTES): Promise<Uint8Array> {
@@ -35,7 +33,7 @@ export async function runHookCommand(io: CliIo, o: HookCliOptions, signal?: Abor
     return 2
   }
   if (!o.agent) return fail('--agent is required (the agent whose tool call this is, e.g. --agent mac-claude)')
-  if (!AGENT_RE.test(o.agent)) return fail(`--agent must be a single token like mac-claude (machine-harness), got '${o.agent}'`)
+  if (!isAgentId(o.agent)) return fail(`${AGENT_ID_MESSAGE}, got '${o.agent}'`)
   if (o.timeoutMs !== undefined && (o.timeoutMs < 1 || o.timeoutMs > MAX_HOOK_TIMEOUT_MS))
     return fail(`--timeout-ms must be between 1 and ${MAX_HOOK_TIMEOUT_MS}`)
   if (o.hub && o.palace) return fail('give --hub or --palace, not both')

@@ -7,9 +7,8 @@
 import { readSessionHook, startDetached } from '../../core/approvals'
 import type { SessionStateMetadata } from '../../shared/contract/session-state'
 import type { SessionHookOptions } from './args'
+import { isAgentId } from '../../shared/agent-id'
 
-/** Agent ids: one token, like `mac-claude`. */
-const AGENT_RE = /^[A-Za-z0-9._:-]{1,128}$/
 /** Lifecycle payloads are small; more than this is not one. */
 export const MAX_SESSION_INPUT_BYTES = 1024 * 1024
 
@@ -26,7 +25,7 @@ export interface SessionJob {
 
 /** The worker's job for this call, or why nothing is recorded. */
 export function sessionJob(o: SessionHookOptions, input: string, cwd: string, now = new Date()): { job: SessionJob } | { reason: string } {
-  if (!o.agent || !AGENT_RE.test(o.agent)) return { reason: '--agent is required (a single token like mac-claude)' }
+  if (!o.agent || !isAgentId(o.agent)) return { reason: '--agent is required (a single token like mac-claude)' }
   if (o.hub && o.palace) return { reason: 'give --hub or --palace, not both' }
   if (Buffer.byteLength(input, 'utf8') > MAX_SESSION_INPUT_BYTES) return { reason: 'the hook input is larger than 1 MiB' }
   const read = readSessionHook(input, { harness: o.harness, event: o.event })

@@ -2,10 +2,8 @@
  * The settings table's rows, read without the contract's schema (no zod): what `SettingsStore`
  * validates, and the operator's id for the hot paths (`approve-hook`) that cannot pay for zod.
  */
+import { isAgentId } from '../../shared/agent-id'
 import type { Db } from '../sqlite'
-
-/** A single token like `desk-muster`: the contract's rule for `operatorId` (SettingsSchema). */
-const OPERATOR_ID = /^[A-Za-z0-9._-]{1,256}$/
 
 /** Every stored setting as `key -> JSON text`. */
 export function settingRows(db: Db): { key: string; value_json: string }[] {
@@ -17,7 +15,7 @@ export function storedOperatorId(db: Db): string | null {
   const row = db.prepare("SELECT value_json FROM settings WHERE key = 'operatorId'").get() as { value_json: string } | undefined
   try {
     const id: unknown = row ? JSON.parse(row.value_json) : null
-    return typeof id === 'string' && OPERATOR_ID.test(id) ? id : null
+    return isAgentId(id) ? id : null
   } catch {
     return null
   }

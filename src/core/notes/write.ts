@@ -11,9 +11,8 @@ import { ApiError } from '../../shared/api-error'
 import { DEPRECATED_SQUAD_REF, NOTE_TYPES, SQUAD_REF_PREFIX, type SquadNote } from '../../shared/contract/notes-types'
 import { catFileBatch, isGitFailure, listRefs, git, gitText } from '../git'
 import { checkNote, isSharedNamespace, missingFields, NOTE_TIMESTAMP } from './note-rules'
+import { AGENT_ID_MESSAGE, isAgentId } from '../../shared/agent-id'
 
-/** Agent ids as upstream validates them (`[A-Za-z0-9._-]+`). */
-export const AGENT_ID = /^[A-Za-z0-9._-]+$/
 /** Safe ref names (spec A): these characters, no `..`. */
 const SAFE_REF = /^[A-Za-z0-9_\-./]+$/
 /** Attempts when another writer moves the notes ref at the same moment. */
@@ -91,7 +90,7 @@ export function noteTimestamp(d: Date): string {
 
 /** Builds and checks the note object; throws invalid_input with one line. */
 export function buildNote(w: NoteWrite): { ref: string; namespace: string; data: Record<string, unknown> } {
-  if (!AGENT_ID.test(w.agent)) throw new ApiError('--agent must be a single token like mac-claude (machine-harness)', 'invalid_input')
+  if (!isAgentId(w.agent)) throw new ApiError(AGENT_ID_MESSAGE, 'invalid_input')
   // a shared namespace is no agent: its notes keep their writer's name (`--agent you --ref squad/research`)
   if (isSharedNamespace(w.agent.toLowerCase()))
     throw new ApiError(

@@ -12,11 +12,8 @@ import { fileURLToPath } from 'node:url'
 import { ApiError } from '../../shared/api-error'
 import { makeDir } from '../make-dir'
 import { safeEdit, type SafeWriteHooks } from '../muse'
+import { AGENT_ID_MESSAGE, isAgentId } from '../../shared/agent-id'
 
-/** Agent identities as upstream validates them. */
-export const AGENT_TOKEN = /^[A-Za-z0-9._-]+$/
-/** Upstream's message for an invalid identity. */
-export const AGENT_TOKEN_MESSAGE = '--agent must be a single token like mac-claude (machine-harness)'
 /** The end marker (upstream's, exactly). */
 export const MARKER_END = '<!-- mempalace-shared-brain:end -->'
 const MARKER_START_PREFIX = '<!-- mempalace-shared-brain:start'
@@ -46,7 +43,7 @@ export function templatePath(): string {
 
 /** Throws upstream's message unless `agent` is a single token. */
 export function assertAgentId(agent: string): string {
-  if (!AGENT_TOKEN.test(agent)) throw new ApiError(AGENT_TOKEN_MESSAGE, 'invalid_input')
+  if (!isAgentId(agent)) throw new ApiError(AGENT_ID_MESSAGE, 'invalid_input')
   return agent
 }
 

@@ -2,9 +2,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { AGENT_ID_MAX, isAgentId } from './agent-id'
+import { AGENT_ID_MAX, isAgentId } from '../src/shared/agent-id'
 
-const SRC = resolve(import.meta.dirname, '..')
+const SRC = resolve(import.meta.dirname, '..', 'src')
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -286,7 +286,7 @@ describe('muster approve-hook (real process)', () => {
     const item = (await service.call('approvals.list', { hub: 'main', history_limit: 500 })).history.find((i) => i.id === req.id)!
     expect(item.decision!.decision).toBe(winner)
     expect(item.conflicts).toHaveLength(1)
-  })
+  }, 120_000)
 
   it('a remote hub (a MemPalace hub server URL) works alike: the request reaches the server, its decision comes back', async () => {
     const serverPalace = join(tmpDir(), 'served')

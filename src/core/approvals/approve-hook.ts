@@ -215,6 +215,8 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
   try {
     const status = await hub.status()
     if (!status.exists) return unreachable(status.offline_reason ?? `no hub at ${hub.label}`)
+    // a hub server that does not answer (its mirror may still exist here): ask now, not after more timeouts
+    if (!status.online) return unreachable(status.offline_reason ?? `hub ${hub.label} is offline`)
     if (status.read_only) return unreachable(`hub ${hub.label} is read-only (${status.read_only_reason})`)
     request = await appendRequest(hub, ask)
   } catch (err) {

@@ -14,6 +14,8 @@ import { NoStateDb, type Root } from './root'
 
 /** How long the hook waits for a locked hub before it answers `ask` (a locked hub for longer is not normal). */
 export const HOOK_LOCK_TIMEOUT_MS = 5_000
+/** A hub server's connect and read timeout per call: a server that hangs still gets an answer within 5 s. */
+export const HOOK_CALL_TIMEOUT_MS = 3_000
 
 /** Where the hook looks. */
 export interface HookEnvOptions {
@@ -68,7 +70,12 @@ export async function openHookContext(root: Root, o: HookEnvOptions): Promise<{ 
     const { location, token } = o.hub
       ? await registeredHub(db, home, o.hub)
       : { location: resolvePalace(o.palace, o.env, o.cwd).palace, token: null }
-    hub = await openHub(location, { lockTimeoutMs: o.lockTimeoutMs ?? HOOK_LOCK_TIMEOUT_MS, home, token })
+    hub = await openHub(location, {
+      lockTimeoutMs: o.lockTimeoutMs ?? HOOK_LOCK_TIMEOUT_MS,
+      home,
+      token,
+      callTimeoutMs: HOOK_CALL_TIMEOUT_MS
+    })
   } catch (err) {
     hub = { unreachable: (err as Error).message }
   }

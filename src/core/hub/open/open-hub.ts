@@ -19,13 +19,15 @@ export interface OpenHubOptions {
   home: string
   /** A remote hub's bearer token, if it needs one. */
   token?: string | null
+  /** A remote hub's connect and read timeout per call (default 30 s). */
+  callTimeoutMs?: number
 }
 
 /** The hub at a palace folder or a hub server's URL. */
 export async function openHub(location: string, opts: OpenHubOptions): Promise<AppendAndWait> {
   if (isHubUrl(location)) {
     const [{ RemoteHub }, { normalizeHubUrl }] = await Promise.all([import('../remote/remote-hub'), import('../remote/remote-url')])
-    return new RemoteHub({ url: normalizeHubUrl(location), token: opts.token ?? null, home: opts.home })
+    return new RemoteHub({ url: normalizeHubUrl(location), token: opts.token ?? null, home: opts.home, callTimeoutMs: opts.callTimeoutMs })
   }
   return new LocalHubBase(location, { busyTimeoutMs: opts.lockTimeoutMs })
 }

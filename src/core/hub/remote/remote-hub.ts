@@ -71,6 +71,8 @@ export interface RemoteHubOptions {
   home: string
   sync?: SyncOptions
   readyTimeoutMs?: number
+  /** Each call's connect and read timeout (default 30 s; the hook's is short, so it answers within 5 s). */
+  callTimeoutMs?: number
 }
 
 interface Capabilities {
@@ -91,12 +93,14 @@ export class RemoteHub implements Hub {
   private caps: Capabilities = { known: false, readOnly: false, author: 'writer' }
   private probe: { online: boolean; reason: string | null } | null = null
   private readonly readyMs: number
+  private readonly probeMs: number
 
   constructor(o: RemoteHubOptions) {
     const endpoint: RemoteEndpoint = { url: o.url, token: o.token }
     this.location = o.url
     this.label = o.url
-    this.mcp = new McpClient(endpoint)
+    this.mcp = new McpClient(endpoint, o.callTimeoutMs)
+    this.probeMs = Math.min(PROBE_MS, o.callTimeoutMs ?? PROBE_MS)
     this.mirror = new HubMirror(o.home, remoteKey(o.url))
     this.local = new LocalHub(this.mirror.dir)
     this.sync = new RemoteSync(endpoint, this.mirror, this.mcp, () => this.refreshCapabilities(), o.sync)
@@ -105,7 +109,7 @@ export class RemoteHub implements Hub {
 
   /** Reads the server's tools: read-only (no write tool offered) and how list/wait filter authors. */
   private async refreshCapabilities(signal?: AbortSignal): Promise<void> {
-    const tools = await this.mcp.listTools({ signal, timeoutMs: PROBE_MS })
+    const tools = await this.mcp.listTools({ signal, timeoutMs: this.probeMs })
     const names = new Map(tools.map((t) => [t.name, t.arguments]))
     const list = names.get('mempalace_event_list')
     this.caps = {
@@ -123,7 +127,7 @@ export class RemoteHub implements Hub {
     let online: boolean
     let reason: string | null
     if (this.sync.running) {
-      await this.sync.ready(PROBE_MS)
+      await this.sync.ready(this.probeMs)
       const s = this.sync.current()
       online = s.online
       reason = s.online ? null : (s.offline_reason ?? `connecting to ${this.location}…`)

@@ -47,6 +47,39 @@ export interface CallOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000
+/** Largest `/mcp` reply read (500 events of 64 KiB metadata fit many times over); more is refused. */
+export const MAX_MCP_BODY_BYTES = 64 * 1024 * 1024
+
+/**
+ * Reads a reply body as text, refusing one larger than `max` bytes (stops reading there): a server
+ * that streams 600 MB must not balloon this process.
+ */
+export async function readCapped(res: Response, url: string, max = MAX_MCP_BODY_BYTES): Promise<string> {
+  const declared = Number(res.headers.get('content-length'))
+  const tooLarge = (): RemoteCallError =>
+    new RemoteCallError(`hub server ${url} sent a reply larger than ${max / 1024 / 1024} MiB; it was not read`, 'internal', {
+      httpStatus: res.status
+    })
+  if (Number.isFinite(declared) && declared > max) {
+    await res.body?.cancel().catch(() => {})
+    throw tooLarge()
+  }
+  if (!res.body) return ''
+  const reader = res.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > max) {
+      await reader.cancel().catch(() => {})
+      throw tooLarge()
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
 
 const RpcResponse = z.object({
   jsonrpc: z.literal('2.0'),
@@ -130,7 +163,11 @@ export function withTimeout(signal: AbortSignal | undefined, ms: number): AbortS
 export class McpClient {
   private nextId = 1
 
-  constructor(private readonly endpoint: RemoteEndpoint) {}
+  constructor(
+    private readonly endpoint: RemoteEndpoint,
+    /** Each call's timeout unless it gives its own (the hook uses a short one). */
+    private readonly defaultTimeoutMs = DEFAULT_TIMEOUT_MS
+  ) {}
 
   /** Sends one JSON-RPC request and returns its `result` (errors thrown as RemoteCallError). */
   async rpc(method: string, params: Record<string, unknown>, opts: CallOptions = {}): Promise<unknown> {
@@ -142,13 +179,20 @@ export class McpClient {
         headers: authHeaders(this.endpoint, { 'Content-Type': 'application/json', Accept: 'application/json' }),
         // pyDumps, not JSON.stringify: metadata given as text keeps ints past 2^53 and 1.0 exact.
         body: pyDumps({ jsonrpc: '2.0', id: this.nextId++, method, params }, { allowNan: false, loneSurrogates: 'escape' }),
-        signal: withTimeout(opts.signal, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS)
+        signal: withTimeout(opts.signal, opts.timeoutMs ?? this.defaultTimeoutMs)
       })
     } catch (err) {
       if (opts.signal?.aborted) throw new RemoteCallError(`call to hub server ${url} was cancelled`, 'conflict')
       throw new RemoteCallError(`cannot reach hub server ${url}: ${describeNetworkError(err)}`, 'conflict', { unreachable: true })
     }
-    const text = await res.text()
+    let text: string
+    try {
+      text = await readCapped(res, url)
+    } catch (err) {
+      if (err instanceof RemoteCallError) throw err
+      if (opts.signal?.aborted) throw new RemoteCallError(`call to hub server ${url} was cancelled`, 'conflict')
+      throw new RemoteCallError(`lost the reply of hub server ${url}: ${describeNetworkError(err)}`, 'conflict', { unreachable: true })
+    }
     if (!res.ok && !text.trim().startsWith('{')) throw httpError(url, res.status, res.statusText, res.headers.get('retry-after'))
     let parsed: z.infer<typeof RpcResponse>
     try {

@@ -15,6 +15,8 @@ import { toHubEvent } from './remote-mirror'
 
 /** Three missed pings (upstream pings every 15 s) and the connection is considered dead. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 45_000
+/** Longest event (or line) of a live stream, in characters: beyond it the stream is closed. */
+export const MAX_SSE_EVENT_CHARS = 16 * 1024 * 1024
 
 /** What a stream reports while it runs. */
 export interface StreamHandlers {
@@ -35,7 +37,8 @@ export async function runStream(
   cursor: string | null,
   handlers: StreamHandlers,
   signal: AbortSignal,
-  idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS
+  idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS,
+  maxEventChars = MAX_SSE_EVENT_CHARS
 ): Promise<void> {
   const { url } = endpoint
   const local = new AbortController()
@@ -74,8 +77,11 @@ export async function runStream(
     handlers.opened()
     let batch: HubEvent[] = []
     let bad: Error | null = null
+    // characters fed since the last complete event or comment: what the parser may be holding
+    let pending = 0
     const parser = createParser({
       onEvent: (msg) => {
+        pending = 0
         if (msg.event !== 'logstream' || bad) return
         try {
           batch.push(toHubEvent(parseHubJson(msg.data)))
@@ -83,7 +89,10 @@ export async function runStream(
           bad = err as Error
         }
       },
-      onComment: () => handlers.ping?.()
+      onComment: () => {
+        pending = 0
+        handlers.ping?.()
+      }
     })
     const decoder = new TextDecoder()
     const reader = res.body.getReader()
@@ -103,7 +112,14 @@ export async function runStream(
       }
       if (chunk.done) throw new RemoteCallError(`hub server ${url} closed the live stream`, 'conflict', { unreachable: true })
       armIdle()
-      parser.feed(decoder.decode(chunk.value, { stream: true }))
+      const text = decoder.decode(chunk.value, { stream: true })
+      pending += text.length
+      parser.feed(text)
+      if (pending > maxEventChars)
+        throw new RemoteCallError(
+          `hub server ${url} sent a live-stream event longer than ${maxEventChars / 1024 / 1024} Mi characters; the stream was closed`,
+          'internal'
+        )
       if (batch.length) {
         const out = batch
         batch = []

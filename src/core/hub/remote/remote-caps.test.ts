@@ -3,7 +3,7 @@
  * an endless live-stream line is cut off with a clear error instead of growing this process, and
  * one that accepts and never answers runs into the call's timeout.
  */
-import { createServer, type Server } from 'node:http'
+import { createServer, type Server, type ServerResponse } from 'node:http'
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -27,7 +27,7 @@ async function serve(handler: Parameters<typeof createServer>[1]): Promise<strin
 }
 
 /** Streams `total` bytes of `fill` in 64 KiB chunks (or until the client goes away). */
-function flood(res: import('node:http').ServerResponse, total: number, fill: string, first = ''): void {
+function flood(res: ServerResponse, total: number, fill: string, first = ''): void {
   const chunk = Buffer.alloc(64 * 1024, fill)
   let sent = 0
   res.write(first)

@@ -4,7 +4,7 @@
  * test/fixtures/forms/relay (own content in those forms) through `muster directives --json`,
  * `muster lint`, the role summary counts and pickup; the fleet scan's digest equals the parse.
  */
-import { cpSync, readFileSync } from 'node:fs'
+import { cpSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../../test/helpers/fixtures'
@@ -135,8 +135,24 @@ describe('table rows and announcement headings', () => {
     const r177 = await run(home, 'directive', 'pickup', '--id', 'S177', '--project', 'relay', '--target', 'RELAY/BUILD')
     expect(r177.code, r177.err).toBe(0)
     expect(readFileSync(join(dir, '.muse', 'strategy.md'), 'utf8')).toContain('📡 **S177→RELAY/BUILD**: ✅ **中继队列背压** — 已传递')
+    // an outgoing table row names its target; pickup flips it inside its cell
+    const strategy = join(dir, '.muse', 'strategy.md')
+    writeFileSync(
+      strategy,
+      readFileSync(strategy, 'utf8') +
+        '\n## 📡 战略指令队列 (表)\n\n| 指令 | 状态 |\n|---|---|\n| S200→RELAY/BUILD 缓存预热 | 🟡 待传递 |\n'
+    )
+    const r200 = await run(home, 'directive', 'pickup', '--id', 'S200', '--project', 'relay', '--target', 'RELAY/BUILD')
+    expect(r200.code, r200.err).toBe(0)
+    expect(readFileSync(strategy, 'utf8')).toMatch(/\n\| S200→RELAY\/BUILD 缓存预热 \| ✅ 已传递 [\d-]+ [\d:]+ — 待传递 \|\n$/)
+    expect(readFileSync(build, 'utf8')).toMatch(/\n### S200→RELAY\/BUILD \([\d-]+\) — ✅ 已接收 [\d-]+ [\d:]+\n> \*\*缓存预热\*\*\n/)
     const states = JSON.parse((await run(home, 'directives', '--json')).out) as { directives: Listed[] }
     const by = Object.fromEntries(states.directives.map((d) => [d.key, d.state]))
-    expect([by['S109→RELAY/BUILD'], by['S120→RELAY/产品'], by['S177→RELAY/BUILD']]).toEqual(['received', 'received', 'delivered'])
+    expect([by['S109→RELAY/BUILD'], by['S120→RELAY/产品'], by['S177→RELAY/BUILD'], by['S200→RELAY/BUILD']]).toEqual([
+      'received',
+      'received',
+      'delivered',
+      'delivered'
+    ])
   })
 })

@@ -85,7 +85,7 @@ export function quote(body: string): string[] {
 export function markDelivered(text: string, lineNo: number, statusAt: number, stamp: string): string | null {
   // in a table row the stamp stays in the status cell
   return replaceMark(text, lineNo, statusAt, (head, rest) =>
-    head.trimStart().startsWith('|') ? `${head}✅ 已传递 ${stamp}${rest}` : `${head}✅${rest} — 已传递 ${stamp}`
+    head.trimStart().startsWith('|') ? `${head}✅ 已传递 ${stamp}${cellRest(rest)}` : `${head}✅${rest} — 已传递 ${stamp}`
   )
 }
 
@@ -95,11 +95,13 @@ export function markDelivered(text: string, lineNo: number, statusAt: number, st
  * status said (`🟡 **待执行** — …` -> `✅ 已接收 <stamp> — **待执行** — …`). Null when no 🟡 is there.
  */
 export function markReceivedHere(text: string, lineNo: number, statusAt: number, stamp: string): string | null {
-  return replaceMark(text, lineNo, statusAt, (head, rest) => {
-    const said = rest.trimStart()
-    const ends = said === '' || said.startsWith('|')
-    return `${head}✅ 已接收 ${stamp}${ends ? (said ? ' ' : '') : ' — '}${said}`
-  })
+  return replaceMark(text, lineNo, statusAt, (head, rest) => `${head}✅ 已接收 ${stamp}${cellRest(rest)}`)
+}
+
+/** What follows a stamp in a table cell: ` — <status text>`, or the cell's end as it was. */
+function cellRest(rest: string): string {
+  const said = rest.trimStart()
+  return said === '' || said.startsWith('|') ? rest : ` — ${said}`
 }
 
 /** Rewrites line `lineNo` around the 🟡 at `statusAt` (VS16-stripped offset): `make(before, after)`. */

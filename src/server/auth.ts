@@ -4,6 +4,7 @@
  */
 import { timingSafeEqual, randomBytes } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
+import { hostname, networkInterfaces } from 'node:os'
 
 /** Name of the cookie set after the first authenticated page load. */
 export const TOKEN_COOKIE = 'muster_token'
@@ -44,14 +45,28 @@ export function presentedToken(req: IncomingMessage, url: URL): string | null {
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]']
 
 /** Host header values (`name:port`) the server answers to. */
-export function allowedHosts(boundHost: string, port: number): Set<string> {
+export function allowedHosts(boundHost: string, port: number, lanNames: readonly string[] = machineNames()): Set<string> {
   const names = new Set(LOOPBACK_NAMES)
-  if (boundHost !== '0.0.0.0' && boundHost !== '::') names.add(boundHost.includes(':') ? `[${boundHost}]` : boundHost)
+  const any = boundHost === '0.0.0.0' || boundHost === '::'
+  // bound to every address: the machine's own names and addresses are its Host (still never a foreign name)
+  for (const n of any ? lanNames : [boundHost]) names.add(n.includes(':') ? `[${n}]` : n.toLowerCase())
   return new Set([...names].map((n) => `${n}:${port}`))
 }
 
+/** This machine's host name and interface addresses (what a browser on the LAN puts in Host). */
+export function machineNames(): string[] {
+  const out = [hostname()]
+  for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) out.push(a.address.replace(/%.*$/, ''))
+  return out
+}
+
+/** Whether an address to bind is this machine's loopback only (nothing else on the network reaches it). */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)
+}
+
 /** Why a request must be refused for its Host or Origin, or null when it may proceed. */
-export function foreignRequestReason(req: IncomingMessage, hosts: Set<string>): string | null {
+export function foreignRequestReason(req: IncomingMessage, hosts: Set<string>, protocol: 'http:' | 'https:' = 'http:'): string | null {
   const host = (req.headers.host ?? '').toLowerCase()
   if (!hosts.has(host)) return `foreign Host header '${host}'`
   const origin = req.headers.origin
@@ -62,7 +77,7 @@ export function foreignRequestReason(req: IncomingMessage, hosts: Set<string>): 
     } catch {
       return `malformed Origin '${origin}'`
     }
-    if (o.protocol !== 'http:' || !hosts.has(o.host.toLowerCase())) return `foreign Origin '${origin}'`
+    if (o.protocol !== protocol || !hosts.has(o.host.toLowerCase())) return `foreign Origin '${origin}'`
   } else if (origin === 'null') {
     return "foreign Origin 'null'"
   }

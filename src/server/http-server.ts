@@ -9,6 +9,7 @@
  * load) and a loopback Host/Origin; anything else is refused before it reaches the service.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { ApiError, isMethodName, type ApiErrorCode } from '../shared/api'
 import { APP_CSP } from '../shared/csp'
@@ -29,6 +30,8 @@ export interface ServerOptions {
   pingMs?: number
   /** Most live `/api/events` streams at once (default MAX_SSE_CLIENTS). */
   maxSseClients?: number
+  /** Serve HTTPS with this certificate and key (PEM), for a host beyond loopback. */
+  tls?: { cert: string | Buffer; key: string | Buffer }
 }
 
 /** A running server. */
@@ -64,9 +67,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const sseClients = new Set<ServerResponse>()
   let hosts = new Set<string>()
 
-  const server: Server = createServer((req, res) => {
+  const protocol = opts.tls ? 'https:' : 'http:'
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch((err) => sendError(res, err))
-  })
+  }
+  const server: Server = opts.tls ? createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key }, listener) : createServer(listener)
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     setSecurityHeaders(res)
@@ -76,7 +81,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     } catch {
       return sendJson(res, 400, { error: 'malformed request URL', code: 'invalid_input' })
     }
-    const foreign = foreignRequestReason(req, hosts)
+    const foreign = foreignRequestReason(req, hosts, protocol)
     if (foreign) return sendJson(res, 403, { error: `refused: ${foreign}`, code: 'forbidden' })
     const token = presentedToken(req, url)
     if (!token || !sameToken(token, opts.token)) {
@@ -87,7 +92,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (url.pathname.startsWith('/api/')) return sendJson(res, 404, { error: `no such endpoint ${url.pathname}`, code: 'not_found' })
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'method not allowed', code: 'invalid_input' })
     if (url.searchParams.has('token')) {
-      res.setHeader('Set-Cookie', `${TOKEN_COOKIE}=${encodeURIComponent(opts.token)}; HttpOnly; SameSite=Strict; Path=/`)
+      res.setHeader(
+        'Set-Cookie',
+        `${TOKEN_COOKIE}=${encodeURIComponent(opts.token)}; HttpOnly; SameSite=Strict; Path=/${opts.tls ? '; Secure' : ''}`
+      )
     }
     const file = (await readStatic(opts.staticDir, url.pathname)) ?? (await readStatic(opts.staticDir, '/'))
     if (!file) {
@@ -160,7 +168,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const port = (server.address() as AddressInfo).port
   hosts = allowedHosts(host, port)
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
-  const url = `http://${shownHost}:${port}/`
+  const url = `${protocol}//${shownHost}:${port}/`
   return {
     url,
     openUrl: `${url}?token=${opts.token}`,

@@ -1,0 +1,160 @@
+/**
+ * `muster serve --host` beyond loopback (issue 20, point 5): HTTPS with --tls-cert/--tls-key, the
+ * token and the Host/Origin checks unchanged (a LAN name of this machine is a Host, a foreign one
+ * is not), and a warning when a LAN address is served without TLS.
+ */
+import { execFileSync, spawn } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { request } from 'node:https'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { builtCli } from '../../test/helpers/built-cli'
+import { tmpDir } from '../../test/helpers/tmp'
+import { runCli } from '../cli/index'
+import { createService } from '../core/root'
+import type { MusterService } from '../core/service-types'
+import { allowedHosts, isLoopbackHost } from './auth'
+import { startServer, type RunningServer } from './http-server'
+
+const TOKEN = 'test-token-0123456789abcdef'
+
+/** A self-signed certificate for 127.0.0.1 (openssl), as files. */
+function selfSigned(): { cert: string; key: string } {
+  const dir = tmpDir()
+  const cert = join(dir, 'cert.pem')
+  const key = join(dir, 'key.pem')
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1'
+    ],
+    { stdio: 'ignore' }
+  )
+  return { cert, key }
+}
+
+/** One HTTPS request (the self-signed certificate accepted); its status and body. */
+function httpsCall(port: number, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((done, fail) => {
+    const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers, rejectUnauthorized: false }, (res) => {
+      let body = ''
+      res.on('data', (d: Buffer) => (body += d.toString()))
+      res.on('end', () => done({ status: res.statusCode ?? 0, body }))
+    })
+    req.on('error', fail)
+    req.end('{}')
+  })
+}
+
+let service: MusterService | undefined
+let server: RunningServer | undefined
+afterEach(async () => {
+  await server?.close()
+  await service?.close()
+  server = service = undefined
+})
+
+describe('muster serve beyond loopback', () => {
+  it('bound to every address, takes this machine’s LAN names as Host, never a foreign one', () => {
+    const hosts = allowedHosts('0.0.0.0', 8080, ['box', '192.168.1.20', 'fe80::1'])
+    expect([...hosts].sort()).toEqual(
+      ['127.0.0.1:8080', 'localhost:8080', '[::1]:8080', 'box:8080', '192.168.1.20:8080', '[fe80::1]:8080'].sort()
+    )
+    expect(hosts.has('evil.example:8080')).toBe(false)
+    expect(isLoopbackHost('127.0.0.1')).toBe(true)
+    expect(isLoopbackHost('0.0.0.0')).toBe(false)
+    expect(isLoopbackHost('192.168.1.20')).toBe(false)
+  })
+
+  it('serves HTTPS with the certificate; the token and the Host/Origin checks hold (an http: Origin is foreign)', async () => {
+    const { cert, key } = selfSigned()
+    const staticDir = tmpDir()
+    writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Muster</title>')
+    service = await createService({ home: tmpDir(), transport: 'http', watch: false })
+    const { readFileSync } = await import('node:fs')
+    server = await startServer({ service, token: TOKEN, staticDir, tls: { cert: readFileSync(cert), key: readFileSync(key) } })
+    expect(server.url).toBe(`https://127.0.0.1:${server.port}/`)
+    const json = { 'content-type': 'application/json', host: `127.0.0.1:${server.port}` }
+    const ok = await httpsCall(server.port, '/api/call/app.info', { ...json, authorization: `Bearer ${TOKEN}` })
+    expect(ok.status).toBe(200)
+    expect((await httpsCall(server.port, '/api/call/app.info', json)).status).toBe(401)
+    const foreignHost = await httpsCall(server.port, '/api/call/app.info', {
+      ...json,
+      authorization: `Bearer ${TOKEN}`,
+      host: 'evil.example'
+    })
+    expect(foreignHost.status).toBe(403)
+    const httpOrigin = await httpsCall(server.port, '/api/call/app.info', {
+      ...json,
+      authorization: `Bearer ${TOKEN}`,
+      origin: `http://127.0.0.1:${server.port}`
+    })
+    expect(httpOrigin.status).toBe(403)
+    const sameOrigin = await httpsCall(server.port, '/api/call/app.info', {
+      ...json,
+      authorization: `Bearer ${TOKEN}`,
+      origin: `https://127.0.0.1:${server.port}`
+    })
+    expect(sameOrigin.status).toBe(200)
+  })
+
+  it('refuses half a TLS pair and an unreadable file (exit 1, nothing served)', async () => {
+    const run = async (...args: string[]) => {
+      let err = ''
+      const code = await runCli(['serve', '--home', tmpDir(), '--port', '0', ...args], {
+        stdout: () => undefined,
+        stderr: (t) => (err += t),
+        env: {},
+        cwd: process.cwd()
+      })
+      return { code, err }
+    }
+    expect(await run('--tls-cert', 'x.pem')).toEqual({ code: 1, err: 'muster: --tls-cert and --tls-key go together\n' })
+    const r = await run('--tls-cert', '/nonexistent/c.pem', '--tls-key', '/nonexistent/k.pem')
+    expect(r.code).toBe(1)
+    expect(r.err).toMatch(/^muster: cannot read the TLS certificate \/nonexistent\/c\.pem: ENOENT\n$/)
+  })
+
+  const bin = builtCli()
+  /** Starts the built `muster serve` with `args`; resolves with its first stdout line and stderr, then stops it. */
+  function serveOnce(...args: string[]): Promise<{ out: string; err: string }> {
+    return new Promise((done, fail) => {
+      const p = spawn(process.execPath, [bin, 'serve', '--home', tmpDir(), '--port', '0', '--json', ...args], {
+        env: { ...process.env, MUSTER_NO_BACKGROUND: '1' }
+      })
+      let out = ''
+      let err = ''
+      p.stderr.on('data', (d: Buffer) => (err += d.toString()))
+      p.stdout.on('data', (d: Buffer) => {
+        out += d.toString()
+        if (out.includes('"url"')) p.kill('SIGTERM')
+      })
+      p.on('close', () => (out ? done({ out, err }) : fail(new Error(err))))
+    })
+  }
+
+  it('warns when it serves a LAN address without TLS, not on loopback, not with TLS', async () => {
+    const lan = await serveOnce('--host', '0.0.0.0')
+    expect(lan.err).toMatch(/^warning: serving 0\.0\.0\.0 beyond this machine without TLS: .*pass --tls-cert FILE --tls-key FILE$/m)
+    expect(JSON.parse(lan.out).url).toMatch(/^http:\/\//)
+    expect((await serveOnce()).err).not.toContain('without TLS')
+    const { cert, key } = selfSigned()
+    const tls = await serveOnce('--host', '0.0.0.0', '--tls-cert', cert, '--tls-key', key)
+    expect(tls.err).not.toContain('without TLS')
+    expect(JSON.parse(tls.out).url).toMatch(/^https:\/\//)
+  }, 60_000)
+})

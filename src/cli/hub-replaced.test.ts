@@ -168,4 +168,30 @@ describe('muster serve: the hub file is the hub', () => {
     expect(header.body.error).toMatch(/corrupt\?.*writes are refused/)
     expect((await call('app.info', {})).status).toBe(200)
   }, 120_000)
+
+  it('a BLOB body written by another process is shown as binary by events list --json and thread', () => {
+    const dir = tmpDir()
+    const hub = createHub(dir)
+    const e = appendEvent(hub.db, hub.replicaId, {
+      type: 'chat.message',
+      stream: 'project/x',
+      room: 'rooms',
+      fromAgent: 'other',
+      correlationId: 'task_blob',
+      body: 'x'
+    })
+    hub.db.prepare('UPDATE events SET body = ? WHERE id = ?').run(Buffer.from([0xff, 0x00, 0x1b, 0x5b]), e.id)
+    hub.close()
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, [CLI, '--home', tmpDir(), '--palace', dir, ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, MUSTER_HOME: '' }
+      })
+    const list = cli('events', 'list', '--json')
+    expect(list.status, list.stderr).toBe(0)
+    expect((JSON.parse(list.stdout) as { events: { body: string }[] }).events.map((x) => x.body)).toEqual(['[binary body: 4 bytes]'])
+    const thread = cli('thread', 'task_blob')
+    expect(thread.status, thread.stderr).toBe(0)
+    expect(thread.stdout).toContain('[binary body: 4 bytes]')
+  })
 })

@@ -245,6 +245,10 @@ describe('directive query: ordering', () => {
   it('numbers ids by their digits: suffixes are ignored, S0XX-like ids count as 0', () => {
     expect(directiveNumber('S040v3')).toBe(40)
     expect(directiveNumber('S229+')).toBe(229)
+    // bounded: an id of S plus 400 digits is not numbered (it broke the next ids: S000, S049 reused)
+    expect(directiveNumber(`S${'9'.repeat(400)}`)).toBe(0)
+    expect(directiveNumber('S1234567')).toBe(0)
+    expect(directiveNumber('S999999')).toBe(999_999)
     expect(directiveNumber('S1000')).toBe(1000)
     expect(directiveNumber('X12')).toBe(0)
     const a = directive({ key: 'a', id: 'S099', state: 'pending' })

@@ -40,10 +40,17 @@ export function textTerms(text: string | null | undefined): string[] {
     : []
 }
 
-/** The numeric part of a directive id (`S040v3` -> 40), 0 when there is none. */
+/** Largest directive number that counts: an id with more digits (`S` + 400 digits) is not numbered. */
+export const MAX_DIRECTIVE_NUMBER = 999_999
+
+/**
+ * The numeric part of a directive id (`S040v3` -> 40), 0 when there is none or it is out of bounds
+ * (more than 6 digits): such an id neither breaks the numbering of the next ids nor sorts first.
+ */
 export function directiveNumber(id: string): number {
   const m = /^S(\d+)/.exec(id)
-  return m ? Number(m[1]) : 0
+  if (!m || m[1]!.length > 6) return 0
+  return Number(m[1])
 }
 
 /** The text a directive is searched in (see the header), normalised. */

@@ -299,4 +299,17 @@ describe('refusals before anything runs', () => {
     })
     expect(g.checked_in).toBe('demo')
   })
+
+  it('symbolic links are reported: one leading outside the repository refuses the apply, one inside is a warning', async () => {
+    w = await patchWorld()
+    const link = (path: string, target: string) =>
+      `diff --git a/${path} b/${path}\nnew file mode 120000\nindex 0000000..1111111\n--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+${target}\n\\ No newline at end of file\n`
+    const out = (await w.patches.verify({ palace: w.palace }, await w.submit(link('src/keys', '../../.ssh/id_rsa')))).verification
+    expect(out.findings.find((f) => f.code === 'symlink')).toMatchObject({ level: 'error', path: 'src/keys' })
+    expect(out.findings.find((f) => f.code === 'symlink')!.message).toMatch(/leads outside the repository/)
+    const abs = (await w.patches.verify({ palace: w.palace }, await w.submit(link('etc', '/etc')))).verification
+    expect(abs.findings.find((f) => f.code === 'symlink')).toMatchObject({ level: 'error', path: 'etc' })
+    const inside = (await w.patches.verify({ palace: w.palace }, await w.submit(link('src/current', 'v2/main.ts')))).verification
+    expect(inside.findings.find((f) => f.code === 'symlink')).toMatchObject({ level: 'warning', path: 'src/current' })
+  })
 })

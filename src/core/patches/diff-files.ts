@@ -16,6 +16,8 @@ export interface ParsedPatch {
   binaryLookingLines: number
   /** Problems git would also trip on (a hunk cut short, a `+++` without `---`). */
   problems: string[]
+  /** Files the patch makes symbolic links (mode 120000), with the target it gives them (null: none shown). */
+  symlinks: { path: string; target: string | null }[]
 }
 
 const HUNK_RE = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/
@@ -99,6 +101,9 @@ interface Draft {
   additions: number
   deletions: number
   git: boolean
+  /** The new version is a symbolic link (mode 120000); its target is the hunk's added line. */
+  link: boolean
+  linkTarget: string | null
 }
 
 /** Parses patch text into its files (see the file comment for what is understood). */
@@ -110,9 +115,11 @@ export function parsePatch(text: string): ParsedPatch {
   let oldLeft = 0
   let newLeft = 0
   let binaryLookingLines = 0
+  const symlinks: ParsedPatch['symlinks'] = []
 
   const finish = (): void => {
     if (!cur) return
+    if (cur.link && (cur.new_path ?? cur.old_path)) symlinks.push({ path: (cur.new_path ?? cur.old_path)!, target: cur.linkTarget })
     const status: PatchFile['status'] =
       cur.status ??
       (cur.old_path === null ? 'added' : cur.new_path === null ? 'deleted' : cur.old_path !== cur.new_path ? 'renamed' : 'modified')
@@ -136,6 +143,7 @@ export function parsePatch(text: string): ParsedPatch {
       if (c === '+') {
         cur.additions++
         newLeft--
+        if (cur.link && cur.linkTarget === null) cur.linkTarget = line.slice(1)
       } else if (c === '-') {
         cur.deletions++
         oldLeft--
@@ -161,7 +169,9 @@ export function parsePatch(text: string): ParsedPatch {
         binary: false,
         additions: 0,
         deletions: 0,
-        git: true
+        git: true,
+        link: false,
+        linkTarget: null
       }
       if (!pair) problems.push(`unreadable diff header at line ${n + 1}`)
       continue
@@ -171,7 +181,17 @@ export function parsePatch(text: string): ParsedPatch {
       const newP = strip(markerPath(lines[n + 1]!.replace(/\r$/, '').slice(4)))
       if (!cur || !cur.git || cur.additions + cur.deletions > 0) {
         finish()
-        cur = { old_path: oldP, new_path: newP, status: null, binary: false, additions: 0, deletions: 0, git: false }
+        cur = {
+          old_path: oldP,
+          new_path: newP,
+          status: null,
+          binary: false,
+          additions: 0,
+          deletions: 0,
+          git: false,
+          link: false,
+          linkTarget: null
+        }
       } else {
         cur.old_path = oldP
         cur.new_path = newP
@@ -186,6 +206,7 @@ export function parsePatch(text: string): ParsedPatch {
       continue
     }
     if (!cur) continue
+    if (/^(new file mode|new mode) 120000$/.test(line) || /^index [0-9a-f]+\.\.[0-9a-f]+ 120000$/.test(line)) cur.link = true
     if (line.startsWith('new file mode ')) {
       cur.status = 'added'
       cur.old_path = null
@@ -211,5 +232,5 @@ export function parsePatch(text: string): ParsedPatch {
   if (oldLeft > 0 || newLeft > 0) problems.push('the last hunk is shorter than its @@ header says')
   finish()
   for (const f of files) if (f.status === 'mode' && f.additions + f.deletions > 0) f.status = 'modified'
-  return { files, binaryLookingLines, problems }
+  return { files, binaryLookingLines, problems, symlinks }
 }

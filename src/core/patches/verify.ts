@@ -51,6 +51,21 @@ export function pathEscape(path: string): string | null {
   return null
 }
 
+/** Why a link at `path` pointing to `target` leads outside the repository, or null when it stays inside. */
+export function linkEscape(path: string, target: string): string | null {
+  if (target.startsWith('/') || target.startsWith('\\') || /^[A-Za-z]:/.test(target)) return 'an absolute target'
+  const parts = path.split('/').slice(0, -1)
+  for (const seg of target.split(/[\\/]/)) {
+    if (seg === '' || seg === '.') continue
+    if (seg === '..') {
+      if (parts.length === 0) return "a '..' past the repository root"
+      parts.pop()
+    } else parts.push(seg)
+  }
+  if (parts.some((s) => s.toLowerCase() === '.git')) return 'the .git folder'
+  return null
+}
+
 const finding = (code: PatchFinding['code'], level: PatchFinding['level'], message: string, path: string | null = null): PatchFinding => ({
   code,
   level,
@@ -89,6 +104,24 @@ function textFindings(parsed: ParsedPatch, size: number): PatchFinding[] {
       out.push(
         finding('binary', 'warning', `${f.new_path ?? f.old_path}: binary change (the diff view cannot show it)`, f.new_path ?? f.old_path)
       )
+  }
+  for (const l of parsed.symlinks) {
+    const outside = l.target === null ? null : linkEscape(l.path, l.target)
+    out.push(
+      outside
+        ? finding(
+            'symlink',
+            'error',
+            `${l.path}: a symbolic link to ${JSON.stringify(l.target)}, which leads outside the repository (${outside})`,
+            l.path
+          )
+        : finding(
+            'symlink',
+            'warning',
+            `${l.path}: a symbolic link${l.target === null ? '' : ` to ${JSON.stringify(l.target)}`}: check where it points before applying`,
+            l.path
+          )
+    )
   }
   if (parsed.binaryLookingLines > 0) {
     out.push(

@@ -38,7 +38,8 @@ export const FINDING_CODES = [
   'too-large',
   'missing-at-base',
   'base-unknown',
-  'unparsed'
+  'unparsed',
+  'symlink'
 ] as const
 export const PatchFindingSchema = z.object({
   code: z.enum(FINDING_CODES),

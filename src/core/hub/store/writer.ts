@@ -54,6 +54,27 @@ export interface AppendEventInput {
 /** An `events` row as `SELECT rowid, * FROM events` returns it (v4 columns). */
 export type EventRow = Omit<HubEvent, 'seq' | 'artifact_ids' | 'metadata'> & { rowid: number; metadata_json: string }
 
+/**
+ * A text column as text: another writer may have stored a BLOB (or a number) where MemPalace writes
+ * TEXT. A BLOB body is shown as binary (`[binary body: N bytes]`), never passed on as bytes that
+ * break the JSON and the thread views.
+ */
+export function textColumn(v: unknown, what = 'body'): string {
+  if (typeof v === 'string') return v
+  if (v instanceof Uint8Array) return `[binary ${what}: ${v.byteLength} bytes]`
+  return v === null || v === undefined ? '' : String(v)
+}
+
+/** Metadata JSON read from a row: a BLOB holding UTF-8 text is read as that text, other bytes as none. */
+function metadataText(v: unknown): string | null {
+  if (typeof v === 'string' || v === null) return v
+  if (v instanceof Uint8Array) {
+    const text = Buffer.from(v).toString('utf8')
+    return Buffer.from(text, 'utf8').equals(Buffer.from(v)) ? text : null
+  }
+  return null
+}
+
 /** Builds the envelope of one row (`SELECT rowid, * FROM events`) with its artifact ids. */
 export function rowToEvent(row: EventRow, artifactIds: string[]): HubEvent {
   return {
@@ -73,9 +94,9 @@ export function rowToEvent(row: EventRow, artifactIds: string[]): HubEvent {
     base_commit: row.base_commit,
     status: row.status,
     artifact_ids: artifactIds,
-    body: row.body,
+    body: textColumn(row.body),
     created_at: row.created_at,
-    ...readMetadata(row.metadata_json)
+    ...readMetadata(metadataText(row.metadata_json))
   }
 }
 

@@ -33,6 +33,12 @@ export interface RaceOptions {
   /** Every this many writes the agent stalls `stallMs` between opening the file and writing (0: never). */
   stallEvery?: number
   stallMs?: number
+  /** Each stall lasts a random stallMs..stallMaxMs (default stallMs). */
+  stallMaxMs?: number
+  /** `mid`: stall halfway through the write (a half-written file), not between open and write. */
+  stallWhere?: 'open' | 'mid'
+  /** Run a reader process beside each race that counts reads finding the path missing. */
+  reader?: boolean
   /** Path of agent_writer.py (default: beside this file; a bundled bench passes it). */
   agentScript?: string
 }
@@ -56,10 +62,17 @@ export interface RaceResult {
   leftovers: string[]
   /** The first few lost or duplicated lines and edits, by name (what to look for when a race fails). */
   examples: string[]
+  /** Lines of the final file that belong to nothing written whole (split or merged lines), and extra section headers. */
+  torn: string[]
+  /** Successful edits missing from the file but kept in a `.muster-lost-` copy (reported). */
+  reportedEdits: number
+  /** The reader's reads and how many found the path missing (null without a reader). */
+  reads: { total: number; missing: number } | null
   seconds: number
 }
 
 const AGENT = join(import.meta.dirname, 'agent_writer.py')
+const READER = join(import.meta.dirname, 'reader_loop.py')
 
 const role = (tag: string) => `<!-- L0: v1.0 | stress ${tag} | sends vs agent writes -->
 # Build (${tag})
@@ -98,6 +111,8 @@ async function racePattern(
   const root = project.path
   const file = join(root, '.muse', 'build.md')
   const t0 = performance.now()
+  const stop = join(root, 'reader.stop')
+  const reader = opts.reader ? startReader(file, stop) : null
   const agent = new Agent(pattern, file, opts, seed)
   const perEdit = opts.agentWrites / opts.musterEdits
   const latencies: number[] = []
@@ -130,6 +145,8 @@ async function racePattern(
   await agent.done
   // copies of the file kept for late appends are merged and gone before anything is counted
   await lateWritesSettled()
+  writeFileSync(stop, '')
+  const reads = reader ? await reader : null
   const seconds = (performance.now() - t0) / 1000
   const text = readFileSync(file, 'utf8')
   const lines = text.split('\n')
@@ -155,21 +172,68 @@ async function racePattern(
     duplicatedLines += Math.max(0, c - 1)
     if (c !== 1) example(`${name} x${c}`)
   }
+  const lostCopies = readdirSync(join(root, '.muse'))
+    .filter((n) => n.includes('.muster-lost-'))
+    .map((n) => readFileSync(join(root, '.muse', n), 'utf8'))
   let lostEdits = 0
+  let reportedEdits = 0
   let duplicatedEdits = 0
   for (let i = 0; i < opts.musterEdits; i++) {
     const title = `edit-${pattern}-${String(i).padStart(4, '0')}`
     const c = editSeen.get(title) ?? 0
-    // a failed edit must be absent; a successful one present exactly once
-    if (failed.has(title)) duplicatedEdits += c
+    // a failed edit must not be there twice (an agent's copy made after it was written may bring it back once);
+    // a successful one present exactly once
+    if (failed.has(title)) duplicatedEdits += Math.max(0, c - 1)
     else {
-      if (c === 0) lostEdits++
+      if (c === 0 && lostCopies.some((t) => t.includes(`🟡 **${title}**`))) reportedEdits++
+      else if (c === 0) lostEdits++
       duplicatedEdits += Math.max(0, c - 1)
     }
-    if (c !== (failed.has(title) ? 0 : 1)) example(`${title} x${c}`)
+    if (failed.has(title) ? c > 1 : c !== 1 && !lostCopies.some((t) => t.includes(`🟡 **${title}**`))) example(`${title} x${c}`)
   }
-  const leftovers = readdirSync(join(root, '.muse')).filter((n) => n.includes('.muster-'))
-  return { pattern, lostLines, duplicatedLines, lostEdits, duplicatedEdits, failedEdits, latencies, leftovers, examples, seconds }
+  // copies a refused edit kept beside the file are named in its error: reported, not left over
+  const leftovers = readdirSync(join(root, '.muse')).filter(
+    (n) => n.includes('.muster-') && !n.includes('.muster-lost-') && !failedEdits.some((f) => f.includes(n))
+  )
+  // every line is a template line, an agent line, an edit line or its body, written whole
+  const template = new Set(role(pattern).split('\n'))
+  const whole = new RegExp(
+    `^(agent-${pattern}-\\d{4}|📡 \\*\\*S\\d{3}→P-${pattern.toUpperCase()}/QA\\*\\*: 🟡 \\*\\*edit-${pattern}-\\d{4}\\*\\*|> body of edit-${pattern}-\\d{4})$`,
+    'u'
+  )
+  const torn = lines.filter((l) => !template.has(l) && !whole.test(l)).slice(0, 10)
+  for (const header of [lines[0]!, '## 📡 战略指令队列', '## Log'])
+    if (lines.filter((l) => l === header).length !== 1) torn.push(`${header} x${lines.filter((l) => l === header).length}`)
+  return {
+    pattern,
+    lostLines,
+    duplicatedLines,
+    lostEdits,
+    duplicatedEdits,
+    failedEdits,
+    latencies,
+    leftovers,
+    examples,
+    torn,
+    reportedEdits,
+    reads,
+    seconds
+  }
+}
+
+/** Starts the reader process; resolves with its counts once the stop file appears. */
+function startReader(file: string, stop: string): Promise<{ total: number; missing: number }> {
+  const proc = spawn('python3', [READER, file, stop], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  proc.stdout.on('data', (d: Buffer) => (out += d.toString()))
+  return new Promise((resolve, reject) => {
+    proc.once('error', reject)
+    proc.once('exit', (code) => {
+      const m = /reads (\d+) missing (\d+)/.exec(out)
+      if (code === 0 && m) resolve({ total: Number(m[1]), missing: Number(m[2]) })
+      else reject(new Error(`reader exited with ${code}: ${out}`))
+    })
+  })
 }
 
 /** The Python agent process: its progress, its allowance, its end. */
@@ -193,7 +257,9 @@ class Agent {
         String(opts.agentPauseMs),
         String(seed),
         String(opts.stallEvery ?? 0),
-        String(opts.stallMs ?? 0)
+        String(opts.stallMs ?? 0),
+        String(opts.stallMaxMs ?? opts.stallMs ?? 0),
+        opts.stallWhere ?? 'open'
       ],
       { stdio: ['pipe', 'pipe', 'pipe'] }
     )

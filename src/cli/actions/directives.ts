@@ -40,7 +40,7 @@ export async function pickup(io: CliIo, opts: { project: string; id: string; tar
 /** Sends one directive. */
 export async function send(
   io: CliIo,
-  opts: { project: string; from: string; to: string; title: string; body: string; id?: string },
+  opts: { project: string; from: string; to: string; title: string; body: string; id?: string; key?: string },
   cmd: Command
 ): Promise<void> {
   const r = await withService(cmd, io, (s) => s.call('muse.send', opts))

@@ -37,5 +37,6 @@ export function registerDirectives(program: Command, io: CliIo): void {
     .requiredOption('--title <title>', 'one-line title')
     .option('--body <text>', 'body (written as a > blockquote)', '')
     .option('--id <id>', 'directive id (default: next free S-number)')
+    .option('--key <key>', 'idempotency key: running the same send again with it writes nothing new')
     .action(lazyAction(io, actions, 'send'))
 }

@@ -31,7 +31,8 @@ import {
   sizeLevel,
   throughSwaps,
   roleFile,
-  send
+  send,
+  SendKeys
 } from '../muse'
 import type { HandlersFor, ServiceContext } from '../service-context'
 
@@ -39,6 +40,7 @@ import type { HandlersFor, ServiceContext } from '../service-context'
 export function museHandlers(ctx: ServiceContext): HandlersFor<typeof museMethods> {
   const cache = ctx.roles
   const fleet = (): Promise<FleetView> => readFleetView(ctx.registry.list(), cache, markedHub(ctx.db))
+  const sendKeys = new SendKeys(ctx.opts.home)
   /** Projects whose memory index is known to match the files (kept only while watching). */
   const memoryInSync = new Set<string>()
   ctx.onFleetChange((project) => memoryInSync.delete(project))
@@ -111,7 +113,9 @@ export function museHandlers(ctx: ServiceContext): HandlersFor<typeof museMethod
         to: input.to,
         title: input.title,
         body: input.body,
-        id: input.id
+        id: input.id,
+        key: input.key,
+        keys: sendKeys
       })
       written(p.name, [result.file])
       return result

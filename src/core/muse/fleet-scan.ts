@@ -14,7 +14,7 @@ import type { FleetView } from './directive-index'
 import { detectHub } from './hub-project'
 import { digestRole } from './role-digest'
 import { countsOf, entryPath, museDir, readMuseListing, throughSwaps, type MuseListing, type RoleCounts } from './role-files'
-import { noteSize } from './safe-write-settle'
+import { noteSeenSize } from './safe-write-settle'
 import { asyncScanFs, mtimeIso, type ScanFs } from './scan-fs'
 
 /** What `stat` says about a role file, as the views show it. */
@@ -85,7 +85,7 @@ export class RoleCache {
     const misses: number[] = []
     stats.forEach((st, i) => {
       if (st.status === 'rejected') return void (out[i] = st)
-      noteSize(items[i]!.path, st.value.size)
+      noteSeenSize(items[i]!.path, st.value.size, st.value.ino)
       const digest = this.cache.digest(items[i]!.path, stampOf(st.value))
       if (!digest) return void misses.push(i)
       this.stats.cached++
@@ -116,7 +116,7 @@ export class RoleCache {
   /** The overview's counts of `path` (file name `file`): from the cache's small column when unchanged, else parsed. */
   async readCounts(path: string, file: string): Promise<RoleCounts & FileFacts> {
     const st = await this.fs.stat(path)
-    noteSize(path, st.size)
+    noteSeenSize(path, st.size, st.ino)
     const stamp = stampOf(st)
     const counts = this.cache.counts(path, stamp)
     if (counts) {

@@ -4,7 +4,7 @@
  * folder (`muster status` on every tool call of every agent) loads nothing more.
  */
 
-const NAME = /^\.(.+)\.muster-(aside-)?(\d+)-[0-9a-f]+(\.tmp)?$/
+const NAME = /^\.(.+)\.muster-(aside-|lost-)?(\d+)-[0-9a-f]+(\.tmp)?$/
 
 /** A leftover working file of some Muster process. */
 export interface Leftover {
@@ -12,7 +12,8 @@ export interface Leftover {
   name: string
   /** The file it belongs to (`build.md`). */
   file: string
-  kind: 'tmp' | 'aside'
+  /** `lost`: a version holding an edit another writer dropped (reported whether its process runs or not). */
+  kind: 'tmp' | 'aside' | 'lost'
   pid: number
 }
 
@@ -20,7 +21,7 @@ export interface Leftover {
 export function parseLeftover(name: string): Leftover | null {
   const m = NAME.exec(name)
   if (!m || !!m[2] === !!m[4]) return null
-  return { name, file: m[1]!, kind: m[2] ? 'aside' : 'tmp', pid: Number(m[3]) }
+  return { name, file: m[1]!, kind: m[2] === 'lost-' ? 'lost' : m[2] ? 'aside' : 'tmp', pid: Number(m[3]) }
 }
 
 /** True while a process with this id exists (EPERM: it exists but is not ours). */
@@ -34,13 +35,13 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/** The leftovers of dead processes among the entry names of a folder (of `file` only, when given). */
+/** The leftovers of dead processes, and lost edits, among the entry names of a folder (of `file` only, when given). */
 export function deadAmong(names: readonly string[], file?: string): Leftover[] {
   const out: Leftover[] = []
   for (const n of names) {
     if (!n.startsWith(file ? `.${file}.muster-` : '.') || !n.includes('.muster-')) continue
     const l = parseLeftover(n)
-    if (l && (!file || l.file === file) && !processAlive(l.pid)) out.push(l)
+    if (l && (!file || l.file === file) && (l.kind === 'lost' || !processAlive(l.pid))) out.push(l)
   }
   return out
 }

@@ -126,7 +126,10 @@ export async function lintProject(sp: ScannedProject, tag: string | null): Promi
     // the scan's listing of .muse/ already names its working files
     const dead = dir === '.muse' && listing ? deadAmong(listing.workingFiles) : await deadLeftovers(join(sp.project.path, dir))
     for (const l of dead) {
-      const message = `${dir}/${l.name} is left from an interrupted Muster write (process ${l.pid}): compare it with ${dir}/${l.file}, then delete it`
+      const message =
+        l.kind === 'lost'
+          ? `${dir}/${l.name} holds a Muster edit that another writer overwrote in ${dir}/${l.file} and that could not be applied again: merge it by hand (or send again), then delete it`
+          : `${dir}/${l.name} is left from an interrupted Muster write (process ${l.pid}): compare it with ${dir}/${l.file}, then delete it`
       out.push({ level: 'warning', code: 'leftover-write', ...at(null, null, null), message })
     }
   }

@@ -28,12 +28,13 @@ import { constants as fsConstants, promises as fs } from 'node:fs'
 import { dirname } from 'node:path'
 import { ApiError } from '../../shared/api-error'
 import { safeEdit } from './safe-write'
+import { guardsSettled } from './safe-write-guard'
 import { withFileLock } from './safe-write-lock'
 import { pause, signature } from './safe-write-settle'
 import { looksWhole, startsWith } from './safe-write-swap'
 
 /** How long a copy must stay unchanged after its edit before it is deleted. */
-export const LATE_WRITE_GRACE_MS = 1500
+export const LATE_WRITE_GRACE_MS = 3000
 
 /** How often kept copies are polled (one stat each). */
 const KEEP_POLL_MS = 20
@@ -64,9 +65,12 @@ export function keepCopies(copies: KeptCopy[]): void {
   loop ??= run().finally(() => (loop = null))
 }
 
-/** Resolves once every kept copy was merged and let go (tests, and a clean shutdown). */
+/** Resolves once every kept copy was merged and let go, and no edit is guarded any more (tests, and a clean shutdown). */
 export async function lateWritesSettled(): Promise<void> {
-  while (loop) await loop
+  do {
+    while (loop) await loop
+    await guardsSettled()
+  } while (loop)
 }
 
 async function run(): Promise<void> {

@@ -29,11 +29,13 @@ const LOAD_FACTOR = 3
 export const WINDOW_MAX_MS = 1000
 
 /**
- * A file shorter than Muster last saw it may be a rewrite in progress (truncated, partly written).
- * Writers finish a rewrite in one burst of write calls; a second without change means it is settled
- * (a deliberate shrink, such as an archive pass).
+ * A file shorter than Muster last saw it, or one whose last line is cut (no final newline), may be a
+ * rewrite in progress (truncated, partly written). Writers finish a rewrite in one burst of write
+ * calls, but a loaded machine can stop one for a couple of seconds between two of them (the stress
+ * test stalls truncating agents 0.3-2 s mid-write): 3 s without change means it is settled (a
+ * deliberate shrink, such as an archive pass).
  */
-export const SHRINK_SETTLE_MS = 1000
+export const SHRINK_SETTLE_MS = 3000
 
 /**
  * An empty file is the signature of truncate-then-write. An empty role file is never urgent, so an
@@ -43,7 +45,7 @@ export const SHRINK_SETTLE_MS = 1000
 export const EMPTY_SETTLE_MS = 5000
 
 /** How long an edit waits for a suspicious file to fill or settle before refusing (nothing written). */
-export const SETTLE_WAIT_MS = 3000
+export const SETTLE_WAIT_MS = 4000
 
 /**
  * A path that is missing for this long is deleted, not between the two steps of another writer's
@@ -69,17 +71,32 @@ export function signature(st: BigIntStats): string {
   return `${st.ino}:${st.size}:${st.mtimeNs}`
 }
 
-const knownSizes = new Map<string, number>()
+/** Per file, the size this process knows it to have, and the inode it had then (null: not known). */
+const knownSizes = new Map<string, { size: number; ino: bigint | null }>()
 
-/** Remembers the size a file had when this process last read or wrote it whole. */
-export function noteSize(path: string, size: number): void {
+/**
+ * Remembers the size a file had when this process last read or wrote it whole (a settled read or
+ * an install: the size it is now known to have), with its inode when known.
+ */
+export function noteSize(path: string, size: number, ino: bigint | null = null): void {
   if (knownSizes.size > 5000 && !knownSizes.has(path)) knownSizes.delete(knownSizes.keys().next().value!)
-  knownSizes.set(path, size)
+  knownSizes.set(path, { size, ino })
+}
+
+/**
+ * Remembers a size seen in passing (a scan's stat): for the same file it only ever raises the
+ * known size, since a scan may stat a file half-written by a truncating agent, and taking that for
+ * its size would make the half a valid base. A settled read lowers it.
+ */
+export function noteSeenSize(path: string, size: number, ino: bigint | number | null = null): void {
+  const known = knownSizes.get(path)
+  const id = ino === null ? null : BigInt(ino)
+  if (!known || (id !== null && known.ino !== null && known.ino !== id) || size > known.size) noteSize(path, size, id)
 }
 
 /** The size this process last saw, or undefined. */
 export function knownSize(path: string): number | undefined {
-  return knownSizes.get(path)
+  return knownSizes.get(path)?.size
 }
 
 /** A settled read: the bytes and the state they were read in. */
@@ -90,8 +107,9 @@ export interface SettledRead {
 }
 
 /**
- * Reads the whole file once it is a valid base: not empty unless empty for `EMPTY_SETTLE_MS`, not
- * shorter than last seen unless unchanged for `SHRINK_SETTLE_MS`, and not changing while read.
+ * Reads the whole file once it is a valid base, a complete version: not empty unless empty for
+ * `EMPTY_SETTLE_MS`, not shorter than last seen nor ending mid-line unless unchanged for
+ * `SHRINK_SETTLE_MS`, and not changing while read.
  * Returns null when the file is absent (for `VANISH_GRACE_MS`, unless `absentOk`). Throws a `conflict` when it does not settle in time.
  */
 export async function readSettled(
@@ -120,16 +138,25 @@ export async function readSettled(
     }
     // the file's own mtime tells how long it has been unchanged, unless the clock disagrees
     const age = Math.max(now - stableSince, mtimeAge(read.st))
-    const known = Math.max(knownSize(path) ?? 0, opts.sizeHint ?? 0)
+    // (a file renamed in whole may be shorter too: an agent's copy from an older read; it waits all the same,
+    // since taking it at once let a fast renaming agent's lines slip between Muster's swaps in the stress race)
+    const known = Math.max(knownSizes.get(path)?.size ?? 0, opts.sizeHint ?? 0)
     const size = read.bytes.length
-    const doubt = size === 0 ? (age < EMPTY_SETTLE_MS ? 'empty' : null) : size < known && age < SHRINK_SETTLE_MS ? 'shorter' : null
+    const cut = size > 0 && read.bytes[size - 1] !== 0x0a
+    const doubt =
+      size === 0 ? (age < EMPTY_SETTLE_MS ? 'empty' : null) : age >= SHRINK_SETTLE_MS ? null : size < known ? 'shorter' : cut ? 'cut' : null
     if (!doubt) {
-      noteSize(path, size)
+      noteSize(path, size, read.st.ino)
       return { bytes: read.bytes, mode: Number(read.st.mode) & 0o7777, ino: read.st.ino }
     }
     if (now - started >= SETTLE_WAIT_MS || now >= opts.deadline) {
       const secs = (age / 1000).toFixed(1)
-      const what = doubt === 'empty' ? `is empty (changed ${secs} s ago)` : `shrank from ${known} to ${size} bytes ${secs} s ago`
+      const what =
+        doubt === 'empty'
+          ? `is empty (changed ${secs} s ago)`
+          : doubt === 'cut'
+            ? `ends in the middle of a line (changed ${secs} s ago)`
+            : `shrank from ${known} to ${size} bytes ${secs} s ago`
       throw new ApiError(`${basename(path)} ${what}: an agent may be rewriting it; nothing written, try again in a few seconds`, 'conflict')
     }
     await pause(20)

@@ -19,6 +19,7 @@ import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
 import { safeEdit, setDefaultSafeWriteHooks, type SafeEditOptions } from './safe-write'
 import { LATE_WRITE_GRACE_MS, lateWritesSettled } from './safe-write-keeper'
+import { deadLeftovers } from './write-leftovers'
 
 /** Our edit: add a unique line once (idempotent, as every Muster edit is). */
 const addOnce = (line: string) => (t: string) => (t.includes(line) ? null : t + line)
@@ -290,53 +291,28 @@ describe('safeEdit: an agent creating the path while it is missing', () => {
   })
 })
 
-describe('safeEdit: a truncating agent that created the path in the gap and wrote after the edit returned', () => {
-  it('its line (the tail after what it read) lands once; its stale copy of the rest is not appended again', async () => {
+describe('safeEdit: a truncating agent between the capture and the rename (the path is never missing)', () => {
+  it('it stalls 300 ms on the emptied old copy, then writes: its version goes back, the edit is redone on it, nothing lost', async () => {
     const { dir, f, opts } = file('# L0\none\n')
     let fd = -1
     let read = ''
-    await safeEdit(f, addOnce('mine\n'), {
+    const r = await safeEdit(f, addOnce('mine\n'), {
       ...opts,
       hooks: {
-        // the agent read the file, then opened it O_TRUNC|O_CREAT while the path was missing
         beforeRename: (p, a) => void (a === 1 && (read = readFileSync(p, 'utf8'))),
-        inWindow: (p) => void (fd < 0 && (fd = openSync(p, 'w')))
+        inWindow: (p) => {
+          if (fd >= 0) return
+          fd = openSync(p, 'w') // O_TRUNC on the file the rename is about to take off the path
+          setTimeout(() => {
+            writeSync(fd, read + 'agent line\n')
+            closeSync(fd)
+          }, 300)
+        }
       }
     })
-    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\n')
-    // stalled past the quiet window, it writes what it read plus its line
-    await sleep(Math.min(400, LATE_WRITE_GRACE_MS / 3))
-    writeSync(fd, read + 'agent line\n')
-    closeSync(fd)
+    expect(r.changed).toBe(true)
     await only(dir, 'a.md')
-    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\nagent line\n')
-  })
-
-  it('lines its read had missed (merged from an earlier late write) and the file now holds are not added again', async () => {
-    const { dir, f, opts } = file('# L0\none\n')
-    let fd = -1
-    await safeEdit(f, addOnce('mine\n'), { ...opts, hooks: { inWindow: (p) => void (fd < 0 && (fd = openSync(p, 'w'))) } })
-    // its earlier line reached the file after it had read: what it writes lacks Muster's edit but has that line
-    writeFileSync(f, '# L0\none\nmine\nearlier line\n')
-    await sleep(Math.min(400, LATE_WRITE_GRACE_MS / 3))
-    writeSync(fd, '# L0\none\nearlier line\nagent line\n')
-    closeSync(fd)
-    await only(dir, 'a.md')
-    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\nearlier line\nagent line\n')
-  })
-
-  it('a whole file it wrote that starts with no version Muster knew is kept beside the file, not appended', async () => {
-    const { dir, f, opts } = file('# L0\none\n')
-    let fd = -1
-    await safeEdit(f, addOnce('mine\n'), { ...opts, hooks: { inWindow: (p) => void (fd < 0 && (fd = openSync(p, 'w'))) } })
-    await sleep(Math.min(400, LATE_WRITE_GRACE_MS / 3))
-    writeSync(fd, '# L0\nsomething else entirely\n')
-    closeSync(fd)
-    await lateWritesSettled()
-    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\n')
-    const kept = readdirSync(dir).filter((n) => n !== 'a.md')
-    expect(kept).toHaveLength(1)
-    expect(readFileSync(join(dir, kept[0]!), 'utf8')).toBe('# L0\nsomething else entirely\n')
+    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nagent line\nmine\n')
   })
 })
 
@@ -391,7 +367,7 @@ describe('safeEdit: an empty or shorter file is not a base until settled', () =>
     expect(readFileSync(f, 'utf8')).toBe('mine\n')
   })
 
-  it('a file shorter than last seen waits until it settles (1 s), or refuses', async () => {
+  it('a file shorter than last seen waits until it settles (3 s), or refuses', async () => {
     const { f, opts } = file('short\n')
     await expect(safeEdit(f, addOnce('mine\n'), { ...opts, sizeHint: 5000, timeoutMs: 300 })).rejects.toThrow(
       /a\.md shrank from 5000 to 6 bytes 0\.\d s ago: an agent may be rewriting it; nothing written/
@@ -450,5 +426,31 @@ describe('safeEdit: failing after writing says what is on disk', () => {
     )
     closeSync(fd)
     await only(dir, 'a.md')
+  })
+})
+
+describe('safeEdit: the guard after the edit returned', () => {
+  it('an agent renaming in a file built from a read older than the edit: the edit is applied again, its line kept', async () => {
+    const { dir, f, opts } = file('# L0\none\n')
+    const read = readFileSync(f, 'utf8')
+    await safeEdit(f, addOnce('mine\n'), { ...opts, guard: true })
+    await sleep(300) // past the quiet window: the edit has returned and nothing else watches
+    writeFileSync(join(dir, 'agent.tmp'), read + 'agent line\n')
+    renameSync(join(dir, 'agent.tmp'), f)
+    await only(dir, 'a.md')
+    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nagent line\nmine\n')
+  })
+
+  it('an edit that cannot be applied again is kept beside the file as a lost copy, which lint lists', async () => {
+    const { dir, f, opts } = file('# L0\none\n')
+    await safeEdit(f, addOnce('mine\n'), { ...opts, guard: true })
+    await sleep(300)
+    writeFileSync(join(dir, 'agent.tmp'), '# L0\none\nagent line\n', { mode: 0o444 })
+    renameSync(join(dir, 'agent.tmp'), f) // read-only: Muster refuses to write it
+    await lateWritesSettled()
+    const lost = readdirSync(dir).filter((n) => n.includes('.muster-lost-'))
+    expect(lost).toHaveLength(1)
+    expect(readFileSync(join(dir, lost[0]!), 'utf8')).toBe('# L0\none\nmine\n')
+    expect((await deadLeftovers(dir)).map((l) => l.kind)).toEqual(['lost'])
   })
 })

@@ -15,22 +15,21 @@
  * between Muster's read and its write is overwritten without a trace. A rename can, if the inode
  * it replaces stays reachable. So one edit is:
  *
- * 1. Settled read (`safe-write-settle.ts`): an empty file, or one shorter than this process last
- *    saw it, is a valid base only once unchanged for a while (5 s empty, 1 s shorter); the edit
- *    waits up to 3 s for it to fill or settle, then refuses with nothing written.
+ * 1. Settled read (`safe-write-settle.ts`): the base of an edit is a complete version. An empty
+ *    file, one shorter than this process last knew it (a scan's stat only ever raises that size,
+ *    since it may have seen a half-written file), or one ending mid-line is a valid base only once
+ *    unchanged for a while (5 s empty, 3 s shorter or cut); the edit waits up to 4 s for it to fill
+ *    or settle, then refuses with nothing written.
  * 2. Compute: the edit function returns null when its change is already there, so it can be
  *    re-applied without duplicating (every Muster edit is idempotent).
- * 3. Swap (`safe-write-swap.ts`): `rename(path, aside)` takes whatever is at the path at that
- *    instant, atomically, to a dot-name beside it; if that is byte for byte the base, the new
- *    version is `link`ed into the now empty path. `link` never replaces anything: EEXIST means an
- *    agent created the path in the gap, and that file is taken aside too (its bytes are appended
- *    lines to merge, or, if it looks like a whole file, a rewrite that wins). Anything else at the
- *    path goes straight back and the edit is redone on it, so a version computed from stale
- *    content is never visible. Content that only grew by appends is redone on for the first 3
- *    swaps (keeping the order of events), then taken along as appended bytes to merge, so an agent
- *    appending faster than an edit can be redone cannot starve it. The path is missing for the
- *    microseconds between the two calls: a reader may see ENOENT and retry; an agent opening with
- *    O_CREAT creates a file the link then finds; one opening without O_CREAT fails visibly.
+ * 3. Swap (`safe-write-swap.ts`): `link(path, aside)` captures whatever is at the path at that
+ *    instant under a second name; if that is byte for byte the base, the new version is renamed
+ *    over the path (the path is never missing: readers see the old version or the new one, never
+ *    ENOENT); the captured inode stays reachable under its aside name for the agents that still
+ *    hold it open. Anything else at the path is left there and the edit is redone on it, so a
+ *    version computed from stale content is never visible. Content that only grew by appends is
+ *    redone on for the first 3 swaps (keeping the order of events), then taken along as appended
+ *    bytes to merge, so an agent appending faster than an edit can be redone cannot starve it.
  * 4. Merge: bytes appended to a copy after it was moved aside (an agent that opened it before the
  *    swap) are owed to the file and appended to it with O_APPEND, as the agent would have done;
  *    appending replaces no inode, so merging never races. A copy rewritten while aside (an agent
@@ -42,21 +41,30 @@
  *    since written back without the edit or the owed bytes, they are re-applied (the edit only
  *    then: while the file starts with what Muster installed, it is there). Then the edit returns.
  * 6. Afterlife (`safe-write-keeper.ts`): the copies are kept, not deleted, until unchanged for
- *    1.5 s more; bytes an appending agent writes into one meanwhile (it opened the file before the
+ *    3 s more; bytes an appending agent writes into one meanwhile (it opened the file before the
  *    swap and was stalled, descheduled or waiting on a busy disk, past the quiet window) are put
  *    at the end of the live file by an edit like this one (so an agent rewriting the file from a
  *    read older than that merge cannot drop them). A copy an agent created empty in a swap's gap
  *    and then filled with a whole file (a truncating agent, stalled between its open and its
  *    write) gives only what follows the version it read (the longest known version the bytes
  *    start with): its stale copy of the rest is not added again. A copy rewritten in that time is left beside the file.
- *    The process stays alive until its copies are let go (a CLI edit exits 1.5 s after it is
+ *    The process stays alive until its copies are let go (a CLI edit exits 3 s after it is
  *    done).
  *
+ * 7. Guard (`safe-write-guard.ts`, for sends): the file is watched for 3 s after the edit returns; an agent
+ *    that rewrote it from a read older than the edit (a rename or a truncating write stalled past
+ *    the quiet window) gets the edit applied again, and an edit that cannot be is kept beside the
+ *    file as a `-lost-` copy, reported by lint and on stderr: acknowledged, then in the file or
+ *    reported.
+ *
  * Limits, stated: an appending writer that stalls between opening and writing for longer than the
- * afterlife (1.5 s), and an agent that rewrites the file from a read older than the quiet window,
- * cannot be told from one that finished: the first one's line lands in a deleted copy, the second
- * overwrites Muster's edit (as it would any other writer's) after Muster last checked. The window is
- * 30 times the normal gap and scales with load; `test/stress/agent-stalls.test.ts` stalls agents
+ * afterlife (3 s) cannot be told from one that finished: its line lands in a deleted copy. An agent
+ * that rewrites the file from a read older than Muster's edit overwrites the edit after Muster last
+ * checked; the guard (step 7) puts it back or reports it. An agent renaming its own file over the
+ * path in the one system call between Muster's last check and its rename has that version replaced
+ * (Node has no atomic exchange, `renameat2(RENAME_EXCHANGE)`, that would close it; the old
+ * rename-aside-then-link swap had no such window but left the path missing during every edit).
+ * `test/stress/stalled-writers.test.ts` stalls agents 0.3-2 s mid-write, `agent-stalls.test.ts`
  * 250 ms between open and write. Two agents rewriting one file at once lose each other's
  * work without Muster too; if that happens while Muster merges, the losing version is kept beside
  * the file and named in the error. Within one process, edits of a file take turns for the read and
@@ -68,6 +76,7 @@
 import { ApiError } from '../../shared/api-error'
 import { writableTarget } from './link-policy'
 import { decode, EditSession } from './safe-write-session'
+import { guardEdit } from './safe-write-guard'
 import { EDIT_TIMEOUT_MS, knownSize, readSettled } from './safe-write-settle'
 import type { WindowHook } from './safe-write-swap'
 import { sweepLeftovers } from './write-leftovers'
@@ -100,6 +109,14 @@ export interface SafeEditOptions {
   /** Overall bound in ms (default 10 s). */
   timeoutMs?: number
   hooks?: SafeWriteHooks
+  /**
+   * Watch the file after the edit returns and keep the edit in it (`safe-write-guard.ts`; default
+   * false). Only for an edit whose function is free of side effects and that nothing undoes later
+   * (a send): the guard calls it again to ask whether its change is still there.
+   */
+  guard?: boolean
+  /** How many times this edit was applied again after another writer dropped it (internal). */
+  guardRound?: number
 }
 
 /** Result of an edit. */
@@ -121,7 +138,21 @@ export interface SafeEditResult {
 export async function safeEdit(path: string, edit: (text: string) => string | null, opts: SafeEditOptions): Promise<SafeEditResult> {
   const real = await writableTarget(path, opts.within)
   await sweepLeftovers(real)
-  return new EditSession(real, edit, { ...opts, hooks: opts.hooks ?? defaultHooks, sizeHint: opts.sizeHint ?? knownSize(path) }).run()
+  const result = await new EditSession(real, edit, {
+    ...opts,
+    hooks: opts.hooks ?? defaultHooks,
+    sizeHint: opts.sizeHint ?? knownSize(path)
+  }).run()
+  if (result.changed && opts.guard)
+    guardEdit({
+      path: real,
+      within: opts.within,
+      edit,
+      installed: Buffer.from(result.text, 'utf8'),
+      round: opts.guardRound ?? 0,
+      reapply: (round) => safeEdit(path, edit, { ...opts, create: false, guardRound: round })
+    })
+  return result
 }
 
 /** Reads a file as `safeEdit` would before editing it: link policy, settled, valid UTF-8. */

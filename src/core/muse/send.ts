@@ -12,7 +12,9 @@ import { appendPoint, insertBlockAfter, quote } from './edits'
 import { parseRole } from './parse-role'
 import { roleFile } from './role-path'
 import { safeEdit, type SafeWriteHooks } from './safe-write'
+import { MAX_KEY_CHARS, requestDigest, type SendKeys } from './send-keys'
 import { normalise, splitLines } from '../text'
+import { MAX_DIRECTIVE_NUMBER } from '../../shared/directive-query'
 
 /** The outgoing-queue header Muster creates when the sender's file has none. */
 export const OUTGOING_HEADER = '## 📡 战略指令队列'
@@ -25,6 +27,10 @@ export interface SendRequest {
   title: string
   body: string
   id?: string
+  /** Idempotency key: a retry with the same key writes nothing new (see `send-keys.ts`). */
+  key?: string
+  /** Where keys are recorded (required with `key`). */
+  keys?: SendKeys
   hooks?: SafeWriteHooks
 }
 
@@ -44,11 +50,26 @@ export function nextId(fleet: FleetView, project: string): string {
     if (sp.project.name !== project && sp.project.name !== fleet.hub.project) continue
     for (const r of sp.roles) for (const d of r.directives) max = Math.max(max, idNumber(d.id))
   }
+  if (max >= MAX_DIRECTIVE_NUMBER) throw new ApiError(`directive numbers are used up (S${max} is taken): give an id`, 'conflict')
   return `S${String(max + 1).padStart(3, '0')}`
 }
 
-/** Writes a directive into the sender's own file. */
+/** Writes a directive into the sender's own file; with a key, at most once per key. */
 export async function send(fleet: FleetView, req: SendRequest): Promise<SendOutcome> {
+  if (req.key === undefined) return sendOnce(fleet, req, false)
+  if (!req.keys) throw new ApiError('an idempotency key needs a key store', 'internal')
+  if (req.key.length === 0 || req.key.length > MAX_KEY_CHARS || [...req.key].some((c) => c.charCodeAt(0) < 0x20 || c === '\u007f'))
+    throw new ApiError(`idempotency key must be 1-${MAX_KEY_CHARS} characters without control characters`, 'invalid_input')
+  const digest = requestDigest({ ...req, project: req.project.name })
+  const had = await req.keys.claim(req.key, digest)
+  // a retry: the directive written before (same id), or one the unfinished first attempt wrote
+  const out = had ? await sendOnce(fleet, { ...req, id: had.id ?? req.id }, had.id === null) : await sendOnce(fleet, req, false)
+  await req.keys.done(req.key, digest, out.id)
+  return out
+}
+
+/** One send; `adopt`: a directive with the same target and title already in the file is this send's. */
+async function sendOnce(fleet: FleetView, req: SendRequest, adopt: boolean): Promise<SendOutcome> {
   const sender = await roleFile(req.project, req.from)
   const written = normaliseTarget(req.to)
   if (!written) throw new ApiError(`invalid target '${req.to}': use ROLE, PROJECT/ROLE or ALL`, 'invalid_input')
@@ -65,7 +86,7 @@ export async function send(fleet: FleetView, req: SendRequest): Promise<SendOutc
       sp.roles.some((r) => r.directives.some((d) => d.id === id && canonicalTarget(resolveOccurrence(d, sp, fleet), d.target) === target))
     )
   let id = req.id ?? nextId(fleet, req.project.name)
-  if (req.id && taken(id)) throw new ApiError(`${id}→${target} already exists: pick another id`, 'conflict')
+  if (req.id && taken(id) && !req.key) throw new ApiError(`${id}→${target} already exists: pick another id`, 'conflict')
   // an automatic id skips numbers this target already received from elsewhere
   while (!req.id && taken(id)) id = `S${String(Number(id.slice(1)) + 1).padStart(3, '0')}`
 
@@ -82,8 +103,9 @@ export async function send(fleet: FleetView, req: SendRequest): Promise<SendOutc
         if (there && !same(there)) throw new ApiError(`${id}→${target} already exists: pick another id`, 'conflict')
         if (there) return null
       } else {
-        // ours, from an earlier run of this edit: any id from the first candidate up
-        const ours = parsed.directives.find((d) => same(d) && idNumber(d.id) >= idNumber(first))
+        // ours, from an earlier run of this edit: any id from the first candidate up (any id at all
+        // for a keyed retry whose first attempt never finished)
+        const ours = parsed.directives.find((d) => same(d) && (adopt || idNumber(d.id) >= idNumber(first)))
         if (ours) {
           id = ours.id
           return null
@@ -99,7 +121,7 @@ export async function send(fleet: FleetView, req: SendRequest): Promise<SendOutc
       const after = appendPoint(parsed, lines, section)
       return insertBlockAfter(text, after, section ? block : [OUTGOING_HEADER, '', ...block])
     },
-    { within: req.project.path, hooks: req.hooks }
+    { within: req.project.path, hooks: req.hooks, guard: true }
   )
   const line = parseRole(sender.file, result.text).directives.find((d) => d.id === id && d.target === target)?.line ?? 0
   return { id, target, file: `${req.project.name}/.muse/${sender.file}`, line, warnings: check.warnings }

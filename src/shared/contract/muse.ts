@@ -249,7 +249,9 @@ export const museMethods = {
         to: TargetText,
         title: z.string().trim().min(1, 'title is required').max(300),
         body: z.string().max(20_000),
-        id: DirectiveId.optional()
+        id: DirectiveId.optional(),
+        /** Idempotency key: a retry with the same key writes nothing new and answers the same directive. */
+        key: z.string().min(1).max(200).optional()
       })
       .strict(),
     output: z.object({ id: z.string(), target: z.string(), file: z.string(), line: z.number().int(), warnings: z.array(z.string()) })

@@ -5,6 +5,7 @@
  * budget is marked: on that run, noise alone could have put it on either side of the budget.
  */
 import { createHash } from 'node:crypto'
+import { availableParallelism, loadavg } from 'node:os'
 
 /** One measured figure. */
 export interface Figure {
@@ -111,7 +112,7 @@ export function printReport(figures: Figure[], baselineMs: number): boolean {
     ]
   })
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
-  console.log(`\nmachine baseline: sha256 of 32 MiB in ${baselineMs.toFixed(1)} ms\n`)
+  console.log(`\nmachine baseline: sha256 of 32 MiB in ${baselineMs.toFixed(1)} ms; ${loadLine()}\n`)
   for (const r of rows)
     console.log(
       r
@@ -130,4 +131,13 @@ export function eventCount(n: number): string {
   if (n >= 1_000_000 && n % 1_000_000 === 0) return `${n / 1_000_000}M`
   if (n >= 10_000 && n % 1000 === 0) return `${n / 1000}k`
   return n.toLocaleString('en')
+}
+
+/**
+ * The machine's load as the report ends: a load average above the core count means other work
+ * shared the cores while the figures were measured (a quiet run reads near 0).
+ */
+export function loadLine(): string {
+  const [one, five] = loadavg()
+  return `load average ${one!.toFixed(2)} (1 min), ${five!.toFixed(2)} (5 min) on ${availableParallelism()} cores`
 }

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createService } from '../src/core/root'
-import { sha256Bytes } from '../src/core/patches/verify'
+import { sha256Hex } from '../src/core/hub'
 import { median, type Figure } from './report'
 
 /** 4 MiB of patch-like text (MemPalace's artifact limit). */
@@ -37,7 +37,7 @@ export async function patchFigures(work: string, bin: string): Promise<Figure[]>
   let expected = ''
   for (let i = 0; i < 11; i++) {
     let t = performance.now()
-    const digest = sha256Bytes(Buffer.from(content, 'utf8'))
+    const digest = sha256Hex(content)
     ours.push(performance.now() - t)
     t = performance.now()
     const r = spawnSync('sha256sum', [file], { encoding: 'utf8' })

@@ -6,11 +6,10 @@
  * then `Wrote N bytes to F`), `--json` the record with `content` (or `content_written_to`).
  * Muster's addition: `get` exits 1 when the bytes no longer match the stored sha256 or size.
  */
-import { createHash } from 'node:crypto'
 import { writeFile } from 'node:fs/promises'
 import { isAbsolute, resolve } from 'node:path'
 import type { Command } from 'commander'
-import { userHome } from '../../core/hub'
+import { artifactIntegrity, userHome } from '../../core/hub'
 import { pyOsErrorText } from '../../core/text'
 import { globals } from '../context'
 import { metadataArg } from '../metadata-arg'
@@ -68,12 +67,8 @@ export async function get(io: CliIo, id: string, o: { out?: string }, cmd: Comma
     printUpstreamJson(io, o.out !== undefined ? { ...written, content_written_to: o.out } : record)
   } else if (o.out !== undefined) io.stdout(`Wrote ${art.size_bytes} bytes to ${o.out}\n  sha256=${art.sha256}\n`)
   else io.stdout(content)
-  const what =
-    createHash('sha256').update(content, 'utf8').digest('hex') !== art.sha256.toLowerCase()
-      ? 'sha256'
-      : Buffer.byteLength(content, 'utf8') !== art.size_bytes
-        ? 'size'
-        : null
+  const integrity = artifactIntegrity({ ...art, content })
+  const what = !integrity.sha256Ok ? 'sha256' : !integrity.sizeOk ? 'size' : null
   if (what) {
     io.stderr(`muster: artifact ${id} does not match its stored ${what}: its content was changed after it was stored\n`)
     throw new CliExit(1)

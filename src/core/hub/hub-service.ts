@@ -38,7 +38,7 @@ import { isHubUrl, normalizeHubUrl } from './remote/remote-url'
 import { sanitizeListQuery } from './values/filter-values'
 import { HubValidationError, patchWarnings, validateBaseCommit } from './values/validate'
 import { watchHub, type WatchOutcome, type WatchRequest } from './watch/watch-run'
-import { sha256Hex } from './store/writer'
+import { artifactIntegrity } from './values/integrity'
 
 /** Which hub a call addresses: a registered name, a palace folder, or neither (MemPalace's default). */
 export interface HubSelection {
@@ -313,6 +313,7 @@ export class HubService {
     const h = this.choose(input)
     const art = await h.hub.getArtifact(input.id)
     if (!art) throw new ApiError(`artifact '${input.id}' not found`, 'not_found')
+    const integrity = artifactIntegrity(art)
     return {
       ...this.ref(h),
       id: art.id,
@@ -323,8 +324,8 @@ export class HubService {
       created_at: art.created_at,
       metadata: art.metadata,
       ...(art.metadata_json !== undefined ? { metadata_json: art.metadata_json } : {}),
-      sha256_ok: sha256Hex(art.content) === art.sha256.toLowerCase(),
-      size_ok: Buffer.byteLength(art.content, 'utf8') === art.size_bytes,
+      sha256_ok: integrity.sha256Ok,
+      size_ok: integrity.sizeOk,
       warnings: patchWarnings(art.kind, art.content),
       ...(input.content ? { content: art.content } : {})
     }

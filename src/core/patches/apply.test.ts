@@ -9,7 +9,7 @@ import { makePatch, patchWorld, OPERATOR, type PatchWorld } from '../../../test/
 import { gitApply } from '../git/apply'
 import { headInfo } from '../git/worktree'
 import { PATCH_WARNING_CRLF, PATCH_WARNING_NO_TRAILING_NEWLINE } from '../hub/values/validate'
-import { sha256Bytes } from './verify'
+import { sha256Hex } from '../hub'
 
 let w: PatchWorld
 afterEach(async () => {
@@ -41,7 +41,7 @@ describe('apply', () => {
     expect(ack!.body).toContain('Checking patch src/app.txt...')
     expect(ack!.body).toContain('ok 1 - beta is loud')
     expect(ack!.body).toContain(`resulting HEAD: ${w.base.slice(0, 12)}`)
-    expect(ack!.body).toContain(`sha256 ${sha256Bytes(Buffer.from(patch))} verified`)
+    expect(ack!.body).toContain(`sha256 ${sha256Hex(patch)} verified`)
 
     // each pushed copy of the run is a newer revision than the one before (the screen keeps the newest)
     const revisions = w.pushed.filter((e) => e.name === 'patch.run').map((e) => (e.payload as { revision: number }).revision)
@@ -262,7 +262,7 @@ describe('refusals before anything runs', () => {
   it('a forged quoted sha (body or metadata) cannot be applied', async () => {
     w = await patchWorld()
     const patch = await makePatch(w.repo, { 'src/app.txt': 'alpha\nBETA\ngamma\ndelta\n' })
-    const forged = sha256Bytes(Buffer.from(patch + ' '))
+    const forged = sha256Hex(patch + ' ')
     const id = await w.submit(patch, { body: `fix ready\nsha256: ${forged}`, metadata: { sha256: forged } })
     const v = (await w.patches.verify({ palace: w.palace }, id)).verification
     expect(v.sha256.ok).toBe(true)
@@ -274,7 +274,7 @@ describe('refusals before anything runs', () => {
     expect(v.verdict).toBe('refused')
     await expect(w.patches.start({ palace: w.palace }, { id, project: 'demo' })).rejects.toThrow(/the sender quoted sha256/)
 
-    const honest = await w.submit(patch, { body: `sha256: ${sha256Bytes(Buffer.from(patch))}` })
+    const honest = await w.submit(patch, { body: `sha256: ${sha256Hex(patch)}` })
     expect((await w.patches.verify({ palace: w.palace }, honest)).verification).toMatchObject({
       verdict: 'ok',
       quoted: [{ where: 'body', ok: true }]

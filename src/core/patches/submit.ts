@@ -8,9 +8,8 @@
 import { ApiError } from '../../shared/api-error'
 import type { HubEvent, PatchFile, Project } from '../../shared/api'
 import { repoInfo, headInfo, worktreeDiff } from '../git'
-import { type HubSelection, type HubService, patchWarnings, taskSlug } from '../hub'
+import { type HubSelection, type HubService, patchWarnings, sha256Hex, taskSlug } from '../hub'
 import { parsePatch } from './diff-files'
-import { sha256Bytes } from './verify'
 
 /** A project's working-tree diff and what Muster can say about it. */
 export interface WorktreeDiff {
@@ -102,7 +101,7 @@ export async function submitPatch(hubs: HubService, sel: HubSelection, project: 
   }
   const stream = input.stream ?? (project ? `project/${taskSlug(project.name)}` : null)
   if (!stream) throw new ApiError('pass a stream (project/<slug>) or a project', 'invalid_input')
-  const sha = sha256Bytes(Buffer.from(content, 'utf8'))
+  const sha = sha256Hex(content)
   const done = await hubs.submitPatch({
     ...sel,
     content,

@@ -5,18 +5,12 @@
  * and Muster's own findings: binary content, paths leaving the repository, files missing at the
  * base commit, a patch over 4 MiB. An `error` finding refuses the apply.
  */
-import { createHash } from 'node:crypto'
 import { EventType } from '../../shared/contract/hub-vocabulary'
 import type { HubEvent, PatchFinding, Verification } from '../../shared/api'
 import { catFileCheck, resolveCommit } from '../git'
-import { type StoredArtifact, MAX_ARTIFACT_BYTES, patchWarnings } from '../hub'
+import { type StoredArtifact, MAX_ARTIFACT_BYTES, artifactIntegrity, patchWarnings } from '../hub'
 import { parsePatch, type ParsedPatch } from './diff-files'
 import { compareClaims, findShaClaims } from './quoted-sha'
-
-/** Lowercase hex SHA-256 of bytes. */
-export function sha256Bytes(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex')
-}
 
 /** The repository base-commit checks run in. */
 export interface VerifyRepo {
@@ -171,9 +165,10 @@ export async function verifyPatch(input: VerifyInput): Promise<VerifiedPatch> {
     findings.push(finding('not-a-patch', 'error', `${event.id} is a ${event.type} event, not a ${EventType.patchReady}`))
   const artifact = choosePatch(event, input.artifacts, findings)
   const bytes = artifact ? Buffer.from(artifact.content, 'utf8') : null
-  const computed = bytes ? sha256Bytes(bytes) : null
-  const shaOk = !!artifact && computed === artifact.sha256.toLowerCase()
-  const sizeOk = !!artifact && bytes!.length === artifact.size_bytes
+  const integrity = artifact ? artifactIntegrity(artifact) : null
+  const computed = integrity?.computed ?? null
+  const shaOk = !!integrity?.sha256Ok
+  const sizeOk = !!integrity?.sizeOk
   if (artifact && !shaOk) {
     findings.push(
       finding(

@@ -3,10 +3,10 @@
  * stored in one `BEGIN IMMEDIATE` transaction; patch warnings are advisory and never change the
  * content.
  */
-import { createHash } from 'node:crypto'
 import type { Db } from '../../sqlite'
 import type { ArtifactRecord, StoredArtifact } from '../hub-port'
 import { formatCreatedAt, newId } from '../values/ids'
+import { sha256Hex } from '../values/integrity'
 import {
   patchWarnings,
   validateArtifactContent,
@@ -29,10 +29,7 @@ export interface PutArtifactInput {
   at?: Date
 }
 
-/** Lowercase hex SHA-256 of the UTF-8 bytes of `content`. */
-export function sha256Hex(content: string): string {
-  return createHash('sha256').update(content, 'utf8').digest('hex')
-}
+export { sha256Hex }
 
 /**
  * Stores exact artifact content (UTF-8 text, non-empty, no NUL, at most 4 MiB) with its sha256

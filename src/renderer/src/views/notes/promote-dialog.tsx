@@ -75,6 +75,12 @@ export function PromoteDialog({ project, open, onClose }: { project: string; ope
                     merge
                   </span>
                 </p>
+                {p.stateBackend.branch && (
+                  <p className="pd-summary" data-testid="promote-state-branch">
+                    Squad keeps this repository&apos;s state on branch <code>{p.stateBackend.branch}</code> (stateBackend{' '}
+                    {p.stateBackend.kind}): Muster counts what is already there and leaves writing it to <code>squad notes promote</code>.
+                  </p>
+                )}
                 {p.entries.length > 0 && (
                   <section aria-label="Entries for decisions.md">
                     <h3 className="pd-h">
@@ -88,7 +94,7 @@ export function PromoteDialog({ project, open, onClose }: { project: string; ope
                 )}
                 {p.archives.length > 0 && (
                   <section aria-label="Research archives">
-                    <h3 className="pd-h">Archive {plural(p.archives.length, 'research note')} (commits not merged)</h3>
+                    <h3 className="pd-h">Archive {plural(p.archives.length, 'research note')} (archive_on_close, merged or not)</h3>
                     <ul className="pd-files">
                       {p.archives.map((a) => (
                         <li key={a.noteId}>
@@ -120,7 +126,7 @@ export function PromoteDialog({ project, open, onClose }: { project: string; ope
               <button
                 type="button"
                 className="btn btn-primary"
-                disabled={!p || nothing || apply.isPending}
+                disabled={!p || nothing || apply.isPending || !!p.stateBackend.branch}
                 onClick={run}
                 data-testid="promote-apply"
               >

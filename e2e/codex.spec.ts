@@ -1,0 +1,142 @@
+/**
+ * The real Codex CLI (npm `@openai/codex` in the test-only `.cache/codex/`, filled by `.ci/run`)
+ * against a Responses API stand-in on 127.0.0.1 (a `model_providers` entry with `base_url` and
+ * `wire_api = "responses"`), with `muster approve-hook install --harness codex --mode exec`: the
+ * deny-only PreToolUse gate `codex exec` needs, since it never asks. The scripted model runs one
+ * `exec_command` that creates a marker file; the operator decides in the dashboard. Denied: the
+ * command does not run and the reason reaches the model; allowed: it runs. The hub's history says
+ * which. (`--dangerously-bypass-hook-trust` stands in for the one-time trust review in /hooks.)
+ */
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import type { Page } from '@playwright/test'
+import { startResponsesStandIn, type ResponsesStandIn } from './responses-stand-in'
+import { isolatedEnv, test, expect, type Served } from './fixtures'
+
+const ROOT = resolve(import.meta.dirname, '..')
+const BIN = join(ROOT, 'bin', 'muster.cjs')
+const CODEX = join(ROOT, '.cache', 'codex', 'node_modules', '.bin', 'codex')
+
+test.skip(!existsSync(CODEX), 'Codex CLI absent (.cache/codex: filled by .ci/run): skipping the real-harness e2e')
+
+/** Writes Codex's config (the stand-in as its provider), installs Muster's exec gate, starts `codex exec`. */
+function runCodexExec(served: Served, workDir: string, standIn: ResponsesStandIn) {
+  const codexHome = join(workDir, 'codex-home')
+  const project = join(workDir, 'codex-project')
+  mkdirSync(codexHome, { recursive: true })
+  mkdirSync(project, { recursive: true })
+  writeFileSync(
+    join(codexHome, 'config.toml'),
+    [
+      'model = "gpt-5.1-codex"',
+      'model_provider = "muster-stand-in"',
+      '[model_providers.muster-stand-in]',
+      'name = "Muster stand-in"',
+      `base_url = "${standIn.url}"`,
+      'wire_api = "responses"',
+      'env_key = "MUSTER_STAND_IN_KEY"',
+      ''
+    ].join('\n')
+  )
+  const palace = join(served.home, '..', 'fleet', 'hub')
+  const hooks = join(codexHome, 'hooks.json')
+  execFileSync(
+    process.execPath,
+    [BIN, 'approve-hook', 'install', '--harness', 'codex', '--mode', 'exec', '--agent', 'e2e-codex', '--settings', hooks].concat([
+      '--home',
+      served.home,
+      '--palace',
+      palace,
+      '--project',
+      'muse'
+    ]),
+    { env: isolatedEnv(served.home) }
+  )
+  expect(Object.keys((JSON.parse(readFileSync(hooks, 'utf8')) as { hooks: object }).hooks)).toEqual(['PreToolUse'])
+  const proc = spawn(
+    CODEX,
+    ['exec', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', '-s', 'danger-full-access', 'Create the marker file.'],
+    {
+      cwd: project,
+      env: { PATH: process.env.PATH, HOME: join(workDir, 'user'), CODEX_HOME: codexHome, MUSTER_STAND_IN_KEY: 'sk-test-muster' }
+    }
+  )
+  proc.stdin.end()
+  let out = ''
+  proc.stdout.on('data', (d: Buffer) => (out += d))
+  proc.stderr.on('data', (d: Buffer) => (out += d))
+  return {
+    done: new Promise<{ code: number | null; out: string }>((r) => proc.on('close', (code) => r({ code, out }))),
+    kill: () => proc.kill('SIGKILL')
+  }
+}
+
+async function openRequest(page: Page, served: Served, marker: string): Promise<void> {
+  await page.goto(served.openUrl)
+  await page.getByTestId('nav-approvals').click()
+  const row = page.locator('[data-testid^="approval-row-"]', { hasText: 'e2e-codex' })
+  await expect(row).toBeVisible({ timeout: 90_000 })
+  await row.click()
+  await expect(page.getByTestId('tool-preview')).toContainText(`touch ${marker}`)
+  await expect(page.getByTestId('approval-detail')).toContainText('codex')
+}
+
+type History = { history: { agent: string; harness: string; state: string; decision: { reason: string } | null }[] }
+
+test('codex exec: denied in the dashboard, the command does not run, the reason reaches the model, the hub says deny', async ({
+  page,
+  demo,
+  workDir
+}) => {
+  test.setTimeout(240_000)
+  const marker = join(workDir, 'codex-project', 'denied-marker.txt')
+  const standIn = await startResponsesStandIn(`touch ${marker}`)
+  const codex = runCodexExec(demo, workDir, standIn)
+  try {
+    await openRequest(page, demo, marker)
+    await page.getByTestId('approval-reason').fill('not from exec mode')
+    await page.getByTestId('deny').click()
+    const out = await codex.done
+    expect(out.code, out.out).toBe(0)
+    expect(existsSync(marker)).toBe(false)
+    expect(standIn.outputs).toEqual([
+      {
+        call_id: 'call_muster_e2e',
+        output: expect.stringMatching(/blocked by PreToolUse hook: denied by .* in Muster: not from exec mode/)
+      }
+    ])
+    const list = demo.cli(['approvals', 'list', '--history', '20']) as History
+    expect(list.history.find((h) => h.agent === 'e2e-codex')).toMatchObject({
+      harness: 'codex',
+      state: 'deny',
+      decision: { reason: 'not from exec mode' }
+    })
+  } finally {
+    codex.kill()
+    await standIn.close()
+  }
+})
+
+test('codex exec: allowed in the dashboard, the command runs and the hub says allow', async ({ page, demo, workDir }) => {
+  test.setTimeout(240_000)
+  const marker = join(workDir, 'codex-project', 'allowed-marker.txt')
+  const standIn = await startResponsesStandIn(`touch ${marker}`)
+  const codex = runCodexExec(demo, workDir, standIn)
+  try {
+    await openRequest(page, demo, marker)
+    await page.getByTestId('approve').click()
+    const out = await codex.done
+    expect(out.code, out.out).toBe(0)
+    expect(existsSync(marker)).toBe(true)
+    // the gate printed nothing for the allow (Codex rejects an allow there): the command ran as usual
+    expect(out.out).not.toContain('Hook failed')
+    expect(standIn.outputs).toHaveLength(1)
+    expect(standIn.outputs[0]!.output).not.toContain('blocked')
+    const list = demo.cli(['approvals', 'list', '--history', '20']) as History
+    expect(list.history.find((h) => h.agent === 'e2e-codex')).toMatchObject({ harness: 'codex', state: 'allow' })
+  } finally {
+    codex.kill()
+    await standIn.close()
+  }
+})

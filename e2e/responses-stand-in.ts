@@ -1,0 +1,82 @@
+/**
+ * A scripted stand-in for the OpenAI Responses API on 127.0.0.1, enough for the real Codex CLI
+ * (a `model_providers` entry with `base_url` here and `wire_api = "responses"`) to run one shell
+ * command: `POST /v1/responses` streams `response.created`, one `response.output_item.done` and
+ * `response.completed`. The first turn calls Codex's `exec_command` tool with the given command;
+ * once a `function_call_output` comes back the reply is a final message. Every tool output Codex
+ * sent back is kept, so a test can read what the model was told.
+ */
+import { createServer, type Server } from 'node:http'
+
+/** A running stand-in. */
+export interface ResponsesStandIn {
+  /** The provider's base URL (`…/v1`). */
+  url: string
+  /** The `function_call_output` items Codex sent back, in order. */
+  outputs: { call_id: string; output: string }[]
+  /** How many `/v1/responses` calls were answered. */
+  calls(): number
+  close(): Promise<void>
+}
+
+type Item = { type?: string; call_id?: string; output?: unknown }
+
+const textOf = (v: unknown): string =>
+  typeof v === 'string'
+    ? v
+    : Array.isArray(v)
+      ? v.map((p) => (p && typeof p === 'object' && 'text' in p ? String(p.text) : '')).join('')
+      : ''
+
+/** Starts the stand-in; `command` is the shell command the scripted model runs through `exec_command`. */
+export function startResponsesStandIn(command: string): Promise<ResponsesStandIn> {
+  const outputs: { call_id: string; output: string }[] = []
+  let calls = 0
+  const server: Server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (d: Buffer) => (body += d))
+    req.on('end', () => {
+      if (req.method !== 'POST' || !req.url?.endsWith('/responses')) {
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not here"}}')
+        return
+      }
+      calls++
+      const input = ((JSON.parse(body) as { input?: Item[] }).input ?? []).filter((i) => i.type === 'function_call_output')
+      for (const o of input)
+        if (!outputs.some((x) => x.call_id === o.call_id)) outputs.push({ call_id: o.call_id ?? '', output: textOf(o.output) })
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+      const send = (type: string, data: Record<string, unknown>): void =>
+        void res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`)
+      const id = `resp_${calls}`
+      send('response.created', { response: { id } })
+      const item = input.length
+        ? { type: 'message', role: 'assistant', id: `msg_${calls}`, content: [{ type: 'output_text', text: 'Finished.' }] }
+        : {
+            type: 'function_call',
+            id: `fc_${calls}`,
+            call_id: 'call_muster_e2e',
+            name: 'exec_command',
+            arguments: JSON.stringify({ cmd: command })
+          }
+      send('response.output_item.done', { output_index: 0, item })
+      send('response.completed', {
+        response: {
+          id,
+          usage: { input_tokens: 10, input_tokens_details: null, output_tokens: 5, output_tokens_details: null, total_tokens: 15 }
+        }
+      })
+      res.end()
+    })
+  })
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      resolve({
+        url: `http://127.0.0.1:${port}/v1`,
+        outputs,
+        calls: () => calls,
+        close: () => new Promise((r) => server.close(() => r()))
+      })
+    })
+  )
+}

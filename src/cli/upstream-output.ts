@@ -10,6 +10,7 @@ import type { HubEventEnvelope } from '../shared/api'
 import { pyDumps } from '../shared/py-json'
 import { pyLoads } from '../shared/py-json-parse'
 import type { CliIo } from './output'
+import { visible } from '../shared/visible-text'
 
 /** Replaces `metadata` with the exact stored text's value wherever `metadata_json` rides along (and drops that key). */
 function exact(value: unknown): unknown {
@@ -45,7 +46,9 @@ export function upstreamEventLine(e: HubEventEnvelope): string {
   let body = [...e.body.replace(/\n/g, ' ')]
   if (body.length > 80) body = [...body.slice(0, 77), '.', '.', '.']
   const text = body.length ? ` :: ${body.join('')}` : ''
-  return `  ${e.id}  ${e.created_at}  ${e.type}  ${e.stream}/${e.room}  ${e.from_agent}->${target}${status}${topic}${corr}${arts}${text}\n`
+  // what agents wrote may hold terminal escapes: shown escaped (tabs stay, as upstream prints them)
+  const line = `  ${e.id}  ${e.created_at}  ${e.type}  ${e.stream}/${e.room}  ${e.from_agent}->${target}${status}${topic}${corr}${arts}${text}`
+  return `${visible(line, { keepTabs: true })}\n`
 }
 
 /** `N event(s):` and a line per event, or `No matching events.` (upstream list/wait/watch). */

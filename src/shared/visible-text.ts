@@ -37,11 +37,13 @@ export function escapeChar(ch: string): string {
 export interface VisibleOptions {
   /** Keep line breaks (`\n`) as they are: for multi-line bodies printed as blocks. */
   multiline?: boolean
+  /** Keep tabs as they are (upstream's own output prints them raw; a tab hides nothing). */
+  keepTabs?: boolean
 }
 
 /** The text with every control, escape, bidi and zero-width character shown as a visible escape. */
 export function visible(text: string, o: VisibleOptions = {}): string {
-  return text.replace(o.multiline ? MULTI : SINGLE, escapeChar)
+  return text.replace(o.multiline ? MULTI : SINGLE, (ch) => (o.keepTabs && ch === '\t' ? ch : escapeChar(ch)))
 }
 
 /** True when the text holds any character `visible` would escape. */

@@ -6,6 +6,7 @@ import type { ApplyRun, PushedEvent, Verification } from '../../shared/api'
 import { globals, withRoot, withService } from '../context'
 import { age, CliError, CliExit, count, printJson, table, truncate, type CliIo } from '../output'
 import { cliSelection } from './hub-cli'
+import { visible } from '../../shared/visible-text'
 
 /** Reads a file (or stdin for `-`) as text, refusing bytes that are not UTF-8 (they could not be stored exactly). */
 function readExact(file: string, cwd: string): string {
@@ -57,7 +58,7 @@ function printVerification(io: CliIo, v: Verification): void {
   const say = (mark: string, text: string): void => {
     if (said.has(text)) return
     said.add(text)
-    io.stdout(`${mark} ${text}\n`)
+    io.stdout(`${mark} ${visible(text)}\n`)
   }
   for (const r of v.refused) say('✗', r)
   for (const w of v.warnings) say('!', w)

@@ -12,6 +12,7 @@ import { appendEvent } from '../core/hub/store/writer'
 import { runCli } from './index'
 
 /** Characters a terminal acts on or hides: none may reach it raw. */
+// eslint-disable-next-line no-control-regex -- the point: these must not appear
 const RAW = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/u
 
 async function run(home: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {

@@ -100,6 +100,27 @@ describe('CLI start-up', () => {
     expect(inputs).toContain('src/cli/status-cards.ts')
   })
 
+  it("patch verify's fast entry and the root's parts it requires carry no zod, contract or service", () => {
+    const out = Object.keys(meta.outputs).find((o) => meta.outputs[o]!.entryPoint === 'src/cli/patch-verify-main.ts')!
+    expect(out).toMatch(/patch-verify\.cjs$/)
+    const parts = meta.outputs[out]!.imports.filter((i) => i.external && i.path.startsWith('./lazy-')).map((i) => i.path)
+    expect(parts).toContain('./lazy-parts.cjs')
+    const files = [out, ...parts.map((p) => Object.keys(meta.outputs).find((o) => o.endsWith(p.slice(1)))!)]
+    const inputs = files.flatMap((o) => inputsOf(o))
+    expect(inputs).toContain('src/core/patches/verify.ts')
+    for (const heavy of [
+      /node_modules\/zod\//,
+      /node_modules\/commander\//,
+      /src\/shared\/api\.ts$/,
+      /src\/shared\/contract\/(hub|fleet|patches)\.ts$/,
+      /src\/core\/service\.ts$/
+    ])
+      expect(
+        inputs.filter((i) => heavy.test(i)),
+        String(heavy)
+      ).toEqual([])
+  })
+
   it('every action module is reached only through a dynamic import', () => {
     const { outputs } = staticClosure(entry)
     const loaded = new Set([...outputs].flatMap((o) => inputsOf(o)))

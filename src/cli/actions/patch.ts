@@ -126,11 +126,12 @@ export async function apply(
     const early: { id: string; text: string }[] = []
     const off = s.subscribe((e) => e.name === 'patch.output' && early.push(e.payload as { id: string; text: string }))
     try {
+      // the apply runs the project's stored command: --test changes it first (an audited call)
+      if (opts.test !== undefined) await s.call('patch.setSettings', { project, test_command: opts.test })
       const run = await s.call('patch.apply', {
         ...sel,
         id,
         project,
-        test_command: opts.test,
         test_timeout_ms: opts.timeout === undefined ? undefined : opts.timeout * 1000,
         three_way: opts['3way'],
         allow_dirty: opts.allowDirty

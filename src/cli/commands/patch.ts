@@ -26,7 +26,7 @@ export function registerPatch(program: Command, io: CliIo): void {
     .command('apply <id>')
     .description('check the preconditions, git apply --check, apply, run the tests, then ack applied or failed with the evidence')
     .option('--project <name>', 'project to apply to (default: the one whose stream or branch matches)')
-    .option('--test <cmd>', "test command (default: the project's configured one)")
+    .option('--test <cmd>', "set the project's test command first (an audited change), then apply with it")
     .option('--timeout <seconds>', 'test timeout in seconds', intFlag('--timeout'))
     .option('--3way', 'fall back to a three-way merge (git apply --3way)')
     .option('--allow-dirty', 'apply on a worktree with uncommitted changes')

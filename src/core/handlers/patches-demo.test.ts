@@ -3,7 +3,7 @@
  * the clean one applies and passes dya's configured test, the stale one conflicts, the tampered
  * and the forged-sha ones are refused before anything runs.
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
@@ -47,12 +47,19 @@ describe('demo patches', () => {
   it('the stale patch fails git apply --check and acks failed; dya is untouched', async () => {
     const stale = await byBody('patch ready: label() shows the expiry date')
     const before = readFileSync(join(dir, 'dya', 'src/health/certificate.ts'), 'utf8')
-    const run = await s.call('patch.apply', { ...hub, id: stale.event.id, project: 'dya', test_command: null })
+    const run = await s.call('patch.apply', { ...hub, id: stale.event.id, project: 'dya' })
     let end = run
     while (end.phase !== 'done') end = await new Promise((r) => setTimeout(() => r(s.call('patch.run', { id: run.id })), 50))
     expect(end).toMatchObject({ outcome: 'failed', applied: false })
     expect(end.check!.output).toContain('patch does not apply')
     expect(readFileSync(join(dir, 'dya', 'src/health/certificate.ts'), 'utf8')).toBe(before)
+  })
+
+  it('a caller cannot hand an apply a command of its own: only the stored, audited one runs', async () => {
+    const ready = await byBody('patch ready: isValid() checks expiresAt')
+    const input = { ...hub, id: ready.event.id, project: 'dya', test_command: 'touch pwned' }
+    await expect(s.call('patch.apply', input as never)).rejects.toMatchObject({ code: 'invalid_input' })
+    expect(existsSync(join(dir, 'dya', 'pwned'))).toBe(false)
   })
 
   it("the clean patch applies with dya's configured test, which passes; ack applied", async () => {

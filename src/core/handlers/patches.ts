@@ -14,7 +14,7 @@ export function patchHandlers(ctx: ServiceContext): HandlersFor<typeof patchMeth
     'patch.get': (i) => p.get(sel(i), i.id, i.project),
     'patch.verify': (i) => p.verify(sel(i), i.id, i.project),
     'patch.preflight': (i) => p.preflight(sel(i), i.id, i.project, i.allow_dirty),
-    'patch.apply': async (i) => (await p.start(sel(i), { ...i })).run,
+    'patch.apply': async (i) => (await p.start(sel(i), { ...i, test_command: undefined })).run,
     'patch.run': ({ id }) => p.run(id),
     'patch.cancel': ({ id }) => p.cancel(id),
     'patch.revert': ({ id }) => p.revert(id),

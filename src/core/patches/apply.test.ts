@@ -312,4 +312,15 @@ describe('refusals before anything runs', () => {
     const inside = (await w.patches.verify({ palace: w.palace }, await w.submit(link('src/current', 'v2/main.ts')))).verification
     expect(inside.findings.find((f) => f.code === 'symlink')).toMatchObject({ level: 'warning', path: 'src/current' })
   })
+
+  it("a project's test command changes only by its own audited call", async () => {
+    w = await patchWorld()
+    w.patches.setSettings('demo', 'sh test.sh', undefined, 'desk-muster')
+    w.patches.setSettings('demo', 'sh test.sh') // no change: nothing audited
+    w.patches.setSettings('demo', null, 60_000, 'desk-muster')
+    expect(w.patches.settingsAudit('demo').map((a) => [a.action, a.actor, a.summary])).toEqual([
+      ['settings', 'desk-muster', expect.stringMatching(/^test command null -> "sh test\.sh", timeout \d+ -> \d+ ms$/)],
+      ['settings', 'desk-muster', expect.stringMatching(/^test command "sh test\.sh" -> null, timeout \d+ -> 60000 ms$/)]
+    ])
+  })
 })

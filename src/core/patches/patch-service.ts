@@ -33,7 +33,10 @@ export interface PatchServiceOptions {
 export interface ApplyOptions {
   id: string
   project: string
-  /** A test command for this run: undefined = the project's, null = none. */
+  /**
+   * A test command for this run (core callers and tests only: the API never passes one, so an
+   * apply started over the API runs the project's stored command). Undefined = the project's.
+   */
   test_command?: string | null
   test_timeout_ms?: number
   three_way?: boolean
@@ -306,9 +309,32 @@ export class PatchService {
     return this.store.settings(this.opts.projects.get(project).name)
   }
 
-  /** Sets a project's test command (null = none) and timeout. */
-  setSettings(project: string, testCommand: string | null, timeoutMs?: number): ProjectPatchSettings {
-    return this.store.setSettings(this.opts.projects.get(project).name, testCommand, timeoutMs)
+  /**
+   * Sets a project's test command (null = none) and timeout: the only way a command reaches an
+   * apply, so each change is audited (who, from what, to what).
+   */
+  setSettings(project: string, testCommand: string | null, timeoutMs?: number, actor?: string): ProjectPatchSettings {
+    const name = this.opts.projects.get(project).name
+    const before = this.store.settings(name)
+    const after = this.store.setSettings(name, testCommand, timeoutMs)
+    if (before.test_command !== after.test_command || before.test_timeout_ms !== after.test_timeout_ms)
+      this.store.audit({
+        hub: '',
+        event_id: '',
+        correlation_id: null,
+        action: 'settings',
+        outcome: 'changed',
+        actor: this.me(actor),
+        project: name,
+        summary: `test command ${JSON.stringify(before.test_command)} -> ${JSON.stringify(after.test_command)}, timeout ${before.test_timeout_ms} -> ${after.test_timeout_ms} ms`,
+        apply_id: null
+      })
+    return after
+  }
+
+  /** The audited changes of a project's test settings, oldest first. */
+  settingsAudit(project: string): AuditEntry[] {
+    return this.store.settingsAudit(this.opts.projects.get(project).name)
   }
 
   /** Waits for runs of this process to end (tests stop on close). */

@@ -189,6 +189,15 @@ export class PatchStore {
     this.db.prepare('DELETE FROM patch_snapshots WHERE run_id = ?').run(runId)
   }
 
+  /** The audit entries of a project's settings changes, oldest first. */
+  settingsAudit(project: string): AuditEntry[] {
+    return this.db
+      .prepare(
+        "SELECT id, at, hub, event_id, correlation_id, action, outcome, actor, project, summary, apply_id FROM patch_audit WHERE action = 'settings' AND project = ? ORDER BY id"
+      )
+      .all(project) as AuditEntry[]
+  }
+
   /** A project's test command and timeout (defaults when never set). */
   settings(project: string): ProjectPatchSettings {
     const row = this.db

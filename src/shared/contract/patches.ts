@@ -60,12 +60,15 @@ export const patchMethods = {
     input: HubSelector.extend({ id: Id, project: ProjectName.optional(), allow_dirty: z.boolean().optional() }).strict(),
     output: PreflightSchema.extend(HubRef)
   },
-  /** Starts an apply (check, apply, optional tests, ack); progress comes as `patch.run` / `patch.output` pushes. */
+  /**
+   * Starts an apply (check, apply, optional tests, ack); progress comes as `patch.run` / `patch.output`
+   * pushes. The test command is the project's stored one (`patch.setSettings`, audited): a caller
+   * cannot hand the apply a command of its own.
+   */
   'patch.apply': {
     input: HubSelector.extend({
       id: Id,
       project: ProjectName,
-      test_command: Command.nullable().optional(),
       test_timeout_ms: TestTimeout.optional(),
       three_way: z.boolean().optional(),
       allow_dirty: z.boolean().optional()

@@ -92,6 +92,16 @@ export function useSubmitPatch() {
 
 /** Starts an apply (check, apply, tests, ack). */
 export const useApplyPatch = () => usePatchWrite('patch.apply')
+/** Saves a project's test command (audited): the only command an apply runs. */
+export function useSetPatchSettings() {
+  const qc = useQueryClient()
+  return useMutation<MethodOutput<'patch.setSettings'>, Error, MethodInput<'patch.setSettings'>>({
+    mutationFn: (input) => client.call('patch.setSettings', input),
+    onSuccess: () => {
+      for (const m of ['patch.settings', 'patch.preflight']) void qc.invalidateQueries({ queryKey: [m] })
+    }
+  })
+}
 /** Stops a run's test command. */
 export const useCancelRun = () => usePatchWrite('patch.cancel')
 /** Puts the worktree back as it was before a failed run. */

@@ -6,7 +6,15 @@
 import { useState } from 'react'
 import { CircleAlert, CircleCheck, Play, RotateCcw, Square, TriangleAlert } from 'lucide-react'
 import type { ApplyRun, Preflight } from '../../../../shared/api'
-import { useApplyPatch, useApplyRun, useCancelRun, usePatchOutput, usePreflight, useRevertRun } from '../../api/patch-queries'
+import {
+  useApplyPatch,
+  useApplyRun,
+  useCancelRun,
+  usePatchOutput,
+  usePreflight,
+  useRevertRun,
+  useSetPatchSettings
+} from '../../api/patch-queries'
 import { InlineError } from '../../components/state-views'
 
 const PHASE_LABEL: Record<ApplyRun['phase'], string> = {
@@ -137,6 +145,7 @@ export function ApplyPanel({
   const pre = usePreflight(hub, id, project, allowDirty)
   const run = useApplyRun(runId)
   const apply = useApplyPatch()
+  const settings = useSetPatchSettings()
   const p = pre.data
   const command = testCommand ?? p?.test_command ?? ''
   const running = run.data?.phase !== undefined && run.data.phase !== 'done'
@@ -150,14 +159,22 @@ export function ApplyPanel({
       : null)
   const disabledReason = running ? null : blocked
 
-  const start = () => {
+  const start = async () => {
     if (!p?.project) return
+    const wanted = command.trim() ? command.trim() : null
+    // the apply runs the project's stored command: a changed one is saved first (an audited call)
+    if (wanted !== (p.test_command ?? null)) {
+      try {
+        await settings.mutateAsync({ project: p.project, test_command: wanted })
+      } catch {
+        return // shown below
+      }
+    }
     apply.mutate(
       {
         ...(hub ? { hub } : {}),
         id,
         project: p.project,
-        test_command: command.trim() ? command.trim() : null,
         three_way: threeWay,
         allow_dirty: allowDirty
       },
@@ -209,7 +226,7 @@ export function ApplyPanel({
         <button
           type="button"
           className="btn btn-primary"
-          onClick={start}
+          onClick={() => void start()}
           disabled={running || !!disabledReason || !p?.project || apply.isPending}
           title={running ? 'An apply of this patch is running' : undefined}
           aria-describedby={disabledReason ? 'apply-disabled-reason' : undefined}
@@ -223,6 +240,7 @@ export function ApplyPanel({
           Apply is disabled: {disabledReason}
         </p>
       )}
+      {settings.error && <InlineError error={settings.error} />}
       {apply.error && <InlineError error={apply.error} />}
       {run.data && <RunView run={run.data} />}
     </section>

@@ -137,7 +137,29 @@ const FRAGMENTS = [
   '|---|---|',
   '✅ BUILD 无需操作',
   '🟡 待 BUILD 处理',
-  'ＶＳ16️ text'
+  'ＶＳ16️ text',
+  // table rows, announcements and unmatched S-id/📡 lines (docs/muse-directive-forms.md)
+  '## 📡 已接收战略指令',
+  '## 📡 战略指令队列',
+  '| **S177 title (P0)** | 🟡 **待执行** — … |',
+  '| S090 t | ✅ 已接收 — 待执行 |',
+  '| **S088** | t | ✅ x |',
+  '    | S091 indented | 🟡 |',
+  '\t| S092 tab | ✅ |',
+  ' | S093 space row | ✅ |',
+  '| 11/05 | S081 second | 🟡 |',
+  '| S200→RELAY/BUILD t | 🟡 |',
+  '| S201→产品 x | 🟡 |',
+  '| 🟡 S202 lead | x |',
+  'prose naming S081 and S1234',
+  'text with 📡 inside',
+  'S12 short',
+  '\u3000S094 after a wide space',
+  '## 📡 S109 — title (Strategy 4/5 23:35 · P0)',
+  '## 📡 S112 — t — ✅ 已完成',
+  '### 📡 **S113** t',
+  '**状态**: 🟡 待执行',
+  'Status: ✅ done'
 ]
 
 /** Byte sequences that are not valid UTF-8 (lone continuation, truncated lead, overlong, 0xFF). */

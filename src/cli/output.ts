@@ -4,6 +4,7 @@
  */
 import { writeSync } from 'node:fs'
 import { visible } from '../shared/visible-text'
+import { relativeTime } from '../shared/relative-time'
 
 /** Where a command writes; injectable so tests run commands in-process. */
 export interface CliIo {
@@ -176,14 +177,9 @@ export function table(raw: string[][]): string {
   )
 }
 
-/** "3 min ago" style age of an ISO time relative to now. */
+/** How long ago `iso` was, as the screens say it (shared/relative-time.ts); `never` for none. */
 export function age(iso: string | null, now = Date.now()): string {
-  if (!iso) return 'never'
-  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000))
-  if (s < 60) return `${s}s ago`
-  if (s < 3600) return `${Math.round(s / 60)} min ago`
-  if (s < 86400) return `${Math.round(s / 3600)} h ago`
-  return `${Math.round(s / 86400)} d ago`
+  return iso ? relativeTime(iso, now) : 'never'
 }
 
 /** `n` and the word, plural past one: `count(1, 'note')` is "1 note", `count(2, 'note')` "2 notes". */

@@ -7,7 +7,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import type { ApprovalItem } from '../../../../shared/api'
 import { Chip } from '../../components/chip'
 import { displaySummary, formatWait, secondsLeft, toolLabel } from './approval-format'
-import { useSecondClock } from './use-clock'
+import { useNow } from '../../hooks/use-now'
 import { Visible } from '../../components/visible'
 
 /** Row height in px (single-line rows, so the virtualiser can use a fixed size). */
@@ -17,7 +17,7 @@ const LONG_WAIT_MS = 120_000
 
 /** The ticking waiting time of a request (and a hint when its hook is about to give up). */
 export function WaitingTime({ item }: { item: ApprovalItem }) {
-  const now = useSecondClock()
+  const now = useNow(1000)
   const waited = now - Date.parse(item.created_at)
   const left = secondsLeft(item, now)
   return (

@@ -16,7 +16,7 @@ import { useApprovalsUi } from './approvals-store'
 import { WaitingTime } from './pending-list'
 import { RuleProposal } from './rule-proposal'
 import { ToolPreview } from './tool-preview'
-import { useSecondClock } from './use-clock'
+import { useNow } from '../../hooks/use-now'
 import { ForgedList } from './forged-list'
 import { HiddenTextWarning, Visible } from '../../components/visible'
 
@@ -80,7 +80,7 @@ function NotNow({ item, actions }: { item: ApprovalItem; actions: DetailActions 
 }
 
 function GivesUp({ item }: { item: ApprovalItem }) {
-  const now = useSecondClock()
+  const now = useNow(1000)
   const left = secondsLeft(item, now)
   if (left === null) return <span className="muted">unknown</span>
   return <span className={left < 60 ? 'text-error' : undefined}>{left > 0 ? `in ${formatWait(left * 1000)}` : 'now'}</span>

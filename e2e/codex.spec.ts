@@ -17,11 +17,12 @@ import { isolatedEnv, test, expect, type Served } from './fixtures'
 const ROOT = resolve(import.meta.dirname, '..')
 const BIN = join(ROOT, 'bin', 'muster.cjs')
 const CODEX = join(ROOT, '.cache', 'codex', 'node_modules', '.bin', 'codex')
+const PTY = join(import.meta.dirname, 'pty-run.py')
 
 test.skip(!existsSync(CODEX), 'Codex CLI absent (.cache/codex: filled by .ci/run): skipping the real-harness e2e')
 
-/** Writes Codex's config (the stand-in as its provider), installs Muster's exec gate, starts `codex exec`. */
-function runCodexExec(served: Served, workDir: string, standIn: ResponsesStandIn) {
+/** Writes Codex's config (the stand-in as its provider), installs Muster's hook, starts Codex. */
+function runCodex(served: Served, workDir: string, standIn: ResponsesStandIn, mode: 'exec' | 'interactive') {
   const codexHome = join(workDir, 'codex-home')
   const project = join(workDir, 'codex-project')
   mkdirSync(codexHome, { recursive: true })
@@ -36,6 +37,8 @@ function runCodexExec(served: Served, workDir: string, standIn: ResponsesStandIn
       `base_url = "${standIn.url}"`,
       'wire_api = "responses"',
       'env_key = "MUSTER_STAND_IN_KEY"',
+      `[projects."${project}"]`,
+      'trust_level = "trusted"',
       ''
     ].join('\n')
   )
@@ -43,7 +46,7 @@ function runCodexExec(served: Served, workDir: string, standIn: ResponsesStandIn
   const hooks = join(codexHome, 'hooks.json')
   execFileSync(
     process.execPath,
-    [BIN, 'approve-hook', 'install', '--harness', 'codex', '--mode', 'exec', '--agent', 'e2e-codex', '--settings', hooks].concat([
+    [BIN, 'approve-hook', 'install', '--harness', 'codex', '--mode', mode, '--agent', 'e2e-codex', '--settings', hooks].concat([
       '--home',
       served.home,
       '--palace',
@@ -53,15 +56,22 @@ function runCodexExec(served: Served, workDir: string, standIn: ResponsesStandIn
     ]),
     { env: isolatedEnv(served.home) }
   )
-  expect(Object.keys((JSON.parse(readFileSync(hooks, 'utf8')) as { hooks: object }).hooks)).toEqual(['PreToolUse'])
-  const proc = spawn(
-    CODEX,
-    ['exec', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', '-s', 'danger-full-access', 'Create the marker file.'],
-    {
-      cwd: project,
-      env: { PATH: process.env.PATH, HOME: join(workDir, 'user'), CODEX_HOME: codexHome, MUSTER_STAND_IN_KEY: 'sk-test-muster' }
-    }
-  )
+  const event = mode === 'exec' ? 'PreToolUse' : 'PermissionRequest'
+  expect(Object.keys((JSON.parse(readFileSync(hooks, 'utf8')) as { hooks: object }).hooks)).toEqual([event])
+  const env = { PATH: process.env.PATH, HOME: join(workDir, 'user'), CODEX_HOME: codexHome, MUSTER_STAND_IN_KEY: 'sk-test-muster' }
+  // interactive: the TUI in a pseudo-terminal, asking before it runs anything outside its read-only sandbox
+  const proc =
+    mode === 'exec'
+      ? spawn(
+          CODEX,
+          ['exec', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', '-s', 'danger-full-access', 'Create the marker file.'],
+          { cwd: project, env }
+        )
+      : spawn(
+          'python3',
+          [PTY, CODEX, '--dangerously-bypass-hook-trust', '-a', 'on-request', '-s', 'read-only', 'Create the marker file.'],
+          { cwd: project, env: { ...env, TERM: 'xterm-256color' } }
+        )
   proc.stdin.end()
   let out = ''
   proc.stdout.on('data', (d: Buffer) => (out += d))
@@ -92,7 +102,7 @@ test('codex exec: denied in the dashboard, the command does not run, the reason 
   test.setTimeout(240_000)
   const marker = join(workDir, 'codex-project', 'denied-marker.txt')
   const standIn = await startResponsesStandIn(`touch ${marker}`)
-  const codex = runCodexExec(demo, workDir, standIn)
+  const codex = runCodex(demo, workDir, standIn, 'exec')
   try {
     await openRequest(page, demo, marker)
     await page.getByTestId('approval-reason').fill('not from exec mode')
@@ -122,7 +132,7 @@ test('codex exec: allowed in the dashboard, the command runs and the hub says al
   test.setTimeout(240_000)
   const marker = join(workDir, 'codex-project', 'allowed-marker.txt')
   const standIn = await startResponsesStandIn(`touch ${marker}`)
-  const codex = runCodexExec(demo, workDir, standIn)
+  const codex = runCodex(demo, workDir, standIn, 'exec')
   try {
     await openRequest(page, demo, marker)
     await page.getByTestId('approve').click()
@@ -139,4 +149,46 @@ test('codex exec: allowed in the dashboard, the command runs and the hub says al
     codex.kill()
     await standIn.close()
   }
+})
+
+test('interactive Codex (in a pseudo-terminal): its PermissionRequest, allowed then denied in the dashboard', async ({
+  page,
+  demo,
+  workDir
+}) => {
+  test.setTimeout(300_000)
+  // allowed: the command runs outside the sandbox
+  const marker = join(workDir, 'codex-project', 'interactive-marker.txt')
+  let standIn = await startResponsesStandIn(`touch ${marker}`, true)
+  let codex = runCodex(demo, workDir, standIn, 'interactive')
+  try {
+    await openRequest(page, demo, marker)
+    await page.getByTestId('approve').click()
+    await expect.poll(() => existsSync(marker), { timeout: 60_000 }).toBe(true)
+    await expect.poll(() => standIn.outputs.length, { timeout: 60_000 }).toBe(1)
+    expect(standIn.outputs[0]!.output).not.toMatch(/Rejected/)
+  } finally {
+    codex.kill()
+    await standIn.close()
+  }
+  const allowed = (demo.cli(['approvals', 'list', '--history', '20']) as History).history.find((h) => h.agent === 'e2e-codex')
+  expect(allowed).toMatchObject({ harness: 'codex', state: 'allow' })
+
+  // denied: nothing runs, and Codex tells the model the operator's reason
+  const second = join(workDir, 'codex-project', 'interactive-denied.txt')
+  standIn = await startResponsesStandIn(`touch ${second}`, true)
+  codex = runCodex(demo, workDir, standIn, 'interactive')
+  try {
+    await openRequest(page, demo, second)
+    await page.getByTestId('approval-reason').fill('not outside the sandbox')
+    await page.getByTestId('deny').click()
+    await expect.poll(() => standIn.outputs.length, { timeout: 60_000 }).toBe(1)
+    expect(standIn.outputs[0]!.output).toMatch(/Rejected.*denied by .* in Muster: not outside the sandbox/)
+    expect(existsSync(second)).toBe(false)
+  } finally {
+    codex.kill()
+    await standIn.close()
+  }
+  const history = (demo.cli(['approvals', 'list', '--history', '20']) as History).history.filter((h) => h.agent === 'e2e-codex')
+  expect(history.map((h) => h.state)).toEqual(['deny', 'allow'])
 })

@@ -3,7 +3,8 @@
  * (a `model_providers` entry with `base_url` here and `wire_api = "responses"`) to run one shell
  * command: `POST /v1/responses` streams `response.created`, one `response.output_item.done` and
  * `response.completed`. The first turn calls Codex's `exec_command` tool with the given command;
- * once a `function_call_output` comes back the reply is a final message. Every tool output Codex
+ * once a `function_call_output` comes back (or for a request without that tool) the reply is a
+ * final message. Every tool output Codex
  * sent back is kept, so a test can read what the model was told.
  */
 import { createServer, type Server } from 'node:http'
@@ -16,6 +17,8 @@ export interface ResponsesStandIn {
   outputs: { call_id: string; output: string }[]
   /** How many `/v1/responses` calls were answered. */
   calls(): number
+  /** The tool names Codex offered in its last request. */
+  tools(): string[]
   close(): Promise<void>
 }
 
@@ -28,10 +31,15 @@ const textOf = (v: unknown): string =>
       ? v.map((p) => (p && typeof p === 'object' && 'text' in p ? String(p.text) : '')).join('')
       : ''
 
-/** Starts the stand-in; `command` is the shell command the scripted model runs through `exec_command`. */
-export function startResponsesStandIn(command: string): Promise<ResponsesStandIn> {
+/**
+ * Starts the stand-in; `command` is the shell command the scripted model runs through
+ * `exec_command`. With `escalate`, the call asks to run outside the sandbox (which an interactive
+ * Codex with `-a on-request` asks the person about).
+ */
+export function startResponsesStandIn(command: string, escalate = false): Promise<ResponsesStandIn> {
   const outputs: { call_id: string; output: string }[] = []
   let calls = 0
+  let tools: string[] = []
   const server: Server = createServer((req, res) => {
     let body = ''
     req.on('data', (d: Buffer) => (body += d))
@@ -41,7 +49,9 @@ export function startResponsesStandIn(command: string): Promise<ResponsesStandIn
         return
       }
       calls++
-      const input = ((JSON.parse(body) as { input?: Item[] }).input ?? []).filter((i) => i.type === 'function_call_output')
+      const parsed = JSON.parse(body) as { input?: Item[]; tools?: { name?: string; type?: string }[] }
+      tools = (parsed.tools ?? []).map((t) => t.name ?? t.type ?? '')
+      const input = (parsed.input ?? []).filter((i) => i.type === 'function_call_output')
       for (const o of input)
         if (!outputs.some((x) => x.call_id === o.call_id)) outputs.push({ call_id: o.call_id ?? '', output: textOf(o.output) })
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
@@ -49,15 +59,21 @@ export function startResponsesStandIn(command: string): Promise<ResponsesStandIn
         void res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`)
       const id = `resp_${calls}`
       send('response.created', { response: { id } })
-      const item = input.length
-        ? { type: 'message', role: 'assistant', id: `msg_${calls}`, content: [{ type: 'output_text', text: 'Finished.' }] }
-        : {
-            type: 'function_call',
-            id: `fc_${calls}`,
-            call_id: 'call_muster_e2e',
-            name: 'exec_command',
-            arguments: JSON.stringify({ cmd: command })
-          }
+      // Codex also asks the model things without tools (a thread title, say): those get a plain message
+      const item =
+        input.length || !tools.includes('exec_command')
+          ? { type: 'message', role: 'assistant', id: `msg_${calls}`, content: [{ type: 'output_text', text: 'Finished.' }] }
+          : {
+              type: 'function_call',
+              id: `fc_${calls}`,
+              call_id: 'call_muster_e2e',
+              name: 'exec_command',
+              arguments: JSON.stringify(
+                escalate
+                  ? { cmd: command, sandbox_permissions: 'require_escalated', justification: 'Create the marker file outside the sandbox?' }
+                  : { cmd: command }
+              )
+            }
       send('response.output_item.done', { output_index: 0, item })
       send('response.completed', {
         response: {
@@ -75,6 +91,7 @@ export function startResponsesStandIn(command: string): Promise<ResponsesStandIn
         url: `http://127.0.0.1:${port}/v1`,
         outputs,
         calls: () => calls,
+        tools: () => tools,
         close: () => new Promise((r) => server.close(() => r()))
       })
     })

@@ -6,7 +6,8 @@
  */
 import { ApiError } from '../shared/api-error'
 import { parseInput, type MethodName, type MethodOutput, type ProjectStatus, type PushedEvent } from '../shared/api'
-import { readProjectStatus, FleetWatcher } from './fleet'
+import { readProjectStatus, FleetWatcher, STATE_DB_FILE, stateWriteError, unwritable } from './fleet'
+import { join } from 'node:path'
 import { RoleCache } from './muse'
 import {
   approvalHandlers,
@@ -130,9 +131,28 @@ export async function buildService(root: Root): Promise<MusterService> {
   async function dispatch<M extends MethodName>(method: M, input: unknown): Promise<MethodOutput<M>> {
     const handler = Object.prototype.hasOwnProperty.call(handlers, method) ? handlers[method] : undefined
     if (!handler) throw new ApiError(`unknown method '${String(method)}'`, 'invalid_input')
-    const out = (await (handler as (i: unknown) => unknown)(parseInput(method, input))) as MethodOutput<M>
+    let out: MethodOutput<M>
+    try {
+      out = (await (handler as (i: unknown) => unknown)(parseInput(method, input))) as MethodOutput<M>
+    } catch (err) {
+      throw stateError(err, String(method)) ?? err
+    }
     needs?.afterCall(method)
     return out
+  }
+
+  /** A write the state DB refused (read-only home, full disk) as an error naming the file and why. */
+  function stateError(err: unknown, method: string): ApiError | null {
+    if (err instanceof ApiError || !String((err as { code?: unknown } | null)?.code ?? '').startsWith('SQLITE_')) return null
+    const readOnly = stateWriteError(ctx.db, `run ${method}`)
+    if (readOnly && String((err as { code: string }).code).startsWith('SQLITE_READONLY')) return new ApiError(readOnly.message, 'forbidden')
+    const why = unwritable(err)
+    return why
+      ? new ApiError(
+          `cannot run ${method}: Muster's state DB ${join(ctx.opts.home, STATE_DB_FILE)} cannot be written (${why})`,
+          'forbidden'
+        )
+      : null
   }
 
   return {

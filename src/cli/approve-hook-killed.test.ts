@@ -1,0 +1,84 @@
+/**
+ * A harness killed outright (SIGKILL) while its hook waits, in separate processes as in real use:
+ * a stand-in harness process starts the real `muster approve-hook` through `sh -c` (as Claude Code
+ * and Codex run hook commands) and is then killed. The hook notices its harness is gone, records
+ * the request as abandoned and exits; the inbox drops it; the operator's later decision is refused
+ * ("no agent is waiting") and nothing more is appended.
+ */
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { builtCli } from '../../test/helpers/built-cli'
+import { tmpDir } from '../../test/helpers/tmp'
+import { createService } from '../core/root'
+import type { MusterService } from '../core/service-types'
+import { createHub } from '../core/hub/store/schema'
+
+let bin: string
+let home: string
+let palace: string
+let service: MusterService
+
+beforeAll(async () => {
+  bin = builtCli()
+  home = join(tmpDir(), 'home')
+  palace = join(tmpDir(), 'palace')
+  createHub(palace).close()
+  service = await createService({ home, transport: 'http', watch: false })
+  await service.call('settings.update', { operatorId: 'desk-muster' })
+  await service.call('hubs.add', { palace, name: 'main' })
+}, 240_000)
+afterAll(() => service?.close())
+
+const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
+
+describe('a harness killed while its hook waits', () => {
+  it('the request is recorded as abandoned and leaves the inbox; a late decision is refused', async () => {
+    const payload = JSON.stringify({
+      session_id: 'killed-1',
+      transcript_path: '/home/op/.claude/projects/x/killed-1.jsonl',
+      cwd: '/work/muse',
+      permission_mode: 'default',
+      hook_event_name: 'PermissionRequest',
+      tool_name: 'Bash',
+      tool_input: { command: 'rm -rf dist', description: 'clean' }
+    })
+    const hookCommand = [process.execPath, bin, 'approve-hook', '--home', home, '--palace', palace, '--agent', 'killed-claude']
+      .map(q)
+      .join(' ')
+    // the stand-in harness: runs the hook command through a shell, feeds it the payload, and waits
+    const harnessScript = `
+      const { spawn } = require('node:child_process')
+      const hook = spawn('/bin/sh', ['-c', ${JSON.stringify(hookCommand)}], { stdio: ['pipe', 'pipe', 'inherit'] })
+      hook.stdin.end(${JSON.stringify(payload)})
+      hook.stdout.resume()
+      setInterval(() => {}, 1000)
+    `
+    const harness = spawn(process.execPath, ['-e', harnessScript], { stdio: 'ignore', env: { ...process.env, MUSTER_HOME: '' } })
+    const list = () => service.call('approvals.list', { hub: 'main' })
+    const pendingItem = async () => (await list()).pending.find((p) => p.agent === 'killed-claude')
+    await expect.poll(pendingItem, { timeout: 30_000, interval: 50 }).toBeTruthy()
+    const item = (await pendingItem())!
+
+    harness.kill('SIGKILL')
+    const killedAt = Date.now()
+    await expect
+      .poll(async () => (await list()).history.find((h) => h.id === item.id)?.state, { timeout: 20_000, interval: 50 })
+      .toBe('abandoned')
+    // how long it took (the issue asks for 2 s; the figure is reported, not asserted, on a shared machine)
+    console.log(`abandoned ${Date.now() - killedAt} ms after SIGKILL of the harness`)
+    const decided = (await list()).history.find((h) => h.id === item.id)!
+    expect(decided.decision).toMatchObject({
+      decision: 'timeout',
+      decided_by: 'abandoned',
+      reason: expect.stringMatching(/harness went away/)
+    })
+    expect((await list()).pending.some((p) => p.id === item.id)).toBe(false)
+
+    const before = (await service.call('hub.list', { hub: 'main', correlation_id: item.correlation_id, limit: 50 })).events.length
+    await expect(service.call('approvals.decide', { hub: 'main', id: item.id, decision: 'allow' })).rejects.toThrow(
+      /no agent is waiting for .*its harness went away before a decision; your decision was not recorded/
+    )
+    expect((await service.call('hub.list', { hub: 'main', correlation_id: item.correlation_id, limit: 50 })).events).toHaveLength(before)
+  }, 120_000)
+})

@@ -103,7 +103,7 @@ async function requestFor(command: string): Promise<HubEventEnvelope> {
       (e) => e.type === 'approval.request' && (e.metadata.tool_input as { command?: string }).command === command
     )
     if (found) return found
-    if (Date.now() - t > 15_000) throw new Error(`no request for ${command}`)
+    if (Date.now() - t > 60_000) throw new Error(`no request for ${command}`)
     await new Promise((r) => setTimeout(r, 20))
   }
 }

@@ -9,6 +9,7 @@ import type { NeedItem, NeedKind } from '../../../../shared/api'
 import { useNeeds } from '../../api/needs-queries'
 import { useNow } from '../../hooks/use-now'
 import { shortAge } from '../../lib/format'
+import { Visible } from '../../components/visible'
 
 const KIND: Record<NeedKind, { label: string; icon: ReactNode }> = {
   approval: { label: 'approval', icon: <ShieldCheck size={14} aria-hidden /> },
@@ -34,9 +35,19 @@ function NeedRow({ item, now }: { item: NeedItem; now: number }) {
           {k.label}
         </span>
         <span className="need-text">
-          <span className="need-title">{item.title}</span>
-          {item.detail && <span className="need-detail muted">{item.detail}</span>}
-          {where && <span className="need-where muted">{where}</span>}
+          <span className="need-title">
+            <Visible text={item.title} />
+          </span>
+          {item.detail && (
+            <span className="need-detail muted">
+              <Visible text={item.detail} />
+            </span>
+          )}
+          {where && (
+            <span className="need-where muted">
+              <Visible text={where} />
+            </span>
+          )}
         </span>
         <span className="need-age" title={`waiting since ${new Date(item.since).toLocaleString()}`}>
           {shortAge(item.since, now)}

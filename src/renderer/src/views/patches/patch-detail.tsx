@@ -12,6 +12,7 @@ import { ApplyPanel } from './apply-panel'
 import { PatchStateBadge } from './patch-state-badge'
 import { PatchText } from './patch-text'
 import { VerificationPanel } from './verification-panel'
+import { Visible } from '../../components/visible'
 
 /** The detail pane. */
 export function PatchDetail({ hub, id }: { hub: string | null; id: string }) {
@@ -25,17 +26,22 @@ export function PatchDetail({ hub, id }: { hub: string | null; id: string }) {
     <article className="patch-detail" aria-label={`Patch ${e.id}`} data-testid="patch-detail">
       <header className="patch-detail-head">
         <div className="patch-detail-title">
-          <h2>{e.body.split('\n')[0] || e.id}</h2>
+          <h2>
+            <Visible text={e.body.split('\n')[0] || e.id} />
+          </h2>
           <PatchStateBadge state={s.state} verdict={s.verdict} byMuster={s.state_by_muster} />
         </div>
         <div className="patch-detail-meta muted">
           <span>
-            <strong>{e.from_agent}</strong> → {e.to_agent ?? '*'}
+            <strong>
+              <Visible text={e.from_agent} />
+            </strong>{' '}
+            → <Visible text={e.to_agent ?? '*'} />
           </span>
           <span>{s.project ?? e.stream}</span>
           {e.branch && (
             <Chip tone="mono">
-              <GitBranch size={11} aria-hidden /> {e.branch}
+              <GitBranch size={11} aria-hidden /> <Visible text={e.branch} />
             </Chip>
           )}
           {e.base_commit && (

@@ -4,6 +4,7 @@ import type { PatchSummary } from '../../../../shared/api'
 import { RelativeTime } from '../../components/relative-time'
 import { formatBytes } from '../../lib/format'
 import { PatchStateBadge } from './patch-state-badge'
+import { Visible } from '../../components/visible'
 
 /** Props of `PatchList`. */
 export interface PatchListProps {
@@ -51,15 +52,23 @@ export function PatchList({ patches, selected, onSelect }: PatchListProps) {
           data-testid="patch-row"
         >
           <div className="patch-row-top">
-            <span className="patch-row-from">{p.event.from_agent}</span>
+            <span className="patch-row-from">
+              <Visible text={p.event.from_agent} />
+            </span>
             <span className="muted">→ {p.event.to_agent ?? '*'}</span>
             <span className="card-spacer" />
             <PatchStateBadge state={p.state} verdict={p.verdict} byMuster={p.state_by_muster} />
           </div>
-          <div className="patch-row-body">{p.event.body.split('\n')[0] || p.event.correlation_id || p.event.id}</div>
+          <div className="patch-row-body">
+            <Visible text={p.event.body.split('\n')[0] || p.event.correlation_id || p.event.id} />
+          </div>
           <div className="patch-row-meta muted">
             <span>{p.project ?? p.event.stream}</span>
-            {p.event.branch && <span className="mono">{p.event.branch}</span>}
+            {p.event.branch && (
+              <span className="mono">
+                <Visible text={p.event.branch} />
+              </span>
+            )}
             <span>
               {p.file_count} file{p.file_count === 1 ? '' : 's'} <span className="patch-add">+{p.additions}</span>{' '}
               <span className="patch-del">−{p.deletions}</span>

@@ -5,6 +5,7 @@
  */
 import { CircleAlert, CircleCheck, ShieldAlert, ShieldCheck, TriangleAlert } from 'lucide-react'
 import type { Verification } from '../../../../shared/api'
+import { Visible } from '../../components/visible'
 
 function Row({ label, ok, children }: { label: string; ok: boolean; children: React.ReactNode }) {
   return (
@@ -67,7 +68,9 @@ export function VerificationPanel({ v }: { v: Verification }) {
             .map((f, i) => (
               <li key={`f${i}`} className={f.level}>
                 {f.level === 'error' ? <CircleAlert size={13} aria-hidden /> : <TriangleAlert size={13} aria-hidden />}{' '}
-                <span>{f.message}</span>
+                <span>
+                  <Visible text={f.message} />
+                </span>
               </li>
             ))}
         </ul>

@@ -4,6 +4,7 @@
  * patch's Apply disabled with the reason; an apply in progress cancelled and reverted. Every state
  * is checked with axe and saved as screenshots, light and dark.
  */
+import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { APIRequestContext, Page } from '@playwright/test'
@@ -70,7 +71,9 @@ test('the clean demo patch: verified, applied with one click, test output and th
   const ackId = (await ack.locator('.mono').first().textContent())!.trim()
   // the preconditions follow the outcome: applied once, never again
   await expect(page.getByTestId('preconditions')).toContainText('Already applied')
-  await expect(page.getByTestId('apply-disabled-reason')).toContainText('Already applied')
+  // success reads as success: no red "Apply is disabled" under the green result
+  await expect(page.getByTestId('apply-disabled-reason')).toHaveCount(0)
+  await expect(page.getByTestId('apply-button')).toBeDisabled()
   await shoot(page, 'applied')
   expect(readFileSync(join(workDir, 'fleet', 'dya', 'src/health/certificate.ts'), 'utf8')).toContain(
     'return cert.signature.length > 0 && now < cert.expiresAt\n'
@@ -177,4 +180,58 @@ test("the Overview's patches waiting: the Patches inbox's own count, and a link 
   await expect(page.getByTestId('screen-patches')).toBeVisible()
   await expect(page.getByTestId('patches-state')).toHaveValue('waiting')
   await expect(page.getByTestId('patch-row')).toHaveCount(waiting)
+})
+
+test('apply, then commit as the agent; the next patch to the same repository applies (before the commit its refusal names the fix)', async ({
+  page,
+  demo,
+  request,
+  workDir
+}) => {
+  const dya = join(workDir, 'fleet', 'dya')
+  await page.goto(`${demo.openUrl}#/patches`)
+  await pick(page, 'isValid() checks expiresAt')
+  await page.getByTestId('apply-button').click()
+  await expect(page.getByTestId('apply-run-status')).toContainText('Applied to dya', { timeout: 60_000 })
+  await expect(page.getByTestId('apply-commit')).toContainText('not committed yet')
+
+  // left uncommitted, the next patch to dya is refused, and the refusal says what resolves it
+  await pick(page, 'label() shows the expiry date')
+  await expect(page.getByTestId('apply-disabled-reason')).toContainText('Dirty worktree')
+  await expect(page.getByTestId('apply-disabled-reason')).toContainText('the Commit button after an apply')
+  await expect(page.getByTestId('apply-disabled-reason')).toContainText('Allow uncommitted changes')
+
+  await pick(page, 'isValid() checks expiresAt')
+  await page.getByTestId('apply-commit-button').click()
+  await expect(page.getByTestId('apply-committed')).toContainText('Committed as')
+  await expect(page.getByTestId('apply-committed')).toContainText('by win-codex')
+  await shoot(page, 'committed')
+  const log = execFileSync('git', ['-C', dya, 'log', '-1', '--format=%an%n%s%n%b'], { encoding: 'utf8' })
+  expect(log).toMatch(/^win-codex\nisValid\(\) checks expiresAt/)
+  expect(log).toContain('from win-codex, applied with Muster.')
+  expect(execFileSync('git', ['-C', dya, 'status', '--porcelain'], { encoding: 'utf8' })).toBe('')
+
+  // a second patch to dya (a new file beside the first change) applies on the clean worktree
+  const content = [
+    'diff --git a/docs/release-note.md b/docs/release-note.md',
+    'new file mode 100644',
+    '--- /dev/null',
+    '+++ b/docs/release-note.md',
+    '@@ -0,0 +1 @@',
+    '+Certificates are valid only before expiresAt.',
+    ''
+  ].join('\n')
+  await call(request, demo, 'patch.submit', {
+    hub: 'demo',
+    project: 'dya',
+    to_agent: 'mac-claude',
+    body: 'patch ready: release note for the expiry check',
+    content
+  })
+  await page.reload()
+  await pick(page, 'release note for the expiry check')
+  await expect(page.getByTestId('apply-button')).toBeEnabled()
+  await page.getByTestId('apply-button').click()
+  await expect(page.getByTestId('apply-run-status')).toContainText('Applied to dya', { timeout: 60_000 })
+  expect(readFileSync(join(dya, 'docs', 'release-note.md'), 'utf8')).toBe('Certificates are valid only before expiresAt.\n')
 })

@@ -2,6 +2,7 @@
  * `muster artifact get|put` and `muster patch list|verify|apply|submit` in-process, on a real hub
  * and a real git repository registered as a project in the same Muster home.
  */
+import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -89,6 +90,25 @@ describe('muster patch', () => {
     expect(again.code).toBe(1)
     expect(JSON.parse(again.out).error).toMatch(/already applied/)
     expect(JSON.parse((await run(w.home, w.palace, 'patch', 'list', '--json')).out).patches[0]).toMatchObject({ state: 'applied' })
+  })
+
+  it('commit: the applied change only, the agent as author, a message from the patch; twice is refused', async () => {
+    w = await patchWorld()
+    const id = await w.submit(await makePatch(w.repo, { 'src/app.txt': 'alpha\nBETA\ngamma\ndelta\n' }))
+    const a = await run(w.home, w.palace, 'patch', 'apply', id, '--project', 'demo', '--json')
+    expect(a.code).toBe(0)
+    const runId = (JSON.parse(a.out) as { id: string }).id
+    writeFileSync(join(w.repo.dir, 'unrelated.txt'), 'mine\n') // the operator's own change stays out of the commit
+    const c = await run(w.home, w.palace, 'patch', 'commit', runId)
+    expect(c).toMatchObject({ code: 0, err: '' })
+    expect(c.out).toMatch(/^committed [0-9a-f]{12} \(author win-codex <win-codex@agents\.muster\.invalid>\): /)
+    const show = execFileSync('git', ['-C', w.repo.dir, 'show', '--stat', '--format=%an|%s', 'HEAD'], { encoding: 'utf8' })
+    expect(show).toMatch(/^win-codex\|/)
+    expect(show).toContain('src/app.txt')
+    expect(show).not.toContain('unrelated.txt')
+    const again = await run(w.home, w.palace, 'patch', 'commit', runId)
+    expect(again.code).toBe(1)
+    expect(again.err).toMatch(/nothing to commit/)
   })
 
   it('failing tests exit 1 with the ack failed and a revert offer', async () => {

@@ -197,3 +197,12 @@ export async function revert(io: CliIo, runId: string, _opts: unknown, cmd: Comm
   io.stdout(`reverted ${runId}: ${count(r.restored.length, 'path')} restored${r.restored.length ? ` (${r.restored.join(', ')})` : ''}\n`)
   if (r.untouched.length) io.stdout(`left alone (not the patch's): ${r.untouched.join(', ')}\n`)
 }
+
+/** `patch commit RUN [--message M]`: commits an applied run's change as its agent. */
+export async function commit(io: CliIo, runId: string, opts: { message?: string }, cmd: Command): Promise<void> {
+  const r = await withService(cmd, io, (s) =>
+    s.call('patch.commit', { id: runId, ...(opts.message !== undefined ? { message: opts.message } : {}) })
+  )
+  if (globals(cmd).json) return printJson(io, r)
+  io.stdout(`committed ${r.commit.slice(0, 12)} (author ${r.author}): ${r.message.split('\n')[0]}\n`)
+}

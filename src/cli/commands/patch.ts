@@ -33,6 +33,11 @@ export function registerPatch(program: Command, io: CliIo): void {
     .option('--hub <name>', 'a registered hub')
     .action(lazyAction(io, actions, 'apply'))
   patch
+    .command('commit <run>')
+    .description("commit what an applied run changed: the patch's files only, the agent as author, a message from the patch and its task")
+    .option('--message <text>', 'use this commit message instead')
+    .action(lazyAction(io, actions, 'commit'))
+  patch
     .command('revert <run>')
     .description('after failing tests: put the worktree back exactly as it was before that apply run (never over later edits)')
     .action(lazyAction(io, actions, 'revert'))

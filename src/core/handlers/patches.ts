@@ -18,6 +18,7 @@ export function patchHandlers(ctx: ServiceContext): HandlersFor<typeof patchMeth
     'patch.run': ({ id }) => p.run(id),
     'patch.cancel': ({ id }) => p.cancel(id),
     'patch.revert': ({ id }) => p.revert(id),
+    'patch.commit': ({ id, message }) => p.commit(id, message),
     'patch.submit': (i) => p.submit(sel(i), { ...i }),
     'patch.worktreeDiff': ({ project }) => p.worktreeDiff(project),
     'patch.audit': (i) => p.audit(sel(i), i),

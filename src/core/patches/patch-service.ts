@@ -4,6 +4,8 @@
  * preconditions, runs applies (one at a time per patch, never twice), reverts, submits, and
  * records every decision in the audit.
  */
+import { isAbsolute } from 'node:path'
+import { commitPatch } from './commit'
 import { ApiError } from '../../shared/api-error'
 import { ACK_OF, EventType, Status } from '../../shared/contract/hub-vocabulary'
 import type { ApplyRun, AuditEntry, HubEvent, PatchSummary, Preflight, PushedEvent, Verification } from '../../shared/api'
@@ -271,6 +273,47 @@ export class PatchService {
   /** Puts the worktree back as it was before a failed run's apply. */
   async revert(id: string, actor?: string): Promise<{ run: ApplyRun; restored: string[]; untouched: string[] }> {
     return this.control.revert(id, this.me(actor))
+  }
+
+  /**
+   * Commits what an applied run changed: the patch's paths only, the sending agent as the author,
+   * a message from the patch and its task (or `message`). Refused for a run that did not apply, was
+   * reverted, or whose files were committed already.
+   */
+  async commit(
+    id: string,
+    message?: string | null,
+    actor?: string
+  ): Promise<{ run: ApplyRun; commit: string; message: string; author: string }> {
+    const run = this.control.get(id)
+    if (run.outcome !== 'applied' || !run.applied)
+      throw new ApiError(`run ${id} did not apply the patch (${run.outcome ?? run.phase}): there is nothing to commit`, 'conflict')
+    if (run.reverted_at) throw new ApiError(`run ${id} was reverted at ${run.reverted_at}: there is nothing to commit`, 'conflict')
+    const sel: HubSelection = isAbsolute(run.hub) ? { palace: run.hub } : { hub: run.hub }
+    const l = await this.load(sel, run.event_id, run.project)
+    const corr = l.event.correlation_id
+    const thread = corr ? await this.opts.hubs.thread({ ...sel, correlation_id: corr }).catch(() => null) : null
+    const done = await commitPatch({
+      repo: run.repo,
+      files: l.verified.verification.files,
+      event: l.event,
+      taskTitle: thread?.request?.title ?? null,
+      sha256: l.verified.verification.sha256.computed,
+      operator: this.me(actor),
+      message
+    })
+    this.store.audit({
+      hub: l.ref.palace,
+      event_id: l.event.id,
+      correlation_id: corr,
+      action: 'commit',
+      outcome: 'committed',
+      actor: this.me(actor),
+      project: run.project,
+      summary: `committed run ${id} as ${done.commit.slice(0, 12)} (author ${done.author})`,
+      apply_id: id
+    })
+    return { run, ...done }
   }
 
   /** A project's working-tree diff against HEAD. */

@@ -139,7 +139,9 @@ export async function checkPreconditions(
       'clean',
       input.allowDirty ? 'warn' : 'fail',
       input.allowDirty ? 'Dirty worktree (allowed)' : 'Dirty worktree',
-      input.allowDirty ? detail : `${detail} (commit or stash them, or allow a dirty worktree)`
+      input.allowDirty
+        ? detail
+        : `${detail} (commit them: the Commit button after an apply, or git commit; or stash them; or apply anyway with “Allow uncommitted changes”, --allow-dirty)`
     )
   }
 

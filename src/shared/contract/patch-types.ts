@@ -196,7 +196,7 @@ export const AuditEntrySchema = z.object({
   hub: z.string(),
   event_id: z.string(),
   correlation_id: z.string().nullable(),
-  action: z.enum(['verify', 'apply', 'test', 'ack', 'revert', 'submit', 'refuse', 'settings']),
+  action: z.enum(['verify', 'apply', 'test', 'ack', 'revert', 'commit', 'submit', 'refuse', 'settings']),
   outcome: z.string(),
   actor: z.string(),
   project: z.string().nullable(),

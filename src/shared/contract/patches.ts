@@ -84,6 +84,11 @@ export const patchMethods = {
     input: z.object({ id: Id }).strict(),
     output: z.object({ run: ApplyRunSchema, restored: z.array(z.string()), untouched: z.array(z.string()) })
   },
+  /** Commits what an applied run changed (the patch's paths only; the agent as author; a message from the patch and its task, or `message`). */
+  'patch.commit': {
+    input: z.object({ id: Id, message: z.string().max(10_000).optional() }).strict(),
+    output: z.object({ run: ApplyRunSchema, commit: z.string(), message: z.string(), author: z.string() })
+  },
   /**
    * Sends a patch to an agent, stored byte-exactly: `content`, or with `from_worktree` the
    * working-tree diff of `project` (whose stream, branch and HEAD are then the defaults).

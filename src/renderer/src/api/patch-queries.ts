@@ -58,7 +58,7 @@ export function usePatchOutput(run: ApplyRun | undefined): string {
   return text.length >= tail.length ? text : tail
 }
 
-function usePatchWrite<M extends 'patch.apply' | 'patch.cancel' | 'patch.revert' | 'patch.verify'>(method: M) {
+function usePatchWrite<M extends 'patch.apply' | 'patch.cancel' | 'patch.revert' | 'patch.verify' | 'patch.commit'>(method: M) {
   const qc = useQueryClient()
   return useMutation<MethodOutput<M>, Error, MethodInput<M>>({
     mutationFn: (input) => client.call(method, input),
@@ -106,5 +106,7 @@ export function useSetPatchSettings() {
 export const useCancelRun = () => usePatchWrite('patch.cancel')
 /** Puts the worktree back as it was before a failed run. */
 export const useRevertRun = () => usePatchWrite('patch.revert')
+/** Commits what an applied run changed. */
+export const useCommitRun = () => usePatchWrite('patch.commit')
 /** Verifies again (and records it in the audit). */
 export const useVerifyPatch = () => usePatchWrite('patch.verify')

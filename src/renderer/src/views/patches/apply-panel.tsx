@@ -4,12 +4,13 @@
  * live test output, Cancel, the result and the ack, and after failing tests the offer to revert.
  */
 import { useState } from 'react'
-import { CircleAlert, CircleCheck, Play, RotateCcw, Square, TriangleAlert } from 'lucide-react'
+import { CircleAlert, CircleCheck, GitCommitHorizontal, Play, RotateCcw, Square, TriangleAlert } from 'lucide-react'
 import type { ApplyRun, Preflight } from '../../../../shared/api'
 import {
   useApplyPatch,
   useApplyRun,
   useCancelRun,
+  useCommitRun,
   usePatchOutput,
   usePreflight,
   useRevertRun,
@@ -50,12 +51,21 @@ function RunView({ run }: { run: ApplyRun }) {
   const output = usePatchOutput(run)
   const cancel = useCancelRun()
   const revert = useRevertRun()
+  const commit = useCommitRun()
+  const [left, setLeft] = useState(false)
   const running = run.phase !== 'done'
+  const committed = commit.data?.run.id === run.id ? commit.data : null
   return (
     <div className={`apply-run ${run.outcome}`} data-testid="apply-run" aria-busy={running}>
       <div className="apply-run-head" role="status" data-testid="apply-run-status">
         <strong>
-          {running ? PHASE_LABEL[run.phase] : run.outcome === 'applied' ? 'Applied' : run.outcome === 'refused' ? 'Refused' : 'Failed'}
+          {running
+            ? PHASE_LABEL[run.phase]
+            : run.outcome === 'applied'
+              ? `Applied to ${run.project}${run.test?.status === 'passed' ? ', tests passed' : ''}`
+              : run.outcome === 'refused'
+                ? 'Refused'
+                : 'Failed'}
         </strong>
         {run.reason && <span className="muted">{run.reason}</span>}
         <span className="card-spacer" />
@@ -117,6 +127,37 @@ function RunView({ run }: { run: ApplyRun }) {
           {run.reverted_at && <span className="muted">Reverted: the worktree is as it was before the apply.</span>}
         </div>
       )}
+      {!running && run.outcome === 'applied' && !run.reverted_at && (
+        <div className="apply-commit" data-testid="apply-commit">
+          {committed ? (
+            <span role="status" data-testid="apply-committed">
+              Committed as <span className="mono">{committed.commit.slice(0, 12)}</span> by {committed.author.replace(/ <.*$/, '')}:{' '}
+              <span className="mono">{committed.message.split('\n')[0]}</span>
+            </span>
+          ) : left ? (
+            <span className="muted" role="status">
+              Left uncommitted: the next patch to this repository needs it committed, or “Allow uncommitted changes”.
+            </span>
+          ) : (
+            <>
+              <span>The change is in the worktree, not committed yet.</span>
+              <button
+                type="button"
+                className="btn btn-primary"
+                onClick={() => commit.mutate({ id: run.id })}
+                disabled={commit.isPending}
+                data-testid="apply-commit-button"
+              >
+                <GitCommitHorizontal size={13} aria-hidden /> Commit
+              </button>
+              <button type="button" className="btn" onClick={() => setLeft(true)} data-testid="apply-leave">
+                Leave uncommitted
+              </button>
+            </>
+          )}
+        </div>
+      )}
+      {commit.error && <InlineError error={commit.error} />}
       {revert.error && <InlineError error={revert.error} />}
       {cancel.error && <InlineError error={cancel.error} />}
     </div>
@@ -157,7 +198,9 @@ export function ApplyPanel({
           .map((c) => `${c.label}: ${c.detail}`)
           .join('; ')
       : null)
-  const disabledReason = running ? null : blocked
+  // after this panel's own successful apply, "already applied" is not a problem to show in red
+  const appliedHere = run.data?.phase === 'done' && run.data.outcome === 'applied'
+  const disabledReason = running || appliedHere ? null : blocked
 
   const start = async () => {
     if (!p?.project) return
@@ -227,7 +270,7 @@ export function ApplyPanel({
           type="button"
           className="btn btn-primary"
           onClick={() => void start()}
-          disabled={running || !!disabledReason || !p?.project || apply.isPending}
+          disabled={running || appliedHere || !!disabledReason || !p?.project || apply.isPending}
           title={running ? 'An apply of this patch is running' : undefined}
           aria-describedby={disabledReason ? 'apply-disabled-reason' : undefined}
           data-testid="apply-button"

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tmpDir } from '../../test/helpers/tmp'
 import { openToChild, runCliUnprivileged } from '../../test/helpers/unprivileged'
-import { createHub, REPLICA_FILENAME, type Hub } from '../core/hub/store/schema'
+import { createHub, REPLICA_FILENAME, type HubFile } from '../core/hub/store/schema'
 import { appendEvent } from '../core/hub/store/writer'
 
 const restore: (() => void)[] = []
@@ -95,7 +95,7 @@ describe('a hub Muster may read but not write', () => {
 
   it('in a read-only folder while a writer has it open: the reader sees the commits still in the -wal', async () => {
     const { palace, env } = palaceWithEvents()
-    const writer: Hub = createHub(palace)
+    const writer: HubFile = createHub(palace)
     restore.push(() => writer.close())
     writer.db.pragma('wal_autocheckpoint = 0') // keep the new row in the -wal file, not yet in the main file
     appendEvent(writer.db, writer.replicaId, {

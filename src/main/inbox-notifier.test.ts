@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { PushedEvent } from '../shared/api'
-import { notifyAttention, type Notice } from './inbox-notifier'
+import { notifyAttention, type DesktopNotice } from './inbox-notifier'
 
 type Listener = (e: PushedEvent) => void
 
@@ -44,7 +44,7 @@ describe('main-process notifications (binding of shared/notify/attention)', () =
     vi.useFakeTimers()
     try {
       const svc = fakeService()
-      const shown: Notice[] = []
+      const shown: DesktopNotice[] = []
       const off = notifyAttention(svc, (n) => shown.push(n), 1000)
       svc.push(added('mac-claude'))
       svc.push(added('win-codex'))

@@ -4,12 +4,12 @@
  * the coalescing window, the wording) to the service's pushed events.
  */
 import type { MusterService } from '../core/service-types'
-import { NoticeCoalescer, type Notice } from '../shared/notify/attention'
+import { NoticeCoalescer, type DesktopNotice } from '../shared/notify/attention'
 
-export type { Notice }
+export type { DesktopNotice }
 
 /** Shows one notification; injected (Electron's `Notification` in the app, a fake in tests). */
-export type ShowNotice = (notice: Notice) => void
+export type ShowNotice = (notice: DesktopNotice) => void
 
 /** Subscribes to pushed events and shows coalesced notifications; returns the unsubscribe function. */
 export function notifyAttention(service: Pick<MusterService, 'subscribe'>, show: ShowNotice, windowMs?: number): () => void {

@@ -1,5 +1,5 @@
 /**
- * One hub's approvals, read through the `Hub` interface only (so local and remote hubs work
+ * One hub's approvals, read through the `HubPort` interface only (so local and remote hubs work
  * alike): the requests of the last day, and at least the newest 500 (newest first, paged with
  * upstream's `before_event_id`), then every decision after the oldest of them (paged with
  * `since_event_id`), folded per thread.
@@ -7,7 +7,7 @@
 import type { ApprovalItem } from '../../shared/contract/approvals-types'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
 import { EventType } from '../../shared/contract/hub-vocabulary'
-import type { Hub } from '../hub'
+import type { HubPort } from '../hub'
 import { foldApproval } from './approval-events'
 import type { DecisionTrust } from './decision-trust'
 
@@ -27,7 +27,7 @@ export interface HubApprovals {
 
 /** Reads and folds the approvals of one hub. */
 export async function listHubApprovals(
-  hub: Hub,
+  hub: HubPort,
   where: { hub: string; palace: string },
   trust: DecisionTrust,
   now = Date.now()

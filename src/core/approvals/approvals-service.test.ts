@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
 import { createService } from '../root'
 import type { MusterService } from '../service-types'
-import { createHub, type Hub as HubFile } from '../hub/store/schema'
+import { createHub, type HubFile as HubFile } from '../hub/store/schema'
 import { appendEvent } from '../hub/store/writer'
 import { testKeys } from '../../../test/helpers/operator-key'
 const open: { close(): unknown }[] = []

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
 import { EventType } from '../../shared/contract/hub-vocabulary'
 import { openStateDb } from '../fleet/state-db'
-import type { Hub } from '../hub/hub-port'
+import type { HubPort } from '../hub/hub-port'
 import { LocalHub } from '../hub/local/local-hub'
 import { createHub } from '../hub/store/schema'
 import type { Db } from '../sqlite'
@@ -67,10 +67,10 @@ const codex = (command: string) =>
   })
 
 /** The appended events of the hub, oldest first. */
-const all = async (hub: Hub) => (await hub.list({ order: 'asc', limit: 500 })).events
+const all = async (hub: HubPort) => (await hub.list({ order: 'asc', limit: 500 })).events
 
 /** Waits for the hook's request, then appends a decision as `by`. */
-async function decideWhenAsked(hub: Hub, decision: 'allow' | 'deny', reason: string, by = 'desk-muster') {
+async function decideWhenAsked(hub: HubPort, decision: 'allow' | 'deny', reason: string, by = 'desk-muster') {
   for (;;) {
     const req = (await hub.list({ type: EventType.approvalRequest, order: 'desc', limit: 1 })).events[0]
     if (req) return hub.append(decisionAppend(req, { decision, reason, decided_by: by, from_agent: by }, { signer: operator.signer }))
@@ -193,9 +193,9 @@ describe('muster approve-hook (in process, on a real hub file)', () => {
   it('a human decision that lands just before the timeout record wins', async () => {
     const { hub, ctx } = setup()
     // the operator clicks while the hook is recording its timeout: the click gets the lower seq
-    const racing: Hub = Object.create(hub, {
+    const racing: HubPort = Object.create(hub, {
       append: {
-        value: async (input: Parameters<Hub['append']>[0]) => {
+        value: async (input: Parameters<HubPort['append']>[0]) => {
           if (input.metadata?.decision === 'timeout') {
             const req = (await hub.list({ type: EventType.approvalRequest, order: 'desc', limit: 1 })).events[0]!
             await hub.append(

@@ -11,7 +11,7 @@
  *    gone (its process ended), the timeout is recorded as `abandoned` at once.
  * A hub that cannot be reached (missing, locked, read-only, unreachable) answers `ask`, so the
  * harness shows its own prompt, and says why on stderr: never a silent allow or deny.
- * Everything arrives through `HookContext`, built by `core/root/hook.ts`, so tests drive any `Hub`.
+ * Everything arrives through `HookContext`, built by `core/root/hook.ts`, so tests drive any `HubPort`.
  */
 import { homedir } from 'node:os'
 import { ruleLabel } from '../../shared/approvals/allow-rules'

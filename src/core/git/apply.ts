@@ -7,7 +7,7 @@ import { firstLine, GitError } from './errors'
 import { git, type GitOptions } from './run'
 
 /** Options of one `git apply`. */
-export interface ApplyOptions {
+export interface GitApplyOptions {
   /** `--check`: only say whether it applies; the worktree is untouched. */
   check?: boolean
   /** `--3way`: fall back to a three-way merge (touches the index). */
@@ -31,7 +31,7 @@ export interface ApplyResult {
 const APPLY_TIMEOUT_MS = 60_000
 
 /** Runs `git apply [--check] [--3way] --verbose -` in `repo` with `patch` on stdin. */
-export async function gitApply(repo: string, patch: Buffer, opts: ApplyOptions = {}): Promise<ApplyResult> {
+export async function gitApply(repo: string, patch: Buffer, opts: GitApplyOptions = {}): Promise<ApplyResult> {
   const args = ['apply', '--verbose', ...(opts.check ? ['--check'] : []), ...(opts.threeWay ? ['--3way'] : []), '-']
   const run: GitOptions = { input: patch, okCodes: [0, 1, 128], timeoutMs: opts.timeoutMs ?? APPLY_TIMEOUT_MS }
   const r = await git(repo, args, run)

@@ -7,14 +7,14 @@
 import type { PushedEvent } from '../../shared/api'
 import type { HubEvent } from '../../shared/contract/hub-types'
 import { BROADCAST } from '../../shared/contract/hub-vocabulary'
-import type { EventPosition, Hub, HubSubscription } from './hub-port'
+import type { EventPosition, HubPort, HubSubscription } from './hub-port'
 import { previewEvent } from './store/reader'
 
 /** A hub to tail: its display name, location and implementation. */
 export interface LiveHub {
   name: string
   location: string
-  hub: Hub
+  hub: HubPort
 }
 
 /** What the live pushes need. */

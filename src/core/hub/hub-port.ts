@@ -1,6 +1,6 @@
 /**
  * The one hub interface (spec/hub-logstream.md sections 3-6 and 8). Everything above it (the hub
- * service, handler groups, the CLI) talks to a `Hub`; below it live two implementations: the
+ * service, handler groups, the CLI) talks to a `HubPort`; below it live two implementations: the
  * local logstream file (`local-hub.ts`) and, later, a MemPalace hub server over HTTP (`POST /mcp`
  * tools + SSE `/logstream/stream`). So the shapes here follow the wire: inputs use the MCP tools'
  * argument names (snake_case), outputs are the upstream envelopes. Every method is async and
@@ -289,7 +289,7 @@ export interface HubStatus {
 }
 
 /** One MemPalace hub, local or remote. */
-export interface Hub {
+export interface HubPort {
   readonly kind: HubKind
   /** Stable key: the palace folder (local) or the server's base URL (remote); keys inbox cursors. */
   readonly location: string

@@ -1,6 +1,6 @@
 /**
  * The hub service: the one way into MemPalace hubs for handler groups and CLI commands alike.
- * It owns the hub registry, the open hubs (one `Hub` per location: a palace folder's LocalHub, a
+ * It owns the hub registry, the open hubs (one `HubPort` per location: a palace folder's LocalHub, a
  * hub server's RemoteHub) and their live tails, and runs every operation through one validation path: which hub, what
  * the operator may do there, and (for tasks) that the base commit exists in the project's repo.
  * Results carry `{hub, palace}`: the registered name (else the location) and the location (the
@@ -21,7 +21,7 @@ import type {
   AppendInput,
   ArtifactPutInput,
   EventPosition,
-  Hub,
+  HubPort,
   ListQuery,
   PatchSubmitInput,
   StoredArtifact,
@@ -50,7 +50,7 @@ export interface HubSelection {
 export interface ChosenHub {
   name: string
   location: string
-  hub: Hub
+  hub: HubPort
 }
 
 /** `{hub, palace}` of every result. */
@@ -122,12 +122,12 @@ export class HubService {
   }
 
   /** The open hub at a location: a palace folder, or a registered server URL (shared by every call). */
-  private hubAt(location: string): Hub {
+  private hubAt(location: string): HubPort {
     return this.open.at(location)
   }
 
   /** The hub of a registry record. */
-  private hubOf(rec: HubRecord): Hub {
+  private hubOf(rec: HubRecord): HubPort {
     return this.open.of(rec)
   }
 

@@ -6,7 +6,7 @@
  * Handlers, the CLI, the server and main import only this.
  */
 export { ACTIVE_WITHIN_MS } from './folds/overview'
-export { type AppendInput, type Hub, type HubSubscription, type StoredArtifact } from './hub-port'
+export { type AppendInput, type HubPort, type HubSubscription, type StoredArtifact } from './hub-port'
 export { HubService, type HubSelection } from './hub-service'
 export { resolvePalace, userHome, type PalaceEnv } from './locate'
 export { isHubUrl } from './remote/remote-url'

@@ -6,7 +6,7 @@
 import { EventType } from '../../shared/contract/hub-vocabulary'
 import { PATCH_STATES } from '../../shared/contract/hub-vocabulary'
 import type { HubEvent, HubEventEnvelope, PatchCounts, PatchSummary, Project } from '../../shared/api'
-import type { Hub } from '../hub'
+import type { HubPort } from '../hub'
 import { foldPatchState, type StateInputs } from './patch-state'
 import { projectOfStream } from './preflight'
 import { verifyPatch, type VerifiedPatch } from './verify'
@@ -16,7 +16,7 @@ const KEYS_PER_QUERY = 50
 const ACKS_PER_QUERY = 500
 
 /** The acks and patches that decide the states of `patches`. */
-export async function stateInputs(hub: Hub, patches: readonly HubEventEnvelope[]): Promise<StateInputs> {
+export async function stateInputs(hub: HubPort, patches: readonly HubEventEnvelope[]): Promise<StateInputs> {
   const keys = [...new Set(patches.map((p) => p.correlation_id ?? p.id))]
   const acks: HubEventEnvelope[] = []
   const related: HubEventEnvelope[] = [...patches]
@@ -70,7 +70,7 @@ export function countStates(rows: readonly PatchSummary[]): PatchCounts {
 
 /** The newest `limit` patches of a hub, verified and folded, newest first. */
 export async function listPatches(
-  hub: Hub,
+  hub: HubPort,
   projects: readonly Project[],
   limit: number
 ): Promise<{ patches: PatchSummary[]; truncated: boolean }> {

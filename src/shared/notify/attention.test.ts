@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { PushedEvent } from '../api'
 import type { NeedItem } from '../contract/needs-types'
-import { NOTICE_COALESCE_MS, NoticeCoalescer, needsBadge, noticeFor, waitText, type Notice } from './attention'
+import { NOTICE_COALESCE_MS, NoticeCoalescer, needsBadge, noticeFor, waitText, type DesktopNotice } from './attention'
 
 const item = (kind: NeedItem['kind'], agent: string, title: string, detail = '', project = 'muse'): NeedItem => ({
   key: `${kind}:/p:${agent}:${title}`,
@@ -45,7 +45,7 @@ describe('needs-you notices', () => {
   it('only needs.changed counts: hub rows, inbox growth and heartbeats never notify', () => {
     vi.useFakeTimers()
     try {
-      const shown: Notice[] = []
+      const shown: DesktopNotice[] = []
       const c = new NoticeCoalescer((x) => shown.push(x))
       c.push({ name: 'hub.inbox', payload: { hub: 'demo', palace: '/p', unread: 196, latest: null } })
       c.push({ name: 'hub.events', payload: { hub: 'demo', palace: '/p', events: [] } })
@@ -60,7 +60,7 @@ describe('needs-you notices', () => {
   it('coalesces a burst into one notice and drops items gone within the window (an allowlist answer)', () => {
     vi.useFakeTimers()
     try {
-      const shown: Notice[] = []
+      const shown: DesktopNotice[] = []
       const c = new NoticeCoalescer((x) => shown.push(x))
       const quick = item('approval', 'linux-gemini', 'linux-gemini asks to use Bash')
       c.push(changed([quick]))

@@ -13,7 +13,7 @@ import type { NeedItem, NeedsChanged } from '../contract/needs-types'
 export const NOTICE_COALESCE_MS = 1500
 
 /** A notification: what it says and what its click opens. */
-export interface Notice {
+export interface DesktopNotice {
   title: string
   body: string
   /** The screen a click opens: the Approvals screen when the first item is an approval. */
@@ -55,7 +55,7 @@ export function needsBadge(q: Pick<NeedsChanged, 'count' | 'oldest'>, now = Date
 }
 
 /** The one notification for a window's worth of new items, or null when there are none. */
-export function noticeFor(items: readonly NeedItem[]): Notice | null {
+export function noticeFor(items: readonly NeedItem[]): DesktopNotice | null {
   const first = items[0]
   if (!first) return null
   const where = (i: NeedItem): string => [i.project, i.hub && i.hub !== i.palace ? i.hub : null].filter(Boolean).join(' · ')
@@ -83,7 +83,7 @@ export class NoticeCoalescer {
   private timer: ReturnType<typeof setTimeout> | undefined
 
   constructor(
-    private readonly show: (notice: Notice) => void,
+    private readonly show: (notice: DesktopNotice) => void,
     private readonly windowMs = NOTICE_COALESCE_MS
   ) {}
 

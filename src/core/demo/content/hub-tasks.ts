@@ -84,7 +84,7 @@ export function taskSteps(ctx: DemoContext, t: HubTarget, repos: RepoFacts): Ste
     })
   const ack = (s: Story, key: 'request' | 'patch', minutesAgo: number, from: string, status: string, body: string, into?: 'claim') =>
     step(minutesAgo, (when) => {
-      const ev = ackEvent(t.db, t.replicaId, { eventId: s[key]!.id, fromAgent: from, status, body, at: when })
+      const ev = ackEvent(t.db, t.replicaId, { event_id: s[key]!.id, from_agent: from, status, body, at: when })
       if (into) s[into] = ev
     })
   const patch = (s: Story, minutesAgo: number, content: string, body: string, metadata: Record<string, unknown> = {}) =>
@@ -346,8 +346,8 @@ export function taskSteps(ctx: DemoContext, t: HubTarget, repos: RepoFacts): Ste
   )
   step(24, (when) => {
     ackEvent(t.db, t.replicaId, {
-      eventId: superseded.request!.id,
-      fromAgent: 'mac-claude',
+      event_id: superseded.request!.id,
+      from_agent: 'mac-claude',
       status: 'superseded',
       at: when,
       body: `superseded by ${open.request!.correlation_id} (TTL configurable instead of fixed 24 h)`

@@ -16,7 +16,7 @@ import type {
   EventFilters,
   EventPage,
   EventPosition,
-  Hub,
+  HubPort,
   HubStatus,
   HubSubscription,
   ListQuery,
@@ -27,7 +27,7 @@ import type {
 import { LocalTail } from '../store/local-tail'
 import { countOn, eventOn, listOn, tipOn } from '../store/reader'
 import { writeRefusal } from '../store/read-only'
-import type { Hub as HubFile } from '../store/schema'
+import type { HubFile as HubFile } from '../store/schema'
 import { appendEvent, checkAppend, getArtifact, putArtifact, type AppendEventInput } from '../store/writer'
 
 /** The wire's snake_case append input as the writer's camelCase one. */
@@ -51,7 +51,7 @@ export function toWriterInput(e: AppendInput): AppendEventInput {
 
 /** The methods of the hub interface this class implements. */
 export type AppendAndFollow = Pick<
-  Hub,
+  HubPort,
   | 'kind'
   | 'location'
   | 'label'

@@ -14,7 +14,7 @@ import type {
   AckInput,
   AnnounceInput,
   EventPosition,
-  Hub,
+  HubPort,
   InboxQuery,
   InboxResult,
   OverviewQuery,
@@ -40,7 +40,7 @@ import { waitEvents } from '../store/wait'
 import { ackEvent, checkAppend, checkTask, createTaskRequest, submitPatch } from '../store/writer'
 
 /** A hub file on this machine. */
-export class LocalHub extends LocalHubBase implements Hub {
+export class LocalHub extends LocalHubBase implements HubPort {
   wait(q: WaitQuery): Promise<WaitResult> {
     return waitEvents(this.conn, q)
   }
@@ -100,9 +100,7 @@ export class LocalHub extends LocalHubBase implements Hub {
       })
       if (!this.conn.exists()) throw new ApiError(`no hub at ${this.location} (logstream.sqlite3 does not exist)`, 'not_found')
     }
-    return this.write(check, (w) =>
-      ackEvent(w.db, w.replicaId, { eventId: a.event_id, fromAgent: a.from_agent, status: a.status, body: a.body, topic: a.topic })
-    )
+    return this.write(check, (w) => ackEvent(w.db, w.replicaId, a))
   }
 
   createTask(t: TaskCreateInput): Promise<TaskCreated> {

@@ -1,15 +1,18 @@
 /**
- * Opens one hub by location for a caller that needs a single `Hub` and nothing else (the
+ * Opens one hub by location for a caller that needs a single `HubPort` and nothing else (the
  * `approve-hook` process, which must start in a few milliseconds and so cannot build the hub
  * service). A palace folder loads only the local code that appends and follows
  * (`LocalHubBase`); a server URL loads the remote implementation, on demand.
  */
-import type { Hub } from '../hub-port'
+import type { HubPort } from '../hub-port'
 import { LocalHubBase } from '../local/local-hub-base'
 import { isHubUrl } from '../remote/remote-url'
 
-/** The part of the hub interface a caller that appends and follows uses (any `Hub` has it). */
-export type AppendAndWait = Pick<Hub, 'kind' | 'location' | 'label' | 'status' | 'list' | 'subscribe' | 'append' | 'putArtifact' | 'close'>
+/** The part of the hub interface a caller that appends and follows uses (any `HubPort` has it). */
+export type AppendAndWait = Pick<
+  HubPort,
+  'kind' | 'location' | 'label' | 'status' | 'list' | 'subscribe' | 'append' | 'putArtifact' | 'close'
+>
 
 /** Options of `openHub`. */
 export interface OpenHubOptions {

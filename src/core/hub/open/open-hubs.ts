@@ -4,7 +4,7 @@
  * Every call for a location shares the same object, so a remote hub has one live stream.
  */
 import { ApiError } from '../../../shared/api-error'
-import type { Hub } from '../hub-port'
+import type { HubPort } from '../hub-port'
 import type { HubRegistry, HubRecord } from '../hub-registry'
 import { LocalHub } from '../local/local-hub'
 import { LazyRemoteHub } from '../remote/lazy-remote-hub'
@@ -25,12 +25,12 @@ export interface OpenHubsOptions {
 
 /** Open hubs by location. */
 export class OpenHubs {
-  private readonly open = new Map<string, Hub>()
+  private readonly open = new Map<string, HubPort>()
 
   constructor(private readonly o: OpenHubsOptions) {}
 
   /** The hub at a location: a registered server URL, else a palace folder. */
-  at(location: string): Hub {
+  at(location: string): HubPort {
     const open = this.open.get(location)
     if (open) return open
     if (isHubUrl(location)) {
@@ -48,7 +48,7 @@ export class OpenHubs {
   }
 
   /** The hub of a registry record. */
-  of(rec: HubRecord): Hub {
+  of(rec: HubRecord): HubPort {
     if (rec.kind === 'local') return this.at(rec.palace!)
     const open = this.open.get(rec.url!)
     if (open) return open

@@ -11,7 +11,7 @@ import type {
   AppendInput,
   ArtifactPutInput,
   EventFilters,
-  Hub,
+  HubPort,
   HubSubscription,
   InboxQuery,
   ListQuery,
@@ -29,7 +29,7 @@ import type {
 import type { RemoteHub, RemoteHubOptions } from './remote-hub'
 
 /** A Hub that is a RemoteHub once loaded. */
-export class LazyRemoteHub implements Hub {
+export class LazyRemoteHub implements HubPort {
   readonly kind = 'remote' as const
   readonly location: string
   readonly label: string

@@ -25,7 +25,7 @@ import type {
   EventFilters,
   EventPage,
   EventPosition,
-  Hub,
+  HubPort,
   HubStatus,
   HubSubscription,
   InboxQuery,
@@ -82,7 +82,7 @@ interface Capabilities {
 }
 
 /** A hub served by a MemPalace hub server. */
-export class RemoteHub implements Hub {
+export class RemoteHub implements HubPort {
   readonly kind = 'remote' as const
   readonly location: string
   readonly label: string

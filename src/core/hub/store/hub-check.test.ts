@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createHub, type Hub } from './schema'
+import { createHub, type HubFile } from './schema'
 import { ackEvent, appendEvent, createTaskRequest, submitPatch } from './writer'
 
 /** Runs test/hub_check.py (MemPalace's rules, Python stdlib) on a palace dir. */
@@ -21,7 +21,7 @@ function runHubCheck(palace: string): { status: number | null; summary: Record<s
 }
 
 let dir: string
-let hub: Hub
+let hub: HubFile
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'muster-hub-check-'))
   hub = createHub(join(dir, 'palace'))
@@ -43,7 +43,7 @@ function writeSampleHub(): void {
     done: 'npm test passes',
     at
   })
-  ackEvent(hub.db, hub.replicaId, { eventId: task.id, fromAgent: 'win-codex', status: 'claimed', at })
+  ackEvent(hub.db, hub.replicaId, { event_id: task.id, from_agent: 'win-codex', status: 'claimed', at })
   const { event } = submitPatch(hub.db, hub.replicaId, {
     content: '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-旧\n+新\n',
     fromAgent: 'win-codex',
@@ -54,7 +54,7 @@ function writeSampleHub(): void {
     metadata: { tests: 'ok', 中: [1, 2.5] },
     at
   })
-  ackEvent(hub.db, hub.replicaId, { eventId: event.id, fromAgent: 'mac-claude', status: 'applied', body: 'applied, 12 passed' })
+  ackEvent(hub.db, hub.replicaId, { event_id: event.id, from_agent: 'mac-claude', status: 'applied', body: 'applied, 12 passed' })
   appendEvent(hub.db, hub.replicaId, {
     type: 'status',
     stream: 'presence',

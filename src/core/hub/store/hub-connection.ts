@@ -12,7 +12,7 @@ import { existsSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { ApiError } from '../../../shared/api-error'
 import type { Db } from '../../sqlite'
-import { createHub, HUB_BUSY_TIMEOUT_MS, HUB_FILENAME, type Hub } from './schema'
+import { createHub, HUB_BUSY_TIMEOUT_MS, HUB_FILENAME, type HubFile } from './schema'
 import { ATTEMPT_BUSY_MS, isLockError, retryWhileLocked } from './lock-retry'
 import { openHubReader, type ReaderMode } from './reader-open'
 import { HubValidationError } from '../values/validate'
@@ -61,7 +61,7 @@ export class HubConnection {
   readonly file: string
   private readonly timeoutMs: number
   private reader: Db | null = null
-  private writer: Hub | null = null
+  private writer: HubFile | null = null
   private shape: HubShape | null = null
   private shapeVersion = -1
   private readerMode: ReaderMode = 'normal'
@@ -197,7 +197,7 @@ export class HubConnection {
   }
 
   /** `PRAGMA quick_check` on the write connection whenever the file changed since it last passed. */
-  private verify(hub: Hub, now: FileIdentity): void {
+  private verify(hub: HubFile, now: FileIdentity): void {
     const print = `${now.id}:${now.size}:${now.mtimeMs}`
     if (print === this.verified) return
     let problems: string[]
@@ -279,7 +279,7 @@ export class HubConnection {
    * waiting without blocking while another process holds the lock. `fn` must write in one
    * `BEGIN IMMEDIATE` transaction: a locked attempt then wrote nothing and is repeated.
    */
-  async write<T>(fn: (hub: Hub) => T): Promise<T> {
+  async write<T>(fn: (hub: HubFile) => T): Promise<T> {
     try {
       return await retryWhileLocked(() => {
         const now = this.guard()

@@ -35,7 +35,7 @@ export type ListedEvent = HubEventEnvelope
 export type ListOptions = ListQuery
 
 /** A page of events. */
-export interface EventPage {
+export interface StorePage {
   events: ListedEvent[]
   /** More matching events exist beyond this page in the same direction. */
   has_more: boolean
@@ -105,12 +105,12 @@ export function toEvents(db: Db, shape: HubShape, rows: EventRow[]): HubEvent[] 
 }
 
 /** Lists events (section 6): filters, exclusive rowid cursors, limit 50 (max 500), asc by default. */
-export function listEvents(conn: HubConnection, opts: ListOptions = {}): EventPage {
+export function listEvents(conn: HubConnection, opts: ListOptions = {}): StorePage {
   return conn.read((db, shape) => listOn(db, shape, opts))
 }
 
 /** `listEvents` on an open read connection. */
-export function listOn(db: Db, shape: HubShape, opts: ListOptions): EventPage {
+export function listOn(db: Db, shape: HubShape, opts: ListOptions): StorePage {
   if (!shape.hasEvents) return { events: [], has_more: false, plan: 'never' }
   const after = maxRowid(opts.since_event_id ? anchorRowid(db, opts.since_event_id, 'since_event_id') : 0, opts.since_seq ?? 0)
   const anchored = opts.before_event_id ? anchorRowid(db, opts.before_event_id, 'before_event_id') : null

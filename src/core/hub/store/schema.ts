@@ -141,8 +141,8 @@ function parseReplicaFile(file: string): string {
   return id
 }
 
-/** An open hub: the connection plus where it lives and who this replica is. */
-export interface Hub {
+/** An open hub file (logstream.sqlite3): the connection plus where it lives and who this replica is. Not the port (`HubPort`). */
+export interface HubFile {
   db: Db
   replicaId: string
   palaceDir: string
@@ -157,7 +157,7 @@ export interface Hub {
  * Refusals come first and change nothing: a corrupt `replica.json` or hub file, or a hub locked
  * by another writer, fails before the replica id is minted or the folder's mode is touched.
  */
-export function createHub(palaceDir: string, opts: { busyTimeoutMs?: number } = {}): Hub {
+export function createHub(palaceDir: string, opts: { busyTimeoutMs?: number } = {}): HubFile {
   const dir = resolve(palaceDir)
   const known = readReplicaId(dir) // a corrupt replica.json refuses before anything is created
   makeDirSync(dir, { mode: 0o700 })

@@ -3,13 +3,13 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createHub, type Hub } from './schema'
+import { createHub, type HubFile } from './schema'
 import { CREATED_AT_RE, EVENT_ID_RE, ARTIFACT_ID_RE, HLC_RE } from '../values/ids'
 import { HubValidationError, PATCH_WARNING_CRLF, PATCH_WARNING_NO_TRAILING_NEWLINE } from '../values/validate'
 import { ackEvent, appendEvent, createTaskRequest, getArtifact, getEvent, listEvents, putArtifact, submitPatch, taskBody } from './writer'
 
 let dir: string
-let hub: Hub
+let hub: HubFile
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'muster-hub-writer-'))
   hub = createHub(join(dir, 'palace'))
@@ -203,7 +203,7 @@ describe('ackEvent', () => {
       correlationId: 'task_fix_1234abcd',
       status: 'open'
     })
-    const ack = ackEvent(hub.db, hub.replicaId, { eventId: target.id, fromAgent: 'win-codex', status: 'claimed', body: 'on it' })
+    const ack = ackEvent(hub.db, hub.replicaId, { event_id: target.id, from_agent: 'win-codex', status: 'claimed', body: 'on it' })
     expect(ack).toMatchObject({
       type: 'event.ack',
       stream: 'project/dya',
@@ -217,18 +217,18 @@ describe('ackEvent', () => {
       metadata: { ack_of: target.id }
     })
     expect(getEvent(hub.db, target.id)).toEqual({ ...target }) // the target is never changed
-    const other = ackEvent(hub.db, hub.replicaId, { eventId: target.id, fromAgent: 'home-bot', topic: 'triage' })
+    const other = ackEvent(hub.db, hub.replicaId, { event_id: target.id, from_agent: 'home-bot', topic: 'triage' })
     expect(other.topic).toBe('triage')
     expect(other.status).toBeNull()
   })
 
   it('falls back to the target id as correlation id and rejects unknown targets', () => {
     const plain = appendEvent(hub.db, hub.replicaId, { ...base })
-    const ack = ackEvent(hub.db, hub.replicaId, { eventId: plain.id, fromAgent: 'home-bot', status: 'applied' })
+    const ack = ackEvent(hub.db, hub.replicaId, { event_id: plain.id, from_agent: 'home-bot', status: 'applied' })
     expect(ack.correlation_id).toBe(plain.id)
     expect(ack.topic).toBeNull()
-    expect(() => ackEvent(hub.db, hub.replicaId, { eventId: 'evt_nope', fromAgent: 'a' })).toThrow("event 'evt_nope' not found")
-    expect(() => ackEvent(hub.db, hub.replicaId, { eventId: plain.id, fromAgent: 'a', status: 'done' })).toThrow('status=')
+    expect(() => ackEvent(hub.db, hub.replicaId, { event_id: 'evt_nope', from_agent: 'a' })).toThrow("event 'evt_nope' not found")
+    expect(() => ackEvent(hub.db, hub.replicaId, { event_id: plain.id, from_agent: 'a', status: 'done' })).toThrow('status=')
   })
 })
 

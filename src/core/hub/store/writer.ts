@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto'
 import type { HubEvent } from '../../../shared/contract/hub-types'
 import { ACK_OF, EventType, Room, Status } from '../../../shared/contract/hub-vocabulary'
 import type { Db } from '../../sqlite'
+import type { AckInput } from '../hub-port'
 import { pyRepr } from '../../text'
 import { putArtifact, type ArtifactRecord } from './artifacts'
 import { formatCreatedAt, HLC_RE, hlcDriftBound, newId, nextHlc } from '../values/ids'
@@ -253,25 +254,16 @@ export {
   type StoredArtifact
 } from './artifacts'
 
-/** Input of `ackEvent`. */
-export interface AckInput {
-  eventId: string
-  fromAgent: string
-  status?: EventStatus | string | null
-  body?: string | null
-  /** Defaults to the target's topic. */
-  topic?: string | null
-  /** Internal: backdates the ack (demo fleet). */
-  at?: Date
-}
+/** An ack as the hub port takes it (`AckInput`), plus an internal backdate (demo fleet). */
+export type AckWrite = AckInput & { at?: Date }
 
 /**
  * Appends an `event.ack` for an existing event (the target is never changed): stream/room copied
  * from the target, topic given or the target's, `to_agent` = the target's `from_agent`,
  * `correlation_id` = the target's or its id, metadata `{"ack_of": <id>}`, status as given.
  */
-export function ackEvent(db: Db, replicaId: string, input: AckInput): HubEvent {
-  const eventId = validateRouting(input.eventId, 'event_id', true)
+export function ackEvent(db: Db, replicaId: string, input: AckWrite): HubEvent {
+  const eventId = validateRouting(input.event_id, 'event_id', true)
   const target = stmt(db, 'SELECT rowid, * FROM events WHERE id = ?').get(eventId) as EventRow | undefined
   if (!target) throw new HubValidationError(`event ${pyRepr(eventId)} not found`)
   return appendEvent(db, replicaId, {
@@ -279,7 +271,7 @@ export function ackEvent(db: Db, replicaId: string, input: AckInput): HubEvent {
     stream: target.stream,
     room: target.room,
     topic: input.topic !== undefined && input.topic !== null ? input.topic : (target.topic ?? null),
-    fromAgent: input.fromAgent,
+    fromAgent: input.from_agent,
     toAgent: target.from_agent,
     correlationId: target.correlation_id || target.id,
     status: input.status ?? null,

@@ -12,7 +12,7 @@ import type { HubEvent } from '../../../shared/contract/hub-types'
 import { compareCodePoints } from '../../../shared/py-json'
 import { pyOsErrorText } from '../../text'
 import { sanitizeListQuery, valuesOf } from '../values/filter-values'
-import type { Hub } from '../hub-port'
+import type { HubPort } from '../hub-port'
 import type { PalaceEnv } from '../locate'
 import { HubValidationError } from '../values/validate'
 import { agentFilters, matchesWatch, pushdownFilters, sanitizeWatchFilters, type WatchFilters } from './watch'
@@ -80,7 +80,7 @@ function checkRequest(r: WatchRequest): WatchFilters {
 }
 
 /** True when `cursor` names an event of the hub (upstream lists `since_event_id=cursor, limit=1`). */
-async function cursorError(hub: Hub, cursor: string): Promise<string | null> {
+async function cursorError(hub: HubPort, cursor: string): Promise<string | null> {
   try {
     await hub.list(sanitizeListQuery({ since_event_id: cursor, limit: 1 }))
     return null
@@ -91,7 +91,7 @@ async function cursorError(hub: Hub, cursor: string): Promise<string | null> {
 }
 
 /** Runs a watch on `hub` until a match (unless following), the idle deadline or an abort. */
-export async function watchHub(hub: Hub, r: WatchRequest): Promise<WatchOutcome> {
+export async function watchHub(hub: HubPort, r: WatchRequest): Promise<WatchOutcome> {
   let stateFile: string | null
   try {
     stateFile = resolveWatchStateFile(r.stateFile, r.agent, r.env)
@@ -151,7 +151,7 @@ export async function watchHub(hub: Hub, r: WatchRequest): Promise<WatchOutcome>
 
 /** The watch loop (upstream `watch_events` driven by `_logstream_watch`). */
 async function poll(
-  hub: Hub,
+  hub: HubPort,
   r: WatchRequest,
   spec: WatchFilters,
   stateFile: string | null,

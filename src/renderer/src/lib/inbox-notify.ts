@@ -5,7 +5,7 @@
  * only asked from a user gesture (the bell button).
  */
 import type { PushedEvent } from '../../../shared/api'
-import { NoticeCoalescer, type Notice } from '../../../shared/notify/attention'
+import { NoticeCoalescer, type DesktopNotice } from '../../../shared/notify/attention'
 
 /** Whether this runtime has Web Notifications at all. */
 export const notificationsSupported = typeof window !== 'undefined' && 'Notification' in window
@@ -22,7 +22,7 @@ export async function requestNotificationPermission(): Promise<NotificationPermi
 }
 
 /** Shows a notice; a click opens the item it names (the first of a burst). */
-function show(notice: Notice): void {
+function show(notice: DesktopNotice): void {
   if (notificationPermission() !== 'granted') return
   const n = new Notification(notice.title, { body: notice.body, tag: 'muster-needs' })
   n.onclick = () => {

@@ -7,7 +7,7 @@ import { memo, startTransition, useEffect, useMemo, useState } from 'react'
 import { Diff, Hunk, type ChangeData, type DiffType, type HunkData, type HunkTokens, type ViewType } from 'react-diff-view'
 import { afterPaint } from './after-paint'
 import { requestTokens } from './highlighter'
-import { FIRST_SCREEN_ROWS, languageOf, type PatchFile } from './patch-model'
+import { FIRST_SCREEN_ROWS, languageOf, type DiffFile } from './patch-model'
 import { rowChunks, sliceRows } from './row-chunks'
 
 /** Display copy of a hunk: each CR byte becomes a visible ↵ (U+21B5; fonts on Linux lack ␍, U+240D). The raw patch is untouched. */
@@ -34,7 +34,7 @@ interface Colours {
 }
 
 /** Props: the file and the current view type. */
-export function DiffFile({ file, viewType }: { file: PatchFile; viewType: ViewType }) {
+export function DiffFile({ file, viewType }: { file: DiffFile; viewType: ViewType }) {
   const [loaded, setLoaded] = useState(!file.large)
   const all = useMemo(() => (loaded ? file.data.hunks.map(withVisibleCr) : []), [loaded, file])
   // the first screen's rows render at once; the rest follow one chunk per frame (each chunk its

@@ -9,7 +9,7 @@ import { parseDiff, type FileData } from 'react-diff-view'
 export const LARGE_FILE_LINES = 400
 
 /** One file of a patch, as the view shows it. */
-export interface PatchFile {
+export interface DiffFile {
   /** Stable id for anchors ("file-0", ...). */
   id: string
   /** The path shown (new path, or old path for deletions). */
@@ -32,7 +32,7 @@ function rawSections(patch: string): string[] {
 }
 
 /** Parses a raw patch into the files the view shows; throws a one-line error on garbage. */
-export function parsePatch(patch: string): PatchFile[] {
+export function parsePatch(patch: string): DiffFile[] {
   // the parser yields an empty file for text that is not a diff: drop files with no path and no hunk
   const parsed = parseDiff(patch, { nearbySequences: 'zip' }).filter((f) => f.oldPath || f.newPath || f.hunks.length > 0)
   const raws = rawSections(patch)
@@ -80,7 +80,7 @@ export function languageOf(path: string): string {
 export const FIRST_SCREEN_ROWS = 120
 
 /** How many leading files to render at once so the first screen is full (at least one). */
-export function firstScreenFiles(files: PatchFile[]): number {
+export function firstScreenFiles(files: DiffFile[]): number {
   let rows = 0
   for (let i = 0; i < files.length; i++) {
     rows += files[i]!.large || files[i]!.binary ? 2 : Math.min(files[i]!.lineCount, FIRST_SCREEN_ROWS) + 2

@@ -10,7 +10,7 @@
  * file that is no longer the hub are never closed (closing the last one checkpoints and deletes the
  * `-wal` by path, which may be the new file's by then): they are kept for the rest of the process.
  */
-import { closeSync, openSync, readSync, renameSync, rmSync, statSync, type Stats } from 'node:fs'
+import { fstatSync, openSync, readSync, renameSync, rmSync, statSync, type Stats } from 'node:fs'
 import type { Db } from '../../sqlite'
 
 /** SQLite's 16-byte file header. */
@@ -34,19 +34,41 @@ export function identityOf(path: string): FileIdentity | null {
   return { id: `${st.dev}:${st.ino}`, size: st.size, mtimeMs: st.mtimeMs }
 }
 
-/** True when the file starts with SQLite's header (a file too short to hold one has none). */
-export function hasSqliteHeader(path: string): boolean {
+/**
+ * Descriptors the header is read through, one per file (device + inode), never closed: POSIX drops
+ * every lock this process holds on a file when it closes any descriptor of it. Closing one here
+ * dropped the shared lock of the open SQLite connections, so another process closing its
+ * connection took itself for the last one and deleted `-wal` and `-shm` under this process, which
+ * then read the deleted ones and never saw another commit.
+ */
+const headerFds = new Map<string, number>()
+
+/** A descriptor of the file at `path` that stays open, or null when there is no file. */
+function headerFd(path: string): number | null {
+  const now = identityOf(path)
+  if (!now) return null
+  const known = headerFds.get(now.id)
+  if (known !== undefined) return known
   let fd: number
   try {
     fd = openSync(path, 'r')
   } catch {
-    return false
+    return null
   }
+  const st = fstatSync(fd)
+  headerFds.set(`${st.dev}:${st.ino}`, fd) // the file opened (the path may name another by now)
+  return fd
+}
+
+/** True when the file starts with SQLite's header (a file too short to hold one has none). */
+export function hasSqliteHeader(path: string): boolean {
+  const fd = headerFd(path)
+  if (fd === null) return false
+  const buf = Buffer.alloc(16)
   try {
-    const buf = Buffer.alloc(16)
     return readSync(fd, buf, 0, 16, 0) === 16 && buf.toString('latin1') === SQLITE_MAGIC
-  } finally {
-    closeSync(fd)
+  } catch {
+    return false
   }
 }
 

@@ -1,8 +1,12 @@
+import { readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { tmpDir } from '../../../test/helpers/tmp'
 import { testKeys } from '../../../test/helpers/operator-key'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
 import { decisionAppend } from './approval-events'
 import { DecisionTrust, rulePayload } from './decision-trust'
+import { OperatorKeys, trustedKeyIds } from './operator-keys'
 
 const op = testKeys()
 const request = (id: string, corr: string) =>
@@ -60,5 +64,26 @@ describe('decision trust', () => {
       ok: false,
       why: /its allowlist rule is not trusted: bad signature/
     })
+  })
+})
+
+describe('operator keys in a home', () => {
+  it('made once (0600), trusted keys added and removed, a bad id refused; the hook reads public keys only', () => {
+    const home = tmpDir()
+    const keys = new OperatorKeys(home)
+    expect(keys.publicKey()).toBeNull()
+    expect(trustedKeyIds(home)).toEqual([])
+    const id = keys.ensure()
+    expect(keys.ensure()).toBe(id)
+    expect(statSync(join(home, 'keys', 'operator.json')).mode & 0o777).toBe(0o600)
+    expect(keys.storage()).toMatch(/^file .*operator\.json \(0600\)$/)
+    const other = testKeys().signer.key
+    keys.trust(other, 'lab operator')
+    expect(trustedKeyIds(home)).toEqual([id, other])
+    expect(() => keys.trust('ed25519:short', 'x')).toThrow(/not an operator key id/)
+    expect(keys.untrust(other)).toBe(true)
+    expect(keys.untrust(other)).toBe(false)
+    expect(trustedKeyIds(home)).toEqual([id])
+    expect(readFileSync(join(home, 'keys', 'trusted.json'), 'utf8')).not.toContain('pkcs8')
   })
 })

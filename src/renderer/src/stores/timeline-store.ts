@@ -3,6 +3,7 @@
  * which side pane is open and which action form. Rows themselves live in the page window.
  */
 import { create } from 'zustand'
+import { hashParams } from '../../../shared/links'
 import {
   EMPTY_QUERY,
   hashOfQuery,
@@ -77,6 +78,12 @@ export const useTimelineStore = create<TimelineState>((set, get) => {
     syncFromHash: () => {
       const q = queryFromHash(window.location.hash)
       if (q && hashOfQuery(q) !== hashOfQuery(get().query)) set({ query: q })
+      // a link to one event or one thread (shared/links: eventLink, threadLink) opens it in the pane
+      const params = hashParams(window.location.hash)
+      const thread = params.get('thread')
+      const event = params.get('event')
+      if (thread) get().openThread(thread)
+      else if (event) get().openDetail(event)
       // A bare `#/timeline` (sidebar, `g t`) keeps the current filters: put them back in the URL.
       if (!q) writeHash(get().query)
     }

@@ -3,6 +3,7 @@
  * call, and the decision: approve or deny with an optional reason, approve every identical
  * request, or approve and always allow (the proposed rule is shown before it is saved).
  */
+import { threadLink } from '../../../../shared/links'
 import { useState, type RefObject } from 'react'
 import { AlarmClock, Check, ChevronRight, CopyCheck, ShieldPlus, X } from 'lucide-react'
 import type { RuleSpec } from '../../../../shared/approvals/allow-rules'
@@ -132,6 +133,12 @@ export function RequestDetail({
         <dt>Hub</dt>
         <dd className="ellipsis" title={item.palace}>
           {item.hub}
+        </dd>
+        <dt>Thread</dt>
+        <dd>
+          <a href={threadLink(item.hub === item.palace ? null : item.hub, item.correlation_id)} data-testid="approval-thread">
+            Open in the Timeline
+          </a>
         </dd>
         {item.cwd && (
           <>

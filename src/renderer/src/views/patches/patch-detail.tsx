@@ -3,6 +3,7 @@
  * the patch in the diff view (with its exact bytes in a fold) and the audit of every decision.
  */
 import { GitBranch, GitCommitHorizontal } from 'lucide-react'
+import { eventLink, threadLink } from '../../../../shared/links'
 import { usePatch } from '../../api/patch-queries'
 import { Chip } from '../../components/chip'
 import { RelativeTime } from '../../components/relative-time'
@@ -52,6 +53,14 @@ export function PatchDetail({ hub, id }: { hub: string | null; id: string }) {
           {s.size_bytes !== null && <span>{formatBytes(s.size_bytes)}</span>}
           <RelativeTime iso={e.created_at} />
           <span className="mono">{e.id}</span>
+          <a href={eventLink(hub, e.id)} data-testid="patch-in-timeline">
+            In the Timeline
+          </a>
+          {e.correlation_id && (
+            <a href={threadLink(hub, e.correlation_id)} data-testid="patch-thread">
+              Thread
+            </a>
+          )}
         </div>
         {s.state !== 'waiting' && v.verdict !== 'refused' && <p className="patch-state-reason muted">{s.state_reason}</p>}
       </header>

@@ -47,7 +47,8 @@ const STATUS_TONES: Record<string, ChipTone> = {
   applied: 'ok',
   blocked: 'error',
   failed: 'error',
-  superseded: 'neutral'
+  superseded: 'neutral',
+  stuck: 'error'
 }
 
 /** The status as a chip; nothing for NULL. */

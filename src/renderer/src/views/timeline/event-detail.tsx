@@ -2,7 +2,9 @@
  * The selected event in full: verbatim body, routing, metadata as pretty JSON, artifacts, the
  * acks it received, and the operator's actions (ack, reply, open thread).
  */
-import { CheckCheck, GitBranch, Paperclip, Reply, Waypoints, X } from 'lucide-react'
+import { CheckCheck, FileDiff, GitBranch, Paperclip, Reply, ShieldCheck, Waypoints, X } from 'lucide-react'
+import { EventType } from '../../../../shared/contract/hub-vocabulary'
+import { approvalLink, patchLink } from '../../../../shared/links'
 import { metadataText } from '../../../../shared/metadata-text'
 import { useAcksOf, useHubEvent, useWriteRefusal } from '../../api/hub-queries'
 import { CopyButton } from '../../components/copy-button'
@@ -160,6 +162,16 @@ export function EventDetail({ hub, id, preview }: { hub: string | null; id: stri
               >
                 <Waypoints size={14} aria-hidden /> Thread <Keys keys={['t']} />
               </button>
+            )}
+            {event.type === EventType.patchReady && (
+              <a className="btn" href={patchLink(hub, event.id)} data-testid="open-patch">
+                <FileDiff size={14} aria-hidden /> Open in Patches
+              </a>
+            )}
+            {event.type === EventType.approvalRequest && (
+              <a className="btn" href={approvalLink(hub, event.id)} data-testid="open-approval">
+                <ShieldCheck size={14} aria-hidden /> Open in Approvals
+              </a>
             )}
           </div>
         )}

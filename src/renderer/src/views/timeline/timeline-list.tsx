@@ -29,7 +29,8 @@ export function TimelineList({
   onSelect,
   onOpen,
   onThread,
-  onShowPending
+  onShowPending,
+  taskStates
 }: {
   ref?: Ref<TimelineListHandle>
   win: EventWindow<TimelineEvent>
@@ -39,6 +40,8 @@ export function TimelineList({
   onOpen: (id: string) => void
   onThread: (correlationId: string) => void
   onShowPending: () => void
+  /** Folded state per task (correlation id): the status a task.request row shows. */
+  taskStates?: ReadonlyMap<string, string>
 }) {
   const scrollRef = useRef<HTMLDivElement>(null)
   // The virtualizer is not memoizable by the React Compiler; this component does not need it to be.
@@ -112,6 +115,7 @@ export function TimelineList({
                 onSelect={onSelect}
                 onOpen={onOpen}
                 onThread={onThread}
+                taskState={event.type === 'task.request' && event.correlation_id ? taskStates?.get(event.correlation_id) : undefined}
               />
             ) : (
               <SkeletonRow key={`sk-${item.index}`} top={item.start} index={item.index} />

@@ -16,7 +16,8 @@ export const TimelineRow = memo(function TimelineRow({
   fresh,
   onSelect,
   onOpen,
-  onThread
+  onThread,
+  taskState
 }: {
   event: TimelineEvent
   index: number
@@ -27,6 +28,8 @@ export const TimelineRow = memo(function TimelineRow({
   onSelect: (id: string, index: number) => void
   onOpen: (id: string) => void
   onThread: (correlationId: string) => void
+  /** A task.request's folded task state (what the task is now, not the request's own "open"). */
+  taskState?: string | undefined
 }) {
   const preview = event.body.replace(/\s+/g, ' ').trim()
   return (
@@ -45,8 +48,11 @@ export const TimelineRow = memo(function TimelineRow({
       <TypeBadge type={event.type} />
       <Route from={event.from_agent} to={event.to_agent} />
       <Lane stream={event.stream} room={event.room} topic={event.topic} />
-      <span className="tl-status">
-        <StatusBadge status={event.status} />
+      <span
+        className="tl-status"
+        title={taskState ? `task ${taskState} (this request was ${event.status ?? 'without status'})` : undefined}
+      >
+        <StatusBadge status={taskState ?? event.status} testId={taskState ? 'task-state' : undefined} />
       </span>
       <span className="tl-body ellipsis" title={event.body_truncated ? `${preview}… (${event.body_length} characters)` : preview}>
         {preview || <span className="faint">(empty body)</span>}

@@ -5,7 +5,8 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react'
 import { Activity, Inbox } from 'lucide-react'
 import { BROADCAST, KNOWN_EVENT_TYPES, KNOWN_ROOMS } from '../../../../shared/api'
-import { useHubInfo, useHubOverview, useHubs } from '../../api/hub-queries'
+import { hubSel, useHubInfo, useHubOverview, useHubs } from '../../api/hub-queries'
+import { useMethodQuery } from '../../api/queries'
 import { Keys } from '../../components/kbd'
 import { ScreenHeader } from '../../components/screen-header'
 import { EmptyState, ErrorState, LoadingState } from '../../components/state-views'
@@ -97,6 +98,12 @@ function TimelineBody({ hub }: { hub: string | null }) {
   const { win, snap, total, lastLiveAt, liveCount, stale } = useEventWindow(query, hub, atTop)
   const overview = useHubOverview()
   const hubInfo = useHubInfo(hub)
+  const tasks = useMethodQuery('hub.tasks', { ...hubSel(hub), limit: 500 })
+  // each task's folded state (stuck counts as its own), for the status column of its task.request
+  const taskStates = useMemo(
+    () => new Map((tasks.data?.tasks ?? []).map((t) => [t.correlation_id, t.stuck ? 'stuck' : t.state] as const)),
+    [tasks.data]
+  )
 
   const agents = useMemo(() => {
     const set = new Set<string>()
@@ -187,6 +194,7 @@ function TimelineBody({ hub }: { hub: string | null }) {
               onSelect={onSelect}
               onOpen={openDetail}
               onThread={openThread}
+              taskStates={taskStates}
               onShowPending={() => win.showPending()}
             />
           )}

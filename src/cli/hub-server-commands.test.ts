@@ -3,9 +3,12 @@
  * stand-in for `mempalace serve`): events, task, thread, artifact, patch, approvals. They all reach
  * the hub through the composition root, so one that wires its hub differently fails here.
  */
-import { writeFileSync } from 'node:fs'
+import { cpSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { REPO_ROOT } from '../../test/helpers/fixtures'
 import { startHubServer, type HubServer } from '../../test/helpers/hub-server'
 import { BASE_FILES, makePatch } from '../../test/helpers/patch-setup'
 import { makeRepo, type TestRepo } from '../../test/helpers/git-repo'
@@ -181,4 +184,44 @@ describe('hub commands with --hub NAME on a hub server', () => {
     expect(r.pending).toEqual([])
     expect(r.hubs.every((h) => h.ok)).toBe(true)
   })
+
+  it('muster mcp --hub NAME: the hub tools reach the registered server (the built CLI)', async () => {
+    const corr = 'task_hubcmd_mcp01'
+    const ev = await json<{ id: string }>(
+      'events',
+      'append',
+      '--hub',
+      'lab',
+      '--type',
+      'note',
+      '--stream',
+      's',
+      '--room',
+      'r',
+      '--from-agent',
+      'mac-claude',
+      '--correlation-id',
+      corr,
+      '--body',
+      'via mcp'
+    )
+    const root = join(tmpDir(), 'project')
+    cpSync(join(REPO_ROOT, 'test/fixtures/muse-mcp/project'), root, { recursive: true })
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(REPO_ROOT, 'bin', 'muster.cjs'), 'mcp', '--project-root', root, '--home', home, '--hub', 'lab'],
+      env: { ...(process.env as Record<string, string>), HOME: home, MUSTER_HOME: '' },
+      stderr: 'pipe'
+    })
+    const client = new Client({ name: 'hub-cmd-test', version: '1.0.0' })
+    await client.connect(transport)
+    try {
+      const r = (await client.callTool({ name: 'mempalace_event_list', arguments: { correlation_id: corr } })) as {
+        content: { text: string }[]
+      }
+      expect(JSON.parse(r.content[0]!.text)).toMatchObject({ count: 1, events: [{ id: ev.id, body: 'via mcp' }] })
+    } finally {
+      await client.close()
+    }
+  }, 60_000)
 })

@@ -54,3 +54,38 @@ test('an approval opens its thread; a directive opens its project’s role file'
   await expect(page.getByTestId('role-viewer')).toBeVisible()
   expect(page.url()).toMatch(/#\/role\/muse\//)
 })
+
+test('the palette finds directive ids, patches, approvals, agents, projects, roles, chains and memory', async ({ page, demo, request }) => {
+  const { patches } = await call<{ patches: { event: { id: string } }[] }>(request, demo, 'patch.list', { hub: 'demo' })
+  await page.goto(demo.openUrl)
+  await expect(page.getByTestId('screen-overview')).toBeVisible()
+  const find = async (text: string, testId: string) => {
+    await page.keyboard.press('Control+k')
+    await expect(page.getByTestId('command-palette')).toBeVisible()
+    await page.keyboard.type(text)
+    await expect(page.getByTestId(testId)).toBeVisible()
+    await page.getByTestId(testId).click()
+    await expect(page.getByTestId('command-palette')).toHaveCount(0)
+  }
+  await find('S054', 'palette-directive-S054')
+  await expect(page.getByTestId('directive-detail')).toContainText('S054')
+  await find('chain', 'palette-chains')
+  await expect(page.getByTestId('chains-screen')).toBeVisible()
+  await find('memory', 'palette-memory')
+  await expect(page.getByTestId('memory-search')).toBeVisible()
+  await find(patches[0]!.event.id, `palette-patch-${patches[0]!.event.id}`)
+  await expect(page.getByTestId('patch-detail')).toContainText(patches[0]!.event.id)
+  await find('approval win-codex', 'palette-approval-' + (await firstApproval()))
+  await expect(page.getByTestId('screen-approvals')).toBeVisible()
+  await find('home-bot', 'palette-agent-home-bot')
+  await expect(page.getByTestId('screen-timeline')).toBeVisible()
+  expect(page.url()).toContain('from_agent=home-bot')
+  await find('atlas', 'palette-project-atlas')
+  await find('muse/build', 'palette-role-muse-build')
+  await expect(page.getByTestId('role-viewer')).toBeVisible()
+
+  async function firstApproval(): Promise<string> {
+    const { pending } = await call<{ pending: { agent: string; correlation_id: string }[] }>(request, demo, 'approvals.list', {})
+    return pending.find((p) => p.agent === 'win-codex')!.correlation_id
+  }
+})

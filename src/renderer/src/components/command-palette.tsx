@@ -1,4 +1,4 @@
-/** Ctrl/Cmd+K palette: navigation, theme, project actions and jumping to a project card. */
+/** Ctrl/Cmd+K palette: navigation, theme, project actions, and finding projects, roles, directives, patches, approvals, agents. */
 import { Command } from 'cmdk'
 import { BookOpen, FileText, FolderGit2, FolderPlus, FolderSearch, Moon, RefreshCw, Send, Sparkles, Sun } from 'lucide-react'
 import { useQueryClient } from '@tanstack/react-query'
@@ -10,6 +10,7 @@ import { SCREENS } from '../lib/screens'
 import { useToastStore } from '../stores/toast-store'
 import { useUiStore } from '../stores/ui-store'
 import { Keys } from './kbd'
+import { PaletteFinds } from './palette-finds'
 
 /** The command palette dialog; rendered once in the shell. */
 export function CommandPalette() {
@@ -43,7 +44,7 @@ export function CommandPalette() {
       contentClassName="palette-content"
       loop
     >
-      <Command.Input className="palette-input" placeholder="Type a command or a project name…" />
+      <Command.Input className="palette-input" placeholder="A command, project, role, directive id, patch, approval, agent…" />
       <Command.List className="palette-list">
         <Command.Empty className="palette-empty">Nothing matches.</Command.Empty>
         <Command.Group heading="Go to">
@@ -101,6 +102,7 @@ export function CommandPalette() {
             <span>Refresh all data</span>
           </Command.Item>
         </Command.Group>
+        <PaletteFinds open={open} run={run} />
         {fleet.data && fleet.data.length > 0 && (
           <Command.Group heading="Projects">
             {fleet.data.map((p) => (

@@ -2,6 +2,7 @@
  * Keys of the Approvals screen (pending tab): j/k or arrows move, a approves, d denies (with the
  * reason typed, if any), n skips to the next request, r focuses the reason field.
  */
+import { listStep } from '../../lib/list-keys'
 import { useEffect, useRef } from 'react'
 import { useUiStore } from '../../stores/ui-store'
 
@@ -44,11 +45,9 @@ export function useApprovalKeys(actions: ApprovalKeyActions, enabled: boolean): 
         return
       }
       const a = ref.current
+      const step = listStep(e.key)
       const map: Record<string, () => void> = {
-        j: () => a.move(1),
-        ArrowDown: () => a.move(1),
-        k: () => a.move(-1),
-        ArrowUp: () => a.move(-1),
+        ...(step ? { [e.key]: () => a.move(step) } : {}),
         a: a.approve,
         d: a.deny,
         n: a.next,

@@ -2,6 +2,7 @@
  * Keys of the Directives screen: j/k or arrows move, Enter opens the role file, p picks up (then
  * Enter confirms, Esc cancels), n opens the send dialog, / focuses the text filter.
  */
+import { listStep } from '../../lib/list-keys'
 import { useEffect, useRef } from 'react'
 import { useUiStore } from '../../stores/ui-store'
 
@@ -51,15 +52,12 @@ export function useDirectiveKeys(actions: DirectiveKeyActions): void {
         return
       }
       const handled = ((): boolean => {
+        const step = listStep(key)
+        if (step) {
+          a.move(step)
+          return true
+        }
         switch (key) {
-          case 'j':
-          case 'ArrowDown':
-            a.move(1)
-            return true
-          case 'k':
-          case 'ArrowUp':
-            a.move(-1)
-            return true
           case 'Enter':
             if (a.confirming) a.confirm()
             else a.open()

@@ -3,6 +3,7 @@
  * subject, which agents wrote, how many notes, promote/archive flags, findings, merged or not.
  * Arrow keys move the selection; the list is one listbox.
  */
+import { listKeyTarget } from '../../lib/list-keys'
 import { useEffect, useRef, type KeyboardEvent } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { ArrowUpFromLine, Archive, CircleAlert, GitBranch, TriangleAlert } from 'lucide-react'
@@ -106,10 +107,9 @@ export function CommitList({
   }, [index, virtualizer])
 
   const onKey = (e: KeyboardEvent<HTMLDivElement>): void => {
-    const step = e.key === 'ArrowDown' || e.key === 'j' ? 1 : e.key === 'ArrowUp' || e.key === 'k' ? -1 : 0
-    if (!step || rows.length === 0) return
+    const next = listKeyTarget(e.key, index, rows.length)
+    if (next === null) return
     e.preventDefault()
-    const next = Math.min(rows.length - 1, Math.max(0, (index < 0 ? -1 : index) + step))
     onSelect(rows[next]!.commit.sha)
   }
 

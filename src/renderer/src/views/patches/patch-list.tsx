@@ -1,4 +1,5 @@
 /** The patch inbox: one row per `patch.ready` with sender, target, project, size, age and state; arrow keys / j k move. */
+import { listKeyTarget } from '../../lib/list-keys'
 import type { KeyboardEvent } from 'react'
 import type { PatchSummary } from '../../../../shared/api'
 import { RelativeTime } from '../../components/relative-time'
@@ -20,10 +21,8 @@ export function PatchList({ patches, selected, onSelect }: PatchListProps) {
     patches.findIndex((p) => p.event.id === selected)
   )
   const onKey = (e: KeyboardEvent<HTMLUListElement>) => {
-    const step = e.key === 'ArrowDown' || e.key === 'j' ? 1 : e.key === 'ArrowUp' || e.key === 'k' ? -1 : 0
-    let next = step ? index + step : e.key === 'Home' ? 0 : e.key === 'End' ? patches.length - 1 : -1
-    if (next < 0 && !step) return
-    next = Math.min(patches.length - 1, Math.max(0, next))
+    const next = listKeyTarget(e.key, index, patches.length)
+    if (next === null) return
     e.preventDefault()
     const id = patches[next]?.event.id
     if (id) {

@@ -2,6 +2,7 @@
  * Timeline keys: j/k move, Enter opens the detail, t the thread, a ack, r reply, n new task,
  * `/` focuses the body-text filter, Esc closes the open form, then the pane.
  */
+import { listStep } from '../../lib/list-keys'
 import { useEffect, useRef } from 'react'
 import { useUiStore } from '../../stores/ui-store'
 import { useTimelineStore } from '../../stores/timeline-store'
@@ -55,17 +56,13 @@ export function useTimelineKeys(target: TimelineKeyTarget): void {
         return
       }
       const t = ref.current
+      const step = listStep(e.key)
+      if (step) {
+        e.preventDefault()
+        t.move(step)
+        return
+      }
       switch (e.key) {
-        case 'j':
-        case 'ArrowDown':
-          e.preventDefault()
-          t.move(1)
-          break
-        case 'k':
-        case 'ArrowUp':
-          e.preventDefault()
-          t.move(-1)
-          break
         case 'Enter':
           if (e.target instanceof HTMLButtonElement || e.target instanceof HTMLAnchorElement) break
           if (tl.selectedId) {

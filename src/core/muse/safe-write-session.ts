@@ -230,7 +230,7 @@ export class EditSession {
         this.held(owed, bytes)
         this.changed = true
         this.created ||= !base
-        noteSize(this.path, bytes.length, out.ino ?? null)
+        noteSize(this.path, bytes.length)
         await this.hooks.afterInstall?.(
           this.path,
           this.attempt,

@@ -1,53 +1,49 @@
 /**
- * The swap at the heart of `safeEdit` (design in `safe-write.ts`): capture whatever is at the path
- * with one `link` to an aside name, look at what was captured, and, when it is the version the
- * new one was computed from, `rename` the new version over the path. The path is never missing:
- * a reader sees the old version or the new one, never ENOENT (rename-over, not unlink-then-create).
- * It runs synchronously on purpose: the calls run back to back, which keeps the one window that
- * remains (an agent renaming its own file over the path between Muster's last check and its
- * rename, whose file the rename then replaces) at syscall scale. It blocks the event loop for the
- * read of one file.
+ * The swap at the heart of `safeEdit` (design in `safe-write.ts`): move whatever is at the path
+ * aside with one `rename`, look at what was moved, and `link` the new version into the empty path.
+ * It runs synchronously on purpose: the path is missing between the two calls, and doing them
+ * back to back keeps that gap at syscall scale instead of two thread-pool round trips (which wait
+ * behind any other file work of the process). It blocks the event loop for the read of one file.
  */
-import { linkSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs'
+import { linkSync, readFileSync, renameSync, unlinkSync } from 'node:fs'
 import { asideName } from './write-leftovers'
 
-/** A version of the file that a swap took off the path. */
+/** A version of the file that a swap moved off the path. */
 export interface Captured {
   /** Its name now (an aside name in the same folder). */
   name: string
-  /** Its bytes when it was captured. */
+  /** Its bytes when it was moved. */
   bytes: Buffer
-  /** Created while the path was missing (only by other writers' gaps now: Muster leaves none). */
+  /** Created while the path was missing (by an agent opening with O_CREAT, or renaming in). */
   fresh: boolean
 }
 
 /** What a swap did. */
 export interface SwapOutcome {
   /**
-   * `installed`: the source is at the path. `changed`: the path holds a version the source was not
-   * computed from (rewritten, or created by another writer), left as it is: redo the edit on it.
-   * `vanished`: the path was missing (deleted); nothing was written.
+   * `installed`: the source is at the path. `restored`: a captured version was a rewrite the source
+   * was not computed from, so it went back to the path instead. `vanished`: the path was missing
+   * (deleted, or between another writer's two steps); nothing was linked.
    */
-  kind: 'installed' | 'changed' | 'vanished'
+  kind: 'installed' | 'restored' | 'vanished'
   /** Versions now off the path: watched for late writes, merged, then deleted. */
   aside: Captured[]
   /** Bytes found in captured versions that are not in the version the source was computed from. */
   chunks: { bytes: Buffer; from: Buffer }[]
-  /** The inode of the installed version (when installed). */
-  ino?: bigint
 }
 
-/** Test hook: runs between the capture and the rename. */
+/** Test hook: runs while the path is missing, before each link attempt. */
 export type WindowHook = (path: string, round: number) => void
 
-const code = (err: unknown): string | undefined => (err as NodeJS.ErrnoException).code
+/** Gives up creating rounds after this many (each needs an agent to create the path in microseconds). */
+const MAX_ROUNDS = 100
 
 /**
  * Installs `source` (a name in the same folder) at `path` if what is there is `expect` (or, with
- * `appended`, `expect` plus appended bytes, which become chunks to merge); otherwise leaves the
- * path alone. `expect` null: the path should be missing (creating a file; `link` never replaces).
- * Redoing the edit on appended content keeps the order in which things happened; accepting it
- * guarantees progress against an agent that appends faster than an edit can be redone.
+ * `appended`, `expect` plus appended bytes, which become chunks to merge); otherwise puts what was
+ * there back. `expect` null: the path should be missing (creating a file). Redoing the edit on
+ * appended content keeps the order in which things happened; accepting it guarantees progress
+ * against an agent that appends faster than an edit can be redone.
  */
 export function swapIn(
   path: string,
@@ -55,42 +51,48 @@ export function swapIn(
   expect: Buffer | null,
   opts: { appended?: boolean; hook?: WindowHook } = {}
 ): SwapOutcome {
-  const none = { aside: [], chunks: [] }
-  if (expect === null) {
-    opts.hook?.(path, 0)
+  const aside: Captured[] = []
+  const chunks: SwapOutcome['chunks'] = []
+  let src: Captured | null = null // a captured rewrite to put back instead of `source`
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const name = asideName(path)
+    let moved = true
     try {
-      linkSync(source, path)
+      renameSync(path, name)
     } catch (err) {
-      if (code(err) === 'EEXIST') return { kind: 'changed', ...none }
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+      moved = false
+    }
+    if (!moved && round === 0 && expect !== null) return { kind: 'vanished', aside, chunks }
+    if (moved) {
+      const c: Captured = { name, bytes: readFileSync(name), fresh: round > 0 || expect === null }
+      const ref = src ? src.bytes : expect
+      if (!c.fresh && ref && (c.bytes.equals(ref) || (opts.appended && startsWith(c.bytes, ref)))) {
+        aside.push(c)
+        if (c.bytes.length > ref.length) chunks.push({ bytes: c.bytes.subarray(ref.length), from: c.bytes })
+      } else if (!c.fresh || ref === null || (c.bytes.length > 0 && looksWhole(c.bytes, ref))) {
+        // a rewrite (or a whole file where none was): the newest one goes back to the path
+        if (src) aside.push(src)
+        src = c
+      } else {
+        // bytes an appending agent wrote into a file it created in the gap (or an empty newcomer)
+        aside.push(c)
+        if (c.bytes.length) chunks.push({ bytes: c.bytes, from: c.bytes })
+      }
+    }
+    opts.hook?.(path, round)
+    try {
+      linkSync(src ? src.name : source, path)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue
       throw err
     }
-    return { kind: 'installed', ...none, ino: statSync(source, { bigint: true }).ino }
+    if (src) unlinkSync(src.name)
+    return { kind: src ? 'restored' : 'installed', aside, chunks }
   }
-  const name = asideName(path)
-  try {
-    linkSync(path, name)
-  } catch (err) {
-    if (code(err) === 'ENOENT') return { kind: 'vanished', ...none }
-    throw err
-  }
-  const bytes = readFileSync(name)
-  if (!(bytes.equals(expect) || (opts.appended && startsWith(bytes, expect)))) {
-    unlinkSync(name) // a second name of the live file: the file itself stays
-    return { kind: 'changed', ...none }
-  }
-  opts.hook?.(path, 0)
-  const mine = statSync(name)
-  const ino = statSync(source, { bigint: true }).ino
-  // the path must still name the captured file when the new version replaces it: checked by the
-  // call right before the rename, so the window left is one system call wide
-  const at = statSync(path, { throwIfNoEntry: false })
-  if (!at || at.ino !== mine.ino || at.dev !== mine.dev) {
-    unlinkSync(name)
-    return { kind: at ? 'changed' : 'vanished', ...none }
-  }
-  renameSync(source, path)
-  const chunks = bytes.length > expect.length ? [{ bytes: bytes.subarray(expect.length), from: bytes }] : []
-  return { kind: 'installed', aside: [{ name, bytes, fresh: false }], chunks, ino }
+  // an agent recreated the path 100 times in a row: leave its file there, keep ours aside
+  if (src) aside.push(src)
+  return { kind: 'restored', aside, chunks }
 }
 
 /** Occurrences of `needle` in `hay` (non-overlapping). */

@@ -291,28 +291,53 @@ describe('safeEdit: an agent creating the path while it is missing', () => {
   })
 })
 
-describe('safeEdit: a truncating agent between the capture and the rename (the path is never missing)', () => {
-  it('it stalls 300 ms on the emptied old copy, then writes: its version goes back, the edit is redone on it, nothing lost', async () => {
+describe('safeEdit: a truncating agent that created the path in the gap and wrote after the edit returned', () => {
+  it('its line (the tail after what it read) lands once; its stale copy of the rest is not appended again', async () => {
     const { dir, f, opts } = file('# L0\none\n')
     let fd = -1
     let read = ''
-    const r = await safeEdit(f, addOnce('mine\n'), {
+    await safeEdit(f, addOnce('mine\n'), {
       ...opts,
       hooks: {
+        // the agent read the file, then opened it O_TRUNC|O_CREAT while the path was missing
         beforeRename: (p, a) => void (a === 1 && (read = readFileSync(p, 'utf8'))),
-        inWindow: (p) => {
-          if (fd >= 0) return
-          fd = openSync(p, 'w') // O_TRUNC on the file the rename is about to take off the path
-          setTimeout(() => {
-            writeSync(fd, read + 'agent line\n')
-            closeSync(fd)
-          }, 300)
-        }
+        inWindow: (p) => void (fd < 0 && (fd = openSync(p, 'w')))
       }
     })
-    expect(r.changed).toBe(true)
+    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\n')
+    // stalled past the quiet window, it writes what it read plus its line
+    await sleep(Math.min(400, LATE_WRITE_GRACE_MS / 3))
+    writeSync(fd, read + 'agent line\n')
+    closeSync(fd)
     await only(dir, 'a.md')
-    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nagent line\nmine\n')
+    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\nagent line\n')
+  })
+
+  it('lines its read had missed (merged from an earlier late write) and the file now holds are not added again', async () => {
+    const { dir, f, opts } = file('# L0\none\n')
+    let fd = -1
+    await safeEdit(f, addOnce('mine\n'), { ...opts, hooks: { inWindow: (p) => void (fd < 0 && (fd = openSync(p, 'w'))) } })
+    // its earlier line reached the file after it had read: what it writes lacks Muster's edit but has that line
+    writeFileSync(f, '# L0\none\nmine\nearlier line\n')
+    await sleep(Math.min(400, LATE_WRITE_GRACE_MS / 3))
+    writeSync(fd, '# L0\none\nearlier line\nagent line\n')
+    closeSync(fd)
+    await only(dir, 'a.md')
+    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\nearlier line\nagent line\n')
+  })
+
+  it('a whole file it wrote that starts with no version Muster knew is kept beside the file, not appended', async () => {
+    const { dir, f, opts } = file('# L0\none\n')
+    let fd = -1
+    await safeEdit(f, addOnce('mine\n'), { ...opts, hooks: { inWindow: (p) => void (fd < 0 && (fd = openSync(p, 'w'))) } })
+    await sleep(Math.min(400, LATE_WRITE_GRACE_MS / 3))
+    writeSync(fd, '# L0\nsomething else entirely\n')
+    closeSync(fd)
+    await lateWritesSettled()
+    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\n')
+    const kept = readdirSync(dir).filter((n) => n !== 'a.md')
+    expect(kept).toHaveLength(1)
+    expect(readFileSync(join(dir, kept[0]!), 'utf8')).toBe('# L0\nsomething else entirely\n')
   })
 })
 

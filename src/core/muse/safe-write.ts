@@ -22,14 +22,17 @@
  *    or settle, then refuses with nothing written.
  * 2. Compute: the edit function returns null when its change is already there, so it can be
  *    re-applied without duplicating (every Muster edit is idempotent).
- * 3. Swap (`safe-write-swap.ts`): `link(path, aside)` captures whatever is at the path at that
- *    instant under a second name; if that is byte for byte the base, the new version is renamed
- *    over the path (the path is never missing: readers see the old version or the new one, never
- *    ENOENT); the captured inode stays reachable under its aside name for the agents that still
- *    hold it open. Anything else at the path is left there and the edit is redone on it, so a
- *    version computed from stale content is never visible. Content that only grew by appends is
- *    redone on for the first 3 swaps (keeping the order of events), then taken along as appended
- *    bytes to merge, so an agent appending faster than an edit can be redone cannot starve it.
+ * 3. Swap (`safe-write-swap.ts`): `rename(path, aside)` takes whatever is at the path at that
+ *    instant, atomically, to a dot-name beside it; if that is byte for byte the base, the new
+ *    version is `link`ed into the now empty path. `link` never replaces anything: EEXIST means an
+ *    agent created the path in the gap, and that file is taken aside too (its bytes are appended
+ *    lines to merge, or, if it looks like a whole file, a rewrite that wins). Anything else at the
+ *    path goes straight back and the edit is redone on it, so a version computed from stale
+ *    content is never visible. Content that only grew by appends is redone on for the first 3
+ *    swaps (keeping the order of events), then taken along as appended bytes to merge, so an agent
+ *    appending faster than an edit can be redone cannot starve it. The path is missing for the
+ *    microseconds between the two calls: a reader may see ENOENT and retry; an agent opening with
+ *    O_CREAT creates a file the link then finds; one opening without O_CREAT fails visibly.
  * 4. Merge: bytes appended to a copy after it was moved aside (an agent that opened it before the
  *    swap) are owed to the file and appended to it with O_APPEND, as the agent would have done;
  *    appending replaces no inode, so merging never races. A copy rewritten while aside (an agent
@@ -60,10 +63,11 @@
  * Limits, stated: an appending writer that stalls between opening and writing for longer than the
  * afterlife (3 s) cannot be told from one that finished: its line lands in a deleted copy. An agent
  * that rewrites the file from a read older than Muster's edit overwrites the edit after Muster last
- * checked; the guard (step 7) puts it back or reports it. An agent renaming its own file over the
- * path in the one system call between Muster's last check and its rename has that version replaced
- * (Node has no atomic exchange, `renameat2(RENAME_EXCHANGE)`, that would close it; the old
- * rename-aside-then-link swap had no such window but left the path missing during every edit).
+ * checked; the guard (step 7) puts it back or reports it. The path is missing for the microseconds
+ * of a swap (a reader may see ENOENT and retry): a rename-over swap (`link` the path aside, then
+ * `rename` the new version over it) leaves no gap, but an agent renaming its own file over the
+ * path between Muster's last check and its rename then loses that version (4 agent lines of 1,000
+ * in the stress race), and Node has no atomic exchange (`renameat2(RENAME_EXCHANGE)`) to close it.
  * `test/stress/stalled-writers.test.ts` stalls agents 0.3-2 s mid-write, `agent-stalls.test.ts`
  * 250 ms between open and write. Two agents rewriting one file at once lose each other's
  * work without Muster too; if that happens while Muster merges, the losing version is kept beside

@@ -250,3 +250,23 @@ test('a directive an agent writes on disk appears live, and the open role file f
   writeFileSync(strategy, readFileSync(strategy, 'utf8').replace(title, `${title}-已改`))
   await expect(page.getByTestId('role-markdown')).toContainText(`${title}-已改`)
 })
+
+test('keyboard pickup with no row clicked: the picked directive stays in view and the confirmation is shown', async ({ page, demo }) => {
+  await openDirectives(page, demo)
+  const first = page.locator('[data-testid^="directive-row-"]').first()
+  const firstId = await first.getAttribute('data-testid')
+  const detail = page.getByTestId('directive-detail')
+  const label = await detail.getAttribute('aria-label')
+  await page.locator('body').click({ position: { x: 5, y: 5 } }) // no row clicked: the first is shown selected
+  await page.keyboard.press('p')
+  await expect(page.getByTestId('pickup-confirm')).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('pickup-result')).toBeVisible()
+  await expect(page.getByTestId('pickup-result')).toHaveAttribute('data-outcome', 'picked-up')
+  // the list re-sorted (the picked one is no longer pending), yet the pane still shows it
+  await expect(detail).toHaveAttribute('aria-label', label!)
+  await expect(page.getByTestId(firstId!)).not.toHaveAttribute('data-state', 'pending')
+  await expect(page.getByTestId(firstId!)).toHaveAttribute('aria-selected', 'true')
+  await page.waitForTimeout(1000)
+  await expect(page.getByTestId('pickup-result')).toBeVisible()
+})

@@ -58,6 +58,13 @@ export function DirectivesScreen({ openSend = false }: { openSend?: boolean }) {
   const found = visible.findIndex((d) => d.key === ui.selected)
   const index = found >= 0 ? found : visible.length ? 0 : -1
   const selected = index >= 0 ? visible[index]! : null
+  // The row shown selected without a click (the first) is pinned by key: a pickup re-sorts the
+  // list, and the detail pane, with what the pickup wrote, must stay on the directive picked up.
+  const pinned = ui.selected
+  const selectKey = ui.select
+  useEffect(() => {
+    if (selected && pinned === null) selectKey(selected.key)
+  }, [selected, pinned, selectKey])
 
   const openRole = (i: number): void => {
     const src = visible[i] && primaryOccurrence(visible[i])

@@ -1,12 +1,13 @@
 /**
  * The real Claude Code CLI (npm `@anthropic-ai/claude-code` 2.1.x, installed by `.ci/run` in the
  * test-only folder `.cache/claude-code/`, outside the app's dependencies) against a scripted
- * stand-in for the Anthropic Messages API, with `muster approve-hook` installed as its PreToolUse
- * hook by `muster approve-hook install`. The scripted model asks to run one Bash command that
- * creates a marker file; the operator decides in the dashboard.
+ * stand-in for the Anthropic Messages API, with `muster approve-hook` installed by the default
+ * `muster approve-hook install` (PermissionRequest, `onFailure: "block"` since the installed
+ * Claude Code honours it). The scripted model asks to run one Bash command that creates a marker
+ * file; the operator decides in the dashboard, or Claude Code's own rules decide first.
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Page } from '@playwright/test'
 import { startAnthropicStandIn, type AnthropicStandIn } from './anthropic-stand-in'
@@ -22,8 +23,23 @@ interface ClaudeRun {
   done: Promise<{ code: number | null; stdout: string; stderr: string }>
 }
 
-/** Installs Muster's hook into a fresh Claude settings file and starts `claude -p` in a temporary HOME. */
-function runClaude(served: Served, workDir: string, standIn: AnthropicStandIn, prompt: string): ClaudeRun {
+/** The parts of a Claude settings file these tests read or change. */
+interface ClaudeSettings {
+  permissions?: { allow?: string[] }
+  hooks: Record<string, { hooks: { type: string; command: string; onFailure?: string }[] }[]>
+}
+
+/**
+ * Installs Muster's hook into a fresh Claude settings file (the installer asks this Claude Code
+ * its version), lets `edit` change that file, and starts `claude -p` in a temporary HOME.
+ */
+function runClaude(
+  served: Served,
+  workDir: string,
+  standIn: AnthropicStandIn,
+  prompt: string,
+  edit?: (settings: ClaudeSettings) => void
+): ClaudeRun {
   const home = join(workDir, 'claude-home')
   const project = join(workDir, 'project')
   mkdirSync(home, { recursive: true })
@@ -45,12 +61,19 @@ function runClaude(served: Served, workDir: string, standIn: AnthropicStandIn, p
       '--palace',
       palace,
       '--project',
-      'muse'
+      'muse',
+      '--claude',
+      CLAUDE
     ],
     {
       env: { ...process.env, MUSTER_HOME: '', HOME: home }
     }
   )
+  if (edit) {
+    const parsed = JSON.parse(readFileSync(settings, 'utf8')) as ClaudeSettings
+    edit(parsed)
+    writeFileSync(settings, JSON.stringify(parsed, null, 2))
+  }
   const proc = spawn(CLAUDE, ['-p', prompt, '--output-format', 'json', '--settings', settings], {
     cwd: project,
     env: {
@@ -124,6 +147,61 @@ test('Claude Code: denied in the dashboard, the command does not run and the rea
       decision: { reason: 'not in this folder, use the fixtures dir' }
     })
     expect(readFileSync(join(workDir, 'claude-home', 'settings.json'), 'utf8')).toContain('approve-hook --agent e2e-claude')
+  } finally {
+    await standIn.close()
+  }
+})
+
+test('Claude Code: a call an allow rule passes runs and never reaches the inbox', async ({ page, demo, workDir }) => {
+  test.setTimeout(180_000)
+  // inside the session's working directory: Claude Code asks for a path outside it even when an
+  // allow rule names the command
+  mkdirSync(join(workDir, 'project'), { recursive: true })
+  const marker = join(workDir, 'project', 'allowed-marker.txt')
+  const standIn = await startAnthropicStandIn(`touch ${marker}`)
+  try {
+    // the operator's own Claude Code allow rule for exactly this command, beside Muster's hook
+    const claude = runClaude(demo, workDir, standIn, 'Create the marker file.', (s) => {
+      expect(Object.keys(s.hooks)).toEqual(['PermissionRequest'])
+      s.permissions = { allow: [`Bash(touch ${marker})`] }
+    })
+    const out = await claude.done
+    expect(out.code, out.stderr).toBe(0)
+    expect(existsSync(marker)).toBe(true)
+    expect(standIn.toolResults).toEqual([expect.objectContaining({ tool_use_id: 'toolu_muster_e2e', is_error: false })])
+    // Claude Code decided on its own: the hub holds no request from this agent, pending or decided
+    const list = demo.cli(['approvals', 'list', '--history', '50']) as {
+      pending: { agent: string }[]
+      history: { agent: string }[]
+    }
+    expect([...list.pending, ...list.history].filter((r) => r.agent === 'e2e-claude')).toEqual([])
+    await page.goto(demo.openUrl)
+    await page.getByTestId('nav-approvals').click()
+    await expect(page.locator('[data-testid^="approval-row-"]', { hasText: marker })).toHaveCount(0)
+  } finally {
+    await standIn.close()
+  }
+})
+
+test('Claude Code: a hook that crashes blocks the call (onFailure "block", Claude Code >= 2.1.295)', async ({ demo, workDir }) => {
+  test.setTimeout(180_000)
+  const marker = join(workDir, 'crashed-marker.txt')
+  const standIn = await startAnthropicStandIn(`touch ${marker}`)
+  try {
+    // Muster's installed entry, its command swapped for one that exits 1; onFailure kept as written
+    const claude = runClaude(demo, workDir, standIn, 'Create the marker file.', (s) => {
+      const entry = s.hooks.PermissionRequest?.[0]?.hooks[0]
+      expect(entry).toMatchObject({ type: 'command', onFailure: 'block' })
+      expect(entry?.command).toContain('approve-hook --agent e2e-claude')
+      if (entry) entry.command = 'exit 1'
+    })
+    const out = await claude.done
+    expect(out.code, out.stderr).toBe(0)
+    expect(existsSync(marker)).toBe(false)
+    // blocked by the failed hook itself, not by -p's own "needs approval" refusal
+    expect(standIn.toolResults).toEqual([
+      { tool_use_id: 'toolu_muster_e2e', is_error: true, content: expect.stringContaining('blocking because onFailure is "block"') }
+    ])
   } finally {
     await standIn.close()
   }

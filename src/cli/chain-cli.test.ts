@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { makeProject, tmpDir } from '../../test/helpers/tmp'
-import { runCli } from './index'
-
-async function run(home: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  const code = await runCli([...args, '--home', home], {
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    env: {},
-    cwd: process.cwd()
-  })
-  return { code, out, err }
-}
+import { runCliIn as run } from '../../test/helpers/cli'
 
 describe('muster chain check', () => {
   it('allowed: prints the path, exit 0', async () => {

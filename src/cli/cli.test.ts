@@ -3,21 +3,10 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { copyCorpus, describeUpstream, upstreamPath } from '../../test/helpers/fixtures'
 import { makeProject, tmpDir } from '../../test/helpers/tmp'
-import { runCli } from './index'
+import { runCliIn as run } from '../../test/helpers/cli'
 import { displayWidth, truncate } from './output'
 
 /** Runs the CLI in-process against a home and captures its output. */
-async function run(home: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  const code = await runCli([...args, '--home', home], {
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    env: {},
-    cwd: process.cwd()
-  })
-  return { code, out, err }
-}
 
 describe('muster CLI', () => {
   it('projects add/list/remove with --json and human output', async () => {

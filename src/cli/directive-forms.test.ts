@@ -11,21 +11,9 @@ import { REPO_ROOT } from '../../test/helpers/fixtures'
 import { tmpDir } from '../../test/helpers/tmp'
 import { digestOf, parseRole } from '../core/muse/parse-role'
 import { digestRole } from '../core/muse/role-digest'
-import { runCli } from './index'
+import { runCliIn as run } from '../../test/helpers/cli'
 
 const RELAY = join(REPO_ROOT, 'test', 'fixtures', 'forms', 'relay')
-
-async function run(home: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  const code = await runCli([...args, '--home', home], {
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    env: {},
-    cwd: process.cwd()
-  })
-  return { code, out, err }
-}
 
 /** A home with a writable copy of the relay project registered. */
 async function relay(): Promise<{ home: string; dir: string }> {

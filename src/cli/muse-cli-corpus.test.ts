@@ -9,19 +9,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { copyCorpus } from '../../test/helpers/fixtures'
 import { tmpDir } from '../../test/helpers/tmp'
 import { setDefaultSafeWriteHooks } from '../core/muse/safe-write'
-import { runCli } from './index'
+import { runCliIn as run } from '../../test/helpers/cli'
 
-async function run(home: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  const code = await runCli([...args, '--home', home], {
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    env: {},
-    cwd: process.cwd()
-  })
-  return { code, out, err }
-}
 const json = async (home: string, ...args: string[]) => {
   const r = await run(home, ...args, '--json')
   return { ...r, data: JSON.parse(r.out) }

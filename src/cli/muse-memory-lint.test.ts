@@ -3,19 +3,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { tmpDir, writeTree } from '../../test/helpers/tmp'
-import { runCli } from './index'
+import { runCliIn as run } from '../../test/helpers/cli'
 
-async function run(home: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  const code = await runCli([...args, '--home', home], {
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    env: {},
-    cwd: process.cwd()
-  })
-  return { code, out, err }
-}
 const json = async (home: string, ...args: string[]) => JSON.parse((await run(home, ...args, '--json')).out)
 
 beforeEach(() => {

@@ -10,22 +10,10 @@ import { REPO_ROOT } from '../../test/helpers/fixtures'
 import { tmpDir } from '../../test/helpers/tmp'
 import type { HubService } from '../core/hub'
 import { buildMcpServer } from './mcp/server'
-import { runCli } from './index'
+import { runCliIn as run } from '../../test/helpers/cli'
 
 const RELAY = join(REPO_ROOT, 'test', 'fixtures', 'forms', 'relay')
 const NOW = new Date(2026, 11, 5, 10, 30)
-
-async function run(home: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  const code = await runCli([...args, '--home', home], {
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    env: {},
-    cwd: process.cwd()
-  })
-  return { code, out, err }
-}
 
 function copy(): string {
   const dir = join(tmpDir(), 'relay')

@@ -8,19 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tmpDir, writeTree } from '../../test/helpers/tmp'
-import { runCli } from './index'
-
-async function run(home: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  const code = await runCli([...args, '--home', home], {
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    env: {},
-    cwd: process.cwd()
-  })
-  return { code, out, err }
-}
+import { runCliIn as run } from '../../test/helpers/cli'
 
 /** A 522-line role file with an outgoing section, in a registered project `p`. */
 async function project(): Promise<{ home: string; file: string; original: string }> {

@@ -11,19 +11,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { makeRepo } from '../../test/helpers/git-repo'
 import { tmpDir } from '../../test/helpers/tmp'
-import { runCli } from './index'
-
-async function run(home: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  const code = await runCli([...args, '--home', home], {
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    env: {},
-    cwd: process.cwd()
-  })
-  return { code, out, err }
-}
+import { runCliIn as run } from '../../test/helpers/cli'
 
 /** A project on main with a merged commit carrying an archive note, a foreign promote note and an owner's one. */
 async function setup() {

@@ -78,7 +78,8 @@ export const test = base.extend<Fixtures>({
   workDir: async ({}, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'muster-e2e-'))
     await use(dir)
-    rmSync(dir, { recursive: true, force: true })
+    // a detached process (a background summary refresh, its compile cache) may still be writing: retry
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
   },
   served: async ({ workDir }, use) => {
     const home = join(workDir, 'home')

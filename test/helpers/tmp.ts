@@ -6,7 +6,7 @@ import { afterAll } from 'vitest'
 
 const made: string[] = []
 afterAll(() => {
-  for (const d of made) rmSync(d, { recursive: true, force: true })
+  for (const d of made) rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
 })
 
 /** A fresh empty folder. */

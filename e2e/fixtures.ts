@@ -30,7 +30,9 @@ export interface Served {
 export function isolatedEnv(home: string): NodeJS.ProcessEnv {
   const user = join(home, '..', 'user-home')
   mkdirSync(user, { recursive: true })
-  const env: NodeJS.ProcessEnv = { ...process.env, MUSTER_HOME: '', HOME: user, USERPROFILE: user }
+  // MUSTER_NO_BACKGROUND: no detached needs-summary refresh outlives a test and writes into its folder
+  // while the folder is removed (ENOTEMPTY in CI)
+  const env: NodeJS.ProcessEnv = { ...process.env, MUSTER_HOME: '', HOME: user, USERPROFILE: user, MUSTER_NO_BACKGROUND: '1' }
   delete env.MEMPALACE_PALACE_PATH
   delete env.MEMPAL_PALACE_PATH
   return env

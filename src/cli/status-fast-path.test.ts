@@ -10,7 +10,7 @@ import { copyCorpus } from '../../test/helpers/fixtures'
 import { tmpDir } from '../../test/helpers/tmp'
 import { fleetStatusAt } from '../core/fleet/fleet-status'
 import { openStateDb } from '../core/fleet/state-db'
-import { RACY_MS } from '../core/muse/parse-cache'
+import { RACY_MS } from '../shared/file-stamp'
 import { createService } from '../core/root'
 import { runCli } from './index'
 

@@ -24,6 +24,7 @@ import { join } from 'node:path'
 import type { Project, ProjectStatus } from '../shared/api'
 import { type ProjectStamps, sameDbStamps, type DbFileStamp } from '../core/fleet'
 import { DIGEST_VERSION } from '../core/muse'
+import { fileStamp, stampHolds, type FileStamp } from '../shared/file-stamp'
 import { MUSTER_VERSION } from '../core/version'
 import { asciiJson } from './output'
 
@@ -65,7 +66,7 @@ export class StatusSnapshot {
   private kept: KeptRegistry | null = null
   private changed = false
   /** The file the cards were read from: its identity, where its JSON section starts, how many cards. */
-  private source: { ino: number; size: number; mtimeMs: number; jsonAt: number; count: number } | null = null
+  private source: { stamp: FileStamp; jsonAt: number; count: number } | null = null
   private jsonLines: string[] | null = null
 
   private constructor(private readonly file: string) {}
@@ -88,7 +89,7 @@ export class StatusSnapshot {
       const proofsLength = Number(head.slice(HEADER.length + 1, lengthEnd))
       const proofs = readAt(fd, proofsAt, proofsLength).split('\n')
       const st = fstatSync(fd)
-      snapshot.source = { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, jsonAt: proofsAt + proofsLength, count: proofs.length - 2 }
+      snapshot.source = { stamp: fileStamp(st), jsonAt: proofsAt + proofsLength, count: proofs.length - 2 }
       if (withJson) snapshot.jsonLines = snapshot.jsonSection(fd)
       snapshot.kept = JSON.parse(proofs[0]!) as KeptRegistry | null
       for (let i = 1; i < proofs.length - 1; i++) {
@@ -114,7 +115,7 @@ export class StatusSnapshot {
       try {
         const st = fstatSync(fd)
         const s = this.source
-        if (!s || st.ino !== s.ino || st.size !== s.size || st.mtimeMs !== s.mtimeMs) throw new Error('the status snapshot was replaced')
+        if (!s || !stampHolds(s.stamp, st)) throw new Error('the status snapshot was replaced')
         this.jsonLines = this.jsonSection(fd)
       } finally {
         closeSync(fd)
@@ -126,7 +127,7 @@ export class StatusSnapshot {
   /** The cards' JSON lines of the open snapshot `fd`; throws when there are fewer than its cards. */
   private jsonSection(fd: number): string[] {
     const s = this.source!
-    const lines = readAt(fd, s.jsonAt, s.size - s.jsonAt).split('\n')
+    const lines = readAt(fd, s.jsonAt, s.stamp[2] - s.jsonAt).split('\n')
     if (lines.length !== s.count + 1) throw new Error('the status snapshot is damaged')
     return lines
   }

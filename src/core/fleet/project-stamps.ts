@@ -8,31 +8,29 @@
  * - which role files `.muse/` lists: the folder's own stamp (adding, removing or renaming an entry
  *   changes its mtime and ctime), and for entries that are links but not role files (a link to a
  *   folder), that they still do not point at a file;
- * - each role file's content: its identity, size, mtime and ctime, as the parse cache keys it;
+ * - each role file's content: its file stamp (src/shared/file-stamp.ts), as the parse cache keys it;
  * - the newest daily log and last change in `memory/`: the folder's stamp and each note's mtime.
  * Checking stamps takes one `stat` per folder and file and no listing. Every call is blocking:
  * only for a one-shot process.
  */
 import { readdirSync, statSync, type Stats } from 'node:fs'
 import { join } from 'node:path'
-import { RACY_MS, entryPath, museDir, readMuseListingNow } from '../muse'
+import { RACY_MS, fileStamp, stampHolds, stampSettled, type FileStamp } from '../../shared/file-stamp'
+import { entryPath, museDir, readMuseListingNow } from '../muse'
 import { memoryNotes } from './project-status'
 
-/** A role file's [name, dev, ino, size, mtimeMs, ctimeMs]. */
-export type RoleStamp = [string, number, number, number, number, number]
-
-/** A folder's [dev, ino, mtimeMs, ctimeMs]. */
-export type DirStamp = [number, number, number, number]
+/** A role file's name and stamp. */
+export type RoleStamp = [string, FileStamp]
 
 /** One version of a project's role files and memory notes. */
 export interface ProjectStamps {
-  muse: DirStamp
+  muse: FileStamp
   /** The role files, in listing order. */
   roles: RoleStamp[]
   /** Entries of `.muse/` that are links to something other than a file (a folder, nothing). */
   otherLinks: string[]
   /** `memory/` (null: none, or not a folder). */
-  memory: DirStamp | null
+  memory: FileStamp | null
   /** The `.md` notes of `memory/` as [name, mtimeMs] (-1: vanished while listed). */
   notes: [string, number][]
 }
@@ -51,7 +49,7 @@ export function projectStampsNow(projectPath: string): ProjectStamps | null {
     for (const file of listing.files) {
       const st = statSync(entryPath(dir, file), { throwIfNoEntry: false })
       if (!st) return null
-      roles.push([file, st.dev, st.ino, st.size, st.mtimeMs, st.ctimeMs])
+      roles.push([file, fileStamp(st)])
     }
     const otherLinks = listing.otherLinks
     const memoryDir = join(projectPath, 'memory')
@@ -77,8 +75,7 @@ export function stampsHold(projectPath: string, s: ProjectStamps): boolean {
     if (!sameDir(s.muse, statSync(dir, MAY_BE_MISSING))) return false
     for (let i = 0; i < s.roles.length; i++) {
       const r = s.roles[i]!
-      const st = statSync(entryPath(dir, r[0]), MAY_BE_MISSING)
-      if (!st || st.ino !== r[2] || st.size !== r[3] || st.mtimeMs !== r[4] || st.ctimeMs !== r[5] || st.dev !== r[1]) return false
+      if (!stampHolds(r[1], statSync(entryPath(dir, r[0]), MAY_BE_MISSING))) return false
     }
     for (let i = 0; i < s.otherLinks.length; i++) if (statSync(entryPath(dir, s.otherLinks[i]!), MAY_BE_MISSING)?.isFile()) return false
     const memoryDir = entryPath(projectPath, 'memory')
@@ -102,21 +99,20 @@ export function sameProjectStamps(a: ProjectStamps, b: ProjectStamps): boolean {
  * parse cache's rule, see parse-cache.ts).
  */
 export function settledAt(s: ProjectStamps, at: number): boolean {
-  const limit = at - RACY_MS
-  const dirs = s.memory ? [s.muse, s.memory] : [s.muse]
   return (
-    s.roles.every((r) => r[4] <= limit && r[5] <= limit) &&
-    dirs.every((d) => d[2] <= limit && d[3] <= limit) &&
-    s.notes.every((n) => n[1] <= limit)
+    s.roles.every((r) => stampSettled(r[1], at)) &&
+    stampSettled(s.muse, at) &&
+    (s.memory === null || stampSettled(s.memory, at)) &&
+    s.notes.every((n) => n[1] <= at - RACY_MS)
   )
 }
 
-function dirStamp(st: Stats | undefined): DirStamp | null {
-  return st?.isDirectory() ? [st.dev, st.ino, st.mtimeMs, st.ctimeMs] : null
+function dirStamp(st: Stats | undefined): FileStamp | null {
+  return st?.isDirectory() ? fileStamp(st) : null
 }
 
-function sameDir(d: DirStamp, st: Stats | undefined): boolean {
-  return !!st?.isDirectory() && st.dev === d[0] && st.ino === d[1] && st.mtimeMs === d[2] && st.ctimeMs === d[3]
+function sameDir(d: FileStamp, st: Stats | undefined): boolean {
+  return !!st?.isDirectory() && stampHolds(d, st)
 }
 
 /** The notes of `memory/` (none when it cannot be listed, as the card reads it). */

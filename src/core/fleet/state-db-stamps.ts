@@ -6,16 +6,16 @@
  */
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
-import { RACY_MS } from '../muse'
+import { fileStamp, sameStamp, stampSettled, type FileStamp } from '../../shared/file-stamp'
 import { STATE_DB_FILE } from './state-db'
 
 /**
- * A file's [dev, ino, size, mtimeMs]; null for a missing file or an empty log. No ctime: SQLite
- * running as root `fchown`s its write-ahead log at every open, which moves its ctime with nothing
- * written. An empty log holds no commit (once a log is emptied its commits are in the database
- * file, whose stamp moved), and a read-only open may create one.
+ * A file's stamp without its ctime (SQLite running as root `fchown`s its write-ahead log at every
+ * open, which moves its ctime with nothing written); null for a missing file or an empty log. An
+ * empty log holds no commit (once a log is emptied its commits are in the database file, whose
+ * stamp moved), and a read-only open may create one.
  */
-export type DbFileStamp = [number, number, number, number] | null
+export type DbFileStamp = FileStamp | null
 
 /** The stamps of the database, its write-ahead log and its rollback journal in `home`; null when one cannot be `stat`ed. */
 export function stateDbStampsNow(home: string): DbFileStamp[] | null {
@@ -23,7 +23,7 @@ export function stateDbStampsNow(home: string): DbFileStamp[] | null {
   try {
     return [db, `${db}-wal`, `${db}-journal`].map((path, i) => {
       const st = statSync(path, { throwIfNoEntry: false })
-      return st && !(i > 0 && st.size === 0) ? [st.dev, st.ino, st.size, st.mtimeMs] : null
+      return st && !(i > 0 && st.size === 0) ? fileStamp(st, { ctime: false }) : null
     })
   } catch {
     return null
@@ -32,10 +32,10 @@ export function stateDbStampsNow(home: string): DbFileStamp[] | null {
 
 /** True when the stamps `a` and `b` are the same. */
 export function sameDbStamps(a: readonly DbFileStamp[], b: readonly DbFileStamp[]): boolean {
-  return a.length === b.length && a.every((row, i) => (row === null ? b[i] === null : b[i] != null && row.every((v, j) => v === b[i]![j])))
+  return a.length === b.length && a.every((row, i) => sameStamp(row, b[i] ?? null))
 }
 
-/** True when every file in `stamps` was last written at least RACY_MS before `at` (the parse cache's racy rule, see parse-cache.ts). */
+/** True when every file in `stamps` was last written at least RACY_MS before `at` (the racy rule, see file-stamp.ts). */
 export function dbStampsSettledAt(stamps: readonly DbFileStamp[], at: number): boolean {
-  return stamps.every((r) => r === null || r[3] <= at - RACY_MS)
+  return stamps.every((r) => r === null || stampSettled(r, at))
 }

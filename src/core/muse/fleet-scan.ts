@@ -7,7 +7,8 @@
 import type { Stats } from 'node:fs'
 import type { Project } from '../../shared/api'
 import type { Db } from '../sqlite'
-import { ParseCache, stampOf, type FileStamp } from './parse-cache'
+import { fileStamp, type FileStamp } from '../../shared/file-stamp'
+import { ParseCache } from './parse-cache'
 import type { RoleDigest } from './parse-role'
 import { builtDigestPool, type DigestPool } from './digest-pool'
 import type { FleetView } from './directive-index'
@@ -86,7 +87,7 @@ export class RoleCache {
     stats.forEach((st, i) => {
       if (st.status === 'rejected') return void (out[i] = st)
       noteSeenSize(items[i]!.path, st.value.size, st.value.ino)
-      const digest = this.cache.digest(items[i]!.path, stampOf(st.value))
+      const digest = this.cache.digest(items[i]!.path, fileStamp(st.value))
       if (!digest) return void misses.push(i)
       this.stats.cached++
       out[i] = { status: 'fulfilled', value: { ...digest, ...facts(st.value) } }
@@ -103,7 +104,7 @@ export class RoleCache {
           // a file missing on the worker may be between the two steps of a swap: read again here
           const digest = got?.ok ? got.digest : await throughSwaps(async () => digestRole(file, await this.fs.readFile(path)))
           this.stats.parsed++
-          this.cache.put(path, stampOf(st), digest, readAt)
+          this.cache.put(path, fileStamp(st), digest, readAt)
           out[i] = { status: 'fulfilled', value: { ...digest, ...facts(st) } }
         } catch (err) {
           out[i] = { status: 'rejected', reason: err }
@@ -117,7 +118,7 @@ export class RoleCache {
   async readCounts(path: string, file: string): Promise<RoleCounts & FileFacts> {
     const st = await this.fs.stat(path)
     noteSeenSize(path, st.size, st.ino)
-    const stamp = stampOf(st)
+    const stamp = fileStamp(st)
     const counts = this.cache.counts(path, stamp)
     if (counts) {
       this.stats.cached++

@@ -12,7 +12,7 @@ export { lintFleet } from './lint'
 export { DAILY_LOG, appendMemory } from './memory-files'
 export { searchMemory, syncMemoryIndex } from './memory-index'
 export { editorCommand, launchEditor } from './open-in-editor'
-export { DIGEST_VERSION, RACY_MS } from './parse-cache'
+export { DIGEST_VERSION } from './parse-cache'
 export { parseRole, type RoleDigest } from './parse-role'
 export { pickup } from './pickup'
 export {

@@ -1,12 +1,13 @@
 /**
  * The memory search index in Muster's state DB (migration 2): an FTS5 table with the trigram
- * tokenizer. Sync is incremental and stat-based: a file is re-indexed only when its size or
- * mtime changed, and rows of vanished files are dropped. Queries of 3+ characters per term use
+ * tokenizer. Sync is incremental and stat-based: a file is re-indexed only when its stamp
+ * (src/shared/file-stamp.ts) changed, and rows of vanished files are dropped. Queries of 3+ characters per term use
  * FTS MATCH ranked by bm25; shorter terms (trigram cannot match them) fall back to LIKE.
  */
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import type { MemoryHit, Project } from '../../shared/api'
+import { fileStamp, sameStamp, type FileStamp } from '../../shared/file-stamp'
 import type { Db } from '../sqlite'
 import { ymd } from './edits'
 import { chunksOf, DAILY_LOG } from './memory-files'
@@ -34,11 +35,21 @@ async function memoryFiles(projectPath: string): Promise<string[]> {
 
 interface KnownFile {
   file: string
-  mtime_ms: number
+  dev: number
+  ino: number
   size: number
+  mtime_ms: number
+  ctime_ms: number
   first_rowid: number | null
   last_rowid: number | null
 }
+
+/** The stamp a row was indexed under. */
+function rowStamp(r: KnownFile): FileStamp {
+  return [r.dev, r.ino, r.size, r.mtime_ms, r.ctime_ms]
+}
+
+const KNOWN = 'SELECT file, dev, ino, size, mtime_ms, ctime_ms, first_rowid, last_rowid FROM memory_files WHERE project = ?'
 
 /**
  * Brings the index of one project up to date; returns how many files were re-indexed. Files are
@@ -47,18 +58,16 @@ interface KnownFile {
  */
 export async function syncMemoryIndex(db: Db, project: Project): Promise<number> {
   const files = await memoryFiles(project.path)
-  const rows = db
-    .prepare('SELECT file, mtime_ms, size, first_rowid, last_rowid FROM memory_files WHERE project = ?')
-    .all(project.name) as KnownFile[]
+  const rows = db.prepare(KNOWN).all(project.name) as KnownFile[]
   const known = new Map(rows.map((r) => [r.file, r]))
-  const updates: { file: string; text: string; mtimeMs: number; size: number }[] = []
+  const updates: { file: string; text: string; stamp: FileStamp }[] = []
   for (const file of files) {
     const old = known.get(file)
     known.delete(file)
     try {
-      const st = await fs.stat(join(project.path, file))
-      if (old && old.mtime_ms === st.mtimeMs && old.size === st.size) continue
-      updates.push({ file, text: await fs.readFile(join(project.path, file), 'utf8'), mtimeMs: st.mtimeMs, size: st.size })
+      const stamp = fileStamp(await fs.stat(join(project.path, file)))
+      if (old && sameStamp(rowStamp(old), stamp)) continue
+      updates.push({ file, text: await fs.readFile(join(project.path, file), 'utf8'), stamp })
     } catch {
       /* vanished between listing and reading: the next sync drops it */
     }
@@ -69,22 +78,22 @@ export async function syncMemoryIndex(db: Db, project: Project): Promise<number>
   const delFile = db.prepare('DELETE FROM memory_files WHERE project = ? AND file = ?')
   const ins = db.prepare('INSERT INTO memory_fts (text, project, file, line, date, kind) VALUES (?, ?, ?, ?, ?, ?)')
   const put = db.prepare(
-    `INSERT INTO memory_files (project, file, mtime_ms, size, first_rowid, last_rowid) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT(project, file) DO UPDATE SET mtime_ms = excluded.mtime_ms, size = excluded.size,
-       first_rowid = excluded.first_rowid, last_rowid = excluded.last_rowid`
+    `INSERT INTO memory_files (project, file, dev, ino, size, mtime_ms, ctime_ms, first_rowid, last_rowid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT(project, file) DO UPDATE SET dev = excluded.dev, ino = excluded.ino, size = excluded.size,
+       mtime_ms = excluded.mtime_ms, ctime_ms = excluded.ctime_ms, first_rowid = excluded.first_rowid, last_rowid = excluded.last_rowid`
   )
   const dropRows = (f: KnownFile): void => {
     if (f.first_rowid !== null && f.last_rowid !== null) delRange.run(f.first_rowid, f.last_rowid)
     else delScan.run(project.name, f.file)
   }
-  const current = db.prepare('SELECT file, mtime_ms, size, first_rowid, last_rowid FROM memory_files WHERE project = ? AND file = ?')
+  const current = db.prepare(`${KNOWN} AND file = ?`)
   let applied = 0
   // Decisions are re-checked inside the write transaction: another sync (a concurrent call, or the
   // CLI and the app sharing the state DB) may have indexed the same change since the reads above.
   db.transaction(() => {
     for (const u of updates) {
       const now = current.get(project.name, u.file) as KnownFile | undefined
-      if (now && now.mtime_ms === u.mtimeMs && now.size === u.size) continue
+      if (now && sameStamp(rowStamp(now), u.stamp)) continue
       if (now) dropRows(now)
       const date = DAILY_LOG.exec(u.file.slice('memory/'.length))?.[1] ?? null
       let first: number | null = null
@@ -94,7 +103,7 @@ export async function syncMemoryIndex(db: Db, project: Project): Promise<number>
         first ??= id
         last = id
       }
-      put.run(project.name, u.file, u.mtimeMs, u.size, first, last)
+      put.run(project.name, u.file, ...u.stamp, first, last)
       applied++
     }
     for (const gone of known.keys()) {

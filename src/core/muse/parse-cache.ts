@@ -5,20 +5,18 @@
  * restarted app) shows an unchanged fleet after one `stat` per file, without reading or parsing
  * anything. The overview loads only the counts columns; digests are loaded on first use.
  *
- * The stamp is the file's identity (dev + inode: a file replaced by a rename is another file even
- * with the same size and mtime), its size, mtime and ctime (ctime also moves when a tool writes in
- * place and puts the old mtime back, as `cp -p` or `touch -r` do). An entry is cached only when
- * its stamp is at least RACY_MS old when the file is read: a file written again within the same
- * timestamp tick (coarse on some file systems) keeping its size would otherwise keep a stale
+ * An entry is kept under its file's stamp (src/shared/file-stamp.ts: identity, size, mtime and
+ * ctime), and cached only when its stamp is settled (at least RACY_MS old) when the file is read: a
+ * file written again within the same timestamp tick keeping its size would otherwise keep a stale
  * entry ("racy git"). Such a recent file is simply parsed again next time.
  *
  * Writes are batched (`flush`, one transaction) and best-effort: the cache never makes a read
  * fail, and a DB busy with another Muster process's write is skipped, not waited for (a
  * synchronous wait would block the event loop).
  */
-import type { Stats } from 'node:fs'
 import { dirname } from 'node:path'
 import type { L0 } from '../../shared/api'
+import { RACY_MS, sameStamp, stampSettled, type FileStamp } from '../../shared/file-stamp'
 import type { Db } from '../sqlite'
 import type { RoleDigest } from './parse-role'
 import { countsOf, type RoleCounts } from './role-files'
@@ -30,27 +28,8 @@ import { countsOf, type RoleCounts } from './role-files'
  */
 export const DIGEST_VERSION = 3
 
-/** An entry is cached only once its file's mtime and ctime are this old: 2 s covers the coarsest common timestamps (FAT, HFS+ have 1-2 s). */
-export const RACY_MS = 2000
-
-/** What identifies one version of a file. */
-export interface FileStamp {
-  dev: number
-  ino: number
-  size: number
-  mtimeMs: number
-  ctimeMs: number
-}
-
-/** The stamp of a `stat` result. */
-export function stampOf(st: Stats): FileStamp {
-  return { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs }
-}
-
-/** True when two stamps name the same version of a file. */
-function sameStamp(a: FileStamp, b: FileStamp): boolean {
-  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs
-}
+/** The racy rule's age (file-stamp.ts), named here too for the fleet-scan bench. */
+export { RACY_MS }
 
 /** What the cache knows of one version of a file without its digest. */
 interface CachedCounts {
@@ -93,7 +72,7 @@ function loadCachedCounts(db: Db, stale?: (path: string) => void): Map<string, C
     if (parser !== DIGEST_VERSION) stale?.(path)
     else
       out.set(path, {
-        stamp: { dev, ino, size, mtimeMs, ctimeMs },
+        stamp: [dev, ino, size, mtimeMs, ctimeMs],
         counts: { l0: l0 === null ? null : (JSON.parse(l0) as L0), lineCount, pendingDirectives: pending, openTodos, doneTodos }
       })
   }
@@ -140,7 +119,7 @@ export class ParseCache {
    * the stamp seen before reading. A stamp younger than RACY_MS at `readAt` is not cached.
    */
   put(path: string, stamp: FileStamp, digest: RoleDigest, readAt: number): void {
-    if (Math.max(stamp.mtimeMs, stamp.ctimeMs) > readAt - RACY_MS) {
+    if (!stampSettled(stamp, readAt)) {
       this.forget(path)
       return
     }
@@ -182,11 +161,11 @@ export class ParseCache {
       const { stamp: s, counts: c, digest } = entries.get(path)!
       const row: Row & { digest: string } = {
         path,
-        dev: s.dev,
-        ino: s.ino,
-        size: s.size,
-        mtime_ms: s.mtimeMs,
-        ctime_ms: s.ctimeMs,
+        dev: s[0],
+        ino: s[1],
+        size: s[2],
+        mtime_ms: s[3],
+        ctime_ms: s[4] ?? -1,
         parser: DIGEST_VERSION,
         l0: c.l0 ? JSON.stringify(c.l0) : null,
         line_count: c.lineCount,
@@ -269,7 +248,7 @@ export class ParseCache {
 }
 
 function stampOfRow(r: Row): FileStamp {
-  return { dev: r.dev, ino: r.ino, size: r.size, mtimeMs: r.mtime_ms, ctimeMs: r.ctime_ms }
+  return [r.dev, r.ino, r.size, r.mtime_ms, r.ctime_ms]
 }
 
 function isBusy(err: unknown): boolean {

@@ -122,7 +122,7 @@ describe('muster alone', () => {
 })
 
 describe('muster status needs line', () => {
-  it('ends the fleet status with the queue once `muster needs` summed it up; not for --json or --project', async () => {
+  it('ends the fleet status with the queue once `muster needs` summed it up (--json: `needs`); not for --project', async () => {
     await run(home, 'needs')
     const list = JSON.parse((await run(home, 'needs', '--json')).out) as { count: number }
     const s = await run(home, 'status')
@@ -130,8 +130,10 @@ describe('muster status needs line', () => {
     const last = s.out.trimEnd().split('\n').pop()!
     expect(last).toMatch(new RegExp(`^needs you: ${list.count}, oldest waiting \\d+ (s|min|h|d): .+ \\(muster needs\\)$`))
     expect((await run(home, 'status', '--project', 'muse')).out).not.toContain('needs you')
-    const json = (await run(home, 'status', '--json')).out
-    expect(JSON.parse(json)).toMatchObject({ count: 3 })
+    const json = JSON.parse((await run(home, 'status', '--json')).out) as { count: number; needs: NeedsSummary }
+    expect(json).toMatchObject({ count: 3, needs: { count: list.count, hubs: 1 } })
+    expect(json.needs.oldest?.title).toBeTruthy()
+    expect(JSON.parse((await run(home, 'status', '--project', 'muse', '--json')).out)).not.toHaveProperty('needs')
   }, 60_000)
 
   it('says nothing without a summary or without hubs; a stale one is shown with its age and refreshed once a minute', () => {

@@ -3,6 +3,7 @@
  * Light on purpose: the status entry (status-main.ts) loads this and nothing of the full read.
  */
 import type { Project, ProjectStatus } from '../shared/api'
+import type { NeedsSummary } from '../shared/needs-summary'
 import { stampsHold, dbStampsSettledAt, sameDbStamps, stateDbStampsNow } from '../core/fleet'
 import { openRoot } from '../core/root'
 import { age, printJson, table, truncate, type CliIo } from './output'
@@ -76,10 +77,15 @@ function sameName(a: string, b: string): boolean {
   return fold(a) === fold(b)
 }
 
-/** Prints cards as `muster status` does (`json`: the `--json` document). */
-export function printCards(io: CliIo, cards: Card[], json: boolean): void {
-  if (json)
-    return printJson(io, { projects: cards.map((c) => ('json' in c ? (JSON.parse(c.json()) as ProjectStatus) : c)), count: cards.length })
+/**
+ * Prints cards as `muster status` does (`json`: the `--json` document, which carries `needs`, the
+ * needs-you summary or null, when given: the whole-fleet answer).
+ */
+export function printCards(io: CliIo, cards: Card[], json: boolean, needs?: NeedsSummary | null): void {
+  if (json) {
+    const projects = cards.map((c) => ('json' in c ? (JSON.parse(c.json()) as ProjectStatus) : c))
+    return printJson(io, needs === undefined ? { projects, count: cards.length } : { projects, count: cards.length, needs })
+  }
   if (cards.length === 0) return io.stdout('no projects registered (try: muster projects scan DIR, or muster demo)\n')
   io.stdout(
     cards.map((c) => ('json' in c ? renderHead(c.project, c.stamps.roles.length, c.lastChangeAt) + c.body : renderProject(c))).join('\n')

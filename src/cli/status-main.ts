@@ -11,7 +11,7 @@ import { defaultCliHome, resolveHome } from '../core/fleet'
 import { parseStatusArgv } from './commands/status'
 import { directStdoutIo, type CliIo } from './output'
 import { lookUpSnapshot, printCards, type Card } from './status-cards'
-import { printNeedsLine } from './status-needs'
+import { printNeedsLine, readNeedsSummary } from './status-needs'
 
 /** Prints `muster status` for `argv` (the words after `muster`) from the snapshot and says true, or prints nothing and says false. */
 export function answerFromSnapshot(argv: readonly string[], io: CliIo = directStdoutIo()): boolean {
@@ -28,7 +28,8 @@ export function answerFromSnapshot(argv: readonly string[], io: CliIo = directSt
   } catch {
     return false // the CLI runs the call again and reports the error in its own format
   }
-  printCards(io, cards, args.json)
-  if (!args.json && args.project === undefined) printNeedsLine(io, home)
+  const fleet = args.project === undefined
+  printCards(io, cards, args.json, args.json && fleet ? readNeedsSummary(home) : undefined)
+  if (!args.json && fleet) printNeedsLine(io, home)
   return true
 }

@@ -7,7 +7,7 @@
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import { NEEDS_SUMMARY_FILE, NEEDS_SUMMARY_STALE_MS, needsSummaryLine, parseNeedsSummary } from '../shared/needs-summary'
+import { NEEDS_SUMMARY_FILE, NEEDS_SUMMARY_STALE_MS, needsSummaryLine, parseNeedsSummary, type NeedsSummary } from '../shared/needs-summary'
 import type { CliIo } from './output'
 
 /** Marker of the last background refresh started (its mtime). */
@@ -18,16 +18,24 @@ export type RefreshStarter = (home: string) => void
 
 /** Prints the needs line for `home` when a hub was read into its summary; starts a refresh when the summary is stale. */
 export function printNeedsLine(io: CliIo, home: string, refresh: RefreshStarter = spawnRefresh, now = Date.now()): void {
+  const summary = readNeedsSummary(home, refresh, now)
+  const line = summary && needsSummaryLine(summary, now)
+  if (line) io.stdout(`\n${line}\n`)
+}
+
+/**
+ * The summary of `home` (null when no hub was ever read into one); starts a background refresh
+ * when it is stale, so the next call is fresh.
+ */
+export function readNeedsSummary(home: string, refresh: RefreshStarter = spawnRefresh, now = Date.now()): NeedsSummary | null {
   let text: string
   try {
     text = readFileSync(join(home, NEEDS_SUMMARY_FILE), 'latin1')
   } catch {
-    return // no hub was ever read here (hubs add and demo write the first summary)
+    return null // no hub was ever read here (hubs add and demo write the first summary)
   }
   const summary = parseNeedsSummary(text)
-  if (!summary || summary.hubs === 0) return
-  const line = needsSummaryLine(summary, now)
-  if (line) io.stdout(`\n${line}\n`)
+  if (!summary || summary.hubs === 0) return null
   if (now - Date.parse(summary.at) >= NEEDS_SUMMARY_STALE_MS && refreshDue(home, now)) {
     try {
       refresh(home)
@@ -35,6 +43,7 @@ export function printNeedsLine(io: CliIo, home: string, refresh: RefreshStarter 
       /* the next call tries again */
     }
   }
+  return summary
 }
 
 /** True (and the marker renewed) when no refresh was started in the last minute. */

@@ -183,7 +183,7 @@ describe('an empty registry', () => {
     await (await createService({ home, transport: 'http', watch: false })).close()
     await settle()
     const json = await cli('status', '--json', '--home', home)
-    expect(JSON.parse(json)).toEqual({ projects: [], count: 0 })
+    expect(JSON.parse(json)).toEqual({ projects: [], count: 0, needs: null })
     // kept under the DB's stamps (the empty write-ahead log the read-only open created counts as none)
     expect(readFileSync(join(home, 'muster.sqlite3-wal')).length).toBe(0)
     expect(StatusSnapshot.read(home, true).registry(stateDbStampsNow(home)!)).toEqual([])

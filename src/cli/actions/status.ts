@@ -12,7 +12,7 @@ import type { ProjectStatus } from '../../shared/api'
 import { fleetStatusAt, projectStampsNow, sameProjectStamps, settledAt } from '../../core/fleet'
 import { globals, homeOf } from '../context'
 import type { CliIo } from '../output'
-import { printNeedsLine } from '../status-needs'
+import { printNeedsLine, readNeedsSummary } from '../status-needs'
 import { lookUpSnapshot, printCards, renderBody, type Card, type StatusOptions } from '../status-cards'
 
 /** Prints every project's status (or `--project`'s). */
@@ -25,8 +25,7 @@ export async function printFleetStatus(io: CliIo, home: string, opts: StatusOpti
   const found = lookUpSnapshot(home, opts)
   // no state DB yet, or no such project: the full read creates the DB or reports the name
   if (!found) {
-    printCards(io, await fleetStatusAt(home, opts.project), opts.json)
-    return needsLine(io, home, opts)
+    return printAnswer(io, home, await fleetStatusAt(home, opts.project), opts)
   }
   const { snapshot, projects } = found
   const cards: Card[] = found.cards.map((c) => c as Card)
@@ -47,11 +46,12 @@ export async function printFleetStatus(io: CliIo, home: string, opts: StatusOpti
   }
   if (opts.project === undefined) snapshot.retain(projects)
   snapshot.save()
-  printCards(io, cards, opts.json)
-  needsLine(io, home, opts)
+  printAnswer(io, home, cards, opts)
 }
 
-/** The needs-you line under a whole-fleet text answer. */
-function needsLine(io: CliIo, home: string, opts: StatusOptions): void {
-  if (!opts.json && opts.project === undefined) printNeedsLine(io, home)
+/** Prints the cards; a whole-fleet answer adds the needs-you summary (a line, or `needs` in JSON). */
+function printAnswer(io: CliIo, home: string, cards: Card[], opts: StatusOptions): void {
+  const fleet = opts.project === undefined
+  printCards(io, cards, opts.json, opts.json && fleet ? readNeedsSummary(home) : undefined)
+  if (!opts.json && fleet) printNeedsLine(io, home)
 }

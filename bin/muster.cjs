@@ -103,8 +103,20 @@ function exitWhenFlushed() {
 const at = commandAt(args)
 /** The whole CLI (commander, every command), for a call no fast path answers. */
 const cli = () => import(pathToFileURL(join(OUT, 'muster.mjs')).href)
-if (isHookCall(args)) require(join(OUT, 'approve-hook.cjs')).runHook(args).then(exitWhenFlushed)
-else if (args[at] === 'patch' && args[at + 1] === 'verify')
+if (isHookCall(args)) {
+  // a call an allowlist rule allows is answered from the rules' signed mirror, without SQLite
+  // (out/cli/approve-fast.cjs); any other goes the full way with the stdin already read
+  let fast
+  try {
+    fast = require(join(OUT, 'approve-fast.cjs')).answerAllowlisted(args)
+  } catch {
+    fast = { answered: false, stdin: null }
+  }
+  if (fast.answered) {
+    process.exitCode = fast.exitCode
+    exitWhenFlushed()
+  } else require(join(OUT, 'approve-hook.cjs')).runHook(args, fast.stdin).then(exitWhenFlushed)
+} else if (args[at] === 'patch' && args[at + 1] === 'verify')
   // scripts and hooks verify patches often: a plain call is answered by its own CommonJS entry
   require(join(OUT, 'patch-verify.cjs'))
     .answerVerify(args)

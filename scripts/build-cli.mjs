@@ -198,6 +198,9 @@ const hot = await build({
   ...withLazy,
   entryPoints: {
     'approve-hook': 'src/cli/hook-main.ts',
+    // the allowlisted answer from the rules' mirror, and the worker that records it (src/cli/hook-fast-main.ts)
+    'approve-fast': 'src/cli/hook-fast-main.ts',
+    'approve-worker': 'src/cli/approve-worker.ts',
     status: 'src/cli/status-main.ts',
     'session-hook': 'src/cli/session-hook-main.ts'
   }

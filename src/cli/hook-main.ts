@@ -11,8 +11,11 @@ import { parseHookArgv } from './commands/hook-flags'
 import { readAll, runHookCommand } from './approve-hook/run'
 import { processIo } from './output'
 
-/** Answers the hook call in `argv` (the words after `muster`) and sets the exit code. */
-export async function runHook(argv: readonly string[]): Promise<void> {
+/**
+ * Answers the hook call in `argv` (the words after `muster`) and sets the exit code; `stdin`: the
+ * hook input when the fast path (`hook-fast-main.ts`) has read it already.
+ */
+export async function runHook(argv: readonly string[], stdin?: Uint8Array | null): Promise<void> {
   const stop = new AbortController()
   process.once('SIGTERM', () => stop.abort())
   process.once('SIGINT', () => stop.abort())
@@ -21,7 +24,12 @@ export async function runHook(argv: readonly string[]): Promise<void> {
   const harness = watchHarness()
   try {
     const opts = parseHookArgv([...argv])
-    process.exitCode = await runHookCommand({ ...processIo(), readStdin: () => readAll(process.stdin) }, opts, stop.signal, harness.signal)
+    process.exitCode = await runHookCommand(
+      { ...processIo(), readStdin: () => (stdin ? Promise.resolve(stdin) : readAll(process.stdin)) },
+      opts,
+      stop.signal,
+      harness.signal
+    )
   } catch (err) {
     // exit 2: every harness reads it as "block this call" (exit 1 would let it through)
     process.stderr.write(`muster approve-hook: ${err instanceof Error ? err.message : String(err)}; the call is blocked\n`)

@@ -76,6 +76,31 @@ describe('approve-hook start-up', () => {
     expect(inputs).toContain('src/core/hub/local/local-hub-base.ts')
   })
 
+  it('the allowlisted answer (approve-fast.cjs) loads no SQLite, hub, service or commander: only Node built-ins it needs', () => {
+    const entry = Object.keys(meta.outputs).find((o) => meta.outputs[o]!.entryPoint === 'src/cli/hook-fast-main.ts')!
+    expect(entry).toMatch(/approve-fast\.cjs$/)
+    const out = meta.outputs[entry]!
+    // one file: nothing it requires is Muster's own or a package
+    expect(out.imports.filter((i) => i.kind !== 'dynamic-import' && !isBuiltin(i.path))).toEqual([])
+    expect(new Set(out.imports.map((i) => i.path.replace(/^node:/, '')))).toEqual(new Set(['fs', 'os', 'path', 'crypto', 'child_process']))
+    const inputs = inputsOf(entry)
+    for (const absent of [
+      /node_modules\//,
+      /src\/core\/sqlite\.ts$/,
+      /src\/core\/hub\//,
+      /src\/core\/root\//,
+      /src\/core\/approvals\/(approve-hook|approval-events|allowlist-store)\.ts$/,
+      /src\/shared\/contract\/(hub|fleet|muse|approvals)\.ts$/,
+      /src\/shared\/visible-text\.ts$/,
+      /src\/cli\/(index|output|actions)/
+    ])
+      expect(
+        inputs.filter((i) => absent.test(i)),
+        String(absent)
+      ).toEqual([])
+    expect(inputs).toContain('src/core/approvals/allowlist-mirror.ts')
+  })
+
   it('reaches a remote hub through lazy parts of its own, each a file built beside it', () => {
     const entry = Object.keys(meta.outputs).find((o) => meta.outputs[o]!.entryPoint === 'src/cli/hook-main.ts')!
     const lazy = meta.outputs[entry]!.imports.filter((i) => i.external && i.path.startsWith('./lazy-')).map((i) => i.path)

@@ -3,14 +3,16 @@
  * in the UI and read by `muster approve-hook` before it asks anyone. A rule that answers a hook
  * counts a hit. Matching itself is the shared, pure `allow-rules.ts`. Every rule is signed by
  * the operator's key when saved; a rule without a valid signature from a trusted key (a row an
- * agent inserted, or a rule from before signing) answers no hook. No zod here: the hook process
- * loads this module.
+ * agent inserted, or a rule from before signing) answers no hook. Every change of the rules also
+ * replaces their mirror beside the DB (`allowlist-mirror.ts`), which the hook reads first. No zod
+ * here: the hook process loads this module.
  */
 import { ApiError } from '../../shared/api-error'
 import { ruleLabel, ruleMatches, ruleProblem, type CallToMatch, type RuleSpec } from '../../shared/approvals/allow-rules'
 import type { AllowRule } from '../../shared/contract/approvals-types'
 import type { Db } from '../sqlite'
 import { readSignature, rulePayload, type DecisionSigner, type DecisionTrust, type SignatureRef } from './decision-trust'
+import { dropMirror, writeMirror } from './allowlist-mirror'
 
 interface RuleRow {
   id: number
@@ -116,25 +118,86 @@ export class AllowlistStore {
       .get(spec.agent_pattern, spec.tool_name, spec.input_pattern) as { id: number } | undefined
     if (dup && dup.id !== input.id)
       throw new ApiError(`allowlist rule #${dup.id} already has these patterns (${ruleLabel(spec)})`, 'conflict')
-    if (input.id !== undefined) {
-      this.get(input.id)
-      this.db
-        .prepare('UPDATE approval_rules SET agent_pattern = ?, tool_name = ?, input_pattern = ?, note = ?, signature = ? WHERE id = ?')
-        .run(spec.agent_pattern, spec.tool_name, spec.input_pattern, note, signature, input.id)
-      return this.get(input.id)
-    }
-    const info = this.db
-      .prepare(
-        'INSERT INTO approval_rules (agent_pattern, tool_name, input_pattern, note, created_at, signature) VALUES (?, ?, ?, ?, ?, ?)'
-      )
-      .run(spec.agent_pattern, spec.tool_name, spec.input_pattern, note, new Date().toISOString(), signature)
-    return this.get(Number(info.lastInsertRowid))
+    const id = this.changing(() => {
+      if (input.id !== undefined) {
+        this.get(input.id)
+        this.db
+          .prepare('UPDATE approval_rules SET agent_pattern = ?, tool_name = ?, input_pattern = ?, note = ?, signature = ? WHERE id = ?')
+          .run(spec.agent_pattern, spec.tool_name, spec.input_pattern, note, signature, input.id)
+        return input.id
+      }
+      const info = this.db
+        .prepare(
+          'INSERT INTO approval_rules (agent_pattern, tool_name, input_pattern, note, created_at, signature) VALUES (?, ?, ?, ?, ?, ?)'
+        )
+        .run(spec.agent_pattern, spec.tool_name, spec.input_pattern, note, new Date().toISOString(), signature)
+      return Number(info.lastInsertRowid)
+    })
+    return this.get(id)
   }
 
   /** Deletes a rule. */
   delete(id: number): void {
-    if (this.db.prepare('DELETE FROM approval_rules WHERE id = ?').run(id).changes === 0)
-      throw new ApiError(`no allowlist rule #${id}`, 'not_found')
+    this.changing(() => {
+      if (this.db.prepare('DELETE FROM approval_rules WHERE id = ?').run(id).changes === 0)
+        throw new ApiError(`no allowlist rule #${id}`, 'not_found')
+    })
+  }
+
+  /**
+   * Runs a change of the rules: the mirror is deleted in the change's own transaction (under the
+   * write lock, so no hook reads a mirror the change made stale), then written again.
+   */
+  private changing<T>(change: () => T): T {
+    const file = this.dbFile()
+    try {
+      return this.db
+        .transaction(() => {
+          if (file) dropMirror(file)
+          return change()
+        })
+        .immediate()
+    } finally {
+      // after a refused change too: its transaction rolled back, but the mirror was already gone
+      this.refreshMirror()
+    }
+  }
+
+  /** The state DB's file, or null for a database that has none (in memory). */
+  private dbFile(): string | null {
+    const name = this.db.name
+    return name && name !== ':memory:' && !this.db.memory ? name : null
+  }
+
+  /**
+   * Writes the mirror from the committed rules, holding the write lock meanwhile (`BEGIN
+   * IMMEDIATE`: no change lands between the read and the rename). A mirror that cannot be
+   * written is simply absent (the hook reads the DB).
+   */
+  refreshMirror(): void {
+    const file = this.dbFile()
+    if (!file) return
+    try {
+      this.db
+        .transaction(() => {
+          const rows = this.db
+            .prepare(
+              `SELECT id, agent_pattern, tool_name, input_pattern${this.columns().endsWith('signature') ? ', signature' : ''} FROM approval_rules ORDER BY id`
+            )
+            .all() as (RuleSpec & { id: number; signature?: string | null })[]
+          writeMirror(
+            file,
+            rows.map((r) => ({ ...r, signature: parseSignature(r.signature) }))
+          )
+        })
+        .immediate()
+    } catch {
+      try {
+        dropMirror(file)
+      } catch {
+        // neither written nor deletable: the DB's identity check still voids it when the DB changes
+      }
+    }
   }
 
   /** The first rule (oldest) signed by a trusted operator that allows the call, or null. */
@@ -142,8 +205,16 @@ export class AllowlistStore {
     return this.list().find((r) => r.trusted && ruleMatches(r, call)) ?? null
   }
 
-  /** Counts one answer given by a rule. */
-  recordHit(id: number, at = new Date()): void {
-    this.db.prepare('UPDATE approval_rules SET hits = hits + 1, last_hit_at = ? WHERE id = ?').run(at.toISOString(), id)
+  /** Counts one answer given by a rule (when `spec` is given: only while the rule still has these patterns). */
+  recordHit(id: number, at = new Date(), spec?: RuleSpec): void {
+    if (!spec) {
+      this.db.prepare('UPDATE approval_rules SET hits = hits + 1, last_hit_at = ? WHERE id = ?').run(at.toISOString(), id)
+      return
+    }
+    this.db
+      .prepare(
+        'UPDATE approval_rules SET hits = hits + 1, last_hit_at = ? WHERE id = ? AND agent_pattern = ? AND tool_name = ? AND input_pattern = ?'
+      )
+      .run(at.toISOString(), id, spec.agent_pattern, spec.tool_name, spec.input_pattern)
   }
 }

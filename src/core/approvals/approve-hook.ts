@@ -14,7 +14,7 @@
  * Everything arrives through `HookContext`, built by `core/root/hook.ts`, so tests drive any `HubPort`.
  */
 import { homedir } from 'node:os'
-import { ruleLabel } from '../../shared/approvals/allow-rules'
+import { ruleLabel, type RuleSpec } from '../../shared/approvals/allow-rules'
 import {
   ABANDONED_REASON,
   ALLOWLIST_DECIDER_PREFIX,
@@ -28,9 +28,10 @@ import type { HubSubscription } from '../hub'
 import type { AppendAndWait } from '../hub/open'
 import type { AllowlistStore } from './allowlist-store'
 import { decidesRequest, decisionAppend, foldApproval, newApprovalId, requestAppend, type ApprovalAsk } from './approval-events'
-import type { DecisionTrust } from './decision-trust'
-import type { HookVerdict } from './harnesses'
+import type { DecisionTrust, SignatureRef } from './decision-trust'
+import type { HarnessCall, HookVerdict } from './harnesses'
 import { readHookInput } from './hook-input'
+import { allowlistedReason } from './allowlist-mirror'
 
 /** Default wait: 9 minutes, below Claude Code's own 600 s hook timeout. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 540_000
@@ -145,6 +146,69 @@ function reasonFor(d: { decision: ApprovalDecision; reason: string; decided_by: 
   return `denied by ${d.decided_by} in Muster: ${why || 'no reason given'}`
 }
 
+/** The request a tool call makes (its project: `--project`, else the registered project holding its cwd, else the cwd's folder name). */
+export function askFor(
+  call: HarnessCall,
+  opts: Pick<HookOptions, 'agent' | 'project' | 'timeoutMs'>,
+  ctx: Pick<HookContext, 'operator' | 'projectFor'>
+): ApprovalAsk {
+  return {
+    agent: opts.agent,
+    project: opts.project ?? ctx.projectFor(call.cwd) ?? lastSegment(call.cwd) ?? 'unknown',
+    to_agent: ctx.operator,
+    harness: call.harness,
+    hook_event_name: call.event,
+    session_id: call.session_id,
+    cwd: call.cwd,
+    tool_use_id: call.tool_use_id,
+    tool_name: call.tool_name,
+    tool_input: call.tool_input,
+    timeout_ms: opts.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS
+  }
+}
+
+/** A rule that allowed a call: its id, patterns and the operator's signature (carried by the decision). */
+export type AllowingRule = RuleSpec & { id: number; signature: SignatureRef | null }
+
+/**
+ * Records a call an allowlist rule allowed: the rule's hit is counted, and the hub gets the
+ * request plus a decision by `allowlist:<rule>` carrying the signed rule. Failures are warned,
+ * never thrown (the call is allowed either way). Returns the request's correlation id, if appended.
+ */
+export async function recordAllowlisted(
+  ctx: Pick<HookContext, 'hub' | 'rules' | 'warn'>,
+  ask: ApprovalAsk,
+  rule: AllowingRule
+): Promise<string | null> {
+  const label = ruleLabel(rule)
+  const hub = ctx.hub
+  try {
+    ctx.rules?.recordHit(rule.id, new Date(), rule)
+  } catch (err) {
+    ctx.warn(`muster approve-hook: allowlist rule #${rule.id} matched, but its hit was not counted: ${(err as Error).message}`)
+  }
+  try {
+    if (!isHub(hub)) throw new Error(hub.unreachable)
+    const request = await appendRequest(hub, ask)
+    await hub.append(
+      decisionAppend(
+        request,
+        {
+          decision: 'allow',
+          reason: `matched allowlist rule ${label}`,
+          decided_by: `${ALLOWLIST_DECIDER_PREFIX}${label}`,
+          from_agent: ask.agent
+        },
+        { rule }
+      )
+    )
+    return request.correlation_id
+  } catch (err) {
+    ctx.warn(`muster approve-hook: allowed by allowlist rule ${label}, but not recorded in the hub: ${(err as Error).message}`)
+    return null
+  }
+}
+
 /** Runs the hook on its stdin text. */
 export async function runApproveHook(stdin: string, opts: HookOptions, ctx: HookContext): Promise<HookRun> {
   const read = readHookInput(stdin, { harness: opts.harness, event: opts.event })
@@ -159,51 +223,14 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
     verdict,
     correlation_id
   })
-  const ask: ApprovalAsk = {
-    agent: opts.agent,
-    project: opts.project ?? ctx.projectFor(call.cwd) ?? lastSegment(call.cwd) ?? 'unknown',
-    to_agent: ctx.operator,
-    harness: call.harness,
-    hook_event_name: call.event,
-    session_id: call.session_id,
-    cwd: call.cwd,
-    tool_use_id: call.tool_use_id,
-    tool_name: call.tool_name,
-    tool_input: call.tool_input,
-    timeout_ms: timeoutMs
-  }
+  const ask = askFor(call, opts, ctx)
   const hub = ctx.hub
 
   const rule =
     ctx.rules?.firstMatch({ agent: ask.agent, tool_name: ask.tool_name, tool_input: ask.tool_input, cwd: ask.cwd, home: homedir() }) ?? null
   if (rule) {
-    const label = ruleLabel(rule)
-    try {
-      ctx.rules!.recordHit(rule.id)
-    } catch (err) {
-      ctx.warn(`muster approve-hook: allowlist rule #${rule.id} matched, but its hit was not counted: ${(err as Error).message}`)
-    }
-    let correlationId: string | null = null
-    try {
-      if (!isHub(hub)) throw new Error(hub.unreachable)
-      const request = await appendRequest(hub, ask)
-      correlationId = request.correlation_id
-      await hub.append(
-        decisionAppend(
-          request,
-          {
-            decision: 'allow',
-            reason: `matched allowlist rule ${label}`,
-            decided_by: `${ALLOWLIST_DECIDER_PREFIX}${label}`,
-            from_agent: ask.agent
-          },
-          { rule }
-        )
-      )
-    } catch (err) {
-      ctx.warn(`muster approve-hook: allowed by allowlist rule ${label}, but not recorded in the hub: ${(err as Error).message}`)
-    }
-    return answer('allow', `allowed by Muster allowlist rule ${label}`, correlationId)
+    const correlationId = await recordAllowlisted(ctx, ask, rule)
+    return answer('allow', allowlistedReason(rule), correlationId)
   }
 
   const unreachable = (why: string): HookRun => {

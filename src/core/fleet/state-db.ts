@@ -8,8 +8,9 @@ import { makeDirSync } from '../make-dir'
 import { openDatabase, type Db } from '../sqlite'
 import { migrations } from './migrations'
 
-/** File name of the state DB inside Muster's home. */
-export const STATE_DB_FILE = 'muster.sqlite3'
+import { STATE_DB_FILE } from './state-file'
+
+export { STATE_DB_FILE }
 
 /**
  * Opens (creating if needed) the state DB in `home` and migrates it to the latest version. A home

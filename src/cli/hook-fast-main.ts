@@ -1,0 +1,180 @@
+/**
+ * The hook's first try (bundled alone, as CommonJS, into `out/cli/approve-fast.cjs`; `bin/muster.cjs`
+ * requires it for every hook call): a call that an allowlist rule allows is answered here without
+ * SQLite, commander or the hub, from the rules' signed mirror beside the state DB
+ * (`core/approvals/allowlist-mirror.ts`); the record of it (the rule's hit, the request and the
+ * allowlist decision in the hub) is handed to a detached worker (`approve-worker.cjs`) once the
+ * answer is out, so nothing is recorded for an answer that could not be written. Anything else
+ * (no mirror, a mirror of another DB, no rule allowing the call, bad options or input, a home the
+ * job cannot be written to) returns the stdin read so far to the full hook (`approve-hook.cjs`),
+ * which decides exactly as before: this path can only ever allow by a rule the operator signed.
+ */
+import { readSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import {
+  DecisionTrust,
+  MAX_HOOK_INPUT_BYTES,
+  startDetached,
+  allowlistedReason,
+  firstMirroredMatch,
+  readHookInput,
+  readMirror,
+  trustedKeyIds
+} from '../core/approvals'
+import { STATE_DB_FILE, defaultCliHome, resolveHome } from '../core/fleet'
+import { makeDirSync } from '../core/make-dir'
+import { isAgentId } from '../shared/agent-id'
+import { parseHookArgv, type HookCliOptions } from './commands/hook-flags'
+import type { AllowedJob } from './approve-worker'
+
+/** Where the jobs for the worker are written, inside Muster's home. */
+export const JOBS_DIR = 'hook-jobs'
+
+/** What the fast path did: answered (with the exit code), or the stdin bytes read for the full hook. */
+export type FastAnswer = { answered: true; exitCode: number } | { answered: false; stdin: Buffer | null }
+
+/** Reads fd 0 to its end with blocking reads (a non-blocking pipe is waited on); null past `max` bytes or on an error. */
+function readStdinSync(max: number): Buffer | null {
+  const chunks: Buffer[] = []
+  let size = 0
+  const buf = Buffer.allocUnsafe(64 * 1024)
+  for (;;) {
+    let n: number
+    try {
+      n = readSync(0, buf, 0, buf.length, null)
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code
+      if (code === 'EAGAIN') {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1)
+        continue
+      }
+      if (code === 'EOF') break
+      throw err
+    }
+    if (n === 0) break
+    size += n
+    chunks.push(Buffer.from(buf.subarray(0, n)))
+    if (size > max) return null
+  }
+  return Buffer.concat(chunks)
+}
+
+/** Writes the whole answer to fd 1; false when nobody reads it any more (EPIPE). */
+function writeAnswer(text: string): boolean {
+  const bytes = Buffer.from(text)
+  for (let at = 0; at < bytes.length;) {
+    try {
+      at += writeSync(1, bytes, at)
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code
+      if (code === 'EPIPE') return false
+      if (code !== 'EAGAIN') throw err
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1)
+    }
+  }
+  return true
+}
+
+/** The options the fast path takes as they are; anything the full hook would refuse goes there. */
+function usable(o: HookCliOptions): o is HookCliOptions & { agent: string } {
+  if (!o.agent || !isAgentId(o.agent) || (o.hub && o.palace)) return false
+  return o.timeoutMs === undefined || (o.timeoutMs >= 1 && o.timeoutMs <= 24 * 3600 * 1000)
+}
+
+/** Starts the worker that records the allowed call (detached: the hook exits now); false when it could not start. */
+function startWorker(worker: string, jobFile: string): boolean {
+  try {
+    startDetached(worker, jobFile)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The mirrored rule that allows the call on `stdin`, with the call and its harness's adapter; null for none. */
+function allowingRule(o: HookCliOptions & { agent: string }, stdin: Buffer, home: string) {
+  const rules = readMirror(join(home, STATE_DB_FILE))
+  if (!rules?.length) return null
+  const read = readHookInput(stdin.toString('utf8'), { harness: o.harness, event: o.event })
+  if (!read.ok) return null
+  const { adapter, call } = read
+  const keys = o.operatorKeys
+    ?.split(',')
+    .map((k) => k.trim())
+    .filter(Boolean)
+  const trust = new DecisionTrust(keys?.length ? keys : trustedKeyIds(home))
+  const rule = firstMirroredMatch(
+    rules,
+    { agent: o.agent, tool_name: call.tool_name, tool_input: call.tool_input, cwd: call.cwd, home: homedir() },
+    trust
+  )
+  return rule ? { adapter, call, rule } : null
+}
+
+/**
+ * Answers the hook call in `argv` (the words after `muster`) when an allowlist rule in the mirror
+ * allows it; otherwise hands back what it read of stdin. `worker` is the recording worker's file.
+ */
+export function answerAllowlisted(argv: readonly string[], worker = join(__dirname, 'approve-worker.cjs')): FastAnswer {
+  let o: HookCliOptions
+  try {
+    o = parseHookArgv(argv)
+  } catch {
+    return { answered: false, stdin: null }
+  }
+  if (!usable(o)) return { answered: false, stdin: null }
+  let stdin: Buffer | null
+  try {
+    stdin = readStdinSync(MAX_HOOK_INPUT_BYTES)
+  } catch {
+    return { answered: false, stdin: null }
+  }
+  if (!stdin) return { answered: false, stdin: null }
+  const miss: FastAnswer = { answered: false, stdin }
+  const home = resolveHome(o.home, process.env, defaultCliHome())
+  let found: ReturnType<typeof allowingRule>
+  try {
+    found = allowingRule(o, stdin, home)
+  } catch {
+    found = null
+  }
+  if (!found) return miss
+  const { adapter, call, rule } = found
+  // the job first: a home it cannot be written to goes the full way (which records in the hub itself)
+  const job: AllowedJob = { options: { ...o, home }, cwd: process.cwd(), call, rule }
+  const jobFile = join(home, JOBS_DIR, `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}.json`)
+  const text = JSON.stringify(job)
+  try {
+    try {
+      writeFileSync(jobFile, text, { mode: 0o600, flag: 'wx' })
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+      makeDirSync(join(home, JOBS_DIR), { mode: 0o700 })
+      writeFileSync(jobFile, text, { mode: 0o600, flag: 'wx' })
+    }
+  } catch {
+    return miss
+  }
+  const reply = adapter.answer(call, 'allow', allowlistedReason(rule), { always: false })
+  let received: boolean
+  try {
+    received = writeAnswer(reply.stdout)
+  } catch {
+    received = false
+  }
+  // an answer nobody received is not recorded: the job goes
+  if (!received || !startWorker(worker, jobFile)) {
+    try {
+      unlinkSync(jobFile)
+    } catch {
+      // the worker may already have taken it
+    }
+    if (received)
+      process.stderr.write(
+        `muster approve-hook: allowed by allowlist rule #${rule.id}, but not recorded: the recording worker did not start\n`
+      )
+  }
+  if (reply.stderr) process.stderr.write(`${reply.stderr}\n`)
+  return { answered: true, exitCode: received ? reply.exitCode : 2 }
+}

@@ -16,6 +16,12 @@ import type { DigestReply, DigestRequest } from './digest-protocol'
 
 /** Files per message: large enough to amortise a message, small enough to balance the workers. */
 const BATCH = 16
+/**
+ * Batches sent to a worker ahead of its replies: with one, a worker idles for each round trip
+ * to the main thread (which on a busy machine waits for a core); with two, the next batch is
+ * already queued when a reply leaves.
+ */
+const IN_FLIGHT = 2
 /** Workers stop after this long without work. */
 const IDLE_STOP_MS = 15_000
 
@@ -25,7 +31,8 @@ export type DigestResult = DigestReply['results'][number]
 interface Slot {
   worker: Worker
   ready: boolean
-  job: { req: DigestRequest; resolve: (r: DigestResult[]) => void; reject: (e: Error) => void } | null
+  /** Batches sent and not answered yet, oldest first (a worker answers in order). */
+  jobs: { req: DigestRequest; resolve: (r: DigestResult[]) => void; reject: (e: Error) => void }[]
 }
 
 /** A pool of digest workers running `script` (a built `digest-worker` file). */
@@ -58,10 +65,13 @@ export class DigestPool {
     let next = 0
     const slots = this.start(Math.min(this.size, batches.length))
     try {
+      // IN_FLIGHT loops per worker, each taking the next batch when its last one is answered
       await Promise.all(
-        slots.map(async (slot) => {
-          for (let b = next++; b < batches.length; b = next++) out[b] = await this.run(slot, batches[b]!)
-        })
+        slots.flatMap((slot) =>
+          Array.from({ length: IN_FLIGHT }, async () => {
+            for (let b = next++; b < batches.length; b = next++) out[b] = await this.run(slot, batches[b]!)
+          })
+        )
       )
     } finally {
       for (const s of this.slots) s.worker.unref()
@@ -81,17 +91,16 @@ export class DigestPool {
 
   private start(n: number): Slot[] {
     while (this.slots.length < n) {
-      const slot: Slot = { worker: new Worker(this.script), ready: true, job: null }
+      const slot: Slot = { worker: new Worker(this.script), ready: true, jobs: [] }
       slot.worker.on('message', (reply: DigestReply) => {
-        const job = slot.job
-        slot.job = null
+        const job = slot.jobs.shift()
         if (job && reply.id === job.req.id) job.resolve(reply.results)
+        else job?.reject(new Error('digest worker answered out of turn'))
       })
       const fail = (err: Error) => {
         slot.ready = false
         this.slots = this.slots.filter((s) => s !== slot)
-        slot.job?.reject(err)
-        slot.job = null
+        for (const job of slot.jobs.splice(0)) job.reject(err)
       }
       slot.worker.on('error', fail)
       slot.worker.on('exit', (code) => fail(new Error(`digest worker exited with ${code}`)))
@@ -105,7 +114,7 @@ export class DigestPool {
     if (!slot.ready) return Promise.reject(new Error('digest worker stopped'))
     return new Promise((resolve, reject) => {
       const req: DigestRequest = { id: this.nextId++, items }
-      slot.job = { req, resolve, reject }
+      slot.jobs.push({ req, resolve, reject })
       slot.worker.postMessage(req)
     })
   }

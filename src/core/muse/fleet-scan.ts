@@ -165,7 +165,10 @@ export async function scanProject(project: Project, cache: RoleCache): Promise<S
  * project is detected, then the cache keeps only these projects. `marked`: the operator's hub.
  */
 export async function readFleetView(projects: Project[], cache: RoleCache, marked: string | null): Promise<FleetView> {
-  const [scanned, hub] = await Promise.all([scanProjects(projects, cache), detectHub(projects, marked)])
+  const listings = await listAll(projects, cache)
+  // the hub is detected while the files are read; the listings tell it which files are absent
+  const [scanned, hub] = await Promise.all([readListed(projects, listings, cache), detectHub(projects, marked, listings)])
+  cache.flush()
   cache.retainProjects(projects)
   return { projects: scanned, hub }
 }
@@ -179,7 +182,16 @@ export async function scanProjects(projects: Project[], cache: RoleCache): Promi
 
 /** Lists every project's `.muse/`, then reads all their role files in one batch (see `RoleCache.readAll`). */
 async function scanAll(projects: Project[], cache: RoleCache): Promise<ScannedProject[]> {
-  const listings = await Promise.all(projects.map((p) => readMuseListing(p.path, cache.fs)))
+  return readListed(projects, await listAll(projects, cache), cache)
+}
+
+/** Every project's listing of `.muse/` (null: no folder). */
+function listAll(projects: Project[], cache: RoleCache): Promise<(MuseListing | null)[]> {
+  return Promise.all(projects.map((p) => readMuseListing(p.path, cache.fs)))
+}
+
+/** Reads the role files of `listings` (one per project) in one batch. */
+async function readListed(projects: Project[], listings: (MuseListing | null)[], cache: RoleCache): Promise<ScannedProject[]> {
   const items: { path: string; file: string; at: number }[] = []
   projects.forEach((p, at) => {
     const dir = museDir(p.path)

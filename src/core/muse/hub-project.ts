@@ -4,11 +4,12 @@
  * in any `.muse/paths.md` fence, a `.../.muse/strategy.md` path in any `CLAUDE.md`, the only
  * project holding `.muse/strategy.md`, the only registered project.
  */
-import { promises as fs } from 'node:fs'
+import { constants as fsConstants, promises as fs } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import type { MuseHub, Project } from '../../shared/api'
 import type { Db } from '../sqlite'
 import { FenceTracker, splitLines } from '../text'
+import type { MuseListing } from './role-files'
 
 /** Settings key holding the operator's choice (JSON string or null). */
 export const HUB_SETTING = 'muse.hub'
@@ -81,6 +82,14 @@ async function isReadableFile(path: string): Promise<boolean> {
   }
 }
 
+/** True when `path` may be opened for reading (one `access` call). */
+function canRead(path: string): Promise<boolean> {
+  return fs.access(path, fsConstants.R_OK).then(
+    () => true,
+    () => false
+  )
+}
+
 async function real(path: string): Promise<string> {
   try {
     return await fs.realpath(path)
@@ -96,18 +105,35 @@ async function ownerOf(strategyPath: string, projects: Project[]): Promise<Proje
   return null
 }
 
-/** Detects the hub project among `projects`. */
-export async function detectHub(projects: Project[], marked: string | null): Promise<MuseHub> {
+/**
+ * Detects the hub project among `projects`. `listings` (a scan's listings of each project's
+ * `.muse/`, null: no folder) spare asking for the `.muse/` files they show absent: a fleet scan
+ * would otherwise wait for hundreds of failed opens.
+ */
+export async function detectHub(projects: Project[], marked: string | null, listings?: readonly (MuseListing | null)[]): Promise<MuseHub> {
   if (marked) {
     const p = projects.find((x) => x.name.toLowerCase() === marked.toLowerCase())
     if (p) return { project: p.name, source: 'operator' }
   }
+  const listed = (i: number, has: (l: MuseListing) => boolean): boolean => {
+    const l = listings?.[i]
+    return l === undefined || (l !== null && has(l))
+  }
   // every file is asked for at once (a large fleet would otherwise wait for hundreds of reads in
   // turn); they are then weighed in the same order as before
   const [pathsFiles, claudeFiles, strategies] = await Promise.all([
-    Promise.all(projects.map((p) => readText(join(p.path, '.muse', 'paths.md')))),
+    Promise.all(
+      projects.map((p, i) => (listed(i, (l) => l.config.includes('paths.md')) ? readText(join(p.path, '.muse', 'paths.md')) : null))
+    ),
     Promise.all(projects.map((p) => readText(join(p.path, 'CLAUDE.md')))),
-    Promise.all(projects.map((p) => isReadableFile(join(p.path, '.muse', 'strategy.md'))))
+    Promise.all(
+      projects.map((p, i) => {
+        const path = join(p.path, '.muse', 'strategy.md')
+        // a listed role file is a file (or a link to one): only whether it can be read is asked
+        if (!listings) return isReadableFile(path)
+        return listed(i, (l) => l.files.includes('strategy.md')) && canRead(path)
+      })
+    )
   ])
   for (const text of pathsFiles) {
     const path = text ? parsePathsConfig(text).entries.STRATEGY_PATH : undefined

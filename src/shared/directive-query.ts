@@ -9,6 +9,7 @@
  * occurrences' title, body, status text, date, project, role or file name.
  */
 import { DirectiveStateSchema, type Directive, type DirectiveState, type Notice } from './contract/muse'
+import { DIRECTIVE_ID_RE } from './directive-id'
 
 /** Every directive state, in the order lists and filters show them (pending first: they need the operator). */
 export const DIRECTIVE_STATES: readonly DirectiveState[] = DirectiveStateSchema.options
@@ -40,17 +41,13 @@ export function textTerms(text: string | null | undefined): string[] {
     : []
 }
 
-/** Largest directive number that counts: an id with more digits (`S` + 400 digits) is not numbered. */
-export const MAX_DIRECTIVE_NUMBER = 999_999
-
 /**
- * The numeric part of a directive id (`S040v3` -> 40), 0 when there is none or it is out of bounds
- * (more than 6 digits): such an id neither breaks the numbering of the next ids nor sorts first.
+ * The numeric part of a directive id (`S040v3` -> 40), 0 when it is no id within the bound
+ * (`shared/directive-id.ts`; `S` + 400 digits): such an id neither breaks the numbering of the next
+ * ids nor sorts first.
  */
 export function directiveNumber(id: string): number {
-  const m = /^S(\d+)/.exec(id)
-  if (!m || m[1]!.length > 6) return 0
-  return Number(m[1])
+  return DIRECTIVE_ID_RE.test(id) ? Number(/^S(\d+)/.exec(id)![1]) : 0
 }
 
 /** The text a directive is searched in (see the header), normalised. */

@@ -10,6 +10,7 @@
 import { promises as fs } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
 import { ApiError } from '../../shared/api-error'
+import { DIRECTIVE_ID_RE } from '../../shared/directive-id'
 import { assertInvocationsAllowed } from '../invoke'
 import { makeDir } from '../make-dir'
 import {
@@ -102,8 +103,8 @@ export async function getRole(root: string, role: string): Promise<ToolText> {
   return { text: await fs.readFile(found.path, 'utf8') }
 }
 
-/** The ids MUSE's directive protocol uses (`S042`, `S040v3`, `S229+`). */
-const DIRECTIVE_ID = /^S\d{2,4}[A-Za-z0-9+]*$/
+/** The ids MUSE's directive protocol uses (`S042`, `S040v3`, `S229+`), bounded. */
+const DIRECTIVE_ID = DIRECTIVE_ID_RE
 
 /**
  * `muse_send_directive`: appends MUSE's HEAD form to the END of the target's file (what MUSE's

@@ -4,8 +4,10 @@
  * cheap prefix check, and none can backtrack badly on a 10 KB line.
  */
 import type { DirectiveMark, SectionKind } from '../../shared/api'
+import { DIRECTIVE_ID_SOURCE } from '../../shared/directive-id'
 
-const ID = String.raw`S\d{2,4}[A-Za-z0-9+]*`
+/** A directive id, bounded (`shared/directive-id.ts`): a longer one matches no form. */
+const ID = DIRECTIVE_ID_SOURCE
 /** A project key or role as written in a target: ASCII upper case (`BUILD`), or a name in a script without case (`产品`). */
 const NAME = String.raw`(?:[A-Z][A-Z0-9_-]*|\p{Lo}[\p{Lo}\p{N}_-]*)`
 const TARGET = String.raw`${NAME}(?:\/${NAME})?`
@@ -41,9 +43,6 @@ const ROW_ID_RE = new RegExp(String.raw`^(?<id>${ID})(?:→(?<target>${TARGET}))
 
 /** A date inside a title's parenthesis (`4/5 23:35`, `2026-04-05 23:35`, `3/14`). */
 const DATE_IN_TEXT_RE = /(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}\/\d{1,2})(?:\s+\d{1,2}:\d{2})?/
-
-/** An S-id as a word anywhere in a line (what the unmatched-line lint looks for). */
-export const ANY_ID_RE = /(?<![A-Za-z0-9])S\d{2,4}(?!\d)/
 
 /** A directive line as recognised, before bodies are attached. */
 export interface DirectiveLine {

@@ -16,6 +16,7 @@
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import type { LintFinding } from '../../shared/api'
+import { MAX_DIRECTIVE_ID_CHARS, overlongId } from '../../shared/directive-id'
 import { latestTag as describeTag } from '../git'
 import { collectDirectives, resolveOccurrence, type FleetView } from './directive-index'
 import { parsePathsConfig } from './hub-project'
@@ -98,7 +99,7 @@ export async function lintProject(sp: ScannedProject, tag: string | null): Promi
         level: 'warning',
         code: 'unmatched-directive',
         ...at(r.role, r.file, u.line),
-        message: `line ${u.line} names a directive (S-id or 📡) but matches no directive form, so it is not listed: ${u.text}`
+        message: unmatchedMessage(u)
       })
     if (r.footer?.closing) {
       for (const d of r.directives) {
@@ -224,4 +225,12 @@ export async function lintFleet(
     }
   }
   return out
+}
+
+/** What an unmatched directive line is told: an over-long id is named as such (it is no id, and is not numbered). */
+function unmatchedMessage(u: { line: number; text: string }): string {
+  const long = overlongId(u.text)
+  if (long)
+    return `line ${u.line} names an over-long directive id (${long.slice(0, 12)}…, over ${MAX_DIRECTIVE_ID_CHARS} characters): it is not an id, is not listed and does not count for the next ids`
+  return `line ${u.line} names a directive (S-id or 📡) but matches no directive form, so it is not listed: ${u.text}`
 }

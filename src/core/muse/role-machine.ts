@@ -9,8 +9,8 @@
  * `fenceOpen` and `inTodo` tell that driver which lines it may skip.
  */
 import type { DirectiveOccurrence, Notice, RoleSection, SectionKind, TodoItem, TodoProgress } from '../../shared/api'
+import { ANY_ID_RE } from '../../shared/directive-id'
 import {
-  ANY_ID_RE,
   classifyHeader,
   matchAnnounce,
   matchBareDirective,

@@ -14,7 +14,7 @@ import { roleFile } from './role-path'
 import { safeEdit, type SafeWriteHooks } from './safe-write'
 import { MAX_KEY_CHARS, requestDigest, type SendKeys } from './send-keys'
 import { normalise, splitLines } from '../text'
-import { MAX_DIRECTIVE_NUMBER } from '../../shared/directive-query'
+import { MAX_DIRECTIVE_NUMBER } from '../../shared/directive-id'
 
 /** The outgoing-queue header Muster creates when the sender's file has none. */
 export const OUTGOING_HEADER = '## 📡 战略指令队列'
@@ -89,6 +89,8 @@ async function sendOnce(fleet: FleetView, req: SendRequest, adopt: boolean): Pro
   if (req.id && taken(id) && !req.key) throw new ApiError(`${id}→${target} already exists: pick another id`, 'conflict')
   // an automatic id skips numbers this target already received from elsewhere
   while (!req.id && taken(id)) id = `S${String(Number(id.slice(1)) + 1).padStart(3, '0')}`
+  if (idNumber(id) === 0)
+    throw new ApiError(`directive numbers are used up (${id} is past S${MAX_DIRECTIVE_NUMBER}): give an id`, 'conflict')
 
   const first = id
   const result = await safeEdit(
@@ -111,6 +113,7 @@ async function sendOnce(fleet: FleetView, req: SendRequest, adopt: boolean): Pro
           return null
         }
         const max = Math.max(idNumber(first) - 1, ...parsed.directives.map((d) => idNumber(d.id)))
+        if (max >= MAX_DIRECTIVE_NUMBER) throw new ApiError(`directive numbers are used up (S${max} is taken): give an id`, 'conflict')
         id = `S${String(max + 1).padStart(3, '0')}`
       }
       const block = [`📡 **${id}→${target}**: 🟡 **${title}**`, ...quote(req.body)]

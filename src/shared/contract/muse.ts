@@ -5,16 +5,18 @@
 import { z } from 'zod'
 import { ProjectName } from './fleet'
 import { L0Schema, SizeLevelSchema } from './fleet-types'
+import { DIRECTIVE_ID_RE, MAX_DIRECTIVE_ID_CHARS } from '../directive-id'
 
 /** A role name as typed by the operator (`build`, `QA`); path-like names are refused by the core. */
 export const RoleName = z.string().trim().min(1, 'role is required').max(64)
 /** A directive target: `ROLE`, `PROJECT/ROLE` or `ALL` (case-insensitive on input). */
 export const TargetText = z.string().trim().min(1, 'target is required').max(130)
-/** A directive id: `S` + 2-4 digits + optional suffix (`S041`, `S040v3`, `S229+`). */
+/** A directive id: `S` + 2-4 digits + optional suffix (`S041`, `S040v3`, `S229+`), bounded (`shared/directive-id.ts`). */
 export const DirectiveId = z
   .string()
   .trim()
-  .regex(/^S\d{2,4}[A-Za-z0-9+]*$/, 'directive id must look like S042 (S + 2-4 digits, optional suffix)')
+  .max(MAX_DIRECTIVE_ID_CHARS, `directive id must be at most ${MAX_DIRECTIVE_ID_CHARS} characters`)
+  .regex(DIRECTIVE_ID_RE, 'directive id must look like S042 (S + 2-4 digits, optional suffix of up to 11 characters)')
 
 /** Meaning of a header (spec section 3); `directive`/`notice` when the header itself is one. */
 export const SectionKindSchema = z.enum([

@@ -1,0 +1,87 @@
+/**
+ * Issue 23, point 7: a directive id is bounded (`shared/directive-id.ts`). An id of `S` plus 400
+ * digits in a role file made the next automatic ids reuse numbers (`S049` twice, then `S000`);
+ * now it is no id: not listed, named by lint, ignored by the numbering. Run through the built
+ * `muster` binary, in separate processes.
+ */
+import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { builtCli } from '../../test/helpers/built-cli'
+import { tmpDir, writeTree } from '../../test/helpers/tmp'
+
+const bin = builtCli()
+const HUGE = `S${'0'.repeat(400)}`
+
+function muster(home: string, ...args: string[]): { code: number; out: string; err: string } {
+  const r = spawnSync(process.execPath, [bin, ...args, '--home', home], {
+    encoding: 'utf8',
+    env: { ...process.env, MUSTER_NO_BACKGROUND: '1' },
+    timeout: 60_000
+  })
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr }
+}
+
+describe('an over-long directive id (S + 400 digits)', () => {
+  it('is not listed, lint names it, and the next ids continue from the real ones', () => {
+    const root = join(tmpDir(), 'p')
+    const home = tmpDir()
+    writeTree(root, {
+      '.muse/build.md': [
+        '<!-- L0: v1.0 | build | ids -->',
+        '# Build',
+        '',
+        '## 📡 战略指令队列',
+        '',
+        '📡 **S048→P/QA**: 🟡 **real one**',
+        '',
+        `📡 **${HUGE}→P/QA**: 🟡 **huge one**`,
+        `📡 **S049${'v'.repeat(12)}→P/QA**: 🟡 **long suffix**`,
+        ''
+      ].join('\n'),
+      '.muse/qa.md': '<!-- L0: v1.0 | qa | target -->\n# QA\n'
+    })
+    expect(muster(home, 'projects', 'add', root).code).toBe(0)
+
+    const listed = JSON.parse(muster(home, 'directives', '--json').out) as { directives: { id: string }[] }
+    expect(listed.directives.map((d) => d.id)).toEqual(['S048'])
+
+    const lint = muster(home, 'lint', '--json')
+    const findings = (JSON.parse(lint.out) as { findings: { code: string; line?: number; message: string }[] }).findings
+    const unmatched = findings.filter((f) => f.code === 'unmatched-directive')
+    expect(unmatched.map((f) => f.line)).toEqual([8, 9])
+    expect(unmatched[0]!.message).toContain(`names an over-long directive id (${HUGE.slice(0, 12)}…, over 16 characters)`)
+    expect(unmatched[1]!.message).toContain(`names an over-long directive id (S049vvvvvvvv…`)
+
+    const send = (title: string) =>
+      JSON.parse(muster(home, 'directive', 'send', '--project', 'p', '--from', 'build', '--to', 'QA', '--title', title, '--json').out) as {
+        id: string
+      }
+    expect(send('first new').id).toBe('S049')
+    expect(send('second new').id).toBe('S050')
+    const text = readFileSync(join(root, '.muse/build.md'), 'utf8')
+    expect(text).toContain('📡 **S049→P/QA**: 🟡 **first new**')
+    expect(text).toContain('📡 **S050→P/QA**: 🟡 **second new**')
+
+    // an over-long id given by hand is refused with nothing written
+    const given = muster(
+      home,
+      'directive',
+      'send',
+      '--project',
+      'p',
+      '--from',
+      'build',
+      '--to',
+      'QA',
+      '--title',
+      'x',
+      '--id',
+      `S051${'x'.repeat(12)}`
+    )
+    expect(given.code).not.toBe(0)
+    expect(given.err).toMatch(/directive id must/)
+    expect(readFileSync(join(root, '.muse/build.md'), 'utf8')).toBe(text)
+  }, 180_000)
+})

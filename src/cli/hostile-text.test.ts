@@ -38,9 +38,9 @@ describe('hostile text in the CLI', () => {
       type: 'approval.request',
       stream: 'project/muse',
       room: 'approvals',
-      fromAgent: 'mac-claude',
-      toAgent: '*',
-      correlationId: 'appr_0000000000aa',
+      from_agent: 'mac-claude',
+      to_agent: '*',
+      correlation_id: 'appr_0000000000aa',
       status: 'open',
       body: `Bash: ${command}`,
       metadata: { tool_name: 'Bash', tool_input: { command }, harness: 'claude-code', session_id: 's', cwd: '/w', timeout_ms: 540_000 }
@@ -49,9 +49,9 @@ describe('hostile text in the CLI', () => {
       type: 'task.request',
       stream: 'project/muse',
       room: 'delegation',
-      fromAgent: agent,
-      toAgent: '*',
-      correlationId: 'task_s001_00000001',
+      from_agent: agent,
+      to_agent: '*',
+      correlation_id: 'task_s001_00000001',
       status: 'open',
       body: `Goal: ${command}`
     })

@@ -22,7 +22,7 @@ function palaceWithEvents(): { root: string; palace: string; env: Record<string,
   const palace = join(root, 'palace')
   const hub = createHub(palace)
   for (const body of ['one', 'two'])
-    appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 's', room: 'rooms', fromAgent: 'mac-claude', toAgent: '*', body })
+    appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 's', room: 'rooms', from_agent: 'mac-claude', to_agent: '*', body })
   hub.close()
   rmSync(join(palace, REPLICA_FILENAME))
   chmodSync(palace, 0o755)
@@ -102,7 +102,7 @@ describe('a hub Muster may read but not write', () => {
       type: 'chat.message',
       stream: 's',
       room: 'rooms',
-      fromAgent: 'mac-claude',
+      from_agent: 'mac-claude',
       body: 'in the wal'
     })
     expect(statSync(join(palace, 'logstream.sqlite3-wal')).size).toBeGreaterThan(0)

@@ -77,7 +77,7 @@ function madeHub(bodies: string[]): string {
   const dir = tmpDir()
   const hub = createHub(dir)
   for (const body of bodies)
-    appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 'project/x', room: 'rooms', fromAgent: 'other', body })
+    appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 'project/x', room: 'rooms', from_agent: 'other', body })
   hub.close()
   return join(dir, HUB_FILENAME)
 }
@@ -176,8 +176,8 @@ describe('muster serve: the hub file is the hub', () => {
       type: 'chat.message',
       stream: 'project/x',
       room: 'rooms',
-      fromAgent: 'other',
-      correlationId: 'task_blob',
+      from_agent: 'other',
+      correlation_id: 'task_blob',
       body: 'x'
     })
     hub.db.prepare('UPDATE events SET body = ? WHERE id = ?').run(Buffer.from([0xff, 0x00, 0x1b, 0x5b]), e.id)

@@ -331,9 +331,9 @@ describe("muster mcp: MemPalace's newest tool contract (mcp_server/protocol.py, 
         type: 'task.reply',
         stream: 'project/orbit',
         room: 'delegation',
-        fromAgent: from,
-        toAgent: to,
-        correlationId,
+        from_agent: from,
+        to_agent: to,
+        correlation_id: correlationId,
         body
       })
     for (let i = 0; i < 4; i++) post('mac-claude', 'win-codex', `ask ${i}`)

@@ -52,7 +52,7 @@ describe('muster serve with a huge rowid in a hub', () => {
     const palace = join(tmpDir(), 'palace')
     const file = createHub(palace)
     for (let i = 0; i < 20; i++)
-      appendEvent(file.db, file.replicaId, { type: 'chat.message', stream: 's', room: 'rooms', fromAgent: 'a', body: `m${i}` })
+      appendEvent(file.db, file.replicaId, { type: 'chat.message', stream: 's', room: 'rooms', from_agent: 'a', body: `m${i}` })
     file.close()
     insertHugeRowid(palace)
     const added = spawnSync(process.execPath, [bin, 'hubs', 'add', palace, '--name', 'big', '--home', home], { encoding: 'utf8' })

@@ -32,9 +32,9 @@ function request(
     type: 'approval.request',
     stream: `project/${o.project ?? 'muse'}`,
     room: 'approvals',
-    fromAgent: agent,
-    toAgent: '*',
-    correlationId: corr,
+    from_agent: agent,
+    to_agent: '*',
+    correlation_id: corr,
     status: 'open',
     body: `Bash: ${command}`,
     at,
@@ -153,9 +153,9 @@ describe('approvals inbox (service)', () => {
         type: 'approval.decision',
         stream: req.stream,
         room: 'approvals',
-        fromAgent: from,
-        toAgent: 'mac-claude',
-        correlationId: req.correlation_id,
+        from_agent: from,
+        to_agent: 'mac-claude',
+        correlation_id: req.correlation_id,
         body: 'allow',
         metadata: { ack_of: req.id, decision: 'allow', reason: '', decided_by: 'desk-muster', ...metadata }
       })
@@ -185,7 +185,7 @@ describe('approvals inbox (service)', () => {
       type: 'task.reply',
       stream: 'project/muse',
       room: 'delegation',
-      fromAgent: 'x',
+      from_agent: 'x',
       body: 'hi'
     })
     const svc = await service()
@@ -257,9 +257,9 @@ describe('approvals inbox (service)', () => {
         type: 'approval.decision',
         stream: r.stream,
         room: 'approvals',
-        fromAgent: 'mac-claude',
-        toAgent: 'mac-claude',
-        correlationId: r.correlation_id,
+        from_agent: 'mac-claude',
+        to_agent: 'mac-claude',
+        correlation_id: r.correlation_id,
         body: 'timeout',
         metadata: { ack_of: r.id, decision: 'timeout', reason: 'gone', decided_by: by }
       })

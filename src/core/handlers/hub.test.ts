@@ -225,12 +225,12 @@ describe('hub handlers', () => {
     const palace = join(tmpDir(), 'palace')
     const hub = createHub(palace)
     const w = (over: Record<string, unknown>) =>
-      appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 's', room: 'r', fromAgent: 'a', ...over } as never)
-    w({ toAgent: 'desk-muster', fromAgent: 'win-codex' })
-    w({ toAgent: '*', fromAgent: 'desk-muster' })
-    w({ toAgent: '*', fromAgent: 'mac-claude' })
-    w({ toAgent: 'someone-else' })
-    w({ type: 'patch.ready', status: 'ready', toAgent: 'desk-muster', fromAgent: 'lab-gemini' })
+      appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 's', room: 'r', from_agent: 'a', ...over } as never)
+    w({ to_agent: 'desk-muster', from_agent: 'win-codex' })
+    w({ to_agent: '*', from_agent: 'desk-muster' })
+    w({ to_agent: '*', from_agent: 'mac-claude' })
+    w({ to_agent: 'someone-else' })
+    w({ type: 'patch.ready', status: 'ready', to_agent: 'desk-muster', from_agent: 'lab-gemini' })
     hub.close()
     await s.call('hubs.add', { palace, name: 'h' })
     const inbox = await s.call('hub.inbox', { hub: 'h' })
@@ -269,8 +269,8 @@ describe('hub handlers', () => {
         type: 'chat.message',
         stream: 's',
         room: 'r',
-        fromAgent: 'x',
-        toAgent: i % 5 === 0 ? 'desk-muster' : 'y'
+        from_agent: 'x',
+        to_agent: i % 5 === 0 ? 'desk-muster' : 'y'
       })
       await vi.waitFor(() => expect(seen.has(e.id)).toBe(true), { timeout: 30_000, interval: 5 })
     }

@@ -43,8 +43,8 @@ describe('invocation handlers', () => {
       type: 'chat.message',
       stream: 'project/dya',
       room: 'rooms',
-      fromAgent: 'cfo',
-      toAgent: 'cro',
+      from_agent: 'cfo',
+      to_agent: 'cro',
       body: 'need it\n[CHAIN: cro → cfo]\n[INVOKE:cro|pipeline?]',
       at
     })
@@ -52,7 +52,7 @@ describe('invocation handlers', () => {
       type: 'chat.message',
       stream: 'project/atlas',
       room: 'rooms',
-      fromAgent: 'ceo',
+      from_agent: 'ceo',
       body: '[BROADCAST:all|pivot?]',
       at
     })
@@ -60,7 +60,7 @@ describe('invocation handlers', () => {
       type: 'chat.message',
       stream: 'project/atlas',
       room: 'rooms',
-      fromAgent: 'cmo',
+      from_agent: 'cmo',
       body: '[BROADCAST:all|me too?]',
       at
     })

@@ -4,7 +4,7 @@ import { tmpDir } from '../../../test/helpers/tmp'
 import type { PushedEvent } from '../../shared/api'
 import type { NeedsChanged } from '../../shared/contract/needs-types'
 import { createHub } from '../hub/store/schema'
-import { appendEvent, type AppendEventInput } from '../hub/store/writer'
+import { appendEvent, type AppendWrite } from '../hub/store/writer'
 import { createService } from '../root'
 
 const open: { close(): unknown }[] = []
@@ -23,14 +23,14 @@ async function setup(watch = false) {
   const hub = createHub(palace)
   open.push({ close: () => hub.db.close() })
   await s.call('hubs.add', { palace, name: 'h' })
-  const put = (e: Partial<AppendEventInput> & { type: string; fromAgent: string }) =>
+  const put = (e: Partial<AppendWrite> & { type: string; from_agent: string }) =>
     appendEvent(hub.db, hub.replicaId, { stream: 'project/muse', room: 'r', ...e })
   return { s, hub, put }
 }
 
 let n = 0
 function approval(
-  put: (e: Partial<AppendEventInput> & { type: string; fromAgent: string }) => unknown,
+  put: (e: Partial<AppendWrite> & { type: string; from_agent: string }) => unknown,
   agent: string,
   min: number,
   session = 's1'
@@ -38,9 +38,9 @@ function approval(
   return put({
     type: 'approval.request',
     room: 'approvals',
-    fromAgent: agent,
-    toAgent: OP,
-    correlationId: `appr_${(++n).toString(16).padStart(12, '0')}`,
+    from_agent: agent,
+    to_agent: OP,
+    correlation_id: `appr_${(++n).toString(16).padStart(12, '0')}`,
     status: 'open',
     body: 'Bash: npm test',
     at: ago(min),
@@ -56,7 +56,7 @@ function approval(
 }
 
 function session(
-  put: (e: Partial<AppendEventInput> & { type: string; fromAgent: string }) => unknown,
+  put: (e: Partial<AppendWrite> & { type: string; from_agent: string }) => unknown,
   agent: string,
   id: string,
   state: string,
@@ -66,8 +66,8 @@ function session(
     type: 'status',
     room: 'status',
     topic: 'session',
-    toAgent: '*',
-    fromAgent: agent,
+    to_agent: '*',
+    from_agent: agent,
     body: `codex session ${id}: ${state}`,
     at: ago(min),
     metadata: { session_id: id, harness: 'codex', state, hook_event: 'Stop', cwd: '/w', message: 'Which branch?' }
@@ -81,36 +81,44 @@ describe('the needs-you queue', () => {
     // a task addressed to the operator, and one the operator asked for that is now stuck
     put({
       type: 'task.request',
-      fromAgent: 'mac-claude',
-      toAgent: OP,
-      correlationId: 'task_a',
+      from_agent: 'mac-claude',
+      to_agent: OP,
+      correlation_id: 'task_a',
       status: 'open',
       body: 'Review the plan',
       at: ago(40)
     })
     const req = put({
       type: 'task.request',
-      fromAgent: OP,
-      toAgent: 'home-bot',
-      correlationId: 'task_b',
+      from_agent: OP,
+      to_agent: 'home-bot',
+      correlation_id: 'task_b',
       status: 'open',
       body: 'Port it',
       at: ago(300)
     }) as { id: string }
     put({
       type: 'event.ack',
-      fromAgent: 'home-bot',
-      toAgent: OP,
-      correlationId: 'task_b',
+      from_agent: 'home-bot',
+      to_agent: OP,
+      correlation_id: 'task_b',
       status: 'claimed',
       body: 'on it',
       at: ago(290),
       metadata: { ack_of: req.id }
     })
     // a direct message, a broadcast and a heartbeat: only the first is a need
-    put({ type: 'chat.message', fromAgent: 'mac-claude', toAgent: OP, body: 'Can you look at CI?', at: ago(5) })
-    put({ type: 'ci.result', fromAgent: 'ci', toAgent: '*', body: 'green', at: ago(4) })
-    put({ type: 'status', room: 'status', fromAgent: 'home-bot', toAgent: '*', stream: 'presence', body: 'home-bot watching', at: ago(1) })
+    put({ type: 'chat.message', from_agent: 'mac-claude', to_agent: OP, body: 'Can you look at CI?', at: ago(5) })
+    put({ type: 'ci.result', from_agent: 'ci', to_agent: '*', body: 'green', at: ago(4) })
+    put({
+      type: 'status',
+      room: 'status',
+      from_agent: 'home-bot',
+      to_agent: '*',
+      stream: 'presence',
+      body: 'home-bot watching',
+      at: ago(1)
+    })
     // sessions: one waiting, one waiting then done, one waiting with its approval pending (the approval stands for it)
     session(put, 'win-codex', 'sess-1', 'waiting', 10)
     session(put, 'mac-claude', 'sess-2', 'waiting', 9)
@@ -146,11 +154,11 @@ describe('the needs-you queue', () => {
 
   it('the Overview agrees: an agent needs me for its oldest item, presence age apart', async () => {
     const { s, put } = await setup()
-    put({ type: 'status', room: 'status', fromAgent: 'win-codex', toAgent: '*', stream: 'presence', body: 'watching', at: ago(28) })
+    put({ type: 'status', room: 'status', from_agent: 'win-codex', to_agent: '*', stream: 'presence', body: 'watching', at: ago(28) })
     approval(put, 'win-codex', 18)
     approval(put, 'win-codex', 3)
     // an unread broadcast from mac-claude does not make it "need me"
-    put({ type: 'chat.message', fromAgent: 'mac-claude', toAgent: '*', body: 'hello all', at: ago(2) })
+    put({ type: 'chat.message', from_agent: 'mac-claude', to_agent: '*', body: 'hello all', at: ago(2) })
     const o = (await s.call('hub.overview', {})).hubs[0]!
     const codex = o.agents.find((a) => a.agent === 'win-codex')!
     expect(codex.state).toBe('needs-me')
@@ -207,7 +215,7 @@ describe('the needs-you queue', () => {
     }
     await settle()
     const before = pushes.length
-    put({ type: 'status', room: 'status', fromAgent: 'home-bot', toAgent: '*', stream: 'presence', body: 'heartbeat' })
+    put({ type: 'status', room: 'status', from_agent: 'home-bot', to_agent: '*', stream: 'presence', body: 'heartbeat' })
     await settle()
     expect(pushes.length).toBe(before)
     approval(put, 'win-codex', 0)

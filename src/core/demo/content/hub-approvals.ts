@@ -6,8 +6,7 @@
  * without a record), and a conflict (two operators decided the same request).
  */
 import type { ToolInput } from '../../../shared/approvals/tool-call'
-import type { AppendInput } from '../../hub'
-import { appendEvent, type AppendEventInput, type HubEvent } from '../../hub/store'
+import { appendEvent, type HubEvent } from '../../hub/store'
 import { type AllowlistStore, decisionAppend, requestAppend, rulePayload } from '../../approvals'
 import type { DemoContext } from './clock'
 import { DEMO_OPERATOR, type HubTarget, type Step } from './hub-chatter'
@@ -200,22 +199,6 @@ function approvals(ctx: DemoContext): DemoApproval[] {
   ]
 }
 
-/** The writer's input for a hub append, dated `at`. */
-function writerInput(a: AppendInput, at: Date): AppendEventInput {
-  return {
-    type: a.type,
-    stream: a.stream,
-    room: a.room,
-    fromAgent: a.from_agent,
-    toAgent: a.to_agent,
-    correlationId: a.correlation_id,
-    status: a.status,
-    body: a.body,
-    metadata: a.metadata,
-    at
-  }
-}
-
 /** Approval requests and their decisions, as steps in time. */
 export function approvalSteps(ctx: DemoContext, t: HubTarget): Step[] {
   const steps: Step[] = []
@@ -239,29 +222,25 @@ export function approvalSteps(ctx: DemoContext, t: HubTarget): Step[] {
       },
       correlationId
     )
-    steps.push({ at: when, run: () => void (state.request = appendEvent(t.db, t.replicaId, writerInput(append, when))) })
+    steps.push({ at: when, run: () => void (state.request = appendEvent(t.db, t.replicaId, { ...append, at: when })) })
     for (const d of a.decisions ?? []) {
       const at = new Date(when.getTime() + d.afterSeconds * 1000)
       const from = d.by.includes(':') || d.by === 'timeout' ? a.agent : d.by
       steps.push({
         at,
         run: () =>
-          void appendEvent(
-            t.db,
-            t.replicaId,
-            writerInput(
-              decisionAppend(
-                state.request!,
-                { decision: d.decision, reason: d.reason, decided_by: d.by, from_agent: from },
-                d.by === 'timeout' || !ctx.signer
-                  ? {}
-                  : d.by.startsWith('allowlist:')
-                    ? { rule: { ...DEMO_RULE, signature: ctx.signer.sign(rulePayload(DEMO_RULE)) } }
-                    : { signer: ctx.signer }
-              ),
-              at
-            )
-          )
+          void appendEvent(t.db, t.replicaId, {
+            ...decisionAppend(
+              state.request!,
+              { decision: d.decision, reason: d.reason, decided_by: d.by, from_agent: from },
+              d.by === 'timeout' || !ctx.signer
+                ? {}
+                : d.by.startsWith('allowlist:')
+                  ? { rule: { ...DEMO_RULE, signature: ctx.signer.sign(rulePayload(DEMO_RULE)) } }
+                  : { signer: ctx.signer }
+            ),
+            at
+          })
       })
     }
   })

@@ -55,8 +55,8 @@ export function presenceSteps(c: DemoClock, t: HubTarget): Step[] {
             type: 'status',
             stream: 'presence',
             room: 'status',
-            fromAgent: agent.id,
-            toAgent: '*',
+            from_agent: agent.id,
+            to_agent: '*',
             at,
             body: `${agent.id} watching: mempalace logstream watch --agent ${agent.id} --follow (cursor ${cursor ?? 'tip'}) — ${state}`,
             metadata: {
@@ -167,8 +167,8 @@ export function chatterSteps(c: DemoClock, t: HubTarget, count = 250): Step[] {
         stream: lane.stream,
         room: 'rooms',
         topic: lane.topic,
-        fromAgent: from,
-        toAgent: rand() < 0.3 ? '*' : pick(rand, others),
+        from_agent: from,
+        to_agent: rand() < 0.3 ? '*' : pick(rand, others),
         body: pick(rand, lane.lines),
         at
       }
@@ -178,8 +178,8 @@ export function chatterSteps(c: DemoClock, t: HubTarget, count = 250): Step[] {
         stream: lane.stream,
         room: 'reviews',
         topic: lane.topic,
-        fromAgent: from,
-        toAgent: pick(rand, others),
+        from_agent: from,
+        to_agent: pick(rand, others),
         body: pick(rand, REVIEW_LINES),
         metadata: { verdict: rand() < 0.6 ? 'comment' : 'approve' },
         at
@@ -190,8 +190,8 @@ export function chatterSteps(c: DemoClock, t: HubTarget, count = 250): Step[] {
         stream: lane.stream,
         room: 'status',
         topic: 'ci',
-        fromAgent: from,
-        toAgent: '*',
+        from_agent: from,
+        to_agent: '*',
         body: pick(rand, CI_LINES),
         metadata: { duration_s: Math.round(rand() * 600) / 10, ok: true },
         at
@@ -233,7 +233,8 @@ export function boardSteps(c: DemoClock, t: HubTarget): Step[] {
     const at = c.ago(m.ago)
     return {
       at,
-      run: () => void appendEvent(t.db, t.replicaId, { type: 'chat.message', ...lane, fromAgent: m.from, toAgent: m.to, body: m.body, at })
+      run: () =>
+        void appendEvent(t.db, t.replicaId, { type: 'chat.message', ...lane, from_agent: m.from, to_agent: m.to, body: m.body, at })
     }
   })
 }

@@ -73,12 +73,12 @@ export function taskSteps(ctx: DemoContext, t: HubTarget, repos: RepoFacts): Ste
     step(minutesAgo, (when) => {
       s.request = createTaskRequest(t.db, t.replicaId, {
         project,
-        fromAgent: from,
-        toAgent: to,
+        from_agent: from,
+        to_agent: to,
         goal,
         done,
         branch,
-        baseCommit: base,
+        base_commit: base,
         at: when
       }).task
     })
@@ -92,12 +92,12 @@ export function taskSteps(ctx: DemoContext, t: HubTarget, repos: RepoFacts): Ste
       const r = s.request!
       s.patch = submitPatch(t.db, t.replicaId, {
         content,
-        fromAgent: r.to_agent!,
+        from_agent: r.to_agent!,
         stream: r.stream,
-        toAgent: r.from_agent,
-        correlationId: r.correlation_id,
+        to_agent: r.from_agent,
+        correlation_id: r.correlation_id,
         branch: r.branch,
-        baseCommit: r.base_commit,
+        base_commit: r.base_commit,
         body,
         metadata,
         at: when
@@ -110,11 +110,11 @@ export function taskSteps(ctx: DemoContext, t: HubTarget, repos: RepoFacts): Ste
         type: 'task.reply',
         stream: r.stream,
         room: 'delegation',
-        fromAgent: r.to_agent!,
-        toAgent: r.from_agent,
-        correlationId: r.correlation_id,
+        from_agent: r.to_agent!,
+        to_agent: r.from_agent,
+        correlation_id: r.correlation_id,
         branch: r.branch,
-        baseCommit: r.base_commit,
+        base_commit: r.base_commit,
         status,
         body,
         at: when

@@ -28,26 +28,7 @@ import { LocalTail } from '../store/local-tail'
 import { countOn, eventOn, listOn, tipOn } from '../store/reader'
 import { writeRefusal } from '../store/read-only'
 import type { HubFile as HubFile } from '../store/schema'
-import { appendEvent, checkAppend, getArtifact, putArtifact, type AppendEventInput } from '../store/writer'
-
-/** The wire's snake_case append input as the writer's camelCase one. */
-export function toWriterInput(e: AppendInput): AppendEventInput {
-  return {
-    type: e.type,
-    stream: e.stream,
-    room: e.room,
-    fromAgent: e.from_agent,
-    topic: e.topic,
-    toAgent: e.to_agent,
-    correlationId: e.correlation_id,
-    branch: e.branch,
-    baseCommit: e.base_commit,
-    status: e.status,
-    body: e.body,
-    metadata: e.metadata,
-    artifactIds: e.artifact_ids
-  }
-}
+import { appendEvent, checkAppend, getArtifact, putArtifact } from '../store/writer'
 
 /** The methods of the hub interface this class implements. */
 export type AppendAndFollow = Pick<
@@ -142,18 +123,16 @@ export class LocalHubBase implements AppendAndFollow {
   }
 
   append(e: AppendInput): Promise<HubEvent> {
-    const input = toWriterInput(e)
     return this.write(
-      () => checkAppend(input),
-      (w) => appendEvent(w.db, w.replicaId, input)
+      () => checkAppend(e),
+      (w) => appendEvent(w.db, w.replicaId, e)
     )
   }
 
   putArtifact(a: ArtifactPutInput): Promise<ArtifactRecord> {
-    const input = { kind: a.kind, content: a.content, createdBy: a.created_by, metadata: a.metadata }
     return this.write(
-      () => checkArtifact(input),
-      (w) => putArtifact(w.db, w.replicaId, input)
+      () => checkArtifact(a),
+      (w) => putArtifact(w.db, w.replicaId, a)
     )
   }
 

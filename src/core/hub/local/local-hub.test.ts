@@ -107,7 +107,7 @@ describe('the local hub (the hub interface over a logstream file)', () => {
     const palace = join(tmpDir(), 'palace')
     const writer = createHub(palace)
     const put = (body: string): HubEvent =>
-      appendEvent(writer.db, writer.replicaId, { type: 'chat.message', stream: 's', room: 'r', fromAgent: 'x', body })
+      appendEvent(writer.db, writer.replicaId, { type: 'chat.message', stream: 's', room: 'r', from_agent: 'x', body })
     const [a, b] = [put('a'), put('b')]
     const hub = hubIn(palace)
     const seen = { tip: [] as string[], start: [] as string[], after: [] as string[], gone: [] as string[] }
@@ -139,7 +139,7 @@ describe('the local hub (the hub interface over a logstream file)', () => {
     )
     await until(() => health.length > 0)
     const writer = createHub(palace)
-    appendEvent(writer.db, writer.replicaId, { type: 'chat.message', stream: 's', room: 'r', fromAgent: 'x', body: 'first' })
+    appendEvent(writer.db, writer.replicaId, { type: 'chat.message', stream: 's', room: 'r', from_agent: 'x', body: 'first' })
     await until(() => bodies.length > 0)
     expect(bodies).toEqual(['first'])
     expect(health).toEqual([false, true])

@@ -93,7 +93,7 @@ export class LocalHub extends LocalHubBase implements HubPort {
         type: EventType.ack,
         stream: '-',
         room: '-',
-        fromAgent: a.from_agent,
+        from_agent: a.from_agent,
         status: a.status,
         body: a.body ?? '',
         topic: a.topic
@@ -104,18 +104,9 @@ export class LocalHub extends LocalHubBase implements HubPort {
   }
 
   createTask(t: TaskCreateInput): Promise<TaskCreated> {
-    const input = {
-      project: t.project,
-      fromAgent: t.from_agent,
-      toAgent: t.to_agent,
-      goal: t.goal,
-      branch: t.branch,
-      baseCommit: t.base_commit,
-      done: t.done
-    }
     return this.write(
-      () => checkTask(input),
-      (w) => createTaskRequest(w.db, w.replicaId, input)
+      () => checkTask(t),
+      (w) => createTaskRequest(w.db, w.replicaId, t)
     )
   }
 
@@ -124,24 +115,11 @@ export class LocalHub extends LocalHubBase implements HubPort {
   }
 
   submitPatch(p: PatchSubmitInput): Promise<PatchSubmitted> {
-    const patch = {
-      content: p.content,
-      fromAgent: p.from_agent,
-      room: p.room ?? undefined,
-      stream: p.stream,
-      topic: p.topic,
-      toAgent: p.to_agent,
-      correlationId: p.correlation_id,
-      branch: p.branch,
-      baseCommit: p.base_commit,
-      body: p.body,
-      metadata: p.metadata
-    }
     const check = (): void => {
-      checkArtifact({ kind: 'patch', content: patch.content, createdBy: patch.fromAgent, metadata: patch.metadata })
-      checkAppend({ ...patch, type: EventType.patchReady, room: patch.room ?? Room.patches })
+      checkArtifact({ kind: 'patch', content: p.content, created_by: p.from_agent, metadata: p.metadata })
+      checkAppend({ ...p, type: EventType.patchReady, room: p.room ?? Room.patches })
     }
     // One transaction (the artifact and its event commit together), so a locked attempt wrote nothing.
-    return this.write(check, (w) => w.db.transaction(() => submitPatch(w.db, w.replicaId, patch)).immediate())
+    return this.write(check, (w) => w.db.transaction(() => submitPatch(w.db, w.replicaId, p)).immediate())
   }
 }

@@ -4,30 +4,16 @@
  * content.
  */
 import type { Db } from '../../sqlite'
-import type { ArtifactRecord, StoredArtifact } from '../hub-port'
+import type { ArtifactPutInput, ArtifactRecord, StoredArtifact } from '../hub-port'
 import { formatCreatedAt, newId } from '../values/ids'
 import { sha256Hex } from '../values/integrity'
-import {
-  patchWarnings,
-  validateArtifactContent,
-  validateArtifactKind,
-  validateMetadata,
-  validateRouting,
-  type ArtifactKind
-} from '../values/validate'
+import { patchWarnings, validateArtifactContent, validateArtifactKind, validateMetadata, validateRouting } from '../values/validate'
 import { readMetadata, stmt, validInstant } from './write-support'
 
 export type { ArtifactRecord, StoredArtifact }
 
-/** Input of `putArtifact`. */
-export interface PutArtifactInput {
-  kind: ArtifactKind | string
-  content: string
-  createdBy: string
-  metadata?: Record<string, unknown> | null
-  /** Internal: backdates the id stamp and `created_at` (demo fleet). */
-  at?: Date
-}
+/** An artifact as the hub port takes it (`ArtifactPutInput`), plus an internal backdate of the id stamp and `created_at` (demo fleet). */
+export type ArtifactWrite = ArtifactPutInput & { at?: Date }
 
 export { sha256Hex }
 
@@ -36,7 +22,7 @@ export { sha256Hex }
  * and byte size. For `kind=patch`, returns the two upstream advisory warnings when they apply
  * (no trailing newline; carriage returns); the content is stored unchanged either way.
  */
-export function putArtifact(db: Db, replicaId: string, input: PutArtifactInput): ArtifactRecord {
+export function putArtifact(db: Db, replicaId: string, input: ArtifactWrite): ArtifactRecord {
   const { kind, createdBy, content, metadataJson, at } = normalizeArtifact(input)
   const record: ArtifactRecord = {
     id: newId('art', at),
@@ -59,10 +45,10 @@ export function putArtifact(db: Db, replicaId: string, input: PutArtifactInput):
   return record
 }
 
-function normalizeArtifact(input: PutArtifactInput) {
+function normalizeArtifact(input: ArtifactWrite) {
   return {
     kind: validateArtifactKind(input.kind),
-    createdBy: validateRouting(input.createdBy, 'created_by', true),
+    createdBy: validateRouting(input.created_by, 'created_by', true),
     content: validateArtifactContent(input.content),
     metadataJson: validateMetadata(input.metadata),
     at: validInstant(input.at)
@@ -70,7 +56,7 @@ function normalizeArtifact(input: PutArtifactInput) {
 }
 
 /** Checks an artifact's fields without a hub. */
-export function checkArtifact(input: PutArtifactInput): void {
+export function checkArtifact(input: ArtifactWrite): void {
   normalizeArtifact(input)
 }
 

@@ -35,21 +35,21 @@ function writeSampleHub(): void {
   const at = new Date(Date.UTC(2026, 2, 15, 12, 0, 0))
   const { task } = createTaskRequest(hub.db, hub.replicaId, {
     project: 'muse',
-    fromAgent: 'mac-claude',
-    toAgent: 'win-codex',
+    from_agent: 'mac-claude',
+    to_agent: 'win-codex',
     goal: 'Fix MCP 超时 handling',
     branch: 'fix/mcp-timeout',
-    baseCommit: 'f631dfe',
+    base_commit: 'f631dfe',
     done: 'npm test passes',
     at
   })
   ackEvent(hub.db, hub.replicaId, { event_id: task.id, from_agent: 'win-codex', status: 'claimed', at })
   const { event } = submitPatch(hub.db, hub.replicaId, {
     content: '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-旧\n+新\n',
-    fromAgent: 'win-codex',
+    from_agent: 'win-codex',
     stream: task.stream,
-    correlationId: task.correlation_id,
-    toAgent: 'mac-claude',
+    correlation_id: task.correlation_id,
+    to_agent: 'mac-claude',
     body: 'patch ready ✅',
     metadata: { tests: 'ok', 中: [1, 2.5] },
     at
@@ -59,8 +59,8 @@ function writeSampleHub(): void {
     type: 'status',
     stream: 'presence',
     room: 'status',
-    fromAgent: 'home-bot',
-    toAgent: '*',
+    from_agent: 'home-bot',
+    to_agent: '*',
     body: 'watching',
     metadata: { filters: { to_agent: ['home-bot'] }, cursor: task.id, note: 'q"\\\n\u0001' }
   })

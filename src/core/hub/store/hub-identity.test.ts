@@ -9,7 +9,7 @@ import { appendEvent } from './writer'
 
 const add = (palace: string, body: string): void => {
   const hub = createHub(palace)
-  appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 'project/x', room: 'rooms', fromAgent: 'a', body })
+  appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 'project/x', room: 'rooms', from_agent: 'a', body })
   hub.close()
 }
 

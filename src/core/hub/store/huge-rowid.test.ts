@@ -25,8 +25,8 @@ function hubWithHugeRow(n = 30): { palace: string; hub: LocalHub } {
       type: i % 3 ? 'chat.message' : 'task.request',
       stream: 's',
       room: 'rooms',
-      fromAgent: `a${i % 4}`,
-      toAgent: 'desk',
+      from_agent: `a${i % 4}`,
+      to_agent: 'desk',
       body: `m${i}`
     })
   file.close()

@@ -3,4 +3,4 @@
  * for core domains that write hub files directly (the demo). Entries use the hub service.
  */
 export { createHub } from './schema'
-export { ackEvent, appendEvent, createTaskRequest, sha256Hex, submitPatch, type AppendEventInput, type HubEvent } from './writer'
+export { ackEvent, appendEvent, createTaskRequest, sha256Hex, submitPatch, type AppendWrite, type HubEvent } from './writer'

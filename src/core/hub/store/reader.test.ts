@@ -25,18 +25,18 @@ function sample(): { palace: string; ids: string[] } {
   const hub = createHub(palace)
   const base = { stream: 'project/muse', room: 'rooms' }
   const ids = [
-    appendEvent(hub.db, hub.replicaId, { ...base, type: 'chat.message', fromAgent: 'a', toAgent: 'x', body: 'to x' }),
-    appendEvent(hub.db, hub.replicaId, { ...base, type: 'status', fromAgent: 'b', toAgent: '*', body: 'broadcast', room: 'status' }),
-    appendEvent(hub.db, hub.replicaId, { ...base, type: 'chat.message', fromAgent: 'x', toAgent: null, body: 'nobody' }),
+    appendEvent(hub.db, hub.replicaId, { ...base, type: 'chat.message', from_agent: 'a', to_agent: 'x', body: 'to x' }),
+    appendEvent(hub.db, hub.replicaId, { ...base, type: 'status', from_agent: 'b', to_agent: '*', body: 'broadcast', room: 'status' }),
+    appendEvent(hub.db, hub.replicaId, { ...base, type: 'chat.message', from_agent: 'x', to_agent: null, body: 'nobody' }),
     appendEvent(hub.db, hub.replicaId, {
       ...base,
       type: 'task.request',
-      fromAgent: 'x',
-      toAgent: 'y',
+      from_agent: 'x',
+      to_agent: 'y',
       body: 'to y',
       topic: 'hub',
       status: 'open',
-      correlationId: 'task_a_00000001'
+      correlation_id: 'task_a_00000001'
     })
   ].map((e) => e.id)
   hub.close()
@@ -112,7 +112,7 @@ describe('listEvents', () => {
     const hub = createHub(palace)
     hub.db.transaction(() => {
       for (let i = 0; i < 620; i++)
-        appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 's', room: 'r', fromAgent: 'a', body: `m${i}` })
+        appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 's', room: 'r', from_agent: 'a', body: `m${i}` })
     })()
     hub.close()
     const c = conn(palace)
@@ -138,9 +138,9 @@ describe('listEvents', () => {
   it('lists artifact ids ordered by id, from event_artifacts', () => {
     const palace = join(tmpDir(), 'palace')
     const hub = createHub(palace)
-    const a = putArtifact(hub.db, hub.replicaId, { kind: 'note', content: 'one', createdBy: 'a' })
-    const b = putArtifact(hub.db, hub.replicaId, { kind: 'note', content: 'two', createdBy: 'a' })
-    const e = appendEvent(hub.db, hub.replicaId, { type: 'note', stream: 's', room: 'r', fromAgent: 'a', artifactIds: [b.id, a.id] })
+    const a = putArtifact(hub.db, hub.replicaId, { kind: 'note', content: 'one', created_by: 'a' })
+    const b = putArtifact(hub.db, hub.replicaId, { kind: 'note', content: 'two', created_by: 'a' })
+    const e = appendEvent(hub.db, hub.replicaId, { type: 'note', stream: 's', room: 'r', from_agent: 'a', artifact_ids: [b.id, a.id] })
     hub.close()
     expect(listEvents(conn(palace)).events[0]!.artifact_ids).toEqual([a.id, b.id].sort())
     expect(e.artifact_ids).toEqual([a.id, b.id].sort())
@@ -191,7 +191,7 @@ describe('older hub files', () => {
       expect(createHash('sha256').update(readFileSync(file)).digest('hex')).toBe(before)
       const w = conn(palace)
       const written = await w.write((hub) =>
-        appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 's', room: 'r', fromAgent: 'new', topic: 't' })
+        appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 's', room: 'r', from_agent: 'new', topic: 't' })
       )
       expect(written.topic).toBe('t')
       const all = listEvents(w).events
@@ -220,7 +220,7 @@ describe('hub connection errors', () => {
       const c = conn(palace, 150)
       const t = Date.now()
       await expect(
-        c.write((hub) => appendEvent(hub.db, hub.replicaId, { type: 'x', stream: 's', room: 'r', fromAgent: 'a' }))
+        c.write((hub) => appendEvent(hub.db, hub.replicaId, { type: 'x', stream: 's', room: 'r', from_agent: 'a' }))
       ).rejects.toThrow(/^hub is locked: another process holds .*logstream\.sqlite3 \(gave up after 150 ms\)$/)
       expect(Date.now() - t).toBeGreaterThanOrEqual(140)
       expect(listEvents(c).events).toEqual([]) // reads still work (WAL)

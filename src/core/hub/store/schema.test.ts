@@ -114,7 +114,7 @@ describe('ensureSchema', () => {
     expect(changes.createdTables).toEqual(['read_cursors'])
     expect(columns(db, 'events')).toContain('extra_col')
     expect(ensureSchema(db)).toEqual({ addedColumns: [], createdTables: [] }) // idempotent
-    const ev = appendEvent(db, 'rep_0123456789ab', { type: 'note', stream: 's', room: 'r', fromAgent: 'b' })
+    const ev = appendEvent(db, 'rep_0123456789ab', { type: 'note', stream: 's', room: 'r', from_agent: 'b' })
     expect(ev.seq).toBe(2)
     const [legacy, fresh] = listEvents(db)
     expect(legacy!.origin_replica).toBeNull()

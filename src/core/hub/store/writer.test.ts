@@ -20,11 +20,11 @@ afterEach(() => {
 })
 
 const count = (table: string) => (hub.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n
-const base = { type: 'note', stream: 'project/muse', room: 'rooms', fromAgent: 'mac-claude' }
+const base = { type: 'note', stream: 'project/muse', room: 'rooms', from_agent: 'mac-claude' }
 
 describe('appendEvent', () => {
   it('stores the event and returns the envelope in upstream key order', () => {
-    const ev = appendEvent(hub.db, hub.replicaId, { ...base, toAgent: '*', topic: '', body: 'hello 你好', metadata: { b: 2, a: 1 } })
+    const ev = appendEvent(hub.db, hub.replicaId, { ...base, to_agent: '*', topic: '', body: 'hello 你好', metadata: { b: 2, a: 1 } })
     expect(Object.keys(ev)).toEqual([
       'id',
       'seq',
@@ -146,13 +146,13 @@ describe('appendEvent', () => {
   })
 
   it('rolls back the whole append when an artifact id is unknown', () => {
-    const art = putArtifact(hub.db, hub.replicaId, { kind: 'note', content: 'x', createdBy: 'mac-claude' })
-    expect(() => appendEvent(hub.db, hub.replicaId, { ...base, artifactIds: [art.id, 'art_20260101T000000_000000000000'] })).toThrow(
+    const art = putArtifact(hub.db, hub.replicaId, { kind: 'note', content: 'x', created_by: 'mac-claude' })
+    expect(() => appendEvent(hub.db, hub.replicaId, { ...base, artifact_ids: [art.id, 'art_20260101T000000_000000000000'] })).toThrow(
       "artifact_ids references unknown artifact 'art_20260101T000000_000000000000'"
     )
     expect(count('events')).toBe(0)
     expect(count('event_artifacts')).toBe(0)
-    const ok = appendEvent(hub.db, hub.replicaId, { ...base, artifactIds: [art.id, art.id] })
+    const ok = appendEvent(hub.db, hub.replicaId, { ...base, artifact_ids: [art.id, art.id] })
     expect(ok.artifact_ids).toEqual([art.id])
     expect(ok.seq).toBe(1)
     expect(getEvent(hub.db, ok.id)).toEqual(ok) // the returned envelope is what a reader sees
@@ -162,7 +162,7 @@ describe('appendEvent', () => {
 describe('putArtifact / submitPatch', () => {
   it('stores content verbatim with sha256 and UTF-8 size', () => {
     const content = '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-旧\n+新\n'
-    const art = putArtifact(hub.db, hub.replicaId, { kind: 'patch', content, createdBy: 'win-codex', metadata: { k: 1 } })
+    const art = putArtifact(hub.db, hub.replicaId, { kind: 'patch', content, created_by: 'win-codex', metadata: { k: 1 } })
     expect(art.id).toMatch(ARTIFACT_ID_RE)
     expect(art.sha256).toBe(createHash('sha256').update(Buffer.from(content, 'utf8')).digest('hex'))
     expect(art.size_bytes).toBe(Buffer.byteLength(content))
@@ -174,18 +174,18 @@ describe('putArtifact / submitPatch', () => {
 
   it('returns the two upstream warnings and keeps CRLF bytes unchanged', () => {
     const content = 'diff --git a/x b/x\r\n+y'
-    const art = putArtifact(hub.db, hub.replicaId, { kind: 'patch', content, createdBy: 'win-codex' })
+    const art = putArtifact(hub.db, hub.replicaId, { kind: 'patch', content, created_by: 'win-codex' })
     expect(art.warnings).toEqual([PATCH_WARNING_NO_TRAILING_NEWLINE, PATCH_WARNING_CRLF])
     expect(getArtifact(hub.db, art.id)!.content).toBe(content)
-    expect(() => putArtifact(hub.db, hub.replicaId, { kind: 'diff', content: 'x', createdBy: 'a' })).toThrow("kind='diff'")
+    expect(() => putArtifact(hub.db, hub.replicaId, { kind: 'diff', content: 'x', created_by: 'a' })).toThrow("kind='diff'")
   })
 
   it('submits a patch as artifact + patch.ready', () => {
     const { artifact, event } = submitPatch(hub.db, hub.replicaId, {
       content: 'diff\n',
-      fromAgent: 'win-codex',
+      from_agent: 'win-codex',
       stream: 'project/muse',
-      correlationId: 'task_x_0000abcd'
+      correlation_id: 'task_x_0000abcd'
     })
     expect(event).toMatchObject({ type: 'patch.ready', room: 'patches', status: 'ready', artifact_ids: [artifact.id] })
   })
@@ -198,9 +198,9 @@ describe('ackEvent', () => {
       stream: 'project/dya',
       room: 'delegation',
       topic: 'search',
-      fromAgent: 'mac-claude',
-      toAgent: 'win-codex',
-      correlationId: 'task_fix_1234abcd',
+      from_agent: 'mac-claude',
+      to_agent: 'win-codex',
+      correlation_id: 'task_fix_1234abcd',
       status: 'open'
     })
     const ack = ackEvent(hub.db, hub.replicaId, { event_id: target.id, from_agent: 'win-codex', status: 'claimed', body: 'on it' })
@@ -235,11 +235,11 @@ describe('ackEvent', () => {
 describe('createTaskRequest', () => {
   const task = {
     project: 'MemPalace Hub',
-    fromAgent: 'mac-claude',
-    toAgent: 'windows-codex',
+    from_agent: 'mac-claude',
+    to_agent: 'windows-codex',
     goal: 'Fix remote task creation.',
     branch: 'fix/remote-task',
-    baseCommit: 'ABCDEF1234',
+    base_commit: 'ABCDEF1234',
     done: 'Focused tests pass and a patch is submitted.'
   }
 
@@ -271,12 +271,12 @@ describe('createTaskRequest', () => {
 
   it('rejects bad input with the upstream messages', () => {
     const msg = 'task base commit must be a hexadecimal Git object id (at least 7 characters), not a branch or tag'
-    expect(() => createTaskRequest(hub.db, hub.replicaId, { ...task, baseCommit: 'main' })).toThrow(msg)
+    expect(() => createTaskRequest(hub.db, hub.replicaId, { ...task, base_commit: 'main' })).toThrow(msg)
     expect(() => createTaskRequest(hub.db, hub.replicaId, { ...task, goal: ' ' })).toThrow('task goal must not be empty')
     expect(() => createTaskRequest(hub.db, hub.replicaId, { ...task, done: '' })).toThrow('task definition of done must not be empty')
     expect(() => createTaskRequest(hub.db, hub.replicaId, { ...task, branch: '' })).toThrow('task branch must not be empty')
-    expect(() => createTaskRequest(hub.db, hub.replicaId, { ...task, toAgent: '' })).toThrow('task destination agent must not be empty')
-    expect(() => createTaskRequest(hub.db, hub.replicaId, { ...task, fromAgent: '' })).toThrow('task requesting agent must not be empty')
+    expect(() => createTaskRequest(hub.db, hub.replicaId, { ...task, to_agent: '' })).toThrow('task destination agent must not be empty')
+    expect(() => createTaskRequest(hub.db, hub.replicaId, { ...task, from_agent: '' })).toThrow('task requesting agent must not be empty')
     expect(() => createTaskRequest(hub.db, hub.replicaId, { ...task, project: '' })).toThrow('task project must not be empty')
     expect(count('events')).toBe(0)
   })

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto'
 import type { HubEvent } from '../../../shared/contract/hub-types'
 import { ACK_OF, EventType, Room, Status } from '../../../shared/contract/hub-vocabulary'
 import type { Db } from '../../sqlite'
-import type { AckInput } from '../hub-port'
+import type { AckInput, AppendInput, PatchSubmitInput, TaskCreateInput } from '../hub-port'
 import { pyRepr } from '../../text'
 import { putArtifact, type ArtifactRecord } from './artifacts'
 import { formatCreatedAt, HLC_RE, hlcDriftBound, newId, nextHlc } from '../values/ids'
@@ -23,34 +23,18 @@ import {
   validateEventType,
   validateMetadata,
   validateRouting,
-  validateStatus,
-  type EventStatus
+  validateStatus
 } from '../values/validate'
 import { readMetadata, stmt, validInstant } from './write-support'
 
 export type { HubEvent }
 
-/** Input of `appendEvent` (the fields of section 4; camelCase here, snake_case on the wire). */
-export interface AppendEventInput {
-  type: string
-  stream: string
-  room: string
-  fromAgent: string
-  topic?: string | null
-  toAgent?: string | null
-  correlationId?: string | null
-  branch?: string | null
-  baseCommit?: string | null
-  status?: EventStatus | string | null
-  body?: string | null
-  metadata?: Record<string, unknown> | null
-  artifactIds?: string[] | null
-  /**
-   * Internal (demo fleet, imports): the instant used for the id stamp, `created_at` and the HLC's
-   * physical part instead of now. The HLC still ends up strictly greater than any in the file.
-   */
-  at?: Date
-}
+/**
+ * An append as the hub port takes it (`AppendInput`, the fields of section 4 as on the wire), plus
+ * an internal instant (demo fleet, imports) used for the id stamp, `created_at` and the HLC's
+ * physical part instead of now. The HLC still ends up strictly greater than any in the file.
+ */
+export type AppendWrite = AppendInput & { at?: Date }
 
 /** An `events` row as `SELECT rowid, * FROM events` returns it (v4 columns). */
 export type EventRow = Omit<HubEvent, 'seq' | 'artifact_ids' | 'metadata'> & { rowid: number; metadata_json: string }
@@ -152,7 +136,7 @@ function lastHlc(db: Db, replicaId: string, nowMs: number): string | null {
  * inserts the row with `origin_replica` and a fresh HLC, sets `origin_seq = rowid`, and links the
  * artifacts. Returns the stored envelope.
  */
-export function appendEvent(db: Db, replicaId: string, input: AppendEventInput): HubEvent {
+export function appendEvent(db: Db, replicaId: string, input: AppendWrite): HubEvent {
   const { type, stream, room, topic, fromAgent, toAgent, correlationId, branch, baseCommit, status, body, metadataJson, artifactIds, at } =
     normalizeAppend(input)
   const id = newId('evt', at)
@@ -220,27 +204,27 @@ export function appendEvent(db: Db, replicaId: string, input: AppendEventInput):
 }
 
 /** Every field rule of section 4, applied: the values `appendEvent` stores (artifact existence aside). */
-function normalizeAppend(input: AppendEventInput) {
+function normalizeAppend(input: AppendWrite) {
   return {
     type: validateEventType(input.type),
     stream: validateRouting(input.stream, 'stream', true),
     room: validateRouting(input.room, 'room', true),
     topic: validateRouting(input.topic, 'topic', false),
-    fromAgent: validateRouting(input.fromAgent, 'from_agent', true),
-    toAgent: validateRouting(input.toAgent, 'to_agent', false),
-    correlationId: validateRouting(input.correlationId, 'correlation_id', false),
+    fromAgent: validateRouting(input.from_agent, 'from_agent', true),
+    toAgent: validateRouting(input.to_agent, 'to_agent', false),
+    correlationId: validateRouting(input.correlation_id, 'correlation_id', false),
     branch: validateRouting(input.branch, 'branch', false),
-    baseCommit: validateRouting(input.baseCommit, 'base_commit', false),
+    baseCommit: validateRouting(input.base_commit, 'base_commit', false),
     status: validateStatus(input.status),
     body: validateBody(input.body),
     metadataJson: validateMetadata(input.metadata),
-    artifactIds: validateArtifactIds(input.artifactIds),
+    artifactIds: validateArtifactIds(input.artifact_ids),
     at: validInstant(input.at)
   }
 }
 
 /** Checks an append's fields without a hub (so a refused write never creates or opens one). */
-export function checkAppend(input: AppendEventInput): void {
+export function checkAppend(input: AppendWrite): void {
   normalizeAppend(input)
 }
 
@@ -250,7 +234,7 @@ export {
   putArtifact,
   sha256Hex,
   type ArtifactRecord,
-  type PutArtifactInput,
+  type ArtifactWrite,
   type StoredArtifact
 } from './artifacts'
 
@@ -271,9 +255,9 @@ export function ackEvent(db: Db, replicaId: string, input: AckWrite): HubEvent {
     stream: target.stream,
     room: target.room,
     topic: input.topic !== undefined && input.topic !== null ? input.topic : (target.topic ?? null),
-    fromAgent: input.from_agent,
-    toAgent: target.from_agent,
-    correlationId: target.correlation_id || target.id,
+    from_agent: input.from_agent,
+    to_agent: target.from_agent,
+    correlation_id: target.correlation_id || target.id,
     status: input.status ?? null,
     body: input.body ?? '',
     metadata: { [ACK_OF]: eventId },
@@ -281,20 +265,12 @@ export function ackEvent(db: Db, replicaId: string, input: AckWrite): HubEvent {
   })
 }
 
-/** Input of `createTaskRequest` (upstream `create_task`). */
-export interface TaskInput {
-  project: string
-  fromAgent: string
-  toAgent: string
-  goal: string
-  branch: string
-  baseCommit: string
-  done: string
-  /** Internal: backdates the request (demo fleet). */
-  at?: Date
-  /** Internal: the 8-hex correlation suffix (tests); random by default. */
-  suffix?: string
-}
+/**
+ * A task request as the hub port takes it (`TaskCreateInput`, upstream `create_task`), plus
+ * internal fields: `at` backdates the request (demo fleet), `suffix` is the 8-hex correlation
+ * suffix (tests; random by default).
+ */
+export type TaskWrite = TaskCreateInput & { at?: Date; suffix?: string }
 
 /** The task body (exact upstream text). */
 export function taskBody(goal: string, done: string): string {
@@ -315,7 +291,7 @@ export function taskHandoff(correlationId: string, agent: string): string {
  * lowercased), `correlation_id = task_<slug(goal)>_<8 hex>`, `stream = project/<slug(project)>`,
  * `room = delegation`, `status = open`, the exact upstream body. Returns the event and handoff line.
  */
-export function createTaskRequest(db: Db, replicaId: string, input: TaskInput): { task: HubEvent; handoff: string } {
+export function createTaskRequest(db: Db, replicaId: string, input: TaskWrite): { task: HubEvent; handoff: string } {
   const { project, fromAgent, toAgent, branch, baseCommit } = normalizeTask(input)
   const suffix = input.suffix ?? randomBytes(4).toString('hex')
   if (!/^[0-9a-f]{8}$/.test(suffix)) throw new HubValidationError('task suffix must be 8 lowercase hex digits')
@@ -324,11 +300,11 @@ export function createTaskRequest(db: Db, replicaId: string, input: TaskInput): 
     type: EventType.taskRequest,
     stream: `project/${taskSlug(project, 'project')}`,
     room: Room.delegation,
-    fromAgent,
-    toAgent,
-    correlationId,
+    from_agent: fromAgent,
+    to_agent: toAgent,
+    correlation_id: correlationId,
     branch,
-    baseCommit,
+    base_commit: baseCommit,
     status: Status.open,
     body: taskBody(input.goal, input.done),
     ...(input.at ? { at: input.at } : {})
@@ -336,13 +312,13 @@ export function createTaskRequest(db: Db, replicaId: string, input: TaskInput): 
   return { task, handoff: taskHandoff(correlationId, toAgent) }
 }
 
-function normalizeTask(input: TaskInput) {
+function normalizeTask(input: TaskWrite) {
   const out = {
     project: requiredTaskText(input.project, 'project'),
-    fromAgent: requiredTaskText(input.fromAgent, 'requesting agent'),
-    toAgent: requiredTaskText(input.toAgent, 'destination agent'),
+    fromAgent: requiredTaskText(input.from_agent, 'requesting agent'),
+    toAgent: requiredTaskText(input.to_agent, 'destination agent'),
     branch: requiredTaskText(input.branch, 'branch'),
-    baseCommit: validateBaseCommit(input.baseCommit)
+    baseCommit: validateBaseCommit(input.base_commit)
   }
   if (typeof input.goal !== 'string' || !pyStrip(input.goal)) throw new HubValidationError('task goal must not be empty')
   if (typeof input.done !== 'string' || !pyStrip(input.done)) {
@@ -352,27 +328,23 @@ function normalizeTask(input: TaskInput) {
 }
 
 /** Checks a task request's fields without a hub. */
-export function checkTask(input: TaskInput): void {
+export function checkTask(input: TaskWrite): void {
   normalizeTask(input)
 }
 
-/** Input of `submitPatch`: the patch text plus the `patch.ready` event's routing. */
-export interface SubmitPatchInput extends Omit<AppendEventInput, 'type' | 'room' | 'status' | 'artifactIds'> {
-  content: string
-  /** Default `patches`. */
-  room?: string
-}
+/** A patch as the hub port takes it (`PatchSubmitInput`), plus an internal backdate (demo fleet). */
+export type PatchWrite = PatchSubmitInput & { at?: Date }
 
 /**
  * Upstream `submit_patch`: stores a `kind=patch` artifact (metadata shared with the event), then
  * appends `type=patch.ready`, `status=ready` referencing it. Returns both, with the warnings.
  */
-export function submitPatch(db: Db, replicaId: string, input: SubmitPatchInput): { artifact: ArtifactRecord; event: HubEvent } {
+export function submitPatch(db: Db, replicaId: string, input: PatchWrite): { artifact: ArtifactRecord; event: HubEvent } {
   const { content, room, ...rest } = input
   const artifact = putArtifact(db, replicaId, {
     kind: 'patch',
     content,
-    createdBy: input.fromAgent,
+    created_by: input.from_agent,
     metadata: input.metadata ?? null,
     ...(input.at ? { at: input.at } : {})
   })
@@ -381,7 +353,7 @@ export function submitPatch(db: Db, replicaId: string, input: SubmitPatchInput):
     type: EventType.patchReady,
     room: room ?? Room.patches,
     status: Status.ready,
-    artifactIds: [artifact.id]
+    artifact_ids: [artifact.id]
   })
   return { artifact, event }
 }

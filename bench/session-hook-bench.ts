@@ -25,6 +25,20 @@ function payload(n: number): string {
   })
 }
 
+/** Waits (up to 30 s) until the hub holds `count` session states; returns how many it holds. */
+async function landedAtLeast(palace: string, count: number): Promise<number> {
+  const hub = new LocalHub(palace)
+  try {
+    for (let waited = 0; ; waited += 10) {
+      const landed = (await hub.list({ type: 'status', topic: 'session', limit: count + 1 })).events.length
+      if (landed >= count || waited > 30_000) return landed
+      await new Promise((r) => setTimeout(r, 10))
+    }
+  } finally {
+    await hub.close()
+  }
+}
+
 /** The session hook, whole process, against node -e 0. */
 export async function sessionHookFigures(root: string, work: string): Promise<Figure[]> {
   const bin = join(root, 'bin', 'muster.cjs')
@@ -47,6 +61,9 @@ export async function sessionHookFigures(root: string, work: string): Promise<Fi
     )
     hookTimes.push(performance.now() - t)
     if (r.status !== 0 || String(r.stderr).trim()) throw new Error(`session-hook failed: ${r.status} ${r.stderr}`)
+    // the detached worker appends after the hook exited: let it finish before the next round, so
+    // it does not slow a timed process on a 2-core machine
+    await landedAtLeast(palace, i + 1)
   }
   // the detached workers append after the hooks exited: wait for all of them
   const hub = new LocalHub(palace)

@@ -112,10 +112,9 @@ if (isHookCall(args)) {
   } catch {
     fast = { answered: false, stdin: null }
   }
-  if (fast.answered) {
-    process.exitCode = fast.exitCode
-    exitWhenFlushed()
-  } else require(join(OUT, 'approve-hook.cjs')).runHook(args, fast.stdin).then(exitWhenFlushed)
+  // answered: written with blocking writes already, so exit without setting up stdout and stderr
+  if (fast.answered) process.exit(fast.exitCode)
+  else require(join(OUT, 'approve-hook.cjs')).runHook(args, fast.stdin).then(exitWhenFlushed)
 } else if (args[at] === 'patch' && args[at + 1] === 'verify')
   // scripts and hooks verify patches often: a plain call is answered by its own CommonJS entry
   require(join(OUT, 'patch-verify.cjs'))

@@ -11,7 +11,7 @@
  */
 import { readSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import {
   DecisionTrust,
   MAX_HOOK_INPUT_BYTES,
@@ -31,7 +31,10 @@ import type { AllowedJob } from './approve-worker'
 /** Where the jobs for the worker are written, inside Muster's home. */
 export const JOBS_DIR = 'hook-jobs'
 
-/** What the fast path did: answered (with the exit code), or the stdin bytes read for the full hook. */
+/**
+ * What the fast path did: answered (with the exit code; everything is written, the process may
+ * exit at once), or the stdin bytes read for the full hook.
+ */
 export type FastAnswer = { answered: true; exitCode: number } | { answered: false; stdin: Buffer | null }
 
 /** Reads fd 0 to its end with blocking reads (a non-blocking pipe is waited on); null past `max` bytes or on an error. */
@@ -60,12 +63,15 @@ function readStdinSync(max: number): Buffer | null {
   return Buffer.concat(chunks)
 }
 
-/** Writes the whole answer to fd 1; false when nobody reads it any more (EPIPE). */
-function writeAnswer(text: string): boolean {
+/**
+ * Writes all of `text` to `fd` with blocking writes (no stream set up: the process exits right
+ * after, with nothing left to flush); false when nobody reads it any more (EPIPE).
+ */
+function writeFd(fd: 1 | 2, text: string): boolean {
   const bytes = Buffer.from(text)
   for (let at = 0; at < bytes.length;) {
     try {
-      at += writeSync(1, bytes, at)
+      at += writeSync(fd, bytes, at)
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code
       if (code === 'EPIPE') return false
@@ -76,10 +82,30 @@ function writeAnswer(text: string): boolean {
   return true
 }
 
+/** A line on stderr; never throws (the answer is out by then). */
+function warn(line: string): void {
+  try {
+    writeFd(2, line)
+  } catch {
+    // stderr closed: nobody to tell
+  }
+}
+
 /** The options the fast path takes as they are; anything the full hook would refuse goes there. */
 function usable(o: HookCliOptions): o is HookCliOptions & { agent: string } {
   if (!o.agent || !isAgentId(o.agent) || (o.hub && o.palace)) return false
   return o.timeoutMs === undefined || (o.timeoutMs >= 1 && o.timeoutMs <= 24 * 3600 * 1000)
+}
+
+/** Writes a job file only this user can read, creating its folder when missing. */
+function writeJob(file: string, text: string): void {
+  try {
+    writeFileSync(file, text, { mode: 0o600, flag: 'wx' })
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+    makeDirSync(dirname(file), { mode: 0o700 })
+    writeFileSync(file, text, { mode: 0o600, flag: 'wx' })
+  }
 }
 
 /** Starts the worker that records the allowed call (detached: the hook exits now); false when it could not start. */
@@ -142,24 +168,19 @@ export function answerAllowlisted(argv: readonly string[], worker = join(__dirna
   if (!found) return miss
   const { adapter, call, rule } = found
   // the job first: a home it cannot be written to goes the full way (which records in the hub itself)
-  const job: AllowedJob = { options: { ...o, home }, cwd: process.cwd(), call, rule }
-  const jobFile = join(home, JOBS_DIR, `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}.json`)
-  const text = JSON.stringify(job)
+  let reply: ReturnType<typeof adapter.answer>
+  let jobFile: string
   try {
-    try {
-      writeFileSync(jobFile, text, { mode: 0o600, flag: 'wx' })
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-      makeDirSync(join(home, JOBS_DIR), { mode: 0o700 })
-      writeFileSync(jobFile, text, { mode: 0o600, flag: 'wx' })
-    }
+    reply = adapter.answer(call, 'allow', allowlistedReason(rule), { always: false })
+    const job: AllowedJob = { options: { ...o, home }, cwd: process.cwd(), call, rule }
+    jobFile = join(home, JOBS_DIR, `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}.json`)
+    writeJob(jobFile, JSON.stringify(job))
   } catch {
     return miss
   }
-  const reply = adapter.answer(call, 'allow', allowlistedReason(rule), { always: false })
   let received: boolean
   try {
-    received = writeAnswer(reply.stdout)
+    received = writeFd(1, reply.stdout)
   } catch {
     received = false
   }
@@ -170,11 +191,8 @@ export function answerAllowlisted(argv: readonly string[], worker = join(__dirna
     } catch {
       // the worker may already have taken it
     }
-    if (received)
-      process.stderr.write(
-        `muster approve-hook: allowed by allowlist rule #${rule.id}, but not recorded: the recording worker did not start\n`
-      )
+    if (received) warn(`muster approve-hook: allowed by allowlist rule #${rule.id}, but not recorded: the recording worker did not start\n`)
   }
-  if (reply.stderr) process.stderr.write(`${reply.stderr}\n`)
+  if (reply.stderr) warn(`${reply.stderr}\n`)
   return { answered: true, exitCode: received ? reply.exitCode : 2 }
 }

@@ -1,4 +1,5 @@
 import {
+  existsSync,
   lstatSync,
   mkdirSync,
   promises as fsp,
@@ -141,7 +142,15 @@ describe('writableTarget while another writer swaps the file', () => {
     writeTree(p, { 'docs/qa.md': ROLE('qa'), '.muse/.keep': '' })
     symlinkSync(join(p, 'docs/qa.md'), join(p, '.muse/qa.md'))
     renameSync(join(p, 'docs/qa.md'), join(p, 'docs/qa.md.aside'))
-    setTimeout(() => renameSync(join(p, 'docs/qa.md.aside'), join(p, 'docs/qa.md')), 10)
+    // the other writer puts it back right after Muster found the link dangling (not on a timer, which
+    // a busy machine may fire after the grace)
+    const lstat = fsp.lstat.bind(fsp)
+    vi.spyOn(fsp, 'lstat').mockImplementation(async (q, o) => {
+      const found = await lstat(q, o)
+      if (q === join(p, '.muse/qa.md') && existsSync(join(p, 'docs/qa.md.aside')))
+        renameSync(join(p, 'docs/qa.md.aside'), join(p, 'docs/qa.md'))
+      return found
+    })
     expect(await writableTarget(join(p, '.muse/qa.md'), p)).toBe(join(realpathSync(p), 'docs/qa.md'))
   })
 

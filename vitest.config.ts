@@ -5,7 +5,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // one line per run when the upstream-file suites are skipped (no ../shared beside the repo)
-    globalSetup: ['test/setup/upstream-notice.ts'],
+    globalSetup: ['test/setup/upstream-notice.ts', 'test/setup/built-cli.ts'],
     // a user home per worker: the machine's own ~/.mempalace and ~/.muster stay out of every test
     setupFiles: ['test/setup/isolated-home.ts'],
     environment: 'node',

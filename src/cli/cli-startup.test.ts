@@ -5,38 +5,22 @@
  * service, the hub or the watcher. This builds the CLI as `npm run build:cli` does and walks
  * esbuild's import graph.
  */
-import { spawnSync } from 'node:child_process'
 import { isBuiltin } from 'node:module'
-import { readFileSync, readdirSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { tmpDir } from '../../test/helpers/tmp'
+import { builtCliMeta, type CliMeta } from '../../test/helpers/built-cli'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
 
-interface Meta {
-  outputs: Record<
-    string,
-    { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown>; entryPoint?: string }
-  >
-}
-
-let meta: Meta
+let meta: CliMeta
 let entry: string
 
 beforeAll(() => {
-  const out = tmpDir()
-  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-cli.mjs'), '--outdir', out, '--metafile'], { encoding: 'utf8' })
-  expect(r.status, r.stderr).toBe(0)
-  meta = JSON.parse(readFileSync(join(out, 'meta.json'), 'utf8')) as Meta
-  // a worktree whose node_modules is a link names packages by their real path (../../main/node_modules/x)
-  for (const o of Object.values(meta.outputs))
-    o.inputs = Object.fromEntries(
-      Object.entries(o.inputs).map(([k, v]) => [k.replace(/^(?:\.\.\/)+(?:[^/]+\/)*?node_modules\//, 'node_modules/'), v])
-    )
+  meta = builtCliMeta()
   entry = Object.keys(meta.outputs).find((o) => meta.outputs[o]!.entryPoint === 'src/cli/main.ts')!
   expect(entry).toMatch(/muster\.mjs$/)
-}, 240_000)
+})
 
 /** Outputs and externals reached from `from` by static imports only. */
 function staticClosure(from: string): { outputs: Set<string>; externals: Set<string> } {

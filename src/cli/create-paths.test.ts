@@ -1,20 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, rmSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../../test/helpers/tmp'
+import { builtCliOut } from '../../test/helpers/built-cli'
 
-// The real `muster` process, built from the current sources by `npm run build:cli`'s script
-// (into out/, so its external packages resolve from node_modules).
-const ROOT = resolve(import.meta.dirname, '..', '..')
-const OUT = join(ROOT, 'out', 'test-cli', String(process.pid))
-const CLI = join(OUT, 'muster.mjs')
-
-beforeAll(() => {
-  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-cli.mjs'), '--outdir', OUT], { encoding: 'utf8' })
-  expect(r.status, r.stderr).toBe(0)
-}, 240_000)
-afterAll(() => rmSync(OUT, { recursive: true, force: true }))
+// The real `muster` process, built from the current sources by `npm run build:cli`'s script (once per run).
+const CLI = join(builtCliOut(), 'muster.mjs')
 
 /** Runs the CLI; a run that outlives the timeout is killed and reported as hung. */
 function muster(...args: string[]): { code: number | null; err: string; hung: boolean } {

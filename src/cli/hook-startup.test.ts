@@ -4,35 +4,18 @@
  * the CLI as `npm run build:cli` does and walks esbuild's static import graph from that entry;
  * the slow path through commander is checked to give the same answer.
  */
-import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { isBuiltin } from 'node:module'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { builtCliMeta, type CliMeta } from '../../test/helpers/built-cli'
 import { tmpDir } from '../../test/helpers/tmp'
 import { runCli } from './index'
 
-const ROOT = resolve(import.meta.dirname, '..', '..')
-
-interface Meta {
-  outputs: Record<
-    string,
-    { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown>; entryPoint?: string }
-  >
-}
-let meta: Meta
+let meta: CliMeta
 
 beforeAll(() => {
-  const out = tmpDir()
-  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-cli.mjs'), '--outdir', out, '--metafile'], { encoding: 'utf8' })
-  expect(r.status, r.stderr).toBe(0)
-  meta = JSON.parse(readFileSync(join(out, 'meta.json'), 'utf8')) as Meta
-  // a worktree whose node_modules is a link names packages by their real path (../../main/node_modules/x)
-  for (const o of Object.values(meta.outputs))
-    o.inputs = Object.fromEntries(
-      Object.entries(o.inputs).map(([k, v]) => [k.replace(/^(?:\.\.\/)+(?:[^/]+\/)*?node_modules\//, 'node_modules/'), v])
-    )
-}, 240_000)
+  meta = builtCliMeta()
+})
 
 describe('approve-hook start-up', () => {
   it('its own entry statically loads only the hook, one local hub (append and follow) and SQLite', () => {

@@ -1,23 +1,20 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { linkSync, openSync, closeSync, renameSync, rmSync, statSync, truncateSync, unlinkSync, writeSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { linkSync, openSync, closeSync, renameSync, statSync, truncateSync, unlinkSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tmpDir } from '../../test/helpers/tmp'
+import { builtCliOut } from '../../test/helpers/built-cli'
 import { createHub, HUB_FILENAME } from '../core/hub/store/schema'
 import { appendEvent } from '../core/hub/store/writer'
 
-// The real `muster serve` process, built from the current sources (as create-paths.test.ts does).
-const ROOT = resolve(import.meta.dirname, '..', '..')
-const OUT = join(ROOT, 'out', 'test-cli', `hub-replaced-${process.pid}`)
-const CLI = join(OUT, 'muster.mjs')
+// The real `muster serve` process, built from the current sources (once per run).
+const CLI = join(builtCliOut(), 'muster.mjs')
 const TOKEN = 'hub-replaced-token-0123456789'
 
 let child: ChildProcess
 let url: string
 beforeAll(async () => {
-  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-cli.mjs'), '--outdir', OUT], { encoding: 'utf8' })
-  expect(r.status, r.stderr).toBe(0)
   child = spawn(process.execPath, [CLI, 'serve', '--home', tmpDir(), '--token', TOKEN], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, MUSTER_HOME: '' }
@@ -35,7 +32,6 @@ beforeAll(async () => {
 }, 240_000)
 afterAll(() => {
   child?.kill('SIGKILL')
-  rmSync(OUT, { recursive: true, force: true })
 })
 
 interface Answer {

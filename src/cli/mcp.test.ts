@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -14,6 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { describeUpstream, REPO_ROOT, upstreamPath } from '../../test/helpers/fixtures'
 import { tmpDir } from '../../test/helpers/tmp'
+import { builtCliOut } from '../../test/helpers/built-cli'
 import { createHub } from '../core/hub/store/schema'
 import { appendEvent } from '../core/hub/store/writer'
 import { FROM_AGENT_NOTE } from '../core/mcp/hub-tools'
@@ -21,18 +22,12 @@ import { ymd, ymdhm } from '../core/muse/edits'
 import { startHubServer } from '../../test/helpers/hub-server'
 import { runCli } from './index'
 
-const OUT = join(REPO_ROOT, 'out', `mcp-test-${process.pid}`)
-const CLI = join(OUT, 'muster.mjs')
+// the run's CLI build, inside the repository so the bundle resolves node_modules and resources/ as installed
+const CLI = join(builtCliOut(), 'muster.mjs')
 const clients: Client[] = []
 
-beforeAll(() => {
-  // built inside the repository so the bundle resolves node_modules and resources/ as installed
-  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts', 'build-cli.mjs'), '--outdir', OUT], { encoding: 'utf8' })
-  expect(r.status, r.stderr).toBe(0)
-}, 120_000)
 afterAll(async () => {
   for (const c of clients) await c.close()
-  rmSync(OUT, { recursive: true, force: true })
 })
 
 /** A writable copy of a folder. */

@@ -1,24 +1,39 @@
 /**
  * The real `muster` binary for process tests: `bin/muster.cjs` (and its older `bin/muster.mjs`) and the CLI bundle built by
- * `scripts/build-cli.mjs`, laid out as in the package (`bin/`, `out/cli/`) in a folder inside the
- * repository (so packages resolve from its node_modules), removed after the test file.
+ * `scripts/build-cli.mjs`, laid out as in the package (`bin/`, `out/cli/`), built once per vitest run by
+ * test/setup/built-cli.ts. Tests only run it and read it; none changes it.
  */
-import { spawnSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { afterAll } from 'vitest'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { inject } from 'vitest'
 
-const ROOT = resolve(import.meta.dirname, '..', '..')
-
-/** Builds the CLI once for this test file; returns the path of its `bin/muster.cjs`. */
+/** The run's built CLI: the path of its `bin/muster.cjs`. */
 export function builtCli(): string {
-  const base = join(ROOT, 'node_modules', '.cache')
-  mkdirSync(base, { recursive: true })
-  const dir = mkdtempSync(join(base, 'muster-cli-'))
-  afterAll(() => rmSync(dir, { recursive: true, force: true }))
-  mkdirSync(join(dir, 'bin'))
-  for (const bin of ['muster.cjs', 'muster.mjs']) copyFileSync(join(ROOT, 'bin', bin), join(dir, 'bin', bin))
-  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-cli.mjs'), '--outdir', join(dir, 'out', 'cli')], { encoding: 'utf8' })
-  if (r.status !== 0) throw new Error(`building the CLI failed: ${r.stderr}`)
-  return join(dir, 'bin', 'muster.cjs')
+  return join(inject('builtCliDir'), 'bin', 'muster.cjs')
+}
+
+/** The run's CLI bundle folder (`out/cli`: `muster.mjs`, the hook entry, the chunks). */
+export function builtCliOut(): string {
+  return join(inject('builtCliDir'), 'out', 'cli')
+}
+
+/** esbuild's import graph of the run's CLI build (the parts the start-up tests read). */
+export interface CliMeta {
+  outputs: Record<
+    string,
+    { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown>; entryPoint?: string }
+  >
+}
+
+/**
+ * The build's metafile, with package inputs named `node_modules/<pkg>/...` wherever node_modules
+ * really is (a worktree whose node_modules is a link names them by their real path, ../../main/node_modules/x).
+ */
+export function builtCliMeta(): CliMeta {
+  const meta = JSON.parse(readFileSync(join(builtCliOut(), 'meta.json'), 'utf8')) as CliMeta
+  for (const o of Object.values(meta.outputs))
+    o.inputs = Object.fromEntries(
+      Object.entries(o.inputs).map(([k, v]) => [k.replace(/^(?:\.\.\/)+(?:[^/]+\/)*?node_modules\//, 'node_modules/'), v])
+    )
+  return meta
 }

@@ -1,7 +1,8 @@
 /**
  * Stress: for each way agents write (append mode, truncate + write, temp + rename), a separate
  * Python process writes 1,000 unique lines into a role file while Muster sends 300 directives into
- * the same file (6 at a time, as a server would), the two kept in step so every edit races agent
+ * the same file (6 at a time, as a server would; 300 lines against 90 directives in `npm test`,
+ * the full size under `MUSTER_STRESS=full`, see stress-size.ts), the two kept in step so every edit races agent
  * writes however loaded the machine is. Every agent line and every directive must be in the file
  * exactly once, and no Muster working file may be left. The three patterns run at once (bounded:
  * agents are killed after 150 s, each edit gives up after 10 s, the test after 240 s).
@@ -9,48 +10,55 @@
 import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../helpers/tmp'
 import { runAgentRace, type AgentPattern } from './agent-race'
+import { stressSize } from './stress-size'
 
 const PATTERNS: AgentPattern[] = ['append', 'truncate', 'rename']
+const AGENT_WRITES = stressSize(1000, 300)
+const MUSTER_EDITS = stressSize(300, 90)
 
 describe('agents and Muster writing one role file at once', () => {
-  it('1,000 agent writes against 300 Muster edits, per write pattern: nothing lost, nothing twice', { timeout: 240_000 }, async () => {
-    const results = await runAgentRace({
-      dir: tmpDir(),
-      patterns: PATTERNS,
-      agentWrites: 1000,
-      musterEdits: 300,
-      concurrency: 6,
-      agentPauseMs: 4,
-      agentTimeoutMs: 150_000
-    })
-    for (const r of results) {
-      const p95 = [...r.latencies].sort((a, b) => a - b)[Math.ceil(r.latencies.length * 0.95) - 1]
-      console.log(
-        `${r.pattern}: ${r.seconds.toFixed(1)} s, ${r.latencies.length} edits, p95 ${p95?.toFixed(0)} ms, failed ${r.failedEdits.length}`
+  it(
+    `${AGENT_WRITES} agent writes against ${MUSTER_EDITS} Muster edits, per write pattern: nothing lost, nothing twice`,
+    { timeout: 240_000 },
+    async () => {
+      const results = await runAgentRace({
+        dir: tmpDir(),
+        patterns: PATTERNS,
+        agentWrites: AGENT_WRITES,
+        musterEdits: MUSTER_EDITS,
+        concurrency: 6,
+        agentPauseMs: 4,
+        agentTimeoutMs: 150_000
+      })
+      for (const r of results) {
+        const p95 = [...r.latencies].sort((a, b) => a - b)[Math.ceil(r.latencies.length * 0.95) - 1]
+        console.log(
+          `${r.pattern}: ${r.seconds.toFixed(1)} s, ${r.latencies.length} edits, p95 ${p95?.toFixed(0)} ms, failed ${r.failedEdits.length}`
+        )
+      }
+      expect(
+        results.map(({ pattern, lostLines, duplicatedLines, lostEdits, duplicatedEdits, failedEdits, leftovers, examples }) => ({
+          pattern,
+          lostLines,
+          duplicatedLines,
+          lostEdits,
+          duplicatedEdits,
+          failedEdits,
+          leftovers,
+          examples
+        }))
+      ).toEqual(
+        PATTERNS.map((pattern) => ({
+          pattern,
+          lostLines: 0,
+          duplicatedLines: 0,
+          lostEdits: 0,
+          duplicatedEdits: 0,
+          failedEdits: [],
+          leftovers: [],
+          examples: []
+        }))
       )
     }
-    expect(
-      results.map(({ pattern, lostLines, duplicatedLines, lostEdits, duplicatedEdits, failedEdits, leftovers, examples }) => ({
-        pattern,
-        lostLines,
-        duplicatedLines,
-        lostEdits,
-        duplicatedEdits,
-        failedEdits,
-        leftovers,
-        examples
-      }))
-    ).toEqual(
-      PATTERNS.map((pattern) => ({
-        pattern,
-        lostLines: 0,
-        duplicatedLines: 0,
-        lostEdits: 0,
-        duplicatedEdits: 0,
-        failedEdits: [],
-        leftovers: [],
-        examples: []
-      }))
-    )
-  })
+  )
 })

@@ -37,6 +37,13 @@ const SESSION_EVENTS = 500
 export const NEEDS_DEBOUNCE_MS = 120
 /** ...and at least this often (stuck tasks and expiring approvals change with time alone). */
 export const NEEDS_TICK_MS = 30_000
+/**
+ * A watching service computes its first queue this long after it starts, unless asked for it or
+ * told of a change before: a service starts with a screen to serve, and the first queue (a read
+ * of every hub, the approvals, the patches and the directive index) would delay the dashboard's
+ * first requests.
+ */
+export const NEEDS_FIRST_MS = 3_000
 
 /** Contract methods after which the queue may have changed without a hub push (or before it). */
 const MUTATIONS: ReadonlySet<string> = new Set([
@@ -95,6 +102,8 @@ export class NeedsService {
   private dirty = true
   private running: Promise<NeedsList> | null = null
   private timer: ReturnType<typeof setTimeout> | undefined
+  /** True while `timer` is the start-up one (a change brings it forward). */
+  private starting = false
   private tick: ReturnType<typeof setInterval> | undefined
   private closed = false
 
@@ -102,7 +111,8 @@ export class NeedsService {
     if (src.emit) {
       this.tick = setInterval(() => this.poke(), NEEDS_TICK_MS)
       this.tick.unref?.()
-      this.poke()
+      this.dirty = true
+      this.schedule(NEEDS_FIRST_MS, true)
     }
   }
 
@@ -134,11 +144,19 @@ export class NeedsService {
   /** Schedules a recomputation (watching services only). */
   poke(): void {
     this.dirty = true
-    if (!this.src.emit || this.closed || this.timer !== undefined) return
+    if (!this.src.emit || this.closed) return
+    if (this.starting) clearTimeout(this.timer)
+    else if (this.timer !== undefined) return
+    this.schedule(NEEDS_DEBOUNCE_MS)
+  }
+
+  private schedule(ms: number, starting = false): void {
+    this.starting = starting
     this.timer = setTimeout(() => {
       this.timer = undefined
+      this.starting = false
       void this.latest().catch(() => undefined)
-    }, NEEDS_DEBOUNCE_MS)
+    }, ms)
   }
 
   /** The current whole queue: recomputed (once, shared) when something changed since the last. */

@@ -9,6 +9,7 @@ import { LoadingState } from './components/state-views'
 import { Toasts } from './components/toasts'
 import { useKeyboardShortcuts } from './hooks/use-keyboard-shortcuts'
 import { useThemeEffect } from './hooks/use-theme'
+import { FALLBACK_MS, openAfterNextPaint } from './lib/first-paint'
 import { SCREENS, type ScreenId } from './lib/screens'
 import { useUiStore } from './stores/ui-store'
 import { OverviewScreen } from './views/overview/overview-screen'
@@ -56,6 +57,14 @@ export function App() {
   useEffect(() => {
     mainRef.current?.scrollTo({ top: 0 })
   }, [screen])
+  // the Overview opens the first-paint gate when its cards are in; any other screen at once
+  useEffect(() => {
+    if (screen !== 'overview') openAfterNextPaint()
+  }, [screen])
+  useEffect(() => {
+    const fallback = setTimeout(openAfterNextPaint, FALLBACK_MS)
+    return () => clearTimeout(fallback)
+  }, [])
   // The window title carries how many things need the operator (the needs-you queue), so a glance at the taskbar tells.
   useEffect(() => {
     const label = SCREENS.find((s) => s.id === screen)?.label ?? 'Muster'

@@ -4,6 +4,7 @@
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import type { MethodInput, MethodName, MethodOutput } from '../../../shared/api'
+import { useAfterFirstPaint } from '../lib/first-paint'
 import { client } from './client'
 
 /** The query key of a method call: `[method, input]`. */
@@ -11,11 +12,13 @@ export function queryKey<M extends MethodName>(method: M, input?: MethodInput<M>
   return input === undefined ? [method] : [method, input]
 }
 
-/** Fetches one method's output with react-query. */
-export function useMethodQuery<M extends MethodName>(method: M, input: MethodInput<M>) {
+/** Fetches one method's output with react-query; `afterFirstPaint`: not before the first screen painted (lib/first-paint.ts). */
+export function useMethodQuery<M extends MethodName>(method: M, input: MethodInput<M>, opts: { afterFirstPaint?: boolean } = {}) {
+  const painted = useAfterFirstPaint()
   return useQuery<MethodOutput<M>, Error>({
     queryKey: queryKey(method, input),
-    queryFn: () => client.call(method, input)
+    queryFn: () => client.call(method, input),
+    enabled: !opts.afterFirstPaint || painted
   })
 }
 
@@ -78,11 +81,11 @@ export function invalidateMuse(qc: QueryClient): Promise<void> {
 }
 
 /** Every directive across projects (filters are applied in the UI so counts stay complete). */
-export const useDirectives = () => useMethodQuery('muse.directives', {})
+export const useDirectives = () => useMethodQuery('muse.directives', {}, { afterFirstPaint: true })
 /** One role file read in full: text, sections, TODOs, directives. */
 export const useRole = (project: string, role: string) => useMethodQuery('muse.role', { project, role })
 /** Lint findings of one project (or all). */
-export const useLint = (project?: string) => useMethodQuery('muse.lint', project ? { project } : {})
+export const useLint = (project?: string) => useMethodQuery('muse.lint', project ? { project } : {}, { afterFirstPaint: true })
 /** Which project holds the global strategy.md (bare ROLE targets resolve there). */
 export const useHubInfo = () => useMethodQuery('muse.hub', {})
 

@@ -1,5 +1,5 @@
 /** The fleet overview: totals, toolbar and one card per registered project. */
-import { useMemo } from 'react'
+import { useEffect, useMemo } from 'react'
 import { FolderPlus, FolderSearch, RefreshCw, Search, X } from 'lucide-react'
 import { useFleetStatus } from '../../api/queries'
 import { ScreenHeader } from '../../components/screen-header'
@@ -7,6 +7,7 @@ import { EmptyState, ErrorState } from '../../components/state-views'
 import { plural } from '../../lib/format'
 import { useUiStore } from '../../stores/ui-store'
 import { useElementWidth } from '../../hooks/use-element-width'
+import { openAfterNextPaint } from '../../lib/first-paint'
 import { columnCount, packColumns } from './card-layout'
 import { fleetTotals, matchesFilter } from './fleet-stats'
 import { FleetTotalsStrip } from './fleet-totals'
@@ -54,6 +55,11 @@ export function OverviewScreen() {
   const lint = useCrossFileLint()
   const packed = useMemo(() => packColumns(visible, columns), [visible, columns])
   const hasProjects = !!data && data.length > 0
+  // the cards (or the empty or error state) are committed: what they do not need waits until they painted
+  const settled = !fleet.isPending
+  useEffect(() => {
+    if (settled) openAfterNextPaint()
+  }, [settled])
 
   const actions = hasProjects && (
     <>
@@ -98,6 +104,8 @@ export function OverviewScreen() {
         description={hasProjects ? 'Every project’s role files and their L0 status lines, updated live as agents write them.' : undefined}
         actions={actions}
       />
+      {/* one element in every state, measured while the fleet loads: the cards' first render has its column count */}
+      <div ref={gridRef} className="grid-measure" aria-hidden />
       {fleet.isPending ? (
         <SkeletonGrid />
       ) : !data ? (
@@ -126,7 +134,6 @@ export function OverviewScreen() {
               retrying={fleet.isFetching}
             />
           )}
-          <div ref={gridRef} className="grid-measure" aria-hidden />
           {visible.length === 0 ? (
             <EmptyState icon={<Search size={18} />} title={`No project matches “${filter}”`}>
               <button type="button" className="btn" onClick={() => setFilter('')}>

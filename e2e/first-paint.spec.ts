@@ -1,0 +1,40 @@
+/**
+ * The Overview's first paint comes first: the needs-you queue, the directive index and lint are
+ * asked for only once the project cards are on screen, and their figures still arrive then.
+ */
+import type { Route } from '@playwright/test'
+import { call } from './api'
+import { test, expect } from './fixtures'
+
+interface Needs {
+  count: number
+}
+
+test('needs-you, directives and lint wait for the cards, then the Overview shows the queue', async ({ page, demo, request }) => {
+  const asked: string[] = []
+  page.on('request', (r) => {
+    const m = /\/api\/call\/([\w.]+)/.exec(r.url())
+    if (m) asked.push(m[1]!)
+  })
+  // the fleet's answer is held until the skeleton has painted
+  let release: () => void = () => undefined
+  const held = new Promise<void>((r) => (release = r))
+  await page.route('**/api/call/fleet.status', async (route: Route) => {
+    await held
+    await route.continue()
+  })
+  await page.goto(demo.openUrl)
+  await expect(page.getByRole('status', { name: 'Loading the fleet' })).toBeVisible()
+  // several frames painted with the skeleton: nothing the cards do not show was asked for
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r)))))
+  expect(asked).toContain('fleet.status')
+  expect(asked.filter((m) => ['needs.list', 'muse.directives', 'muse.lint'].includes(m))).toEqual([])
+
+  release()
+  await expect(page.locator('[data-testid^="project-card-"]').first()).toBeVisible()
+  const needs = await call<Needs>(request, demo, 'needs.list', {})
+  expect(needs.count).toBeGreaterThan(0)
+  await expect(page.getByTestId('needs-count')).toHaveText(String(needs.count))
+  await expect.poll(() => page.title()).toMatch(new RegExp(`^\\(${needs.count}\\) `))
+  expect(asked).toEqual(expect.arrayContaining(['needs.list', 'muse.directives', 'muse.lint']))
+})

@@ -11,6 +11,7 @@ import type { FleetView } from '../../src/core/muse/directive-index'
 import { RoleCache, scanProjects } from '../../src/core/muse/fleet-scan'
 import { detectHub } from '../../src/core/muse/hub-project'
 import { lateWritesSettled } from '../../src/core/muse/safe-write-keeper'
+import { replacedWrites } from '../../src/core/muse/safe-write-witness'
 import { send } from '../../src/core/muse/send'
 import type { Project } from '../../src/shared/api'
 
@@ -66,6 +67,11 @@ export interface RaceResult {
   torn: string[]
   /** Successful edits missing from the file but kept in a `.muster-lost-` copy (reported). */
   reportedEdits: number
+  /**
+   * Other writers' versions reported replaced in a swap's window (the documented limit of
+   * `safe-write.ts`: a rename landing between Muster's final check and its rename).
+   */
+  replacedWrites: number
   /** The reader's reads and how many found the path missing (null without a reader). */
   reads: { total: number; missing: number } | null
   seconds: number
@@ -216,6 +222,7 @@ async function racePattern(
     examples,
     torn,
     reportedEdits,
+    replacedWrites: replacedWrites.filter((w) => w.path.endsWith(join(`p-${pattern}`, '.muse', 'build.md'))).length,
     reads,
     seconds
   }

@@ -1,5 +1,6 @@
 /**
- * The afterlife of the copies a swap moved off the path (design in `safe-write.ts`, step 6).
+ * The afterlife of the versions a swap replaced (design in `safe-write.ts`, step 6), each still
+ * reachable through a hard link beside the file.
  *
  * An edit returns once its copies were quiet for the quiet window, but an appending agent that
  * opened the file before the swap may still write into its copy later: a process stalled between
@@ -14,15 +15,6 @@
  *
  * The timers keep the process alive until every copy is let go, so a CLI edit exits only then;
  * `lateWritesSettled` waits for the same.
- *
- * A copy an agent created while the path was missing and left empty is either an appender's (it
- * will write lines) or a truncating agent's (it will write all it read plus its change). Once
- * bytes that look like a whole file arrive in it, they are taken for the latter: the longest
- * version of the file, among those seen or written before the copy was created, that they start
- * with is taken for what the agent read, and only the rest is the agent's, merged as above (its
- * leading lines the file already holds are not added again: they were merged from an earlier late
- * write the agent's read had missed). A whole file that starts with no such version is left beside
- * the file.
  */
 import { constants as fsConstants, promises as fs } from 'node:fs'
 import { dirname } from 'node:path'
@@ -31,7 +23,7 @@ import { safeEdit } from './safe-write'
 import { guardsSettled } from './safe-write-guard'
 import { withFileLock } from './safe-write-lock'
 import { pause, signature } from './safe-write-settle'
-import { looksWhole, startsWith } from './safe-write-swap'
+import { startsWith } from './safe-write-swap'
 
 /** How long a copy must stay unchanged after its edit before it is deleted. */
 export const LATE_WRITE_GRACE_MS = 3000
@@ -44,10 +36,6 @@ export interface KeptCopy {
   name: string
   path: string
   known: Buffer
-  /** Created empty by an agent while the path was missing (see the header). */
-  fresh: boolean
-  /** For a fresh copy, the versions of the file seen or written before it was created: what its agent may have read. */
-  versions: Buffer[]
 }
 
 interface Watched extends KeptCopy {
@@ -91,32 +79,13 @@ async function check(c: Watched): Promise<void> {
     c.sig = sig
     const bytes = await fs.readFile(c.name).catch(() => null)
     if (bytes && !bytes.equals(c.known)) {
-      // a fresh copy holding part of a known version is still being written: decide once it is whole
-      if (c.fresh && c.versions.some((v) => v.length > bytes.length && startsWith(v, bytes))) return void (c.sig = '')
       c.changedAt = performance.now()
       if (!startsWith(bytes, c.known)) {
         // rewritten while aside, after its edit ended: kept beside the file, never deleted
         watched.delete(c)
         return
       }
-      let late = bytes.subarray(c.known.length)
-      let stale = false
-      if (c.fresh) {
-        const live = await fs.readFile(c.path).catch(() => null)
-        if (!live) return void (c.sig = '')
-        if (looksWhole(bytes, live)) {
-          const read = longestPrefix(bytes, c.versions)
-          if (!read) {
-            // a rewrite from a version Muster never saw: kept beside the file, never deleted
-            watched.delete(c)
-            return
-          }
-          late = bytes.subarray(read.length)
-          stale = true
-        }
-        c.fresh = false
-      }
-      const merged = await mergeLate(c.path, late, bytes, stale)
+      const merged = await mergeLate(c.path, bytes.subarray(c.known.length), bytes)
       if (merged === 'merged') c.known = bytes
       else if (merged === 'missing')
         c.sig = '' // the path is missing for a moment: try again next poll
@@ -130,48 +99,25 @@ async function check(c: Watched): Promise<void> {
   }
 }
 
-/** The longest of `versions` that `bytes` starts with (null when none does). */
-function longestPrefix(bytes: Buffer, versions: Buffer[]): Buffer | null {
-  let best: Buffer | null = null
-  for (const v of versions) if (v.length > 0 && (!best || v.length > best.length) && startsWith(bytes, v)) best = v
-  return best
-}
-
 /**
  * Puts an agent's late bytes at the end of the live file, as the agent meant to, unless the file
  * already holds them as often as `copy` does. It is an edit like any of Muster's (`safeEdit`): an
  * agent that rewrites the file from a read older than the merge gets the bytes merged again,
  * instead of silently dropping them as a bare append would allow. Whitespace alone, or bytes that
- * are not UTF-8 by themselves, are appended with O_APPEND. `stale`: the bytes follow an older
- * version than the agent read (lines merged since were missing from that version), so their
- * leading lines that the file already holds are not added again.
+ * are not UTF-8 by themselves, are appended with O_APPEND.
  */
-async function mergeLate(path: string, bytes: Buffer, copy: Buffer, stale: boolean): Promise<'merged' | 'missing' | 'failed'> {
+async function mergeLate(path: string, bytes: Buffer, copy: Buffer): Promise<'merged' | 'missing' | 'failed'> {
   if (bytes.length === 0) return 'merged'
   const text = bytes.toString('utf8')
   if (text.trim() === '' || !Buffer.from(text, 'utf8').equals(bytes)) return appendRaw(path, bytes)
   const copyText = copy.toString('utf8')
-  const edit = (t: string): string | null => {
-    const rest = stale ? afterHeldLines(t, text) : text
-    return rest === '' || occurrences(t, rest) >= occurrences(copyText, rest) ? null : t + rest
-  }
+  const edit = (t: string): string | null => (occurrences(t, text) >= occurrences(copyText, text) ? null : t + text)
   try {
     await safeEdit(path, edit, { within: dirname(path) })
     return 'merged'
   } catch (err) {
     return err instanceof ApiError && err.code === 'not_found' ? 'missing' : 'failed'
   }
-}
-
-/** `text` without its longest run of leading whole lines that `t` holds, starting at a line of its own. */
-function afterHeldLines(t: string, text: string): string {
-  const ends: number[] = []
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) ends.push(i + 1)
-  for (let k = ends.length - 1; k >= 0; k--) {
-    const run = text.slice(0, ends[k])
-    if (run.trim() !== '' && (t.startsWith(run) || t.includes('\n' + run))) return text.slice(ends[k])
-  }
-  return text
 }
 
 /** Occurrences of `part` in `text` (non-overlapping). */

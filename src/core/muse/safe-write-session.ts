@@ -8,9 +8,10 @@ import { basename } from 'node:path'
 import { ApiError } from '../../shared/api-error'
 import type { SafeEditOptions, SafeEditResult, SafeWriteHooks } from './safe-write'
 import { EDIT_TIMEOUT_MS, noteSize, pause, quietWindow, readSettled, signature, type SettledRead } from './safe-write-settle'
-import { count, looksWhole, startsWith, swapIn, type Captured, type SwapOutcome } from './safe-write-swap'
+import { count, startsWith, swapIn, type Captured, type SwapOutcome } from './safe-write-swap'
 import { keepCopies } from './safe-write-keeper'
 import { withFileLock as withLock } from './safe-write-lock'
+import { SwapWitness } from './safe-write-witness'
 import { tmpName } from './write-leftovers'
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf])
@@ -24,25 +25,14 @@ const REDO_APPENDED = 3
 
 /** Per file, what this process last installed or read settled there (see `EditSession.live`). */
 const liveByPath = new Map<string, Buffer | null>()
-/**
- * Per file, the latest versions this process read settled or wrote there (newest last): what an
- * agent that rewrites the file may have read. Handed to the copies kept for late writes
- * (`safe-write-keeper.ts`) of agents that created the path in a swap's gap: they need it to tell
- * a stalled truncating agent's line from the stale rest of what it writes.
- */
-const versionsByPath = new Map<string, Buffer[]>()
-/** How many versions per file are remembered (an agent stalled 1.5 s sees a few edits at most). */
-const VERSIONS_KEPT = 16
 /** Edits in progress per file (the shared knowledge is dropped when none is left). */
 const active = new Map<string, number>()
 
-/** A copy moved off the path and watched: what we know it holds and when it last changed. */
+/** A replaced version, reachable beside the path and watched: what we know it holds and when it last changed. */
 interface Aside extends Captured {
   known: Buffer
   sig: string
   changedAt: number
-  /** For a copy an agent created empty in the gap: the versions it can have read before (newest last). */
-  before: Buffer[]
 }
 
 /**
@@ -89,6 +79,8 @@ export class EditSession {
   private editPresent = false
   private text = ''
   private applied: SafeEditResult['applied'] = null
+  /** Tells a write replaced in a swap's window (`safe-write-witness.ts`); made at the first swap. */
+  private witness: SwapWitness | null = null
 
   constructor(
     private readonly path: string,
@@ -104,6 +96,7 @@ export class EditSession {
     try {
       return await this.loop()
     } catch (err) {
+      await this.witness?.close()
       if (this.accounted || (!this.changed && this.aside.length === 0 && this.kept.length === 0)) throw err
       // something was written or moved: say exactly what is on disk now
       const why = (err as Error).message.replace(/[:;] (nothing written|not changed)(, try again in a few seconds)?$/, '')
@@ -114,7 +107,6 @@ export class EditSession {
       else {
         active.delete(this.path)
         liveByPath.delete(this.path)
-        versionsByPath.delete(this.path)
       }
     }
   }
@@ -131,6 +123,7 @@ export class EditSession {
       }
       if (performance.now() > this.deadline) return this.giveUp()
       await pause()
+      this.witness?.judge()
       await this.watch()
     }
   }
@@ -150,7 +143,6 @@ export class EditSession {
       )
     }
     const text = base ? decode(this.path, base.bytes) : ''
-    if (base) this.remember(base.bytes)
     // while the file still starts with what Muster installed, its edit is there: not re-applied
     const intact = !!base && !!this.installed && startsWith(base.bytes, this.installed)
     const next = intact ? null : this.edit(text)
@@ -204,7 +196,6 @@ export class EditSession {
     }
     // the file is `base` + these bytes, unless another appender slipped in between (then counted)
     this.held(owed, Buffer.concat([base, chunk]))
-    this.remember(Buffer.concat([base, chunk]))
     this.lastInstall = performance.now()
     this.live = null
     return 'written'
@@ -220,13 +211,18 @@ export class EditSession {
       await fs.chmod(tmp, mode)
       this.attempt++
       await this.hooks.beforeRename?.(this.path, this.attempt)
-      const out = swapIn(this.path, tmp, base?.bytes ?? null, { appended: this.attempt > REDO_APPENDED, hook: this.hooks.inWindow })
+      this.witness ??= new SwapWitness(this.path)
+      const out = swapIn(this.path, tmp, base?.bytes ?? null, {
+        appended: this.attempt > REDO_APPENDED,
+        hook: this.hooks.inWindow,
+        afterCheck: this.hooks.afterCheck
+      })
+      if (out.kind === 'installed' && out.aside[0]) this.witness.note(this.path, out.aside[0].name, tmp)
       this.adopt(out)
       if (out.kind === 'installed') {
         this.lastInstall = performance.now()
         this.live = bytes
         this.installed = bytes
-        this.remember(bytes)
         this.held(owed, bytes)
         this.changed = true
         this.created ||= !base
@@ -249,13 +245,10 @@ export class EditSession {
     }
   }
 
-  /** Takes over the copies a swap moved aside and the agent bytes found in them. */
+  /** Takes over the version a swap replaced and the agent bytes found in it. */
   private adopt(out: SwapOutcome): void {
     const now = performance.now()
-    // an agent that created the path in this swap's gap read (if anything) a version seen so far
-    const before = [...(versionsByPath.get(this.path) ?? []), ...out.aside.filter((c) => !c.fresh).map((c) => c.bytes)]
-    for (const c of out.aside)
-      this.aside.push({ ...c, known: c.bytes, sig: '', changedAt: now, before: c.fresh && c.bytes.length === 0 ? before : [] })
+    for (const c of out.aside) this.aside.push({ ...c, known: c.bytes, sig: '', changedAt: now })
     for (const ch of out.chunks) this.owe(ch.bytes, ch.from)
   }
 
@@ -266,7 +259,7 @@ export class EditSession {
     this.dirty = true
   }
 
-  /** Polls the aside copies: appended bytes become owed; a copy rewritten while aside goes back. */
+  /** Polls the replaced versions: appended bytes become owed; one rewritten in place goes back to the path. */
   private async watch(): Promise<void> {
     for (const a of [...this.aside]) {
       const st = await fs.stat(a.name, { bigint: true }).catch(() => null)
@@ -280,13 +273,11 @@ export class EditSession {
       const bytes = await fs.readFile(a.name)
       if (bytes.equals(a.known)) continue
       a.changedAt = performance.now()
-      // a file an agent created in the gap and filled later: appended lines, or a whole rewrite
-      const fromEmpty = a.fresh && a.known.length === 0
       if (!this.live) {
         // the path holds a version put back a moment ago: decide after a settled read of it
         a.sig = ''
         this.dirty = true
-      } else if (startsWith(bytes, a.known) && !(fromEmpty && looksWhole(bytes, this.live))) {
+      } else if (startsWith(bytes, a.known)) {
         this.owe(bytes.subarray(a.known.length), bytes)
         a.known = bytes
       } else {
@@ -296,26 +287,36 @@ export class EditSession {
   }
 
   /**
-   * A copy rewritten while aside (an agent had it open, truncated): it goes back to the path, so
-   * the agent's write lands in the live file, and the edit starts over once it settles.
+   * A replaced version rewritten in place (an agent had it open, truncated): it goes back to the
+   * path (renamed over it through a second link), so the agent's further writes land in the live
+   * file, and the edit is redone on it once it is a complete version (`readSettled`).
    */
   private async putBack(a: Aside): Promise<void> {
-    const out = swapIn(this.path, a.name, this.live, { appended: true, hook: this.hooks.inWindow })
-    this.dirty = true
-    if (out.kind === 'vanished') return
-    this.aside = this.aside.filter((x) => x !== a)
-    this.adopt(out)
-    if (out.kind === 'installed') {
-      this.live = null
-      await fs.rm(a.name, { force: true })
-    } else {
-      // the live file was rewritten too: two writers rewrote it at once; theirs stays, this is kept
-      this.kept.push(a.name)
+    const src = tmpName(this.path)
+    await fs.link(a.name, src)
+    try {
+      this.witness ??= new SwapWitness(this.path)
+      const out = swapIn(this.path, src, this.live, { appended: true, hook: this.hooks.inWindow, afterCheck: this.hooks.afterCheck })
+      if (out.kind === 'installed' && out.aside[0]) this.witness.note(this.path, out.aside[0].name, src)
+      this.dirty = true
+      if (out.kind === 'vanished') return
+      this.aside = this.aside.filter((x) => x !== a)
+      this.adopt(out)
+      if (out.kind === 'installed') {
+        this.live = null
+        await fs.rm(a.name, { force: true })
+      } else {
+        // the live file was rewritten too: two writers rewrote it at once; theirs stays, this is kept
+        this.kept.push(a.name)
+      }
+    } finally {
+      await fs.rm(src, { force: true })
     }
   }
 
   private async finish(): Promise<SafeEditResult> {
     this.release(this.aside)
+    await this.witness?.close()
     if (this.kept.length) {
       this.accounted = true
       const edit = this.editPresent ? "Muster's edit is in the file" : "Muster's edit is not in the file"
@@ -327,21 +328,10 @@ export class EditSession {
     return { changed: this.changed, created: this.created, text: this.text, applied: this.changed ? this.applied : null }
   }
 
-  /** Lets go of aside copies whose bytes are accounted for: watched a while longer for late appends, then deleted. */
+  /** Lets go of replaced versions whose bytes are accounted for: watched a while longer for late appends, then deleted. */
   private release(copies: Aside[]): void {
-    keepCopies(
-      copies.map((a) => ({ name: a.name, path: this.path, known: a.known, fresh: a.fresh && a.known.length === 0, versions: a.before }))
-    )
+    keepCopies(copies.map((a) => ({ name: a.name, path: this.path, known: a.known })))
     this.aside = this.aside.filter((a) => !copies.includes(a))
-  }
-
-  /** Notes a version of the file this process saw or wrote (see `versionsByPath`). */
-  private remember(bytes: Buffer): void {
-    const list = versionsByPath.get(this.path) ?? []
-    if (list.at(-1)?.equals(bytes)) return
-    list.push(bytes)
-    if (list.length > VERSIONS_KEPT) list.shift()
-    versionsByPath.set(this.path, list)
   }
 
   private names(paths: string[]): string {

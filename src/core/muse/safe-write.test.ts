@@ -19,6 +19,7 @@ import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
 import { safeEdit, setDefaultSafeWriteHooks, type SafeEditOptions } from './safe-write'
 import { LATE_WRITE_GRACE_MS, lateWritesSettled } from './safe-write-keeper'
+import { replacedWrites } from './safe-write-witness'
 import { deadLeftovers } from './write-leftovers'
 
 /** Our edit: add a unique line once (idempotent, as every Muster edit is). */
@@ -242,7 +243,22 @@ describe('safeEdit: an agent writing after the swap', () => {
   })
 })
 
-describe('safeEdit: an agent creating the path while it is missing', () => {
+describe('safeEdit: the path is never missing; an agent writing right before the final check', () => {
+  it('the path holds a whole version at every moment of the swap', async () => {
+    const { dir, f, opts } = file('# L0\none\n')
+    const seen: string[] = []
+    await safeEdit(f, addOnce('mine\n'), {
+      ...opts,
+      hooks: {
+        beforeRename: (p) => void seen.push(readFileSync(p, 'utf8')),
+        inWindow: (p) => void seen.push(readFileSync(p, 'utf8')),
+        afterInstall: (p) => void seen.push(readFileSync(p, 'utf8'))
+      }
+    })
+    expect(seen).toEqual(['# L0\none\n', '# L0\none\n', '# L0\none\nmine\n'])
+    await only(dir, 'a.md')
+  })
+
   it('a whole version renamed in (temp + rename) wins; the edit is redone on it', async () => {
     const { dir, f, opts } = file('# L0\none\n')
     let fired = false
@@ -261,18 +277,47 @@ describe('safeEdit: an agent creating the path while it is missing', () => {
     await only(dir, 'a.md')
   })
 
-  it('a line appended with O_CREAT into a new file is merged once', async () => {
+  it('the residual window: a version renamed in between the final check and the rename is replaced, and reported', async () => {
+    const { dir, f, opts } = file('# L0\none\n')
+    let fired = false
+    const before = replacedWrites.length
+    await safeEdit(f, addOnce('mine\n'), {
+      ...opts,
+      hooks: {
+        afterCheck: (p) => {
+          if (fired) return
+          fired = true
+          writeFileSync(join(dir, 'agent.tmp'), '# L0\none\ntheirs\n')
+          renameSync(join(dir, 'agent.tmp'), p)
+        }
+      }
+    })
+    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\n')
+    expect(replacedWrites.slice(before)).toEqual([{ path: f, at: expect.any(String) }])
+    await only(dir, 'a.md')
+  })
+
+  it('a swap with no other writer reports nothing replaced', async () => {
+    const { dir, f, opts } = file('# L0\none\n')
+    const before = replacedWrites.length
+    for (const line of ['a\n', 'b\n', 'c\n']) await safeEdit(f, addOnce(line), opts)
+    expect(readFileSync(f, 'utf8')).toBe('# L0\none\na\nb\nc\n')
+    expect(replacedWrites.length).toBe(before)
+    await only(dir, 'a.md')
+  })
+
+  it('a line appended is caught by the check: the edit is redone after it (order kept)', async () => {
     const { dir, f, opts } = file('# L0\none\n')
     let fired = false
     await safeEdit(f, addOnce('mine\n'), {
       ...opts,
       hooks: { inWindow: (p) => void (!fired && (fired = true) && writeFileSync(p, 'appended line\n', { flag: 'a' })) }
     })
-    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\nappended line\n')
+    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nappended line\nmine\n')
     await only(dir, 'a.md')
   })
 
-  it('an appender that created the file empty and writes later is merged once', async () => {
+  it('an appender that opened the file before the rename and writes after it is merged once', async () => {
     const { dir, f, opts } = file('# L0\none\n')
     let fd = -1
     await safeEdit(f, addOnce('mine\n'), {
@@ -289,55 +334,28 @@ describe('safeEdit: an agent creating the path while it is missing', () => {
     expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\nlate line\n')
     await only(dir, 'a.md')
   })
-})
 
-describe('safeEdit: a truncating agent that created the path in the gap and wrote after the edit returned', () => {
-  it('its line (the tail after what it read) lands once; its stale copy of the rest is not appended again', async () => {
+  it('a truncating agent that opened the old version before the rename and writes half, stalls, then the rest: its version is the base', async () => {
     const { dir, f, opts } = file('# L0\none\n')
     let fd = -1
-    let read = ''
     await safeEdit(f, addOnce('mine\n'), {
       ...opts,
       hooks: {
-        // the agent read the file, then opened it O_TRUNC|O_CREAT while the path was missing
-        beforeRename: (p, a) => void (a === 1 && (read = readFileSync(p, 'utf8'))),
-        inWindow: (p) => void (fd < 0 && (fd = openSync(p, 'w')))
+        inWindow: (p) => void (fd < 0 && (fd = openSync(p, 'r+'))),
+        afterInstall: (_p, a) => {
+          if (a !== 1) return
+          const whole = '# L0\none\nagent line\n'
+          ftruncateSync(fd, 0)
+          writeSync(fd, whole.slice(0, 6), 0)
+          setTimeout(() => {
+            writeSync(fd, whole.slice(6), 6)
+            closeSync(fd)
+          }, 300)
+        }
       }
     })
-    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\n')
-    // stalled past the quiet window, it writes what it read plus its line
-    await sleep(Math.min(400, LATE_WRITE_GRACE_MS / 3))
-    writeSync(fd, read + 'agent line\n')
-    closeSync(fd)
+    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nagent line\nmine\n')
     await only(dir, 'a.md')
-    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\nagent line\n')
-  })
-
-  it('lines its read had missed (merged from an earlier late write) and the file now holds are not added again', async () => {
-    const { dir, f, opts } = file('# L0\none\n')
-    let fd = -1
-    await safeEdit(f, addOnce('mine\n'), { ...opts, hooks: { inWindow: (p) => void (fd < 0 && (fd = openSync(p, 'w'))) } })
-    // its earlier line reached the file after it had read: what it writes lacks Muster's edit but has that line
-    writeFileSync(f, '# L0\none\nmine\nearlier line\n')
-    await sleep(Math.min(400, LATE_WRITE_GRACE_MS / 3))
-    writeSync(fd, '# L0\none\nearlier line\nagent line\n')
-    closeSync(fd)
-    await only(dir, 'a.md')
-    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\nearlier line\nagent line\n')
-  })
-
-  it('a whole file it wrote that starts with no version Muster knew is kept beside the file, not appended', async () => {
-    const { dir, f, opts } = file('# L0\none\n')
-    let fd = -1
-    await safeEdit(f, addOnce('mine\n'), { ...opts, hooks: { inWindow: (p) => void (fd < 0 && (fd = openSync(p, 'w'))) } })
-    await sleep(Math.min(400, LATE_WRITE_GRACE_MS / 3))
-    writeSync(fd, '# L0\nsomething else entirely\n')
-    closeSync(fd)
-    await lateWritesSettled()
-    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\n')
-    const kept = readdirSync(dir).filter((n) => n !== 'a.md')
-    expect(kept).toHaveLength(1)
-    expect(readFileSync(join(dir, kept[0]!), 'utf8')).toBe('# L0\nsomething else entirely\n')
   })
 })
 

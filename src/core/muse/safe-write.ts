@@ -22,37 +22,34 @@
  *    or settle, then refuses with nothing written.
  * 2. Compute: the edit function returns null when its change is already there, so it can be
  *    re-applied without duplicating (every Muster edit is idempotent).
- * 3. Swap (`safe-write-swap.ts`): `rename(path, aside)` takes whatever is at the path at that
- *    instant, atomically, to a dot-name beside it; if that is byte for byte the base, the new
- *    version is `link`ed into the now empty path. `link` never replaces anything: EEXIST means an
- *    agent created the path in the gap, and that file is taken aside too (its bytes are appended
- *    lines to merge, or, if it looks like a whole file, a rewrite that wins). Anything else at the
- *    path goes straight back and the edit is redone on it, so a version computed from stale
- *    content is never visible. Content that only grew by appends is redone on for the first 3
- *    swaps (keeping the order of events), then taken along as appended bytes to merge, so an agent
- *    appending faster than an edit can be redone cannot starve it. The path is missing for the
- *    microseconds between the two calls: a reader may see ENOENT and retry; an agent opening with
- *    O_CREAT creates a file the link then finds; one opening without O_CREAT fails visibly.
- * 4. Merge: bytes appended to a copy after it was moved aside (an agent that opened it before the
- *    swap) are owed to the file and appended to it with O_APPEND, as the agent would have done;
- *    appending replaces no inode, so merging never races. A copy rewritten while aside (an agent
- *    holding it truncated) goes back to the path, so the agent's write lands in the live file,
- *    and the edit is redone on it once it settles.
- * 5. Settle window: the aside copies are watched until none changed for the quiet window (30 ms
+ * 3. Swap (`safe-write-swap.ts`): the path is only ever replaced by one atomic `rename` of the new
+ *    version over it, never removed, so a reader never finds it missing. Right before, `link(path,
+ *    aside)` keeps the version being replaced reachable under a dot-name beside it; its bytes must
+ *    be byte for byte the base (or, after 3 redone swaps, the base plus appended bytes, taken along
+ *    to merge, so an agent appending faster than an edit can be redone cannot starve it); anything
+ *    else means the edit is redone on the fresh content, so a version computed from stale content
+ *    is never installed. Then, immediately before the rename, `lstat(path)` checks that the path is
+ *    still that inode with the size and mtime it was read with: the window between that check and
+ *    the rename is two back-to-back system calls, made synchronously.
+ * 4. Merge: the replaced version is watched through its link. Bytes appended to it after the swap
+ *    (an agent that opened it before the rename, O_APPEND) are owed to the file and appended to it
+ *    with O_APPEND, as the agent would have done; appending replaces no inode, so merging never
+ *    races. A replaced version rewritten in place (an agent holding it O_TRUNC) goes back to the
+ *    path (renamed over it through a second link, if the path still holds what Muster installed),
+ *    so the agent's newer version becomes the base and its further writes land in the live file;
+ *    the edit is redone on it once it is complete (step 1 waits while it is mid-write).
+ * 5. Settle window: the replaced versions are watched until none changed for the quiet window (30 ms
  *    plus 3x the worst wait for a CPU of the last 3 s, measured on a worker thread), and the file is
  *    re-read one window after Muster's last write: if an agent that read before that write has
  *    since written back without the edit or the owed bytes, they are re-applied (the edit only
  *    then: while the file starts with what Muster installed, it is there). Then the edit returns.
- * 6. Afterlife (`safe-write-keeper.ts`): the copies are kept, not deleted, until unchanged for
- *    3 s more; bytes an appending agent writes into one meanwhile (it opened the file before the
- *    swap and was stalled, descheduled or waiting on a busy disk, past the quiet window) are put
- *    at the end of the live file by an edit like this one (so an agent rewriting the file from a
- *    read older than that merge cannot drop them). A copy an agent created empty in a swap's gap
- *    and then filled with a whole file (a truncating agent, stalled between its open and its
- *    write) gives only what follows the version it read (the longest known version the bytes
- *    start with): its stale copy of the rest is not added again. A copy rewritten in that time is left beside the file.
- *    The process stays alive until its copies are let go (a CLI edit exits 3 s after it is
- *    done).
+ * 6. Afterlife (`safe-write-keeper.ts`): the links are kept, not deleted, until unchanged for
+ *    3 s more; bytes an appending agent writes into a replaced version meanwhile (it opened the file
+ *    before the swap and was stalled, descheduled or waiting on a busy disk, past the quiet window)
+ *    are put at the end of the live file by an edit like this one (so an agent rewriting the file
+ *    from a read older than that merge cannot drop them). A version rewritten in that time is left
+ *    beside the file. The process stays alive until its links are let go (a CLI edit exits 3 s
+ *    after it is done).
  *
  * 7. Guard (`safe-write-guard.ts`, for sends): the file is watched for 3 s after the edit returns; an agent
  *    that rewrote it from a read older than the edit (a rename or a truncating write stalled past
@@ -63,13 +60,20 @@
  * Limits, stated: an appending writer that stalls between opening and writing for longer than the
  * afterlife (3 s) cannot be told from one that finished: its line lands in a deleted copy. An agent
  * that rewrites the file from a read older than Muster's edit overwrites the edit after Muster last
- * checked; the guard (step 7) puts it back or reports it. The path is missing for the microseconds
- * of a swap (a reader may see ENOENT and retry): a rename-over swap (`link` the path aside, then
- * `rename` the new version over it) leaves no gap, but an agent renaming its own file over the
- * path between Muster's last check and its rename then loses that version (4 agent lines of 1,000
- * in the stress race), and Node has no atomic exchange (`renameat2(RENAME_EXCHANGE)`) to close it.
- * `test/stress/stalled-writers.test.ts` stalls agents 0.3-2 s mid-write, `agent-stalls.test.ts`
- * 250 ms between open and write. Two agents rewriting one file at once lose each other's
+ * checked; the guard (step 7) puts it back or reports it. A renaming agent (temp file + `rename`)
+ * whose rename lands between Muster's final check and Muster's rename, a window of two
+ * back-to-back system calls, has its version replaced by Muster's: its inode then has no name
+ * left, so nothing can merge it, and that write is lost. It is not silent: on Linux the folder's
+ * change events show a rename of the path inside the window, and the loss is reported on stderr
+ * (`safe-write-witness.ts`; the stress race sees about one in 1,000 renaming writes on a loaded
+ * 2-core machine, each reported). Closing that window needs an
+ * atomic exchange (`renameat2(RENAME_EXCHANGE)`, which would hand back what was replaced), and Node
+ * has none; the alternative, moving the file aside and linking the new version in, loses no rename
+ * but leaves the path missing for a moment (a reader finds ENOENT), which is worse for every
+ * reader. A truncating or appending agent loses nothing in that window: it writes into the
+ * replaced version, which stays reachable and watched.
+ * `test/stress/stalled-writers.test.ts` stalls agents 0.3-2 s mid-write beside a third-party reader
+ * that must never find the path missing, `agent-stalls.test.ts` 250 ms between open and write. Two agents rewriting one file at once lose each other's
  * work without Muster too; if that happens while Muster merges, the losing version is kept beside
  * the file and named in the error. Within one process, edits of a file take turns for the read and
  * swap (not for the watching); other Muster processes are just other writers. Leftovers of a
@@ -89,9 +93,11 @@ import { sweepLeftovers } from './write-leftovers'
 export interface SafeWriteHooks {
   /** After the new content is in its temp file, before the swap (the read-to-swap gap). */
   beforeRename?: (path: string, attempt: number) => void | Promise<void>
-  /** While the path is missing during a swap (synchronous, like the gap itself). */
+  /** After the version at the path was captured and compared, before the final check and rename (synchronous, like the swap). */
   inWindow?: WindowHook
-  /** Right after Muster's version went into place; `aside` names the copies moved off the path. */
+  /** Between the final check and the rename: the residual window (what lands here is replaced, and reported). */
+  afterCheck?: WindowHook
+  /** Right after Muster's version went into place; `aside` names the links to the version it replaced. */
   afterInstall?: (path: string, attempt: number, aside: string[]) => void | Promise<void>
 }
 

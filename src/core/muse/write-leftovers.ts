@@ -2,9 +2,10 @@
  * The working files of `safeEdit` beside the file it edits, and what happens to them after a
  * crash. Both are dot-names that do not end in `.md`, so nothing takes them for a role file or a
  * memory log:
- * - `.<file>.muster-<pid>-<hex>.tmp`: the new content before it is linked into place. Only ever a
- *   copy of bytes Muster computed: once its process is gone it is deleted.
- * - `.<file>.muster-aside-<pid>-<hex>`: a version of the file that was moved off the path and is
+ * - `.<file>.muster-<pid>-<hex>.tmp`: the new content before it is renamed into place (or a second
+ *   link to a replaced version being put back). Only ever bytes Muster computed or a name for an
+ *   inode another name still holds: once its process is gone it is deleted.
+ * - `.<file>.muster-aside-<pid>-<hex>`: a hard link to a version of the file that a swap replaced,
  *   watched for late writes. After a crash it may hold an agent's bytes: it is deleted only when
  *   every one of its lines is in the current file, otherwise kept and reported by lint.
  */
@@ -18,7 +19,7 @@ export function tmpName(path: string): string {
   return join(dirname(path), `.${basename(path)}.muster-${process.pid}-${randomBytes(4).toString('hex')}.tmp`)
 }
 
-/** A name to move the current version of `path` to, in the same folder. */
+/** A name for a hard link to the version of `path` a swap replaces, in the same folder. */
 export function asideName(path: string): string {
   return join(dirname(path), `.${basename(path)}.muster-aside-${process.pid}-${randomBytes(4).toString('hex')}`)
 }

@@ -298,6 +298,14 @@ describe('refusals before anything runs', () => {
       path: 'src/ghost.txt'
     })
     expect(g.checked_in).toBe('demo')
+
+    // one git process answers both checks: a base that is no commit (unknown, or a file's blob) is flagged as unknown
+    const blob = (await w.patches.verify({ palace: w.palace }, await w.submit(ghost, { base_commit: `${w.base}:src` }))).verification
+    const gone = (await w.patches.verify({ palace: w.palace }, await w.submit(ghost, { base_commit: 'f'.repeat(40) }))).verification
+    for (const v of [blob, gone]) {
+      expect(v.findings.filter((f) => f.code === 'base-unknown')).toHaveLength(1)
+      expect(v.findings.some((f) => f.code === 'missing-at-base')).toBe(false)
+    }
   })
 
   it('symbolic links are reported: one leading outside the repository refuses the apply, one inside is a warning', async () => {

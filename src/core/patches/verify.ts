@@ -7,7 +7,7 @@
  */
 import { EventType } from '../../shared/contract/hub-vocabulary'
 import type { HubEvent, PatchFinding, Verification } from '../../shared/api'
-import { catFileCheck, resolveCommit } from '../git'
+import { catFileCheck } from '../git'
 import { type StoredArtifact, MAX_ARTIFACT_BYTES, artifactIntegrity, patchWarnings } from '../hub'
 import { parsePatch, type ParsedPatch } from './diff-files'
 import { compareClaims, findShaClaims } from './quoted-sha'
@@ -134,26 +134,29 @@ function textFindings(parsed: ParsedPatch, size: number): PatchFinding[] {
   return out
 }
 
-/** Files the patch changes or deletes that do not exist at the base commit. */
+/**
+ * Files the patch changes or deletes that do not exist at the base commit. One `git cat-file
+ * --batch-check` answers both questions (the base as `<base>^{commit}`, then `<base>^{commit}:<path>`
+ * for each file): `patch verify` runs from scripts and hooks, and each git process costs a spawn.
+ */
 async function baseFindings(repo: VerifyRepo, base: string, parsed: ParsedPatch): Promise<PatchFinding[]> {
-  const commit = await resolveCommit(repo.path, base)
-  if (!commit)
-    return [
-      finding(
-        'base-unknown',
-        'warning',
-        `base commit ${base} is not in ${repo.project}'s repository (fetch it, or this patch is for another project)`
-      )
-    ]
+  const unknown = [
+    finding(
+      'base-unknown',
+      'warning',
+      `base commit ${base} is not in ${repo.project}'s repository (fetch it, or this patch is for another project)`
+    )
+  ]
+  // a name git's batch input cannot carry names no commit (rev-parse would not resolve it either)
+  if (/[\n\r\0]/.test(base) || base.trim() === '') return unknown
   const needed = [
     ...new Set(parsed.files.filter((f) => f.status !== 'added' && f.old_path !== null && !pathEscape(f.old_path)).map((f) => f.old_path!))
   ]
-  const found = await catFileCheck(
-    repo.path,
-    needed.map((p) => `${commit}:${p}`)
-  )
+  const commit = `${base}^{commit}`
+  const [found, ...files] = await catFileCheck(repo.path, [commit, ...needed.map((p) => `${commit}:${p}`)])
+  if (found?.type !== 'commit') return unknown
   return needed.flatMap((p, i) =>
-    found[i] ? [] : [finding('missing-at-base', 'warning', `${p} does not exist at the base commit ${base.slice(0, 12)}`, p)]
+    files[i] ? [] : [finding('missing-at-base', 'warning', `${p} does not exist at the base commit ${base.slice(0, 12)}`, p)]
   )
 }
 

@@ -5,13 +5,12 @@
  * (`events list --hub`) and `artifact get`, byte for byte; bodies with number-like text too.
  */
 import { execFileSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { McpClient } from '../src/core/hub/remote/remote-mcp'
 import { parseHubJson } from '../src/core/hub/remote/remote-json'
-import { runCli } from '../src/cli/index'
-import { startHubServer, type HubServer } from './helpers/hub-server'
+import { noteAppendArgs, runCliAtHome, type CliRun } from './helpers/cli'
+import { registerHubServer, type HubServer } from './helpers/hub-server'
 import { tmpDir } from './helpers/tmp'
 
 const TOKEN = 'tok-numbers'
@@ -22,25 +21,11 @@ afterEach(async () => {
   while (servers.length) await servers.pop()!.stop()
 })
 
-async function registered(): Promise<{
-  home: string
-  palace: string
-  run: (...a: string[]) => Promise<{ code: number; out: string; err: string }>
-}> {
-  const palace = join(tmpDir(), 'palace')
-  const server = await startHubServer({ palace, token: TOKEN })
-  servers.push(server)
+async function registered(): Promise<{ home: string; palace: string; run: (...a: string[]) => Promise<CliRun> }> {
   const home = tmpDir()
-  writeFileSync(join(home, 'token'), TOKEN)
-  const run = async (...args: string[]) => {
-    let out = ''
-    let err = ''
-    const io = { stdout: (t: string) => (out += t), stderr: (t: string) => (err += t), env: { HOME: home }, cwd: home }
-    const code = await runCli([...args, '--home', home], io)
-    return { code, out, err }
-  }
-  expect((await run('hubs', 'add', '--url', server.url, '--token-file', join(home, 'token'), '--name', 'lab')).code).toBe(0)
-  return { home, palace, run }
+  const server = await registerHubServer(home, { token: TOKEN })
+  servers.push(server)
+  return { home, palace: server.palace, run: (...args) => runCliAtHome(home, ...args) }
 }
 
 /** What the server's palace stored, read by Python's sqlite3 (no JavaScript number in between). */
@@ -63,25 +48,7 @@ describe('exact numbers through a remote hub', () => {
 
   it('append, the tool answer, the stream mirror (events list --hub) and artifact get keep them byte for byte', async () => {
     const { palace, run } = await registered()
-    const appended = await run(
-      'events',
-      'append',
-      '--hub',
-      'lab',
-      '--type',
-      'note',
-      '--stream',
-      's',
-      '--room',
-      'r',
-      '--from-agent',
-      'a',
-      '--body',
-      BODY,
-      '--metadata',
-      META,
-      '--json'
-    )
+    const appended = await run(...noteAppendArgs('lab', 'a', '--body', BODY, '--metadata', META, '--json'))
     expect(appended.code, appended.err).toBe(0)
     expect(appended.out).toContain('"big": 12345678901234567890')
     expect(appended.out).toContain('"f": 1.0')

@@ -11,22 +11,14 @@ import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { builtCli } from '../../test/helpers/built-cli'
 import { tmpDir } from '../../test/helpers/tmp'
 import { NEEDS_SUMMARY_FILE, type NeedsSummary } from '../shared/needs-summary'
-import { runCli } from './index'
+import { runCliWith } from '../../test/helpers/cli'
 import { printNeedsLine } from './status-needs'
 
 type Run = { code: number; out: string; err: string }
 
 /** Runs the CLI in-process against `home`, with a user home of its own (no default palace there). */
-async function run(home: string, ...args: string[]): Promise<Run> {
-  let out = ''
-  let err = ''
-  const code = await runCli([...args, '--home', home], {
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    env: { HOME: join(home, 'user') },
-    cwd: process.cwd()
-  })
-  return { code, out, err }
+function run(home: string, ...args: string[]): Promise<Run> {
+  return runCliWith(home, { env: { HOME: join(home, 'user') }, cwd: process.cwd() }, ...args)
 }
 
 let home: string

@@ -9,23 +9,13 @@ import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../../test/helpers/tmp'
 import { createHub } from '../core/hub/store/schema'
 import { appendEvent } from '../core/hub/store/writer'
-import { runCli } from './index'
+import { runCliAtHome } from '../../test/helpers/cli'
 
 /** Characters a terminal acts on or hides: none may reach it raw. */
 // eslint-disable-next-line no-control-regex -- the point: these must not appear
 const RAW = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/u
 
-async function run(home: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  const code = await runCli([...args, '--home', home], {
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    env: { HOME: home },
-    cwd: home
-  })
-  return { code, out, err }
-}
+const run = runCliAtHome
 
 describe('hostile text in the CLI', () => {
   it('is shown escaped, never raw, where the operator decides', async () => {

@@ -4,19 +4,11 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../../test/helpers/tmp'
 import { watchStateBasename } from '../core/hub/watch/watch-state'
-import { runCli } from './index'
+import { runCliWith, type CliRun } from '../../test/helpers/cli'
 
 /** Runs the CLI in-process with HOME redirected. */
-async function run(env: Record<string, string>, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  const code = await runCli([...args, '--home', env.MUSTER_HOME!], {
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    env,
-    cwd: process.cwd()
-  })
-  return { code, out, err }
+function run(env: Record<string, string>, ...args: string[]): Promise<CliRun> {
+  return runCliWith(env.MUSTER_HOME!, { env, cwd: process.cwd() }, ...args)
 }
 function setup(): { env: Record<string, string>; palace: string } {
   const home = tmpDir()

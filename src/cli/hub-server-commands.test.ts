@@ -9,11 +9,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../../test/helpers/fixtures'
-import { startHubServer, type HubServer } from '../../test/helpers/hub-server'
+import { noteAppendArgs, runCliAtHome, type CliRun } from '../../test/helpers/cli'
+import { registerHubServer, type HubServer } from '../../test/helpers/hub-server'
 import { BASE_FILES, makePatch } from '../../test/helpers/patch-setup'
 import { makeRepo, type TestRepo } from '../../test/helpers/git-repo'
 import { tmpDir } from '../../test/helpers/tmp'
-import { runCli } from './index'
 
 const TOKEN = 'hub-cmd-token-77a1c0'
 let server: HubServer
@@ -21,16 +21,8 @@ let home: string
 let repo: TestRepo
 let base: string
 
-async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  const code = await runCli([...args, '--home', home], {
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    env: { HOME: home },
-    cwd: home
-  })
-  return { code, out, err }
+function run(...args: string[]): Promise<CliRun> {
+  return runCliAtHome(home, ...args)
 }
 
 async function json<T = Record<string, unknown>>(...args: string[]): Promise<T> {
@@ -41,9 +33,7 @@ async function json<T = Record<string, unknown>>(...args: string[]): Promise<T> 
 
 beforeAll(async () => {
   home = tmpDir('muster-home-')
-  server = await startHubServer({ palace: join(tmpDir(), 'palace'), token: TOKEN })
-  writeFileSync(join(home, 'tok'), TOKEN + '\n')
-  expect(await run('hubs', 'add', '--url', server.url, '--token-file', 'tok', '--name', 'lab')).toMatchObject({ code: 0 })
+  server = await registerHubServer(home, { token: TOKEN })
   repo = await makeRepo(join(tmpDir('muster-repo-'), 'demo'))
   base = await repo.commit('base', BASE_FILES)
   expect(await run('projects', 'add', repo.dir, '--name', 'demo')).toMatchObject({ code: 0 })
@@ -187,24 +177,7 @@ describe('hub commands with --hub NAME on a hub server', () => {
 
   it('muster mcp --hub NAME: the hub tools reach the registered server (the built CLI)', async () => {
     const corr = 'task_hubcmd_mcp01'
-    const ev = await json<{ id: string }>(
-      'events',
-      'append',
-      '--hub',
-      'lab',
-      '--type',
-      'note',
-      '--stream',
-      's',
-      '--room',
-      'r',
-      '--from-agent',
-      'mac-claude',
-      '--correlation-id',
-      corr,
-      '--body',
-      'via mcp'
-    )
+    const ev = await json<{ id: string }>(...noteAppendArgs('lab', 'mac-claude', '--correlation-id', corr, '--body', 'via mcp'))
     const root = join(tmpDir(), 'project')
     cpSync(join(REPO_ROOT, 'test/fixtures/muse-mcp/project'), root, { recursive: true })
     const transport = new StdioClientTransport({

@@ -3,8 +3,8 @@ import { readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startHubServer, type HubServer } from '../../test/helpers/hub-server'
+import { noteAppendArgs, runCliAtHome } from '../../test/helpers/cli'
 import { tmpDir } from '../../test/helpers/tmp'
-import { runCli } from './index'
 
 const TOKEN = 'cli-token-5be19a'
 const servers: HubServer[] = []
@@ -12,17 +12,7 @@ afterEach(async () => {
   while (servers.length) await servers.pop()!.stop()
 })
 
-async function run(home: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  const code = await runCli([...args, '--home', home], {
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    env: { HOME: home },
-    cwd: home
-  })
-  return { code, out, err }
-}
+const run = runCliAtHome
 
 describe('muster hubs with a hub server', () => {
   it('adds, lists, reads, writes and removes a remote hub; the token is copied 0600 and never printed', async () => {
@@ -36,24 +26,7 @@ describe('muster hubs with a hub server', () => {
     const stored = join(home, 'hub-tokens', readdirSync(join(home, 'hub-tokens'))[0]!)
     expect(statSync(stored).mode & 0o777).toBe(0o600)
 
-    const appended = await run(
-      home,
-      'events',
-      'append',
-      '--hub',
-      'lab',
-      '--type',
-      'note',
-      '--stream',
-      's',
-      '--room',
-      'r',
-      '--from-agent',
-      'mac-claude',
-      '--body',
-      'hello',
-      '--json'
-    )
+    const appended = await run(home, ...noteAppendArgs('lab', 'mac-claude', '--body', 'hello', '--json'))
     expect(appended.code).toBe(0)
     const event = JSON.parse(appended.out) as { id: string; seq: number }
     const listed = await run(home, 'events', 'list', '--hub', server.url, '--from-agent', 'mac-claude', '--json')

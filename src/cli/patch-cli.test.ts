@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { makePatch, patchWorld, type PatchWorld } from '../../test/helpers/patch-setup'
 import { tmpDir } from '../../test/helpers/tmp'
 import { PATCH_WARNING_CRLF, PATCH_WARNING_NO_TRAILING_NEWLINE } from '../core/hub/values/validate'
-import { runCli } from './index'
+import { runCliIn, type CliRun } from '../../test/helpers/cli'
 
 let w: PatchWorld | undefined
 afterEach(async () => {
@@ -17,16 +17,8 @@ afterEach(async () => {
   w = undefined
 })
 
-async function run(home: string, palace: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  const code = await runCli([...args, '--home', home, '--palace', palace], {
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    env: {},
-    cwd: process.cwd()
-  })
-  return { code, out, err }
+function run(home: string, palace: string, ...args: string[]): Promise<CliRun> {
+  return runCliIn(home, ...args, '--palace', palace)
 }
 
 describe('muster artifact', () => {

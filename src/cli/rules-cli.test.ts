@@ -3,13 +3,10 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../../test/helpers/tmp'
 import { renderRules } from '../core/rules/rules'
-import { runCli } from './index'
+import { runCliWith, type CliRun } from '../../test/helpers/cli'
 
-async function run(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  const code = await runCli([...args, '--home', tmpDir()], { stdout: (t) => (out += t), stderr: (t) => (err += t), env, cwd: tmpDir() })
-  return { code, out, err }
+function run(env: NodeJS.ProcessEnv, ...args: string[]): Promise<CliRun> {
+  return runCliWith(tmpDir(), { env, cwd: tmpDir() }, ...args)
 }
 
 describe('muster rules', () => {

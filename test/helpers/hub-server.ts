@@ -3,11 +3,7 @@
  * palace folder, stop it (SIGTERM, as an operator would), start it again on the same port.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { runCliAtHome } from './cli'
-import { tmpDir } from './tmp'
 
 const SCRIPT = fileURLToPath(new URL('../hub_server.py', import.meta.url))
 
@@ -87,24 +83,4 @@ export async function startHubServer(o: HubServerOptions): Promise<HubServer> {
     signal: (sig) => void current.proc.kill(sig)
   }
   return server
-}
-
-/**
- * A stand-in on a fresh palace, registered in the Muster home `home` as NAME (`muster hubs add
- * --url URL --token-file HOME/hub-token --name NAME`, run in process); fails the test when the
- * registration does.
- */
-export async function registerHubServer(
-  home: string,
-  o: { token: string; name?: string; palace?: string }
-): Promise<HubServer & { palace: string }> {
-  const palace = o.palace ?? join(tmpDir(), 'palace')
-  const server = await startHubServer({ palace, token: o.token })
-  writeFileSync(join(home, 'hub-token'), o.token + '\n')
-  const r = await runCliAtHome(home, 'hubs', 'add', '--url', server.url, '--token-file', 'hub-token', '--name', o.name ?? 'lab')
-  if (r.code !== 0) {
-    await server.stop()
-    throw new Error(`muster hubs add failed (${r.code}): ${r.out}${r.err}`)
-  }
-  return Object.assign(server, { palace })
 }

@@ -71,11 +71,18 @@ describe('notes handlers', () => {
     const pushed: PushedEvent[] = []
     s.subscribe((e) => pushed.push(e))
     expect((await s.call('notes.list', { project: 'app' })).counts.notes).toBe(0)
-    await new Promise((r) => setTimeout(r, 300)) // the watcher starts after the first read
+    // no wait for the watcher (it starts after the first read): a note that lands before it watches is reported too
     const started = Date.now()
     await repo.note('squad/worf', head, { agent: 'Worf', timestamp: '2026-04-01T00:00:00Z', type: 'security', content: 'ok' })
     while (!pushed.some((e) => e.name === 'notes.changed') && Date.now() - started < 30_000) await new Promise((r) => setTimeout(r, 20))
     expect(pushed.find((e) => e.name === 'notes.changed')?.payload).toMatchObject({ project: 'app' })
     expect((await s.call('notes.list', { project: 'app' })).counts.notes).toBe(1)
-  })
+    // watched by now: the next note is reported by the watch itself
+    pushed.length = 0
+    const again = Date.now()
+    await repo.note('squad/data', head, { agent: 'Data', timestamp: '2026-04-01T00:01:00Z', type: 'review', content: 'also ok' })
+    while (!pushed.some((e) => e.name === 'notes.changed') && Date.now() - again < 30_000) await new Promise((r) => setTimeout(r, 20))
+    expect(pushed.find((e) => e.name === 'notes.changed')?.payload).toMatchObject({ project: 'app' })
+    expect((await s.call('notes.list', { project: 'app' })).counts.notes).toBe(2)
+  }, 90_000)
 })

@@ -10,6 +10,12 @@ import { join, relative, sep } from 'node:path'
 /** Delay that gathers one git command's ref updates into one report. */
 const DEBOUNCE_MS = 100
 
+/** Interval of the check that a newly added repository's refs are watched. */
+const SETTLE_POLL_MS = 100
+
+/** Gives up waiting for a repository's watch after this long (it vanished, or the watcher was closed). */
+const SETTLE_LIMIT_MS = 120_000
+
 interface Watched {
   projects: Set<string>
   timer: NodeJS.Timeout | null
@@ -40,6 +46,29 @@ export class NotesWatcher {
     if (w) return void w.projects.add(project)
     this.repos.set(commonDir, { projects: new Set([project]), timer: null })
     this.watcher.add(commonDir)
+    this.reportOnceWatched(commonDir)
+  }
+
+  /**
+   * A read that caused `add` predates the watch, and chokidar sets a watch up asynchronously (a
+   * busy machine takes seconds): a ref moved in between would leave the read stale for good. So
+   * once the repository's `refs` is watched and the watched set stopped growing, its projects are
+   * reported changed once, which makes the next list read afresh.
+   */
+  private reportOnceWatched(commonDir: string): void {
+    const refs = join(commonDir, 'refs')
+    const started = Date.now()
+    let last = -1
+    const check = (): void => {
+      const w = this.repos.get(commonDir)
+      if (!w || Date.now() - started > SETTLE_LIMIT_MS) return
+      const watched = this.watcher.getWatched()
+      const size = Object.keys(watched).length
+      if (refs in watched && size === last) return this.report(w)
+      last = size
+      setTimeout(check, SETTLE_POLL_MS).unref()
+    }
+    setTimeout(check, SETTLE_POLL_MS).unref()
   }
 
   /** True when `project` is watched already. */
@@ -68,11 +97,16 @@ export class NotesWatcher {
   private onEvent(path: string): void {
     for (const [dir, w] of this.repos) {
       if (path !== join(dir, 'packed-refs') && !path.startsWith(join(dir, 'refs') + sep)) continue
-      if (w.timer) continue
-      w.timer = setTimeout(() => {
-        w.timer = null
-        for (const p of w.projects) this.onChange(p)
-      }, DEBOUNCE_MS)
+      this.report(w)
     }
+  }
+
+  /** Reports `w`'s projects changed after the debounce (once for a burst). */
+  private report(w: Watched): void {
+    if (w.timer) return
+    w.timer = setTimeout(() => {
+      w.timer = null
+      for (const p of w.projects) this.onChange(p)
+    }, DEBOUNCE_MS)
   }
 }

@@ -29,27 +29,33 @@ function NeedRow({ item, now }: { item: NeedItem; now: number }) {
   const where = [item.agent, item.project, item.hub && item.hub !== item.palace ? item.hub : null].filter(Boolean).join(' · ')
   return (
     <li>
-      <a href={item.link} className={`need-item need-${item.kind}`} data-testid="need-item" data-kind={item.kind} data-key={item.key}>
-        <span className="need-kind">
+      <a
+        href={item.link}
+        className={`row-list-item need-item need-${item.kind}`}
+        data-testid="need-item"
+        data-kind={item.kind}
+        data-key={item.key}
+      >
+        <span className="row-list-label need-kind">
           {k.icon}
           {k.label}
         </span>
-        <span className="need-text">
-          <span className="need-title">
+        <span className="row-list-text need-text">
+          <span className="row-list-clip need-title">
             <Visible text={item.title} />
           </span>
           {item.detail && (
-            <span className="need-detail muted">
+            <span className="row-list-clip need-detail muted">
               <Visible text={item.detail} />
             </span>
           )}
           {where && (
-            <span className="need-where muted">
+            <span className="row-list-clip need-where muted">
               <Visible text={where} />
             </span>
           )}
         </span>
-        <span className="need-age" title={`waiting since ${new Date(item.since).toLocaleString()}`}>
+        <span className="row-list-time need-age" title={`waiting since ${new Date(item.since).toLocaleString()}`}>
           {shortAge(item.since, now)}
         </span>
       </a>
@@ -66,7 +72,7 @@ export function NeedsPanel() {
   if (!q) return null
   const failed = q.sources.filter((s) => !s.ok)
   return (
-    <section className="needs-panel" data-testid="needs-panel" aria-label="Needs you">
+    <section className="row-panel needs-panel" data-testid="needs-panel" aria-label="Needs you">
       <div className="needs-head">
         <h2>Needs you</h2>
         {q.count > 0 ? (
@@ -95,7 +101,7 @@ export function NeedsPanel() {
         </p>
       ))}
       {q.count > 0 && (
-        <ul className="needs-list" data-testid="needs-list">
+        <ul className="row-list needs-list" data-testid="needs-list">
           {(all ? q.items : q.items.slice(0, SHOWN)).map((i) => (
             <NeedRow key={i.key} item={i} now={now} />
           ))}

@@ -33,27 +33,27 @@ function SessionRow({ s, now }: { s: AgentSession; now: number }) {
   const folder = s.cwd.split(/[\\/]/).filter(Boolean).pop() ?? ''
   return (
     <li
-      className={`session-row session-${s.state}`}
+      className={`row-list-item session-row session-${s.state}`}
       data-testid="session-row"
       data-session={s.session_id}
       data-state={s.state}
       title={`${s.harness} session ${s.session_id}\n${s.cwd}\nlast hook: ${s.hook_event} at ${new Date(s.since).toLocaleString()}`}
     >
-      <span className="session-state">
+      <span className="row-list-label session-state">
         {st.icon}
         {st.label}
       </span>
-      <span className="session-text">
-        <span className="session-agent">
+      <span className="row-list-text session-text">
+        <span className="row-list-clip session-agent">
           {s.agent} <span className="muted">· {s.harness}</span>
         </span>
-        <span className="session-where muted">
+        <span className="row-list-clip session-where muted">
           {[s.stream.replace(/^project\//, ''), folder !== s.stream.replace(/^project\//, '') ? folder : null, s.message]
             .filter(Boolean)
             .join(' · ')}
         </span>
       </span>
-      <span className="session-since" data-testid="session-since" title={`since ${new Date(s.since).toLocaleString()}`}>
+      <span className="row-list-time session-since" data-testid="session-since" title={`since ${new Date(s.since).toLocaleString()}`}>
         {s.state === 'done' ? `ended ${shortAge(s.since, now)}` : `for ${shortAge(s.since, now)}`}
       </span>
     </li>
@@ -68,7 +68,7 @@ export function SessionsPanel() {
   if (!rows.length) return null
   const count = (state: SessionStateName) => rows.filter((s) => s.state === state).length
   return (
-    <section className="sessions-panel" data-testid="sessions-panel" aria-label="Agent sessions">
+    <section className="row-panel sessions-panel" data-testid="sessions-panel" aria-label="Agent sessions">
       <div className="needs-head">
         <h2>Agent sessions</h2>
         <span className="needs-summary muted" data-testid="sessions-summary">
@@ -80,7 +80,7 @@ export function SessionsPanel() {
           {e}
         </p>
       ))}
-      <ul className="sessions-list">
+      <ul className="row-list sessions-list">
         {rows.slice(0, SHOWN).map((s) => (
           <SessionRow key={`${s.hub}\u0000${s.agent}\u0000${s.session_id}`} s={s} now={now} />
         ))}

@@ -50,14 +50,17 @@ export class DigestPool {
     private readonly size = Math.max(1, Math.min(4, availableParallelism()))
   ) {}
 
-  /** Reads and digests every file on the workers; rejects when a worker cannot run (then nothing is half-reported). Calls take turns. */
-  digestAll(items: { path: string; file: string }[]): Promise<DigestResult[]> {
-    const turn = this.turn.then(() => this.digestNow(items))
+  /**
+   * Reads and digests every file on the workers (`stat`: with each file's stamp fields, taken as
+   * it is read); rejects when a worker cannot run (then nothing is half-reported). Calls take turns.
+   */
+  digestAll(items: { path: string; file: string }[], opts: { stat?: boolean } = {}): Promise<DigestResult[]> {
+    const turn = this.turn.then(() => this.digestNow(items, opts.stat ?? false))
     this.turn = turn.catch(() => undefined)
     return turn
   }
 
-  private async digestNow(items: { path: string; file: string }[]): Promise<DigestResult[]> {
+  private async digestNow(items: { path: string; file: string }[], stat: boolean): Promise<DigestResult[]> {
     if (this.idle) clearTimeout(this.idle)
     const batches: { path: string; file: string }[][] = []
     for (let i = 0; i < items.length; i += BATCH) batches.push(items.slice(i, i + BATCH))
@@ -69,7 +72,7 @@ export class DigestPool {
       await Promise.all(
         slots.flatMap((slot) =>
           Array.from({ length: IN_FLIGHT }, async () => {
-            for (let b = next++; b < batches.length; b = next++) out[b] = await this.run(slot, batches[b]!)
+            for (let b = next++; b < batches.length; b = next++) out[b] = await this.run(slot, batches[b]!, stat)
           })
         )
       )
@@ -110,10 +113,10 @@ export class DigestPool {
     return this.slots.slice(0, n)
   }
 
-  private run(slot: Slot, items: { path: string; file: string }[]): Promise<DigestResult[]> {
+  private run(slot: Slot, items: { path: string; file: string }[], stat: boolean): Promise<DigestResult[]> {
     if (!slot.ready) return Promise.reject(new Error('digest worker stopped'))
     return new Promise((resolve, reject) => {
-      const req: DigestRequest = { id: this.nextId++, items }
+      const req: DigestRequest = { id: this.nextId++, items, ...(stat ? { stat } : {}) }
       slot.jobs.push({ req, resolve, reject })
       slot.worker.postMessage(req)
     })

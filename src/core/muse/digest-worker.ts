@@ -3,7 +3,7 @@
  * thread. Built as its own entry next to each bundle that may start it (`out/cli`, `out/main`,
  * `out/bench`); never imported.
  */
-import { readFileSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs'
 import { parentPort } from 'node:worker_threads'
 import type { DigestReply, DigestRequest } from './digest-protocol'
 import { digestRole } from './role-digest'
@@ -11,7 +11,15 @@ import { digestRole } from './role-digest'
 parentPort?.on('message', (req: DigestRequest) => {
   const results: DigestReply['results'] = req.items.map(({ path, file }) => {
     try {
-      return { ok: true, digest: digestRole(file, readFileSync(path)) }
+      if (!req.stat) return { ok: true, digest: digestRole(file, readFileSync(path)) }
+      // the stamp is taken before the bytes are read, on the same descriptor (as the scan's stat-then-read)
+      const fd = openSync(path, 'r')
+      try {
+        const { dev, ino, size, mtimeMs, ctimeMs } = fstatSync(fd)
+        return { ok: true, digest: digestRole(file, readFileSync(fd)), stat: { dev, ino, size, mtimeMs, ctimeMs } }
+      } finally {
+        closeSync(fd)
+      }
     } catch (err) {
       const e = err as NodeJS.ErrnoException
       return { ok: false, code: e.code ?? 'EIO', message: e.message }

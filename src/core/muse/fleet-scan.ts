@@ -76,30 +76,77 @@ export class RoleCache {
   }
 
   /**
-   * The digests of many files at once (a scan): every file is `stat`ed, unchanged ones come from
-   * the cache, and the others are read and digested on the pool's workers when there are at
-   * least `POOL_MIN_FILES` of them (else here). A file that cannot be read gives its error.
+   * The digests of many files at once (a scan). Unchanged files come from the cache; the others are
+   * read and digested on the pool's workers when there are at least `POOL_MIN_FILES` of them (else
+   * here). A file the cache has never seen needs no `stat` first: when a scan finds many such
+   * files (a first start, a new fleet), the workers take each one's stamp from its open descriptor
+   * as they read it, and the main thread does not wait for 1,600 `stat`s before the first batch
+   * leaves. A file that cannot be read gives its error.
    */
   async readAll(items: { path: string; file: string }[]): Promise<PromiseSettledResult<ScannedRole>[]> {
-    const stats = await Promise.allSettled(items.map((it) => throughSwaps(() => this.fs.stat(it.path))))
     const out: PromiseSettledResult<ScannedRole>[] = new Array(items.length)
+    const fresh: number[] = []
+    const known: number[] = []
+    items.forEach((it, i) => (this.cache.knows(it.path) ? known : fresh).push(i))
+    if (this.pool && fresh.length >= POOL_MIN_FILES)
+      await Promise.all([this.readFresh(items, fresh, out), this.readKnown(items, known, out)])
+    else await this.readKnown(items, [...known, ...fresh], out)
+    return out
+  }
+
+  /** Reads `which` of `items`, never cached, on the pool: each file's stamp is taken as it is read. */
+  private async readFresh(
+    items: { path: string; file: string }[],
+    which: number[],
+    out: PromiseSettledResult<ScannedRole>[]
+  ): Promise<void> {
+    const readAt = this.now()
+    const got = await this.pool!.digestAll(
+      which.map((i) => items[i]!),
+      { stat: true }
+    ).catch(() => null)
+    const again: number[] = []
+    which.forEach((i, k) => {
+      const r = got?.[k]
+      // a file the worker could not open may be between the two steps of a swap: read again here
+      if (!r?.ok || !r.stat) return void again.push(i)
+      const { path } = items[i]!
+      noteSeenSize(path, r.stat.size, r.stat.ino)
+      this.stats.parsed++
+      this.cache.put(path, fileStamp(r.stat), r.digest, readAt)
+      out[i] = { status: 'fulfilled', value: { ...r.digest, ...facts(r.stat) } }
+    })
+    if (again.length) await this.readKnown(items, again, out)
+  }
+
+  /** Reads `which` of `items`: each is `stat`ed, unchanged ones come from the cache, the others are read. */
+  private async readKnown(
+    items: { path: string; file: string }[],
+    which: number[],
+    out: PromiseSettledResult<ScannedRole>[]
+  ): Promise<void> {
+    const stats = await Promise.allSettled(which.map((i) => throughSwaps(() => this.fs.stat(items[i]!.path))))
     const misses: number[] = []
-    stats.forEach((st, i) => {
+    stats.forEach((st, k) => {
+      const i = which[k]!
       if (st.status === 'rejected') return void (out[i] = st)
       noteSeenSize(items[i]!.path, st.value.size, st.value.ino)
       const digest = this.cache.digest(items[i]!.path, fileStamp(st.value))
-      if (!digest) return void misses.push(i)
+      if (!digest) return void misses.push(k)
       this.stats.cached++
       out[i] = { status: 'fulfilled', value: { ...digest, ...facts(st.value) } }
     })
     const readAt = this.now()
     const pooled =
-      this.pool && misses.length >= POOL_MIN_FILES ? await this.pool.digestAll(misses.map((i) => items[i]!)).catch(() => null) : null
+      this.pool && misses.length >= POOL_MIN_FILES
+        ? await this.pool.digestAll(misses.map((k) => items[which[k]!]!)).catch(() => null)
+        : null
     await Promise.all(
-      misses.map(async (i, k) => {
+      misses.map(async (k, m) => {
+        const i = which[k]!
         const { path, file } = items[i]!
-        const st = (stats[i] as PromiseFulfilledResult<Stats>).value
-        const got = pooled?.[k]
+        const st = (stats[k] as PromiseFulfilledResult<Stats>).value
+        const got = pooled?.[m]
         try {
           // a file missing on the worker may be between the two steps of a swap: read again here
           const digest = got?.ok ? got.digest : await throughSwaps(async () => digestRole(file, await this.fs.readFile(path)))
@@ -111,7 +158,6 @@ export class RoleCache {
         }
       })
     )
-    return out
   }
 
   /** The overview's counts of `path` (file name `file`): from the cache's small column when unchanged, else parsed. */

@@ -101,6 +101,11 @@ export class ParseCache {
     return e && sameStamp(e.stamp, stamp) ? e.counts : null
   }
 
+  /** True when the cache holds some version of `path` (a file it has never seen needs no stamp to be read). */
+  knows(path: string): boolean {
+    return this.load().has(path)
+  }
+
   /** The cached digest of `path` if its stamp is still `stamp`, else null. */
   digest(path: string, stamp: FileStamp): RoleDigest | null {
     const e = this.load().get(path)

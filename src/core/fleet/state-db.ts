@@ -49,6 +49,8 @@ export function unwritable(err: unknown): string | null {
   if (code === 'ENOSPC' || code === 'SQLITE_FULL' || /disk is full|no space/i.test(message)) return 'the disk is full'
   if (code === 'EACCES' || code === 'EPERM' || code === 'SQLITE_PERM' || code.startsWith('SQLITE_CANTOPEN'))
     return 'Muster may not write there (permissions)'
+  // SQLite grows its -shm file by writing to it: on a full disk that is the first write to fail
+  if (code === 'SQLITE_IOERR_SHMSIZE') return 'the disk is full (SQLite could not grow its -shm file)'
   if (code.startsWith('SQLITE_IOERR')) return `the disk refused a write (${code})`
   return null
 }

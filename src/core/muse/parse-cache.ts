@@ -203,7 +203,8 @@ export class ParseCache {
         }
       })()
     } catch (err) {
-      if (isBusy(err)) return
+      // the cache is only a speed-up: a busy DB, or a home Muster cannot write (read-only, disk full), keeps it in memory
+      if (isBusy(err) || cannotWrite(err)) return
       throw err
     } finally {
       db.pragma(`busy_timeout = ${previous}`)
@@ -254,6 +255,12 @@ export class ParseCache {
 
 function stampOfRow(r: Row): FileStamp {
   return [r.dev, r.ino, r.size, r.mtime_ms, r.ctime_ms]
+}
+
+/** A write the state DB refuses for good: read-only (home or connection), disk full, I/O error. */
+function cannotWrite(err: unknown): boolean {
+  const code = String((err as { code?: unknown }).code ?? '')
+  return /^SQLITE_(READONLY|FULL|IOERR|CANTOPEN|PERM)/.test(code)
 }
 
 function isBusy(err: unknown): boolean {

@@ -386,5 +386,6 @@ function writeError(path: string, err: unknown): ApiError {
   const code = (err as NodeJS.ErrnoException).code
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return new ApiError(`cannot write ${path}: permission denied`, 'forbidden')
   if (code === 'ENOENT') return new ApiError(`cannot write ${path}: its folder is gone`, 'not_found')
+  if (code === 'ENOSPC' || code === 'EDQUOT') return new ApiError(`cannot write ${path}: the disk is full`, 'internal')
   return new ApiError(`cannot write ${path}: ${(err as Error).message}`, 'internal')
 }

@@ -135,6 +135,8 @@ describe('approve-hook fast path: the allowlist mirror', () => {
     const torn = await hook('npm run build -- --prod')
     expect(decisionOf(torn)).toMatchObject({ permissionDecision: 'allow' })
     expect((await allowlisted('npm run build -- --prod')).map((e) => e.type)).toEqual(['approval.request', 'approval.decision'])
+    // ... and writes the mirror again from the DB's committed rules
+    expect(readMirror(stateDb())!.map((r) => r.input_pattern)).toEqual(['npm run build*'])
     await service.call('approvals.ruleDelete', { id: rule.id })
     expect(readMirror(stateDb())).toEqual([])
   }, 120_000)
@@ -149,6 +151,8 @@ describe('approve-hook fast path: the allowlist mirror', () => {
     expect(readMirror(stateDb())).toBeNull()
     const out = await hook('terraform plan -out x', ['--timeout-ms', '300'])
     expect(decisionOf(out).permissionDecision).toBe('deny')
+    // a hook on the full path replaced the void mirror with this DB's (no rules left)
+    expect(readMirror(stateDb())).toEqual([])
     rmSync(mirror())
     expect(existsSync(mirror())).toBe(false)
   }, 120_000)

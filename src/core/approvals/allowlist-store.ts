@@ -12,7 +12,7 @@ import { ruleLabel, ruleMatches, ruleProblem, type CallToMatch, type RuleSpec } 
 import type { AllowRule } from '../../shared/contract/approvals-types'
 import type { Db } from '../sqlite'
 import { readSignature, rulePayload, type DecisionSigner, type DecisionTrust, type SignatureRef } from './decision-trust'
-import { dropMirror, writeMirror } from './allowlist-mirror'
+import { dropMirror, readMirror, writeMirror } from './allowlist-mirror'
 
 interface RuleRow {
   id: number
@@ -167,6 +167,12 @@ export class AllowlistStore {
   private dbFile(): string | null {
     const name = this.db.name
     return name && name !== ':memory:' && !this.db.memory ? name : null
+  }
+
+  /** True when the mirror beside the DB can be read and belongs to this DB (a DB in memory has none to read). */
+  mirrorUsable(): boolean {
+    const file = this.dbFile()
+    return !file || readMirror(file) !== null
   }
 
   /**

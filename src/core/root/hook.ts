@@ -61,7 +61,12 @@ export async function openHookContext(root: Root, o: HookEnvOptions): Promise<{ 
   let operator: string | null = null
   let hub: AppendAndWait | { unreachable: string }
   try {
-    if (db && AllowlistStore.available(db)) rules = new AllowlistStore(db, { trust: () => trust })
+    if (db && AllowlistStore.available(db)) {
+      rules = new AllowlistStore(db, { trust: () => trust })
+      // a home whose rules were saved before the mirror existed (or whose mirror is torn or
+      // stale) gets one now, from the committed rules: the next allowlisted call needs no SQLite
+      if (!rules.mirrorUsable()) rules.refreshMirror()
+    }
     operator = db ? root.get('operatorId')() : null
   } catch (err) {
     o.warn(`muster approve-hook: cannot read Muster's state DB (${(err as Error).message}); no allowlist`)

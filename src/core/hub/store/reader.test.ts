@@ -8,6 +8,7 @@ import { HubConnection } from './hub-connection'
 import { listEvents, previewEvent } from './reader'
 import { createHub } from './schema'
 import { appendEvent, putArtifact } from './writer'
+import { ENVELOPE_KEYS } from '../../../../test/helpers/hub-envelope'
 
 const open: HubConnection[] = []
 afterEach(() => {
@@ -48,27 +49,7 @@ describe('listEvents', () => {
     const { palace, ids } = sample()
     const page = listEvents(conn(palace))
     expect(page.events.map((e) => e.id)).toEqual(ids)
-    expect(Object.keys(page.events[0]!)).toEqual([
-      'id',
-      'seq',
-      'origin_replica',
-      'origin_seq',
-      'hlc',
-      'type',
-      'stream',
-      'room',
-      'topic',
-      'from_agent',
-      'to_agent',
-      'correlation_id',
-      'branch',
-      'base_commit',
-      'status',
-      'artifact_ids',
-      'body',
-      'created_at',
-      'metadata'
-    ])
+    expect(Object.keys(page.events[0]!)).toEqual(ENVELOPE_KEYS)
     expect(listEvents(conn(palace), { order: 'desc' }).events.map((e) => e.id)).toEqual([...ids].reverse())
   })
 

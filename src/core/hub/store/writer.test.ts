@@ -7,6 +7,7 @@ import { createHub, type HubFile } from './schema'
 import { CREATED_AT_RE, EVENT_ID_RE, ARTIFACT_ID_RE, HLC_RE } from '../values/ids'
 import { HubValidationError, PATCH_WARNING_CRLF, PATCH_WARNING_NO_TRAILING_NEWLINE } from '../values/validate'
 import { ackEvent, appendEvent, createTaskRequest, getArtifact, getEvent, listEvents, putArtifact, submitPatch, taskBody } from './writer'
+import { ENVELOPE_KEYS } from '../../../../test/helpers/hub-envelope'
 
 let dir: string
 let hub: HubFile
@@ -25,27 +26,7 @@ const base = { type: 'note', stream: 'project/muse', room: 'rooms', from_agent: 
 describe('appendEvent', () => {
   it('stores the event and returns the envelope in upstream key order', () => {
     const ev = appendEvent(hub.db, hub.replicaId, { ...base, to_agent: '*', topic: '', body: 'hello 你好', metadata: { b: 2, a: 1 } })
-    expect(Object.keys(ev)).toEqual([
-      'id',
-      'seq',
-      'origin_replica',
-      'origin_seq',
-      'hlc',
-      'type',
-      'stream',
-      'room',
-      'topic',
-      'from_agent',
-      'to_agent',
-      'correlation_id',
-      'branch',
-      'base_commit',
-      'status',
-      'artifact_ids',
-      'body',
-      'created_at',
-      'metadata'
-    ])
+    expect(Object.keys(ev)).toEqual(ENVELOPE_KEYS)
     expect(ev.id).toMatch(EVENT_ID_RE)
     expect(ev.created_at).toMatch(CREATED_AT_RE)
     expect(ev.hlc).toMatch(HLC_RE)

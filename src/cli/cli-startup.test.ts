@@ -9,7 +9,7 @@ import { isBuiltin } from 'node:module'
 import { readdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { builtCliMeta, type CliMeta } from '../../test/helpers/built-cli'
+import { builtCliMeta, inputsOf as inputsIn, staticClosure as closureIn, type CliMeta } from '../../test/helpers/built-cli'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
 
@@ -22,21 +22,8 @@ beforeAll(() => {
   expect(entry).toMatch(/muster\.mjs$/)
 })
 
-/** Outputs and externals reached from `from` by static imports only. */
 function staticClosure(from: string): { outputs: Set<string>; externals: Set<string> } {
-  const outputs = new Set<string>()
-  const externals = new Set<string>()
-  const walk = (o: string): void => {
-    if (outputs.has(o)) return
-    outputs.add(o)
-    for (const i of meta.outputs[o]!.imports) {
-      if (i.kind !== 'import-statement' && i.kind !== 'require-call') continue
-      if (i.external) externals.add(i.path)
-      else walk(i.path)
-    }
-  }
-  walk(from)
-  return { outputs, externals }
+  return closureIn(meta, from)
 }
 
 describe('CLI start-up', () => {
@@ -120,5 +107,5 @@ describe('CLI start-up', () => {
 
 /** The bundle inputs of output `o`, with node_modules reached through a symlink (a worktree's) named as in a clone. */
 function inputsOf(o: string): string[] {
-  return Object.keys(meta.outputs[o]!.inputs).map((i) => i.replace(/^(?:\.\.\/)+(?:[^/]+\/)*?node_modules\//, 'node_modules/'))
+  return inputsIn(meta, o)
 }

@@ -7,7 +7,7 @@
 import { isBuiltin } from 'node:module'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { builtCliMeta, type CliMeta } from '../../test/helpers/built-cli'
+import { builtCliMeta, inputsOf as inputsIn, staticClosure, type CliMeta } from '../../test/helpers/built-cli'
 import { tmpDir } from '../../test/helpers/tmp'
 import { runCli } from './index'
 
@@ -22,18 +22,7 @@ describe('approve-hook start-up', () => {
     const entry = Object.keys(meta.outputs).find((o) => meta.outputs[o]!.entryPoint === 'src/cli/hook-main.ts')!
     // CommonJS, one file: a hook call never starts the ES module loader
     expect(entry).toMatch(/approve-hook\.cjs$/)
-    const seen = new Set<string>()
-    const externals = new Set<string>()
-    const walk = (o: string): void => {
-      if (seen.has(o)) return
-      seen.add(o)
-      for (const i of meta.outputs[o]!.imports) {
-        if (i.kind !== 'import-statement' && i.kind !== 'require-call') continue
-        if (i.external) externals.add(i.path)
-        else walk(i.path)
-      }
-    }
-    walk(entry)
+    const { outputs: seen, externals } = staticClosure(meta, entry)
     // better-sqlite3 is bundled; `bindings`, its fallback addon finder, stays outside unused (core/sqlite.ts gives the addon's path)
     // its lazy parts (`./lazy-*.cjs`, required on first use) are files of their own: see the next test
     expect([...externals].filter((e) => !isBuiltin(e) && !e.startsWith('./lazy-'))).toEqual(['bindings'])
@@ -120,5 +109,5 @@ describe('approve-hook start-up', () => {
 
 /** The bundle inputs of output `o`, with node_modules reached through a symlink (a worktree's) named as in a clone. */
 function inputsOf(o: string): string[] {
-  return Object.keys(meta.outputs[o]!.inputs).map((i) => i.replace(/^(?:\.\.\/)+(?:[^/]+\/)*?node_modules\//, 'node_modules/'))
+  return inputsIn(meta, o)
 }

@@ -37,3 +37,25 @@ export function builtCliMeta(): CliMeta {
     )
   return meta
 }
+
+/** The outputs and externals the output `from` reaches by static imports only (what loads with it). */
+export function staticClosure(meta: CliMeta, from: string): { outputs: Set<string>; externals: Set<string> } {
+  const outputs = new Set<string>()
+  const externals = new Set<string>()
+  const walk = (o: string): void => {
+    if (outputs.has(o)) return
+    outputs.add(o)
+    for (const i of meta.outputs[o]!.imports) {
+      if (i.kind !== 'import-statement' && i.kind !== 'require-call') continue
+      if (i.external) externals.add(i.path)
+      else walk(i.path)
+    }
+  }
+  walk(from)
+  return { outputs, externals }
+}
+
+/** The source files bundled into the output `o` (packages as `node_modules/<pkg>/...`). */
+export function inputsOf(meta: CliMeta, o: string): string[] {
+  return Object.keys(meta.outputs[o]!.inputs)
+}

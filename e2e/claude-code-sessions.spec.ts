@@ -7,15 +7,11 @@
  * once the turn is over, and done when the session ends. The Anthropic API is a stand-in on
  * 127.0.0.1 that holds its answer until the test has seen "working".
  */
-import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
-import { join, resolve } from 'node:path'
-import { isolatedEnv, test, expect } from './fixtures'
-
-const ROOT = resolve(import.meta.dirname, '..')
-const BIN = join(ROOT, 'bin', 'muster.cjs')
-const CLAUDE = join(ROOT, '.cache', 'claude-code', 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe')
+import { join } from 'node:path'
+import { test, expect } from './fixtures'
+import { CLAUDE, claudeEnv, fleetPalace, musterInstall, startHarness } from './harness-run'
 
 test.skip(!existsSync(CLAUDE), 'Claude Code CLI absent (.cache/claude-code: filled by .ci/run): skipping the real-harness e2e')
 
@@ -74,38 +70,20 @@ test('Claude Code session: working, then waiting for input, then done on the Ove
   mkdirSync(home, { recursive: true })
   mkdirSync(project, { recursive: true })
   const settings = join(home, 'settings.json')
-  const palace = join(demo.home, '..', 'fleet', 'hub')
-  execFileSync(
-    process.execPath,
-    [BIN, 'session-hook', 'install', '--agent', 'e2e-claude', '--settings', settings, '--home', demo.home, '--palace', palace],
-    { env: { ...isolatedEnv(demo.home), HOME: home } }
-  )
+  const palace = fleetPalace(demo)
+  musterInstall(demo, ['session-hook', 'install', '--agent', 'e2e-claude', '--settings', settings], { HOME: home })
   const installed = JSON.parse(readFileSync(settings, 'utf8')) as { hooks: Record<string, unknown> }
   expect(Object.keys(installed.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'Notification', 'Stop', 'SessionEnd'])
 
-  const claude = spawn(
+  const claude = startHarness(
     CLAUDE,
     ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--settings', settings],
-    {
-      cwd: project,
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        ANTHROPIC_BASE_URL: standIn.url,
-        ANTHROPIC_API_KEY: 'sk-ant-test-muster',
-        DISABLE_TELEMETRY: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_AUTOUPDATER: '1'
-      }
-    }
+    project,
+    claudeEnv(home, standIn.url),
+    true
   )
-  let stdout = ''
-  let stderr = ''
-  claude.stdout.on('data', (d: Buffer) => (stdout += d))
-  claude.stderr.on('data', (d: Buffer) => (stderr += d))
-  const exited = new Promise<number | null>((r) => claude.on('close', (code) => r(code)))
   try {
-    claude.stdin.write(JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: prompt }] } }) + '\n')
+    claude.write(JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: prompt }] } }) + '\n')
     await page.goto(demo.openUrl)
     const row = page.getByTestId('session-row').filter({ hasText: 'e2e-claude' })
     // the model is answering (held by the stand-in): working
@@ -116,13 +94,14 @@ test('Claude Code session: working, then waiting for input, then done on the Ove
     await expect(row.getByTestId('session-since')).toContainText(/for (now|\d+ min)/)
     // the turn is over, the session waits for its next prompt: waiting for input
     standIn.release()
-    await expect.poll(() => stdout, { timeout: 60_000 }).toContain('"type":"result"')
+    await expect.poll(() => claude.output(), { timeout: 60_000 }).toContain('"type":"result"')
     await expect(row).toHaveAttribute('data-state', 'waiting', { timeout: 30_000 })
     await expect(row).toContainText('waiting for input')
     await expect(page.getByTestId('sessions-summary')).toContainText('1 waiting for input')
     // the operator's side ends: done
-    claude.stdin.end()
-    expect(await exited, stderr).toBe(0)
+    claude.end()
+    const exited = await claude.done
+    expect(exited.code, exited.stderr).toBe(0)
     await expect(row).toHaveAttribute('data-state', 'done', { timeout: 30_000 })
     await expect(row.getByTestId('session-since')).toContainText('ended')
     // the hub holds the compact status events, one per hook, in order
@@ -135,7 +114,7 @@ test('Claude Code session: working, then waiting for input, then done on the Ove
       .map((m) => `${m.hook_event}:${m.state}`)
     expect(states).toEqual(['SessionStart:waiting', 'UserPromptSubmit:working', 'Stop:waiting', 'SessionEnd:done'])
   } finally {
-    claude.kill('SIGKILL')
+    claude.kill()
     await standIn.close()
   }
 })

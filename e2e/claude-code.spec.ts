@@ -6,22 +6,13 @@
  * Claude Code honours it). The scripted model asks to run one Bash command that creates a marker
  * file; the operator decides in the dashboard, or Claude Code's own rules decide first.
  */
-import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import type { Page } from '@playwright/test'
+import { join } from 'node:path'
 import { startAnthropicStandIn, type AnthropicStandIn } from './anthropic-stand-in'
 import { test, expect, type Served } from './fixtures'
-
-const ROOT = resolve(import.meta.dirname, '..')
-const BIN = join(ROOT, 'bin', 'muster.cjs')
-const CLAUDE = join(ROOT, '.cache', 'claude-code', 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe')
+import { CLAUDE, claudeEnv, historyOf, musterInstall, openRequest, startHarness, type HarnessRun } from './harness-run'
 
 test.skip(!existsSync(CLAUDE), 'Claude Code CLI absent (.cache/claude-code: filled by .ci/run): skipping the real-harness e2e')
-
-interface ClaudeRun {
-  done: Promise<{ code: number | null; stdout: string; stderr: string }>
-}
 
 /** The parts of a Claude settings file these tests read or change. */
 interface ClaudeSettings {
@@ -33,40 +24,17 @@ interface ClaudeSettings {
  * Installs Muster's hook into a fresh Claude settings file (the installer asks this Claude Code
  * its version), lets `edit` change that file, and starts `claude -p` in a temporary HOME.
  */
-function runClaude(
-  served: Served,
-  workDir: string,
-  standIn: AnthropicStandIn,
-  prompt: string,
-  edit?: (settings: ClaudeSettings) => void
-): ClaudeRun {
+function runClaude(served: Served, workDir: string, standIn: AnthropicStandIn, edit?: (settings: ClaudeSettings) => void): HarnessRun {
   const home = join(workDir, 'claude-home')
   const project = join(workDir, 'project')
   mkdirSync(home, { recursive: true })
   mkdirSync(project, { recursive: true })
   const settings = join(home, 'settings.json')
-  const palace = join(served.home, '..', 'fleet', 'hub')
-  execFileSync(
-    process.execPath,
-    [
-      BIN,
-      'approve-hook',
-      'install',
-      '--agent',
-      'e2e-claude',
-      '--settings',
-      settings,
-      '--home',
-      served.home,
-      '--palace',
-      palace,
-      '--project',
-      'muse',
-      '--claude',
-      CLAUDE
-    ],
+  musterInstall(
+    served,
+    ['approve-hook', 'install', '--agent', 'e2e-claude', '--settings', settings, '--project', 'muse', '--claude', CLAUDE],
     {
-      env: { ...process.env, MUSTER_HOME: '', HOME: home }
+      HOME: home
     }
   )
   if (edit) {
@@ -74,33 +42,12 @@ function runClaude(
     edit(parsed)
     writeFileSync(settings, JSON.stringify(parsed, null, 2))
   }
-  const proc = spawn(CLAUDE, ['-p', prompt, '--output-format', 'json', '--settings', settings], {
-    cwd: project,
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      ANTHROPIC_BASE_URL: standIn.url,
-      ANTHROPIC_API_KEY: 'sk-ant-test-muster',
-      DISABLE_TELEMETRY: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_AUTOUPDATER: '1'
-    }
-  })
-  let stdout = ''
-  let stderr = ''
-  proc.stdout.on('data', (d: Buffer) => (stdout += d))
-  proc.stderr.on('data', (d: Buffer) => (stderr += d))
-  return { done: new Promise((res) => proc.on('close', (code) => res({ code, stdout, stderr }))) }
-}
-
-async function openRequest(page: Page, served: Served, marker: string): Promise<void> {
-  await page.goto(served.openUrl)
-  await page.getByTestId('nav-approvals').click()
-  const row = page.locator('[data-testid^="approval-row-"]', { hasText: marker })
-  await expect(row).toBeVisible({ timeout: 60_000 })
-  await row.click()
-  await expect(page.getByTestId('tool-preview')).toContainText(`touch ${marker}`)
-  await expect(page.getByTestId('approval-detail')).toContainText('e2e-claude')
+  return startHarness(
+    CLAUDE,
+    ['-p', 'Create the marker file.', '--output-format', 'json', '--settings', settings],
+    project,
+    claudeEnv(home, standIn.url)
+  )
 }
 
 test('Claude Code: approved in the dashboard, the Bash command runs', async ({ page, demo, workDir }) => {
@@ -108,8 +55,8 @@ test('Claude Code: approved in the dashboard, the Bash command runs', async ({ p
   const marker = join(workDir, 'approved-marker.txt')
   const standIn = await startAnthropicStandIn(`touch ${marker}`)
   try {
-    const claude = runClaude(demo, workDir, standIn, 'Create the marker file.')
-    await openRequest(page, demo, marker)
+    const claude = runClaude(demo, workDir, standIn)
+    await openRequest(page, demo, marker, marker, 'e2e-claude')
     await page.getByTestId('approve').click()
     const out = await claude.done
     expect(out.code, out.stderr).toBe(0)
@@ -126,8 +73,8 @@ test('Claude Code: denied in the dashboard, the command does not run and the rea
   const marker = join(workDir, 'denied-marker.txt')
   const standIn = await startAnthropicStandIn(`touch ${marker}`)
   try {
-    const claude = runClaude(demo, workDir, standIn, 'Create the marker file.')
-    await openRequest(page, demo, marker)
+    const claude = runClaude(demo, workDir, standIn)
+    await openRequest(page, demo, marker, marker, 'e2e-claude')
     await page.getByTestId('approval-reason').fill('not in this folder, use the fixtures dir')
     await page.getByTestId('deny').click()
     const out = await claude.done
@@ -139,10 +86,7 @@ test('Claude Code: denied in the dashboard, the command does not run and the rea
     const result = JSON.parse(out.stdout) as { result: string; permission_denials?: unknown[] }
     expect(result.result).toBe('The command was not run.')
     // the hub holds the request and the operator's decision
-    const list = demo.cli(['approvals', 'list', '--history', '20']) as {
-      history: { agent: string; state: string; decision: { reason: string } }[]
-    }
-    expect(list.history.find((h) => h.agent === 'e2e-claude')).toMatchObject({
+    expect(historyOf(demo, 'e2e-claude')[0]).toMatchObject({
       state: 'deny',
       decision: { reason: 'not in this folder, use the fixtures dir' }
     })
@@ -161,7 +105,7 @@ test('Claude Code: a call an allow rule passes runs and never reaches the inbox'
   const standIn = await startAnthropicStandIn(`touch ${marker}`)
   try {
     // the operator's own Claude Code allow rule for exactly this command, beside Muster's hook
-    const claude = runClaude(demo, workDir, standIn, 'Create the marker file.', (s) => {
+    const claude = runClaude(demo, workDir, standIn, (s) => {
       expect(Object.keys(s.hooks)).toEqual(['PermissionRequest'])
       s.permissions = { allow: [`Bash(touch ${marker})`] }
     })
@@ -189,7 +133,7 @@ test('Claude Code: a hook that crashes blocks the call (onFailure "block", Claud
   const standIn = await startAnthropicStandIn(`touch ${marker}`)
   try {
     // Muster's installed entry, its command swapped for one that exits 1; onFailure kept as written
-    const claude = runClaude(demo, workDir, standIn, 'Create the marker file.', (s) => {
+    const claude = runClaude(demo, workDir, standIn, (s) => {
       const entry = s.hooks.PermissionRequest?.[0]?.hooks[0]
       expect(entry).toMatchObject({ type: 'command', onFailure: 'block' })
       expect(entry?.command).toContain('approve-hook --agent e2e-claude')

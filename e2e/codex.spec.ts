@@ -7,16 +7,13 @@
  * command does not run and the reason reaches the model; allowed: it runs. The hub's history says
  * which. (`--dangerously-bypass-hook-trust` stands in for the one-time trust review in /hooks.)
  */
-import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import type { Page } from '@playwright/test'
+import { join } from 'node:path'
 import { startResponsesStandIn, type ResponsesStandIn } from './responses-stand-in'
-import { isolatedEnv, test, expect, type Served } from './fixtures'
+import { test, expect, type Served } from './fixtures'
+import { harnessCli, historyOf, musterInstall, openRequest, startHarness } from './harness-run'
 
-const ROOT = resolve(import.meta.dirname, '..')
-const BIN = join(ROOT, 'bin', 'muster.cjs')
-const CODEX = join(ROOT, '.cache', 'codex', 'node_modules', '.bin', 'codex')
+const CODEX = harnessCli('codex', 'node_modules', '.bin', 'codex')
 const PTY = join(import.meta.dirname, 'pty-run.py')
 
 test.skip(!existsSync(CODEX), 'Codex CLI absent (.cache/codex: filled by .ci/run): skipping the real-harness e2e')
@@ -42,57 +39,39 @@ function runCodex(served: Served, workDir: string, standIn: ResponsesStandIn, mo
       ''
     ].join('\n')
   )
-  const palace = join(served.home, '..', 'fleet', 'hub')
   const hooks = join(codexHome, 'hooks.json')
-  execFileSync(
-    process.execPath,
-    [BIN, 'approve-hook', 'install', '--harness', 'codex', '--mode', mode, '--agent', 'e2e-codex', '--settings', hooks].concat([
-      '--home',
-      served.home,
-      '--palace',
-      palace,
-      '--project',
-      'muse'
-    ]),
-    { env: isolatedEnv(served.home) }
-  )
+  musterInstall(served, [
+    'approve-hook',
+    'install',
+    '--harness',
+    'codex',
+    '--mode',
+    mode,
+    '--agent',
+    'e2e-codex',
+    '--settings',
+    hooks,
+    '--project',
+    'muse'
+  ])
   const event = mode === 'exec' ? 'PreToolUse' : 'PermissionRequest'
   expect(Object.keys((JSON.parse(readFileSync(hooks, 'utf8')) as { hooks: object }).hooks)).toEqual([event])
-  const env = { PATH: process.env.PATH, HOME: join(workDir, 'user'), CODEX_HOME: codexHome, MUSTER_STAND_IN_KEY: 'sk-test-muster' }
+  const env = { HOME: join(workDir, 'user'), CODEX_HOME: codexHome, MUSTER_STAND_IN_KEY: 'sk-test-muster' }
   // interactive: the TUI in a pseudo-terminal, asking before it runs anything outside its read-only sandbox
-  const proc =
-    mode === 'exec'
-      ? spawn(
-          CODEX,
-          ['exec', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', '-s', 'danger-full-access', 'Create the marker file.'],
-          { cwd: project, env }
-        )
-      : spawn(
-          'python3',
-          [PTY, CODEX, '--dangerously-bypass-hook-trust', '-a', 'on-request', '-s', 'read-only', 'Create the marker file.'],
-          { cwd: project, env: { ...env, TERM: 'xterm-256color' } }
-        )
-  proc.stdin.end()
-  let out = ''
-  proc.stdout.on('data', (d: Buffer) => (out += d))
-  proc.stderr.on('data', (d: Buffer) => (out += d))
-  return {
-    done: new Promise<{ code: number | null; out: string }>((r) => proc.on('close', (code) => r({ code, out }))),
-    kill: () => proc.kill('SIGKILL')
-  }
+  return mode === 'exec'
+    ? startHarness(
+        CODEX,
+        ['exec', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', '-s', 'danger-full-access', 'Create the marker file.'],
+        project,
+        env
+      )
+    : startHarness(
+        'python3',
+        [PTY, CODEX, '--dangerously-bypass-hook-trust', '-a', 'on-request', '-s', 'read-only', 'Create the marker file.'],
+        project,
+        { ...env, TERM: 'xterm-256color' }
+      )
 }
-
-async function openRequest(page: Page, served: Served, marker: string): Promise<void> {
-  await page.goto(served.openUrl)
-  await page.getByTestId('nav-approvals').click()
-  const row = page.locator('[data-testid^="approval-row-"]', { hasText: 'e2e-codex' })
-  await expect(row).toBeVisible({ timeout: 90_000 })
-  await row.click()
-  await expect(page.getByTestId('tool-preview')).toContainText(`touch ${marker}`)
-  await expect(page.getByTestId('approval-detail')).toContainText('codex')
-}
-
-type History = { history: { agent: string; harness: string; state: string; decision: { reason: string } | null }[] }
 
 test('codex exec: denied in the dashboard, the command does not run, the reason reaches the model, the hub says deny', async ({
   page,
@@ -104,7 +83,7 @@ test('codex exec: denied in the dashboard, the command does not run, the reason 
   const standIn = await startResponsesStandIn(`touch ${marker}`)
   const codex = runCodex(demo, workDir, standIn, 'exec')
   try {
-    await openRequest(page, demo, marker)
+    await openRequest(page, demo, 'e2e-codex', marker, 'codex')
     await page.getByTestId('approval-reason').fill('not from exec mode')
     await page.getByTestId('deny').click()
     const out = await codex.done
@@ -116,8 +95,7 @@ test('codex exec: denied in the dashboard, the command does not run, the reason 
         output: expect.stringMatching(/blocked by PreToolUse hook: denied by .* in Muster: not from exec mode/)
       }
     ])
-    const list = demo.cli(['approvals', 'list', '--history', '20']) as History
-    expect(list.history.find((h) => h.agent === 'e2e-codex')).toMatchObject({
+    expect(historyOf(demo, 'e2e-codex')[0]).toMatchObject({
       harness: 'codex',
       state: 'deny',
       decision: { reason: 'not from exec mode' }
@@ -134,7 +112,7 @@ test('codex exec: allowed in the dashboard, the command runs and the hub says al
   const standIn = await startResponsesStandIn(`touch ${marker}`)
   const codex = runCodex(demo, workDir, standIn, 'exec')
   try {
-    await openRequest(page, demo, marker)
+    await openRequest(page, demo, 'e2e-codex', marker, 'codex')
     await page.getByTestId('approve').click()
     const out = await codex.done
     expect(out.code, out.out).toBe(0)
@@ -143,8 +121,7 @@ test('codex exec: allowed in the dashboard, the command runs and the hub says al
     expect(out.out).not.toContain('Hook failed')
     expect(standIn.outputs).toHaveLength(1)
     expect(standIn.outputs[0]!.output).not.toContain('blocked')
-    const list = demo.cli(['approvals', 'list', '--history', '20']) as History
-    expect(list.history.find((h) => h.agent === 'e2e-codex')).toMatchObject({ harness: 'codex', state: 'allow' })
+    expect(historyOf(demo, 'e2e-codex')[0]).toMatchObject({ harness: 'codex', state: 'allow' })
   } finally {
     codex.kill()
     await standIn.close()
@@ -162,7 +139,7 @@ test('interactive Codex (in a pseudo-terminal): its PermissionRequest, allowed t
   let standIn = await startResponsesStandIn(`touch ${marker}`, true)
   let codex = runCodex(demo, workDir, standIn, 'interactive')
   try {
-    await openRequest(page, demo, marker)
+    await openRequest(page, demo, 'e2e-codex', marker, 'codex')
     await page.getByTestId('approve').click()
     await expect.poll(() => existsSync(marker), { timeout: 60_000 }).toBe(true)
     await expect.poll(() => standIn.outputs.length, { timeout: 60_000 }).toBe(1)
@@ -171,15 +148,14 @@ test('interactive Codex (in a pseudo-terminal): its PermissionRequest, allowed t
     codex.kill()
     await standIn.close()
   }
-  const allowed = (demo.cli(['approvals', 'list', '--history', '20']) as History).history.find((h) => h.agent === 'e2e-codex')
-  expect(allowed).toMatchObject({ harness: 'codex', state: 'allow' })
+  expect(historyOf(demo, 'e2e-codex')[0]).toMatchObject({ harness: 'codex', state: 'allow' })
 
   // denied: nothing runs, and Codex tells the model the operator's reason
   const second = join(workDir, 'codex-project', 'interactive-denied.txt')
   standIn = await startResponsesStandIn(`touch ${second}`, true)
   codex = runCodex(demo, workDir, standIn, 'interactive')
   try {
-    await openRequest(page, demo, second)
+    await openRequest(page, demo, 'e2e-codex', second, 'codex')
     await page.getByTestId('approval-reason').fill('not outside the sandbox')
     await page.getByTestId('deny').click()
     await expect.poll(() => standIn.outputs.length, { timeout: 60_000 }).toBe(1)
@@ -189,6 +165,5 @@ test('interactive Codex (in a pseudo-terminal): its PermissionRequest, allowed t
     codex.kill()
     await standIn.close()
   }
-  const history = (demo.cli(['approvals', 'list', '--history', '20']) as History).history.filter((h) => h.agent === 'e2e-codex')
-  expect(history.map((h) => h.state)).toEqual(['deny', 'allow'])
+  expect(historyOf(demo, 'e2e-codex').map((h) => h.state)).toEqual(['deny', 'allow'])
 })

@@ -62,6 +62,24 @@ export async function startServe(home: string): Promise<{ proc: ChildProcess; op
   return { proc, openUrl }
 }
 
+/**
+ * Stops a `muster serve` and waits until it has exited (bounded): Node writes its compile cache into
+ * the test's user home on the way out, which would race the removal of the test's folder.
+ */
+export async function stopServe(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return
+  const exited = new Promise<void>((r) => proc.once('exit', () => r()))
+  proc.kill('SIGTERM')
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<void>((r) => (timer = setTimeout(r, 15_000)))
+  await Promise.race([exited, late])
+  clearTimeout(timer)
+  if (proc.exitCode === null && proc.signalCode === null) {
+    proc.kill('SIGKILL')
+    await exited
+  }
+}
+
 function cliFor(home: string) {
   return (args: string[]): unknown => {
     const out = execFileSync(process.execPath, [BIN, ...args, '--home', home, '--json'], {
@@ -88,7 +106,7 @@ export const test = base.extend<Fixtures>({
     mkdirSync(home)
     const { proc, openUrl } = await startServe(home)
     await use({ home, openUrl, baseUrl: openUrl.replace(/\?token=.*$/, ''), cli: cliFor(home) })
-    proc.kill('SIGTERM')
+    await stopServe(proc)
   },
   demo: async ({ workDir }, use) => {
     const home = join(workDir, 'home')
@@ -96,7 +114,7 @@ export const test = base.extend<Fixtures>({
     cliFor(home)(['demo', join(workDir, 'fleet')])
     const { proc, openUrl } = await startServe(home)
     await use({ home, openUrl, baseUrl: openUrl.replace(/\?token=.*$/, ''), cli: cliFor(home) })
-    proc.kill('SIGTERM')
+    await stopServe(proc)
   }
 })
 

@@ -2,7 +2,8 @@
  * Every screen at every size (issue 20, point 5): a phone (390x844), a tablet (768x1024), a laptop
  * (1280x800) and a desktop (1600x1000), both themes. No horizontal scrolling on any screen, the
  * Approve and Deny buttons of a pending approval in view, axe clean; a screenshot of each screen at
- * each size in each theme (e2e/artifacts/responsive/) to look at.
+ * each size in each theme (e2e/artifacts/responsive/) to look at. At the desktop size axe is
+ * a11y.spec.ts's job: it scans every screen there in both themes (1600x1000 is the suite's viewport).
  */
 import type { Page } from '@playwright/test'
 import { seriousViolations } from './axe'
@@ -12,7 +13,7 @@ const SIZES = [
   { name: 'phone', width: 390, height: 844 },
   { name: 'tablet', width: 768, height: 1024 },
   { name: 'laptop', width: 1280, height: 800 },
-  { name: 'desktop', width: 1600, height: 1000 }
+  { name: 'desktop', width: 1600, height: 1000, axeElsewhere: true }
 ] as const
 
 /** Each screen's address and the element that shows it is there. */
@@ -53,7 +54,8 @@ async function sideways(page: Page): Promise<{ page: number; main: number; wides
 
 for (const size of SIZES) {
   for (const scheme of ['light', 'dark'] as const) {
-    test(`${size.name} ${size.width}x${size.height} (${scheme}): every screen fits, approve/deny in reach, axe clean`, async ({
+    const axe = 'axeElsewhere' in size ? '' : ', axe clean'
+    test(`${size.name} ${size.width}x${size.height} (${scheme}): every screen fits, approve/deny in reach${axe}`, async ({
       page,
       demo
     }) => {
@@ -78,7 +80,7 @@ for (const size of SIZES) {
               problems.push(`approvals: ${b} not in view (${JSON.stringify(box)})`)
           }
         }
-        for (const v of await seriousViolations(page)) problems.push(`${name}: axe: ${v}`)
+        if (axe) for (const v of await seriousViolations(page)) problems.push(`${name}: axe: ${v}`)
         await page.screenshot({ path: `e2e/artifacts/responsive/${name}-${size.name}-${scheme}.png` })
       }
       expect(problems).toEqual([])

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { eventCount, noisy, spreadOf, type Figure } from '../bench/report'
+import { eventCount, noisy, spreadOf, summaryLine, type Figure } from '../bench/report'
 
 describe('bench figure names', () => {
   it('name the hub size actually generated (MUSTER_BENCH_EVENTS changes it)', () => {
@@ -26,5 +26,13 @@ describe('bench spread', () => {
     expect(noisy(f(95, [80, 95, 110]))).toBe(true) // 5 ms under, spread 15 ms
     expect(noisy(f(130, [125, 130, 135]))).toBe(false) // clearly over
     expect(noisy({ name: 'x', value: 0, unit: 'lines', budget: 0 })).toBe(false) // counted, no runs
+  })
+})
+
+describe('bench summary', () => {
+  it('counts figures over budget, within budget by less than 20%, and noisy ones', () => {
+    const f = (value: number, runs?: number[]): Figure => ({ name: 'x', value, unit: 'ms', budget: 100, ...(runs ? { runs } : {}) })
+    const figures = [f(50), f(85), f(95, [80, 95, 110]), f(130), { name: 'lost', value: 0, unit: 'lines', budget: 0 } as Figure]
+    expect(summaryLine(figures)).toBe('5 figures: 1 over budget, 2 within budget by less than 20%, 1 marked ~')
   })
 })

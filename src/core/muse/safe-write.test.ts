@@ -19,6 +19,7 @@ import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
 import { safeEdit, setDefaultSafeWriteHooks, type SafeEditOptions } from './safe-write'
 import { LATE_WRITE_GRACE_MS, lateWritesSettled } from './safe-write-keeper'
+import { RoleCache, scanProjects } from './fleet-scan'
 import { replacedWrites } from './safe-write-witness'
 import { deadLeftovers } from './write-leftovers'
 
@@ -420,6 +421,34 @@ describe('safeEdit: an empty or shorter file is not a base until settled', () =>
     await safeEdit(f, addOnce('mine\n'), { ...opts, sizeHint: 5000 })
     expect(performance.now() - t).toBeGreaterThan(500)
     expect(readFileSync(f, 'utf8')).toBe('short\nmine\n')
+  })
+})
+
+describe('safeEdit: a fleet scan between the halves of a truncating write', () => {
+  it('the half it saw (ending on a whole line) is no base: the edit waits for the rest', async () => {
+    const root = tmpDir()
+    const lines = Array.from({ length: 40 }, (_, i) => `line ${i}\n`).join('')
+    const full = `<!-- L0: v1.0 | build | scan -->\n# Build\n${lines}`
+    const { mkdirSync } = await import('node:fs')
+    mkdirSync(join(root, '.muse'))
+    const f = join(root, '.muse', 'build.md')
+    writeFileSync(f, full)
+    const project = { name: 'p', path: root, key: 'P', addedAt: new Date().toISOString() }
+    await scanProjects([project], new RoleCache())
+    // the agent truncates and writes its first half, which ends on a whole line, then stalls
+    const half = full.slice(0, full.indexOf('line 20\n'))
+    const fd = openSync(f, 'r+')
+    ftruncateSync(fd, 0)
+    writeSync(fd, half, 0)
+    // the scan a send runs first sees the half-written file
+    await scanProjects([project], new RoleCache())
+    setTimeout(() => {
+      writeSync(fd, full.slice(half.length) + 'agent line\n', half.length)
+      closeSync(fd)
+    }, 600)
+    await safeEdit(f, addOnce('mine\n'), { within: root })
+    expect(readFileSync(f, 'utf8')).toBe(full + 'agent line\nmine\n')
+    await lateWritesSettled()
   })
 })
 

@@ -8,12 +8,10 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { builtCli } from '../../test/helpers/built-cli'
-import { tmpDir } from '../../test/helpers/tmp'
 import { MIRROR_FILE, readMirror } from '../core/approvals'
-import { createHub } from '../core/hub/store/schema'
-import { createService } from '../core/root'
 import type { MusterService } from '../core/service-types'
 import type { HubEventEnvelope } from '../shared/api'
+import { hookHome } from '../../test/helpers/hook-home'
 
 let bin: string
 let home: string
@@ -24,11 +22,7 @@ const mirror = (): string => join(home, MIRROR_FILE)
 
 beforeAll(async () => {
   bin = builtCli()
-  home = join(tmpDir(), 'home')
-  palace = join(tmpDir(), 'palace')
-  createHub(palace).close()
-  service = await createService({ home, transport: 'http', watch: false })
-  await service.call('hubs.add', { palace, name: 'main' })
+  ;({ home, palace, service } = await hookHome())
 }, 240_000)
 afterAll(() => service?.close())
 

@@ -6,13 +6,10 @@
  * ("no agent is waiting") and nothing more is appended.
  */
 import { spawn } from 'node:child_process'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { builtCli } from '../../test/helpers/built-cli'
-import { tmpDir } from '../../test/helpers/tmp'
-import { createService } from '../core/root'
 import type { MusterService } from '../core/service-types'
-import { createHub } from '../core/hub/store/schema'
+import { hookHome } from '../../test/helpers/hook-home'
 
 let bin: string
 let home: string
@@ -21,12 +18,7 @@ let service: MusterService
 
 beforeAll(async () => {
   bin = builtCli()
-  home = join(tmpDir(), 'home')
-  palace = join(tmpDir(), 'palace')
-  createHub(palace).close()
-  service = await createService({ home, transport: 'http', watch: false })
-  await service.call('settings.update', { operatorId: 'desk-muster' })
-  await service.call('hubs.add', { palace, name: 'main' })
+  ;({ home, palace, service } = await hookHome('desk-muster'))
 }, 240_000)
 afterAll(() => service?.close())
 

@@ -10,13 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { builtCli } from '../../test/helpers/built-cli'
 import { tmpDir } from '../../test/helpers/tmp'
 import type { HubEventEnvelope } from '../shared/api'
-import { createService } from '../core/root'
 import type { MusterService } from '../core/service-types'
 import { createHub } from '../core/hub/store/schema'
 import { LocalHub } from '../core/hub/local/local-hub'
 import { decisionAppend } from '../core/approvals/approval-events'
 import { OperatorKeys } from '../core/approvals/operator-keys'
 import { startHubServer } from '../../test/helpers/hub-server'
+import { hookHome } from '../../test/helpers/hook-home'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
 let bin: string
@@ -26,12 +26,7 @@ let service: MusterService
 
 beforeAll(async () => {
   bin = builtCli()
-  home = join(tmpDir(), 'home')
-  palace = join(tmpDir(), 'palace')
-  createHub(palace).close()
-  service = await createService({ home, transport: 'http', watch: false })
-  await service.call('settings.update', { operatorId: 'desk-muster' })
-  await service.call('hubs.add', { palace, name: 'main' })
+  ;({ home, palace, service } = await hookHome('desk-muster'))
 }, 240_000)
 afterAll(() => service?.close())
 

@@ -26,6 +26,8 @@ export function hubEventHandler(qc: QueryClient): { handle: (event: HubPushed) =
             last = Date.now()
             void invalidateHubReads(qc)
             void qc.invalidateQueries({ queryKey: ['invoke.findings'] }) // event bodies carry invocation tags
+            // an allowlisted call's hit is counted by the hook's worker just before its record lands in the hub
+            void qc.invalidateQueries({ queryKey: ['approvals.rules'] })
           },
           Math.max(0, last + REFETCH_EVERY_MS - Date.now())
         )

@@ -13,8 +13,14 @@ import { watch, type FSWatcher } from 'node:fs'
 import { basename, dirname } from 'node:path'
 import { pause } from './safe-write-settle'
 
-/** How long a swap's own events may take to arrive before it is not judged. */
-const EVENTS_WAIT_MS = 2000
+/**
+ * How long a swap's own events may take to arrive before it is not judged. They come within a
+ * millisecond or two; a folder from which no event at all came (a file system without them) is
+ * not watched again by this process, so no edit there waits for them twice.
+ */
+const EVENTS_WAIT_MS = 1000
+/** Folders from which no change event came. */
+const blind = new Set<string>()
 
 /** Writes of other writers replaced in a swap's window, in this process (for tests and logs). */
 export const replacedWrites: { path: string; at: string }[] = []
@@ -32,12 +38,15 @@ interface Pending {
 export class SwapWitness {
   private watcher: FSWatcher | null = null
   private events: string[] = []
+  /** Events of any kind received so far. */
+  private received = 0
   private pending: Pending[] = []
 
   constructor(path: string) {
-    if (process.platform !== 'linux') return
+    if (process.platform !== 'linux' || blind.has(dirname(path))) return
     try {
       this.watcher = watch(dirname(path), { persistent: false }, (type, name) => {
+        this.received++
         if (type === 'rename' && name) this.events.push(String(name))
       })
       this.watcher.on('error', () => this.close())
@@ -57,7 +66,10 @@ export class SwapWitness {
       const a = this.events.indexOf(p.aside)
       const s = a < 0 ? -1 : this.events.indexOf(p.source, a + 1)
       if (s < 0) {
-        if (performance.now() - p.since > EVENTS_WAIT_MS) this.pending = this.pending.filter((x) => x !== p)
+        if (performance.now() - p.since > EVENTS_WAIT_MS) {
+          this.pending = this.pending.filter((x) => x !== p)
+          if (this.received === 0) blind.add(dirname(p.path))
+        }
         continue
       }
       this.pending = this.pending.filter((x) => x !== p)

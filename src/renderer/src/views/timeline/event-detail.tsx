@@ -2,16 +2,16 @@
  * The selected event in full: verbatim body, routing, metadata as pretty JSON, artifacts, the
  * acks it received, and the operator's actions (ack, reply, open thread).
  */
-import { CheckCheck, FileDiff, GitBranch, Paperclip, Reply, ShieldCheck, Waypoints, X } from 'lucide-react'
+import { CheckCheck, FileDiff, GitBranch, Paperclip, Reply, ShieldCheck, Waypoints } from 'lucide-react'
 import { EventType } from '../../../../shared/contract/hub-vocabulary'
 import { approvalLink, patchLink } from '../../../../shared/links'
 import { metadataText } from '../../../../shared/metadata-text'
 import { useAcksOf, useHubEvent, useWriteRefusal } from '../../api/hub-queries'
-import { CopyButton } from '../../components/copy-button'
 import { Keys } from '../../components/kbd'
 import { RelativeTime } from '../../components/relative-time'
 import { ErrorState, LoadingState } from '../../components/state-views'
 import { useTimelineStore } from '../../stores/timeline-store'
+import { PaneIdAndClose } from './pane-id'
 import { ArtifactItem } from './artifact-item'
 import { AckForm, ReplyForm } from './event-actions'
 import { CorrelationChip, EventTime, Route, StatusBadge, TypeBadge } from './event-bits'
@@ -40,20 +40,7 @@ export function EventDetail({ hub, id, preview }: { hub: string | null; id: stri
       <header className="tl-pane-head">
         <TypeBadge type={event.type} />
         <StatusBadge status={event.status} />
-        <span className="tl-pane-id mono ellipsis" title={event.id}>
-          {event.id}
-        </span>
-        <CopyButton text={event.id} label="Copy event id" />
-        <span className="card-spacer" />
-        <button
-          type="button"
-          className="btn-icon"
-          onClick={() => useTimelineStore.setState({ pane: null, action: null })}
-          aria-label="Close (Esc)"
-          title="Close (Esc)"
-        >
-          <X size={15} />
-        </button>
+        <PaneIdAndClose id={event.id} copyLabel="Copy event id" />
       </header>
 
       <div className="tl-pane-scroll">

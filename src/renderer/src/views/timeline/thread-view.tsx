@@ -3,15 +3,15 @@
  * superseded, each step with who and when, the folded task state, and "stuck" when a claimed task
  * has not reached an end.
  */
-import { AlertTriangle, CheckCheck, GitBranch, Reply, X } from 'lucide-react'
+import { AlertTriangle, CheckCheck, GitBranch, Reply } from 'lucide-react'
 import { EventType } from '../../../../shared/api'
 import { useThread, useWriteRefusal } from '../../api/hub-queries'
 import { Chip } from '../../components/chip'
-import { CopyButton } from '../../components/copy-button'
 import { RelativeTime } from '../../components/relative-time'
 import { ErrorState, LoadingState } from '../../components/state-views'
 import { plural } from '../../lib/format'
 import { useTimelineStore } from '../../stores/timeline-store'
+import { PaneIdAndClose } from './pane-id'
 import { EventTime, Route, StatusBadge } from './event-bits'
 
 /** How long a stuck task has waited, "3 h 20 min". */
@@ -48,20 +48,7 @@ export function ThreadView({ hub, correlationId }: { hub: string | null; correla
     <article className="tl-detail" data-testid="thread-view" aria-label={`Thread ${correlationId}`}>
       <header className="tl-pane-head">
         <span className="tl-pane-kicker">Thread</span>
-        <span className="tl-pane-id mono ellipsis" title={correlationId}>
-          {correlationId}
-        </span>
-        <CopyButton text={correlationId} label="Copy correlation id" />
-        <span className="card-spacer" />
-        <button
-          type="button"
-          className="btn-icon"
-          onClick={() => useTimelineStore.setState({ pane: null, action: null })}
-          aria-label="Close (Esc)"
-          title="Close (Esc)"
-        >
-          <X size={15} />
-        </button>
+        <PaneIdAndClose id={correlationId} copyLabel="Copy correlation id" />
       </header>
       {thread.isPending ? (
         <LoadingState label="Folding the thread…" />

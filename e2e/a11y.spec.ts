@@ -6,6 +6,7 @@
 import type { Page } from '@playwright/test'
 import { seriousViolations } from './axe'
 import { expect, test } from './fixtures'
+import { settled } from './settle'
 
 const ROUTES: { name: string; hash: string; ready: (page: Page) => Promise<void> }[] = [
   { name: 'overview', hash: '#/overview', ready: (p) => expect(p.getByTestId('project-card-muse')).toBeVisible() },
@@ -31,7 +32,7 @@ const ROUTES: { name: string; hash: string; ready: (page: Page) => Promise<void>
 ]
 
 for (const scheme of ['light', 'dark'] as const) {
-  test(`axe: no serious or critical violations on any screen (${scheme})`, async ({ page, demo }) => {
+  test(`axe: no serious or critical violations on any screen (${scheme})`, async ({ page, shownDemo: demo }) => {
     test.setTimeout(480_000) // eleven screens, each scanned whole by axe: minutes on a busy 2-core machine
     await page.emulateMedia({ colorScheme: scheme })
     await page.goto(demo.openUrl)
@@ -39,7 +40,7 @@ for (const scheme of ['light', 'dark'] as const) {
     for (const r of ROUTES) {
       await page.goto(`${demo.openUrl}${r.hash}`)
       await r.ready(page)
-      await page.waitForTimeout(300) // theme transitions settle before colours are judged
+      await settled(page) // theme transitions settle before colours are judged
       found.push(...(await seriousViolations(page)).map((v) => `${r.name}: ${v}`))
     }
     await page.keyboard.press('Control+k')

@@ -5,6 +5,7 @@
  */
 import { seriousViolations } from './axe'
 import { expect, test } from './fixtures'
+import { settled } from './settle'
 
 interface Findings {
   findings: { rule: string; level: string; line: number; source: { kind: string; file: string | null } }[]
@@ -37,7 +38,7 @@ test('chain findings from role files and hub events, and the check form (light a
 
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme })
-    await page.waitForTimeout(300) // let the theme's colour transitions finish
+    await settled(page) // let the theme's colour transitions finish
     expect(await seriousViolations(page, '[data-testid="chains-screen"]')).toEqual([])
     await page.screenshot({ path: `e2e/artifacts/chains-${scheme}.png` })
   }

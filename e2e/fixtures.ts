@@ -91,9 +91,34 @@ function cliFor(home: string) {
 }
 
 type Fixtures = { served: Served; demo: Served; workDir: string }
+type WorkerFixtures = { shownDemo: Served }
 
-/** Tests get `served` (empty home) or `demo` (home with the demo fleet), and a scratch `workDir`. */
-export const test = base.extend<Fixtures>({
+/** Lays out the demo fleet beside `home` and serves it; resolves with the served app and its stop. */
+async function serveDemo(workDir: string): Promise<{ served: Served; stop: () => Promise<void> }> {
+  const home = join(workDir, 'home')
+  mkdirSync(home)
+  cliFor(home)(['demo', join(workDir, 'fleet')])
+  const { proc, openUrl } = await startServe(home)
+  return { served: { home, openUrl, baseUrl: openUrl.replace(/\?token=.*$/, ''), cli: cliFor(home) }, stop: () => stopServe(proc) }
+}
+
+/**
+ * Tests get `served` (empty home) or `demo` (home with the demo fleet), and a scratch `workDir`.
+ * `shownDemo` is one demo fleet served for all the tests of a worker that only look at it
+ * (navigate, scan, take screenshots) and change nothing in it.
+ */
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  shownDemo: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const dir = mkdtempSync(join(tmpdir(), 'muster-e2e-shown-'))
+      const { served, stop } = await serveDemo(dir)
+      await use(served)
+      await stop()
+      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
+    },
+    { scope: 'worker' }
+  ],
   // eslint-disable-next-line no-empty-pattern
   workDir: async ({}, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'muster-e2e-'))
@@ -109,12 +134,9 @@ export const test = base.extend<Fixtures>({
     await stopServe(proc)
   },
   demo: async ({ workDir }, use) => {
-    const home = join(workDir, 'home')
-    mkdirSync(home)
-    cliFor(home)(['demo', join(workDir, 'fleet')])
-    const { proc, openUrl } = await startServe(home)
-    await use({ home, openUrl, baseUrl: openUrl.replace(/\?token=.*$/, ''), cli: cliFor(home) })
-    await stopServe(proc)
+    const { served, stop } = await serveDemo(workDir)
+    await use(served)
+    await stop()
   }
 })
 

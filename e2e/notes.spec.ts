@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures'
+import { settled } from './settle'
 
 async function noSeriousViolations(page: Page): Promise<void> {
   expect(await seriousViolations(page, '[data-testid="screen-notes"]')).toEqual([])
@@ -42,7 +43,7 @@ test('the Notes screen shows atlas’s notes in every shape with their findings 
 
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme })
-    await page.waitForTimeout(300) // let the theme's colour transitions finish before axe and the screenshot
+    await settled(page) // let the theme's colour transitions finish before axe and the screenshot
     await noSeriousViolations(page)
     await page.screenshot({ path: `e2e/artifacts/notes-atlas-${scheme}.png` })
   }
@@ -54,7 +55,7 @@ test('the Notes screen shows atlas’s notes in every shape with their findings 
   await expect(detail.getByTestId('note-unparseable')).toContainText('second pass interrupted')
   await expect(detail).toContainText('home-bot wrote in refs/notes/squad/linux-gemini: only linux-gemini writes its namespace')
   await page.emulateMedia({ colorScheme: 'light' })
-  await page.waitForTimeout(300)
+  await settled(page)
   await page.screenshot({ path: 'e2e/artifacts/notes-findings-light.png' })
 
   // only commits with findings, by one click
@@ -66,7 +67,7 @@ test('the Notes screen shows atlas’s notes in every shape with their findings 
   await expect(screen).toContainText('No squad notes in dya’s repository yet')
   await expect(page.getByTestId('notes-promote')).toBeDisabled()
   await page.emulateMedia({ colorScheme: 'dark' })
-  await page.waitForTimeout(300)
+  await settled(page)
   await noSeriousViolations(page)
   await page.screenshot({ path: 'e2e/artifacts/notes-empty-dark.png' })
 })

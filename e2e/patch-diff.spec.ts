@@ -4,6 +4,7 @@
  * bytes in a fold; syntax colours from the highlight worker. Screenshots light and dark.
  */
 import { expect, test } from './fixtures'
+import { settled } from './settle'
 
 test('a demo patch in the diff view: files, unified and split, exact bytes in a fold', async ({ page, demo }) => {
   await page.goto(`${demo.openUrl}#/patches`)
@@ -27,7 +28,7 @@ test('a demo patch in the diff view: files, unified and split, exact bytes in a 
   expect(await codeShare()).toBeGreaterThan(0.6)
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme })
-    await page.waitForTimeout(300)
+    await settled(page)
     await page.getByTestId('patch-content').scrollIntoViewIfNeeded()
     await page.screenshot({ path: `e2e/artifacts/patches-diff-unified-${scheme}.png` })
   }

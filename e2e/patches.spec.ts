@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { seriousViolations } from './axe'
 import { expect, test, type Served } from './fixtures'
+import { settled } from './settle'
 
 // Each test scans and shoots several states in both themes (axe takes seconds a scan on a loaded
 // machine) besides an apply with its tests: 30 s is too little for that much work.
@@ -22,7 +23,7 @@ async function noSeriousViolations(page: Page, testId: string): Promise<void> {
 async function shoot(page: Page, name: string, testId = 'screen-patches'): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme })
-    await page.waitForTimeout(300) // the theme's colour transitions
+    await settled(page) // the theme's colour transitions
     await noSeriousViolations(page, testId)
     await page.screenshot({ path: `e2e/artifacts/patches-${name}-${scheme}.png` })
   }

@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path'
 import type { Page } from '@playwright/test'
 import { startHubServer, type HubServer } from '../test/helpers/hub-server'
 import { test, expect, type Served } from './fixtures'
+import { settled } from './settle'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const TOKEN = 'e2e-remote-token-71c4'
@@ -188,7 +189,7 @@ test('a --read-only hub server: write actions disabled with the reason', async (
     await expect(page.getByTestId('read-only-note')).toContainText('Acks, replies and tasks are disabled')
     await page.screenshot({ path: 'e2e/artifacts/timeline-remote-read-only.png' })
     await page.emulateMedia({ colorScheme: 'dark' })
-    await page.waitForTimeout(400) // let the theme's colour transitions finish before the screenshot
+    await settled(page) // let the theme's colour transitions finish before the screenshot
     await page.screenshot({ path: 'e2e/artifacts/timeline-remote-read-only-dark.png' })
     await page.getByTestId('nav-settings').click()
     await page.getByTestId('add-hub-kind-remote').locator('..').click()

@@ -8,6 +8,7 @@
 import type { Page } from '@playwright/test'
 import { seriousViolations } from './axe'
 import { test, expect } from './fixtures'
+import { settled } from './settle'
 
 const SIZES = [
   { name: 'phone', width: 390, height: 844 },
@@ -57,7 +58,7 @@ for (const size of SIZES) {
     const axe = 'axeElsewhere' in size ? '' : ', axe clean'
     test(`${size.name} ${size.width}x${size.height} (${scheme}): every screen fits, approve/deny in reach${axe}`, async ({
       page,
-      demo
+      shownDemo: demo
     }) => {
       test.setTimeout(400_000)
       await page.setViewportSize({ width: size.width, height: size.height })
@@ -69,7 +70,7 @@ for (const size of SIZES) {
         await page.evaluate((h) => (window.location.hash = h), hash)
         await expect(page.getByTestId(testId)).toBeVisible()
         await expect(page.locator('#main .state-loading')).toHaveCount(0)
-        await page.waitForTimeout(300) // layout settles (virtual lists measure)
+        await settled(page) // layout settles (virtual lists measure)
         const s = await sideways(page)
         if (s.page > 0 || s.main > 0)
           problems.push(`${name}: scrolls sideways by ${s.page}px (page) / ${s.main}px (main); widest: ${s.widest}`)

@@ -3,7 +3,7 @@ import { test, expect } from './fixtures'
 const SCREENS = ['overview', 'directives', 'timeline', 'patches', 'approvals', 'notes', 'settings'] as const
 
 for (const scheme of ['light', 'dark'] as const) {
-  test(`every screen renders (${scheme}) and is saved as a screenshot`, async ({ page, demo }) => {
+  test(`every screen renders (${scheme}) and is saved as a screenshot`, async ({ page, shownDemo: demo }) => {
     await page.emulateMedia({ colorScheme: scheme })
     await page.goto(demo.openUrl)
     await expect(page.getByTestId('project-card-muse')).toBeVisible()
@@ -17,7 +17,7 @@ for (const scheme of ['light', 'dark'] as const) {
   })
 }
 
-test('keyboard: the command palette navigates between screens', async ({ page, demo }) => {
+test('keyboard: the command palette navigates between screens', async ({ page, shownDemo: demo }) => {
   await page.goto(demo.openUrl)
   await expect(page.getByTestId('project-card-muse')).toBeVisible()
   await page.keyboard.press('Control+k')

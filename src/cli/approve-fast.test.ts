@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { builtCli } from '../../test/helpers/built-cli'
+import { tmpDir } from '../../test/helpers/tmp'
 import { MIRROR_FILE, readMirror } from '../core/approvals'
 import type { MusterService } from '../core/service-types'
 import type { HubEventEnvelope } from '../shared/api'
@@ -32,12 +33,16 @@ interface Ended {
   stderr: string
 }
 
-/** Runs the built hook for a Claude Code PreToolUse of `command`. */
-function hook(command: string, args: string[] = []): Promise<Ended> {
-  const proc = spawn(process.execPath, [bin, 'approve-hook', '--home', home, '--palace', palace, '--agent', 'mac-claude', ...args], {
-    env: { ...process.env, MUSTER_HOME: '' },
-    stdio: ['pipe', 'pipe', 'pipe']
-  })
+/** Runs the built hook for a Claude Code PreToolUse of `command` (`node` options before the script). */
+function hook(command: string, args: string[] = [], nodeArgs: string[] = []): Promise<Ended> {
+  const proc = spawn(
+    process.execPath,
+    [...nodeArgs, bin, 'approve-hook', '--home', home, '--palace', palace, '--agent', 'mac-claude', ...args],
+    {
+      env: { ...process.env, MUSTER_HOME: '' },
+      stdio: ['pipe', 'pipe', 'pipe']
+    }
+  )
   let stdout = ''
   let stderr = ''
   proc.stdout.on('data', (d: Buffer) => (stdout += d))
@@ -113,6 +118,20 @@ describe('approve-hook fast path: the allowlist mirror', () => {
     expect(await until(async () => ((await hits()) === 1 ? 1 : null))).toBe(1)
     // the job file was taken by the worker
     expect(await until(() => (readdirSync(join(home, 'hook-jobs')).length === 0 ? true : null))).toBe(true)
+
+    // at run time too, the answer loaded neither the full hook nor SQLite (a preload lists the files required)
+    const seen = join(tmpDir(), 'required.json')
+    const preload = join(tmpDir(), 'list-required.cjs')
+    writeFileSync(
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify(Object.keys(require.cache))))`
+    )
+    const again = await hook('npm test -- --watch=false', [], ['--require', preload])
+    expect(decisionOf(again).permissionDecision).toBe('allow')
+    const required = JSON.parse(readFileSync(seen, 'utf8')) as string[]
+    expect(required.some((f) => f.endsWith('approve-fast.cjs'))).toBe(true)
+    expect(required.filter((f) => /approve-hook\.cjs$|better[-_]sqlite3|lazy-/.test(f))).toEqual([])
+    await until(async () => ((await hits()) === 2 ? 2 : null))
     await service.call('approvals.ruleDelete', { id: rule.id })
   }, 120_000)
 

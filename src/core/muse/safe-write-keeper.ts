@@ -88,7 +88,7 @@ async function check(c: Watched): Promise<void> {
       const merged = await mergeLate(c.path, bytes.subarray(c.known.length), bytes)
       if (merged === 'merged') c.known = bytes
       else if (merged === 'missing')
-        c.sig = '' // the path is missing for a moment: try again next poll
+        c.sig = '' // the path is missing (deleted, or between another program's two steps): try again next poll
       else watched.delete(c) // could not be merged: kept beside the file, never deleted
       return
     }

@@ -1,6 +1,6 @@
 /**
  * One call of `safeEdit` (design in `safe-write.ts`): settled read, swap, merge of owed agent
- * bytes, and the watch of the copies moved aside, until the file holds the edit and every agent
+ * bytes, and the watch of the versions a swap replaced, until the file holds the edit and every agent
  * byte, or time is up.
  */
 import { constants as fsConstants, promises as fs } from 'node:fs'
@@ -252,7 +252,7 @@ export class EditSession {
     for (const ch of out.chunks) this.owe(ch.bytes, ch.from)
   }
 
-  /** Records agent bytes found at the end of `from` (a copy moved aside) as owed to the file. */
+  /** Records agent bytes found at the end of `from` (a replaced version) as owed to the file. */
   private owe(bytes: Buffer, from: Buffer): void {
     const blank = bytes.toString('utf8').trim() === ''
     this.owed.push({ bytes: Buffer.from(bytes), holder: from, need: blank ? Infinity : count(from, bytes), blank })

@@ -1,15 +1,8 @@
 /** Global keys: Ctrl/Cmd+K opens the palette, `g <letter>` and `1..7` switch screens. */
 import { useEffect } from 'react'
+import { CHORD_MS as CHORD_TIMEOUT_MS, isTyping } from '../lib/list-keys'
 import { SCREENS } from '../lib/screens'
 import { useUiStore } from '../stores/ui-store'
-
-/** How long the `g` prefix waits for its second key. */
-const CHORD_TIMEOUT_MS = 1200
-
-function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)
-}
 
 /** Installs the global keyboard shortcuts for the lifetime of the shell. */
 export function useKeyboardShortcuts(): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { listKeyTarget, listStep } from './list-keys'
+import { CHORD_MS, chordTracker, listKeyTarget, listStep } from './list-keys'
 
 describe('list keys', () => {
   it('j/k and arrows step, Home/End jump, the ends hold, other keys are not list keys', () => {
@@ -12,5 +12,18 @@ describe('list keys', () => {
     expect(listKeyTarget('Home', 2, 3)).toBe(0)
     expect(listKeyTarget('Enter', 1, 3)).toBeNull()
     expect(listKeyTarget('j', 0, 0)).toBeNull()
+  })
+
+  it('the shell chord takes g and the key right after it, not a key after the window', () => {
+    let t = 1_000_000
+    const inChord = chordTracker(() => t)
+    expect(inChord('j')).toBe(false)
+    expect(inChord('g')).toBe(true)
+    t += CHORD_MS - 1
+    expect(inChord('o')).toBe(true)
+    expect(inChord('j')).toBe(false)
+    inChord('g')
+    t += CHORD_MS
+    expect(inChord('j')).toBe(false)
   })
 })

@@ -2,7 +2,7 @@
  * Keys of the Directives screen: j/k or arrows move, Enter opens the role file, p picks up (then
  * Enter confirms, Esc cancels), n opens the send dialog, / focuses the text filter.
  */
-import { listStep } from '../../lib/list-keys'
+import { chordTracker, isTyping, listStep } from '../../lib/list-keys'
 import { useEffect, useRef } from 'react'
 import { useUiStore } from '../../stores/ui-store'
 
@@ -18,14 +18,6 @@ export interface DirectiveKeyActions {
   confirming: boolean
 }
 
-/** The shell's `g <letter>` chord window; a key right after `g` belongs to the chord. */
-const CHORD_MS = 1200
-
-function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)
-}
-
 /** Installs the screen's keys while it is mounted. */
 export function useDirectiveKeys(actions: DirectiveKeyActions): void {
   const ref = useRef(actions)
@@ -33,7 +25,7 @@ export function useDirectiveKeys(actions: DirectiveKeyActions): void {
     ref.current = actions
   })
   useEffect(() => {
-    let gAt = 0
+    const inChord = chordTracker() // the shell's `g <letter>` chords use letters too
     const onKey = (e: KeyboardEvent): void => {
       if (e.metaKey || e.ctrlKey || e.altKey || e.defaultPrevented) return
       const ui = useUiStore.getState()
@@ -43,14 +35,7 @@ export function useDirectiveKeys(actions: DirectiveKeyActions): void {
       const key = e.key
       // Enter on a focused button or link keeps its native meaning.
       if (key === 'Enter' && e.target instanceof HTMLElement && e.target.closest('button, a, summary')) return
-      if (key === 'g') {
-        gAt = Date.now()
-        return
-      }
-      if (gAt && Date.now() - gAt < CHORD_MS) {
-        gAt = 0
-        return
-      }
+      if (inChord(key)) return
       const handled = ((): boolean => {
         const step = listStep(key)
         if (step) {

@@ -2,18 +2,10 @@
  * Timeline keys: j/k move, Enter opens the detail, t the thread, a ack, r reply, n new task,
  * `/` focuses the body-text filter, Esc closes the open form, then the pane.
  */
-import { listStep } from '../../lib/list-keys'
+import { chordTracker, isTyping, listStep } from '../../lib/list-keys'
 import { useEffect, useRef } from 'react'
 import { useUiStore } from '../../stores/ui-store'
 import { useTimelineStore } from '../../stores/timeline-store'
-
-/** The `g <letter>` chord of the shell uses letters too; its second key is not ours. */
-const CHORD_MS = 1200
-
-function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)
-}
 
 /** What the keys act on. */
 export interface TimelineKeyTarget {
@@ -32,7 +24,7 @@ export function useTimelineKeys(target: TimelineKeyTarget): void {
   }, [target])
 
   useEffect(() => {
-    let gAt = 0
+    const inChord = chordTracker() // the shell's `g <letter>` chords use letters too
     const onKey = (e: KeyboardEvent): void => {
       if (e.metaKey || e.ctrlKey || e.altKey) return
       const ui = useUiStore.getState()
@@ -47,14 +39,7 @@ export function useTimelineKeys(target: TimelineKeyTarget): void {
         return
       }
       if (isTyping(e.target) || e.defaultPrevented) return
-      if (e.key === 'g') {
-        gAt = Date.now()
-        return
-      }
-      if (gAt && Date.now() - gAt < CHORD_MS) {
-        gAt = 0
-        return
-      }
+      if (inChord(e.key)) return
       const t = ref.current
       const step = listStep(e.key)
       if (step) {

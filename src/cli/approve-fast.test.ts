@@ -154,6 +154,23 @@ describe('approve-hook fast path: the allowlist mirror', () => {
     expect(readMirror(stateDb())).toEqual([])
   }, 120_000)
 
+  it('stdin past the limit is refused by the full hook as too large, not read twice', async () => {
+    const proc = spawn(process.execPath, [bin, 'approve-hook', '--home', home, '--palace', palace, '--agent', 'mac-claude'], {
+      env: { ...process.env, MUSTER_HOME: '' },
+      stdio: ['pipe', 'pipe', 'pipe']
+    })
+    let stdout = ''
+    let stderr = ''
+    proc.stdout.on('data', (d: Buffer) => (stdout += d))
+    proc.stderr.on('data', (d: Buffer) => (stderr += d))
+    proc.stdin.on('error', () => {}) // the hook may stop reading before the end
+    proc.stdin.end(`{"hook_event_name":"PreToolUse","x":"${'a'.repeat(8 * 1024 * 1024)}"}`)
+    const code = await new Promise((res) => proc.on('close', res))
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toMatch(/^muster approve-hook: hook input on stdin is larger than 8388608 bytes; the call is blocked/)
+  }, 120_000)
+
   it('a mirror of another state DB is void: a recreated DB does not inherit the old rules', async () => {
     const rule = await service.call('approvals.ruleSave', { agent_pattern: 'mac-*', tool_name: 'Bash', input_pattern: 'terraform plan*' })
     const old = readFileSync(mirror(), 'utf8')

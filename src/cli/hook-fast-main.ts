@@ -37,8 +37,11 @@ export const JOBS_DIR = 'hook-jobs'
  */
 export type FastAnswer = { answered: true; exitCode: number } | { answered: false; stdin: Buffer | null }
 
-/** Reads fd 0 to its end with blocking reads (a non-blocking pipe is waited on); null past `max` bytes or on an error. */
-function readStdinSync(max: number): Buffer | null {
+/**
+ * Reads fd 0 to its end with blocking reads (a non-blocking pipe is waited on), stopping once past
+ * `max` bytes (what was read is returned: the full hook then refuses the input as too large).
+ */
+function readStdinSync(max: number): Buffer {
   const chunks: Buffer[] = []
   let size = 0
   const buf = Buffer.allocUnsafe(64 * 1024)
@@ -58,7 +61,7 @@ function readStdinSync(max: number): Buffer | null {
     if (n === 0) break
     size += n
     chunks.push(Buffer.from(buf.subarray(0, n)))
-    if (size > max) return null
+    if (size > max) break
   }
   return Buffer.concat(chunks)
 }
@@ -150,14 +153,14 @@ export function answerAllowlisted(argv: readonly string[], worker = join(__dirna
     return { answered: false, stdin: null }
   }
   if (!usable(o)) return { answered: false, stdin: null }
-  let stdin: Buffer | null
+  let stdin: Buffer
   try {
     stdin = readStdinSync(MAX_HOOK_INPUT_BYTES)
   } catch {
     return { answered: false, stdin: null }
   }
-  if (!stdin) return { answered: false, stdin: null }
   const miss: FastAnswer = { answered: false, stdin }
+  if (stdin.length > MAX_HOOK_INPUT_BYTES) return miss
   const home = resolveHome(o.home, process.env, defaultCliHome())
   let found: ReturnType<typeof allowingRule>
   try {

@@ -65,7 +65,7 @@
  * back-to-back system calls, has its version replaced by Muster's: its inode then has no name
  * left, so nothing can merge it, and that write is lost. It is not silent: on Linux the folder's
  * change events show a rename of the path inside the window, and the loss is reported on stderr
- * (`safe-write-witness.ts`; the stress race sees about one in 1,000 renaming writes on a loaded
+ * (`safe-write-witness.ts`; the stress race sees 1-3 of 1,000 renaming writes so on a loaded
  * 2-core machine, each reported). Closing that window needs an
  * atomic exchange (`renameat2(RENAME_EXCHANGE)`, which would hand back what was replaced), and Node
  * has none; the alternative, moving the file aside and linking the new version in, loses no rename

@@ -1,6 +1,6 @@
 /**
  * Patches: sha256 of a 4 MiB artifact as verification computes it (UTF-8 bytes of the stored text,
- * then the digest) against `sha256sum` on the same bytes, as a ratio of medians (budget 2x; the
+ * then the digest) against `sha256sum` on the same bytes, as a ratio of medians (budget 1.5x, issue 24; the
  * time sha256sum takes on an empty file is taken off its figure, so the ratio compares hashing, not
  * the start of a process); and
  * `muster patch verify` as a whole process on a real hub and repository (budget 300 ms).
@@ -75,7 +75,7 @@ export async function patchFigures(work: string, bin: string): Promise<Figure[]>
       value: o / s,
       runs: roundRatios,
       unit: 'x',
-      budget: 2,
+      budget: 1.5,
       note: `medians of 11: ${o.toFixed(1)} ms in process vs ${s.toFixed(1)} ms sha256sum (${whole.toFixed(1)} ms whole process, less ${start.toFixed(1)} ms on an empty file)`
     },
     {

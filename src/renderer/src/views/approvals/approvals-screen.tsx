@@ -182,8 +182,8 @@ function Pending({ data }: { data: MethodOutput<'approvals.list'> }) {
     )
   }
   return (
-    <div className="appr-split">
-      <div className="appr-main">
+    <div className="screen-split appr-split">
+      <div className="split-main appr-main">
         <PendingList items={items} selectedIndex={index} onSelect={(i) => ui.select(items[i]!.id)} />
         <footer className="dir-foot">
           <span>

@@ -150,8 +150,8 @@ export function DirectivesScreen({ openSend = false }: { openSend?: boolean }) {
             />
           )}
           <DirectiveFilterBar counts={counts} projects={projects} roles={roles} searchRef={searchRef} />
-          <div className="dir-split">
-            <div className="dir-main">
+          <div className="screen-split dir-split">
+            <div className="split-main dir-main">
               {all.length === 0 ? (
                 <EmptyState icon={<Send size={18} />} title="No directives yet">
                   No role file of the registered projects contains a 📡 directive.{' '}

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -7,6 +7,7 @@ import type { Project } from '../../shared/api'
 import { tmpDir } from '../../../test/helpers/tmp'
 import { DigestPool } from './digest-pool'
 import { POOL_MIN_FILES, RoleCache, scanProjects } from './fleet-scan'
+import { digestRole } from './role-digest'
 
 /** The worker as the bundles ship it, built from source for this test. */
 let script = ''
@@ -96,5 +97,23 @@ describe('the digest pool: many uncached role files digested on worker threads',
     expect(viaBroken.flatMap((p) => p.unreadable)).toEqual([])
     expect(bad.digested).toBe(0)
     await bad.close()
+  })
+
+  it('files larger than its read buffer, between smaller ones: each digest is of that file alone', async () => {
+    const dir = tmpDir()
+    // the worker reads into one reused buffer (256 KiB at first): a big file grows it, a small one after must not see its tail
+    const sizes = [40, 4000, 3, 9000, 0, 60, 2500, 1]
+    const items = sizes.map((lines, i) => {
+      const path = join(dir, `r${i}.md`)
+      writeFileSync(path, lines ? roleText(i, `r${i}`, lines) : '')
+      return { path, file: `r${i}.md` }
+    })
+    expect(readFileSync(items[3]!.path).length).toBeGreaterThan(512 * 1024)
+    const got = await pool.digestAll(items, { stat: true })
+    got.forEach((r, i) => {
+      expect(r.ok).toBe(true)
+      const bytes = readFileSync(items[i]!.path)
+      if (r.ok) expect({ digest: r.digest, size: r.stat?.size }).toEqual({ digest: digestRole(items[i]!.file, bytes), size: bytes.length })
+    })
   })
 })

@@ -76,14 +76,14 @@ const packagesPlugin = {
 }
 
 /**
- * esbuild plugin for the hook entries: the composition root's heavier parts (src/core/root/parts.ts:
- * the service, the hub and patch services) are never asked for there, so they are left out rather
+ * esbuild plugin for the hook entries: the composition root's heavier parts (src/core/root/parts.ts
+ * and hub-parts.ts: the service, the hub and patch services) are never asked for there, so they are left out rather
  * than built as a lazy part; loading one would throw.
  */
 const lightRootOnly = {
   name: 'muster-light-root',
   setup(b) {
-    b.onResolve({ filter: /^\.\/parts$/ }, (a) =>
+    b.onResolve({ filter: /^\.\/(hub-)?parts$/ }, (a) =>
       a.kind === 'dynamic-import' && a.importer.endsWith(join('src', 'core', 'root', 'root.ts'))
         ? { path: 'root-parts', namespace: 'muster-absent' }
         : undefined
@@ -206,7 +206,8 @@ const hot = await build({
   }
 })
 // `patch verify` (src/cli/patch-verify-main.ts), which scripts and hooks run often: the root's
-// parts are a lazy part of its own (hubs and patches; never the contract's service)
+// hub-side parts are a lazy part of its own (lazy-hub-parts.cjs: settings, hubs and patches; never
+// the keys, the allowlist, approvals or the contract's service)
 const verify = await build({ ...lazyCjs, entryPoints: { 'patch-verify': 'src/cli/patch-verify-main.ts' } })
 Object.assign(hot.metafile.inputs, verify.metafile.inputs)
 Object.assign(hot.metafile.outputs, verify.metafile.outputs)

@@ -75,10 +75,14 @@ describe('CLI start-up', () => {
     const out = Object.keys(meta.outputs).find((o) => meta.outputs[o]!.entryPoint === 'src/cli/patch-verify-main.ts')!
     expect(out).toMatch(/patch-verify\.cjs$/)
     const parts = meta.outputs[out]!.imports.filter((i) => i.external && i.path.startsWith('./lazy-')).map((i) => i.path)
-    expect(parts).toContain('./lazy-parts.cjs')
+    expect(parts).toContain('./lazy-hub-parts.cjs')
     const files = [out, ...parts.map((p) => Object.keys(meta.outputs).find((o) => o.endsWith(p.slice(1)))!)]
     const inputs = files.flatMap((o) => inputsOf(o))
     expect(inputs).toContain('src/core/patches/verify.ts')
+    // the part verify asks for (patches) holds no keys, allowlist or approvals (those are ./parts.ts's)
+    const hubParts = inputsOf(files[1 + parts.indexOf('./lazy-hub-parts.cjs')]!)
+    expect(hubParts).toContain('src/core/root/hub-parts.ts')
+    expect(hubParts.filter((i) => /^src\/core\/(approvals\/|root\/parts\.ts$)/.test(i))).toEqual([])
     for (const heavy of [
       /node_modules\/zod\//,
       /node_modules\/commander\//,

@@ -4,6 +4,9 @@
  * CLI. The real binary is built and run against a real hub and repository.
  */
 import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { builtCli } from '../../test/helpers/built-cli'
 import { makePatch, patchWorld, type PatchWorld } from '../../test/helpers/patch-setup'
@@ -57,6 +60,34 @@ describe('patch verify fast path', () => {
     const cli = await viaCli(json)
     expect([fast.code, fast.err]).toEqual([cli.code, cli.err])
     expect(untimed(fast.out)).toEqual(untimed(cli.out))
+  })
+
+  it("loads only its entry and the root's hub-side part: no CLI, keys, approvals, service or remote hub", async () => {
+    w = await patchWorld()
+    const ok = await w.submit(await makePatch(w.repo, { 'src/app.txt': 'alpha\nBETA\ngamma\ndelta\n' }))
+    const dir = mkdtempSync(join(tmpdir(), 'muster-verify-loads-'))
+    try {
+      // a preload that writes, at exit, every CommonJS file the process required
+      const preload = join(dir, 'loads.cjs')
+      const list = join(dir, 'loaded.json')
+      writeFileSync(
+        preload,
+        `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify(Object.keys(require.cache))))`
+      )
+      const r = spawnSync(process.execPath, ['--require', preload, bin, 'patch', 'verify', ok, '--home', w.home, '--palace', w.palace], {
+        encoding: 'utf8',
+        env: { ...process.env, MUSTER_HOME: '' },
+        timeout: 60_000
+      })
+      expect([r.status, r.stderr]).toEqual([0, ''])
+      const bundles = (JSON.parse(readFileSync(list, 'utf8')) as string[]).filter((f) => f.includes('out')).map((f) => basename(f))
+      expect(bundles.filter((f) => /\.(cjs|mjs)$/.test(f) && f !== 'muster.cjs' && f !== 'loads.cjs').sort()).toEqual([
+        'lazy-hub-parts.cjs',
+        'patch-verify.cjs'
+      ])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('help and unknown flags go to the CLI', () => {

@@ -4,7 +4,7 @@
  * a root on Muster's home and asks it for the parts it needs; each part is built on first `get`,
  * from the parts it needs in turn, and only then. Light parts (the state DB and the stores read by
  * the hot paths) come back at once; the others as a promise, their modules loaded on first use
- * (`./parts.ts`), so `muster status` and `approve-hook` never load the service, zod or the remote
+ * (`./hub-parts.ts`, `./parts.ts`), so `muster status` and `approve-hook` never load the service, zod or the remote
  * hub client. `close` closes what was built, newest first.
  */
 import { existsSync } from 'node:fs'
@@ -125,9 +125,9 @@ export function openRoot(opts: RootOptions): Root {
     },
     keys: () => import('./parts').then((p) => p.keysPart(root)),
     rules: () => import('./parts').then((p) => p.rulesPart(root)),
-    settings: () => import('./parts').then((p) => p.settingsPart(root)),
-    hubs: () => import('./parts').then((p) => p.hubsPart(root)),
-    patches: () => import('./parts').then((p) => p.patchesPart(root)),
+    settings: () => import('./hub-parts').then((p) => p.settingsPart(root)),
+    hubs: () => import('./hub-parts').then((p) => p.hubsPart(root)),
+    patches: () => import('./hub-parts').then((p) => p.patchesPart(root)),
     approvals: () => import('./parts').then((p) => p.approvalsPart(root)),
     service: () => import('./parts').then((p) => p.servicePart(root))
   }

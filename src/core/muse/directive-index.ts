@@ -93,12 +93,18 @@ export function isReceipt(o: DirectiveOccurrence): boolean {
 /** Groups every occurrence of the fleet into logical directives. */
 export function collectDirectives(fleet: FleetView): Directive[] {
   const groups = new Map<string, Directive>()
+  // resolutions are shared (see resolveTarget): a fleet's thousands of occurrences have few canonical targets
+  const canonical = new Map<Resolution, string>()
   for (const sp of fleet.projects) {
     for (const role of sp.roles) {
       for (const d of role.directives) {
         const o: LocatedOccurrence = { ...d, project: sp.project.name }
         const res = resolveOccurrence(d, sp, fleet)
-        const target = canonicalTarget(res, d.target)
+        let target = res.kind === 'unresolved' ? undefined : canonical.get(res)
+        if (target === undefined) {
+          target = canonicalTarget(res, d.target)
+          if (res.kind !== 'unresolved') canonical.set(res, target)
+        }
         const key = res.kind === 'unresolved' ? `${d.id}→${target}@${sp.project.key}` : `${d.id}→${target}`
         let g = groups.get(key)
         if (!g)
@@ -111,7 +117,11 @@ export function collectDirectives(fleet: FleetView): Directive[] {
     }
   }
   for (const g of groups.values()) finish(g)
-  return [...groups.values()].sort((a, b) => idNumber(b.id) - idNumber(a.id) || a.key.localeCompare(b.key))
+  // each id's number once, not once per comparison
+  return [...groups.values()]
+    .map((g) => ({ g, n: idNumber(g.id) }))
+    .sort((a, b) => b.n - a.n || a.g.key.localeCompare(b.g.key))
+    .map((x) => x.g)
 }
 
 function finish(g: Directive): void {

@@ -16,6 +16,7 @@ test.afterAll(() => dropPage(bench))
 
 for (const theme of ['light', 'dark'] as const) {
   test(`diff view shows CRLF, no final newline, binary and large files (${theme})`, async ({ page }) => {
+    test.setTimeout(300_000) // 5,000 lines drawn a chunk per frame, then 1,800 more: minutes on a busy 2-core machine
     await page.goto(`${bench.url}?theme=${theme}`)
     await page.waitForFunction("'mountDiff' in window")
     await page.evaluate((p) => (window as unknown as { mountDiff: (p: string) => void }).mountDiff(p), generatePatch())
@@ -41,7 +42,7 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(cs.locator('.diff-split').first()).toBeVisible()
     // load anyway renders the large file
     await engine.getByRole('button', { name: 'Load anyway' }).click()
-    await expect(engine.locator('.diff-line').nth(1500)).toBeAttached({ timeout: 60_000 }) // split: 1,800 rows
+    await expect(engine.locator('.diff-line').nth(1500)).toBeAttached({ timeout: 180_000 }) // split: 1,800 rows, a chunk per frame
     await page.locator('#file-2').scrollIntoViewIfNeeded()
     await page.screenshot({ path: `e2e/artifacts/diff-view-split-${theme}.png` })
     await expect(view).toBeVisible()

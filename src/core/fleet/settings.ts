@@ -39,4 +39,27 @@ export class SettingsStore {
     })()
     return this.get()
   }
+
+  /**
+   * A value Muster keeps for itself under `key` beside the operator's settings (e.g. `muse.hub`,
+   * the marked hub project): the parsed JSON, or undefined when none is stored or it is corrupt.
+   */
+  internal(key: string): unknown {
+    const row = this.db.prepare('SELECT value_json FROM settings WHERE key = ?').get(key) as { value_json: string } | undefined
+    try {
+      return row ? (JSON.parse(row.value_json) as unknown) : undefined
+    } catch {
+      return undefined
+    }
+  }
+
+  /** Stores such a value under `key` (JSON), or removes it with undefined. */
+  setInternal(key: string, value: unknown): void {
+    if (key in DEFAULT_SETTINGS) throw new Error(`${key} is an operator setting: use update`)
+    if (value === undefined) this.db.prepare('DELETE FROM settings WHERE key = ?').run(key)
+    else
+      this.db
+        .prepare('INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json')
+        .run(key, JSON.stringify(value))
+  }
 }

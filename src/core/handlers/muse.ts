@@ -16,8 +16,8 @@ import {
   readFleetView,
   scanProject,
   detectHub,
-  markedHub,
-  setMarkedHub,
+  HUB_SETTING,
+  asMarkedHub,
   lintFleet,
   appendMemory,
   searchMemory,
@@ -39,7 +39,8 @@ import type { HandlersFor, ServiceContext } from '../service-context'
 /** The MUSE handlers bound to a service context. */
 export function museHandlers(ctx: ServiceContext): HandlersFor<typeof museMethods> {
   const cache = ctx.roles
-  const fleet = (): Promise<FleetView> => readFleetView(ctx.registry.list(), cache, markedHub(ctx.db))
+  const markedHub = (): string | null => asMarkedHub(ctx.settings.internal(HUB_SETTING))
+  const fleet = (): Promise<FleetView> => readFleetView(ctx.registry.list(), cache, markedHub())
   const sendKeys = new SendKeys(ctx.opts.home)
   /** Projects whose memory index is known to match the files (kept only while watching). */
   const memoryInSync = new Set<string>()
@@ -145,10 +146,10 @@ export function museHandlers(ctx: ServiceContext): HandlersFor<typeof museMethod
         warnings: findings.filter((f) => f.level === 'warning').length
       }
     },
-    'muse.hub': async () => detectHub(ctx.registry.list(), markedHub(ctx.db)),
+    'muse.hub': async () => detectHub(ctx.registry.list(), markedHub()),
     'muse.setHub': async ({ project }) => {
-      setMarkedHub(ctx.db, project === null ? null : ctx.registry.get(project).name)
-      return detectHub(ctx.registry.list(), markedHub(ctx.db))
+      ctx.settings.setInternal(HUB_SETTING, project === null ? undefined : ctx.registry.get(project).name)
+      return detectHub(ctx.registry.list(), markedHub())
     }
   }
 }

@@ -7,33 +7,15 @@
 import { constants as fsConstants, promises as fs } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import type { MuseHub, Project } from '../../shared/api'
-import type { Db } from '../sqlite'
 import { FenceTracker, splitLines } from '../text'
 import type { MuseListing } from './role-files'
 
 /** Settings key holding the operator's choice (JSON string or null). */
 export const HUB_SETTING = 'muse.hub'
 
-/** The operator's marked hub project name, or null. */
-export function markedHub(db: Db): string | null {
-  const row = db.prepare('SELECT value_json FROM settings WHERE key = ?').get(HUB_SETTING) as { value_json: string } | undefined
-  if (!row) return null
-  try {
-    const v = JSON.parse(row.value_json) as unknown
-    return typeof v === 'string' ? v : null
-  } catch {
-    return null
-  }
-}
-
-/** Stores (or clears with null) the operator's hub mark. */
-export function setMarkedHub(db: Db, name: string | null): void {
-  if (name === null) db.prepare('DELETE FROM settings WHERE key = ?').run(HUB_SETTING)
-  else
-    db.prepare('INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json').run(
-      HUB_SETTING,
-      JSON.stringify(name)
-    )
+/** The operator's marked hub project name from the value stored under `HUB_SETTING`, or null. */
+export function asMarkedHub(stored: unknown): string | null {
+  return typeof stored === 'string' ? stored : null
 }
 
 /** `KEY: value` lines inside the fences of a `paths.md`, and the lines that are neither. */

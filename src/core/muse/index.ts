@@ -6,7 +6,7 @@ export { canonicalTarget, collectDirectives, normaliseTarget, resolveTarget, typ
 export { ymd, ymdhm } from './edits'
 export { TAG_MARKERS, eventFindings, roleFileFindings, type TaggedEvent } from './fleet-chains'
 export { RoleCache, readFleetView, scanProject } from './fleet-scan'
-export { detectHub, markedHub, setMarkedHub } from './hub-project'
+export { HUB_SETTING, asMarkedHub, detectHub } from './hub-project'
 export { parseL0 } from './l0'
 export { lintFleet } from './lint'
 export { DAILY_LOG, appendMemory } from './memory-files'

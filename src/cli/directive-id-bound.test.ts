@@ -4,24 +4,16 @@
  * now it is no id: not listed, named by lint, ignored by the numbering. Run through the built
  * `muster` binary, in separate processes.
  */
-import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { builtCli } from '../../test/helpers/built-cli'
+import { runBuiltCli } from '../../test/helpers/built-cli'
 import { tmpDir, writeTree } from '../../test/helpers/tmp'
 
-const bin = builtCli()
 const HUGE = `S${'0'.repeat(400)}`
 
-function muster(home: string, ...args: string[]): { code: number; out: string; err: string } {
-  const r = spawnSync(process.execPath, [bin, ...args, '--home', home], {
-    encoding: 'utf8',
-    env: { ...process.env, MUSTER_NO_BACKGROUND: '1' },
-    timeout: 60_000
-  })
-  return { code: r.status ?? -1, out: r.stdout, err: r.stderr }
-}
+/** The built CLI in its own process. */
+const muster = runBuiltCli
 
 describe('an over-long directive id (S + 400 digits)', () => {
   it('is not listed, lint names it, and the next ids continue from the real ones', () => {

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { builtCli } from '../../test/helpers/built-cli'
+import { runBuiltCli } from '../../test/helpers/built-cli'
 import { tmpDir, writeTree } from '../../test/helpers/tmp'
 
 const mnt = join(tmpDir(), 'small-disk')
@@ -20,16 +20,9 @@ afterAll(() => {
   if (mounted) spawnSync('umount', ['-l', mnt])
   rmSync(mnt, { recursive: true, force: true })
 })
-const bin = mounted ? builtCli() : ''
 
-function muster(home: string, ...args: string[]): { code: number; out: string; err: string } {
-  const r = spawnSync(process.execPath, [bin, ...args, '--home', home], {
-    encoding: 'utf8',
-    env: { ...process.env, MUSTER_NO_BACKGROUND: '1' },
-    timeout: 60_000
-  })
-  return { code: r.status ?? -1, out: r.stdout, err: r.stderr }
-}
+/** The built CLI in its own process. */
+const muster = runBuiltCli
 
 /** Writes zeros into `file` until the file system refuses (ENOSPC). */
 function fill(file: string): void {

@@ -3,6 +3,7 @@
  * `scripts/build-cli.mjs`, laid out as in the package (`bin/`, `out/cli/`), built once per vitest run by
  * test/setup/built-cli.ts. Tests only run it and read it; none changes it.
  */
+import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { inject } from 'vitest'
@@ -10,6 +11,16 @@ import { inject } from 'vitest'
 /** The run's built CLI: the path of its `bin/muster.cjs`. */
 export function builtCli(): string {
   return join(inject('builtCliDir'), 'bin', 'muster.cjs')
+}
+
+/** Runs the built `muster` with `args` and `--home home` in its own process (no background refresh), and waits. */
+export function runBuiltCli(home: string, ...args: string[]): { code: number; out: string; err: string } {
+  const r = spawnSync(process.execPath, [builtCli(), ...args, '--home', home], {
+    encoding: 'utf8',
+    env: { ...process.env, MUSTER_NO_BACKGROUND: '1' },
+    timeout: 60_000
+  })
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr }
 }
 
 /** The run's CLI bundle folder (`out/cli`: `muster.mjs`, the hook entry, the chunks). */

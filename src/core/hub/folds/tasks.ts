@@ -7,7 +7,7 @@ import type { HubEvent, TaskCounts, TaskSummary, WaitingPatch } from '../../../s
 import { EventType, PATCH_CLOSING_STATUSES } from '../../../shared/contract/hub-vocabulary'
 import type { Db } from '../../sqlite'
 import { queryPage, type EventFilters } from '../store/event-query'
-import type { HubConnection, HubShape } from '../store/hub-connection'
+import type { HubShape, ReadStep } from '../store/hub-connection'
 import { previewEvent, toEvents } from '../store/reader'
 import { ackOf, foldThread } from './thread'
 import type { EventRow } from '../store/writer'
@@ -17,7 +17,7 @@ export type { TaskCounts, TaskSummary, WaitingPatch }
 /** Tasks folded per call at most (the newest requests). */
 export const MAX_TASKS = 500
 
-/** What `listTasks` returns. */
+/** What `listTasksIn` returns. */
 export interface TaskList {
   counts: TaskCounts
   tasks: TaskSummary[]
@@ -25,7 +25,7 @@ export interface TaskList {
   truncated: boolean
 }
 
-/** Options of `listTasks`. */
+/** Options of `listTasksIn`. */
 export interface TaskListOptions {
   stream?: string
   /** Only tasks addressed to / requested by this agent. */
@@ -40,28 +40,49 @@ function rowsOf(db: Db, shape: HubShape, filters: EventFilters, limit: number, o
   return toEvents(db, shape, rows)
 }
 
+/** Correlation ids per read of their threads: each read stays a few milliseconds on a busy hub. */
+const THREADS_PER_READ = 50
+
 /** Events of several correlation ids, grouped, in seq order. */
 export function threadsOn(db: Db, shape: HubShape, correlationIds: string[]): Map<string, HubEvent[]> {
   const out = new Map<string, HubEvent[]>()
-  for (let i = 0; i < correlationIds.length; i += 200) {
-    for (const e of rowsOf(db, shape, { correlation_id: correlationIds.slice(i, i + 200) }, 100_000, 'asc')) {
-      const list = out.get(e.correlation_id!)
-      if (list) list.push(e)
-      else out.set(e.correlation_id!, [e])
-    }
+  for (let i = 0; i < correlationIds.length; i += 200)
+    addThreads(out, rowsOf(db, shape, { correlation_id: correlationIds.slice(i, i + 200) }, 100_000, 'asc'))
+  return out
+}
+
+function addThreads(out: Map<string, HubEvent[]>, events: HubEvent[]): void {
+  for (const e of events) {
+    const list = out.get(e.correlation_id!)
+    if (list) list.push(e)
+    else out.set(e.correlation_id!, [e])
+  }
+}
+
+/** `threadsOn` in reads of THREADS_PER_READ ids each, so the event loop gets turns between them. */
+async function threadsIn(read: ReadStep, correlationIds: string[]): Promise<Map<string, HubEvent[]>> {
+  const out = new Map<string, HubEvent[]>()
+  for (let i = 0; i < correlationIds.length; i += THREADS_PER_READ) {
+    const ids = correlationIds.slice(i, i + THREADS_PER_READ)
+    addThreads(out, await read((db, shape) => rowsOf(db, shape, { correlation_id: ids }, 100_000, 'asc')))
   }
   return out
 }
 
-/** Folds the newest task requests (at most 500) into their states. */
-export function listTasksOn(db: Db, shape: HubShape, o: TaskListOptions = {}): TaskList {
+/**
+ * Folds the newest task requests (at most 500) into their states: the requests in one read, their
+ * threads in reads of a few dozen, each a snapshot of its own (a row landing in between shows in a
+ * thread a little early or in the next list; never half a row).
+ */
+export async function listTasksIn(read: ReadStep, o: TaskListOptions = {}): Promise<TaskList> {
   const limit = Math.min(Math.max(1, o.limit ?? MAX_TASKS), MAX_TASKS)
-  const requests = rowsOf(db, shape, { type: EventType.taskRequest, ...(o.stream ? { stream: o.stream } : {}) }, limit + 1, 'desc')
+  const requests = await read((db, shape) =>
+    rowsOf(db, shape, { type: EventType.taskRequest, ...(o.stream ? { stream: o.stream } : {}) }, limit + 1, 'desc')
+  )
   const truncated = requests.length > limit
   const ids = [...new Set(requests.slice(0, limit).map((r) => r.correlation_id ?? r.id))]
-  const threads = threadsOn(
-    db,
-    shape,
+  const threads = await threadsIn(
+    read,
     ids.filter((id) => requests.some((r) => r.correlation_id === id))
   )
   const counts: TaskCounts = { open: 0, claimed: 0, ready: 0, applied: 0, failed: 0, blocked: 0, superseded: 0, stuck: 0, total: 0 }
@@ -78,16 +99,13 @@ export function listTasksOn(db: Db, shape: HubShape, o: TaskListOptions = {}): T
   return { counts, tasks, truncated }
 }
 
-/** `listTasksOn` through a connection. */
-export function listTasks(conn: HubConnection, o: TaskListOptions = {}): TaskList {
-  return conn.read((db, shape) => listTasksOn(db, shape, o))
-}
-
-/** The newest `patch.ready` events (at most 500 examined) without an applied/failed/superseded ack. */
-export function patchesWaitingOn(db: Db, shape: HubShape, o: { now?: number; limit?: number } = {}): WaitingPatch[] {
-  const patches = rowsOf(db, shape, { type: EventType.patchReady }, Math.min(o.limit ?? MAX_TASKS, MAX_TASKS), 'desc')
+/** The newest `patch.ready` events (at most 500 examined) without an applied/failed/superseded ack; threads read as in `listTasksIn`. */
+export async function patchesWaitingIn(read: ReadStep, o: { now?: number; limit?: number } = {}): Promise<WaitingPatch[]> {
+  const patches = await read((db, shape) =>
+    rowsOf(db, shape, { type: EventType.patchReady }, Math.min(o.limit ?? MAX_TASKS, MAX_TASKS), 'desc')
+  )
   if (patches.length === 0) return []
-  const threads = threadsOn(db, shape, [...new Set(patches.map((p) => p.correlation_id ?? p.id))])
+  const threads = await threadsIn(read, [...new Set(patches.map((p) => p.correlation_id ?? p.id))])
   const closed = new Set<string>()
   for (const events of threads.values()) {
     for (const e of events) {

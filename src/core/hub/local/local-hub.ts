@@ -32,11 +32,12 @@ import type {
 } from '../hub-port'
 import { inboxOn, latestInboxOn, unreadOn } from '../folds/inbox'
 import { LocalHubBase } from './local-hub-base'
-import { overviewOn } from '../folds/overview'
+import { overviewIn } from '../folds/overview'
 import { presenceOn } from '../folds/presence'
-import { listTasksOn, patchesWaitingOn } from '../folds/tasks'
+import { listTasksIn, patchesWaitingIn } from '../folds/tasks'
 import { foldThread, threadEventsOn } from '../folds/thread'
 import { waitEvents } from '../store/wait'
+import type { ReadStep } from '../store/hub-connection'
 import { ackEvent, checkAppend, checkTask, createTaskRequest, submitPatch } from '../store/writer'
 
 /** A hub file on this machine. */
@@ -52,11 +53,10 @@ export class LocalHub extends LocalHubBase implements HubPort {
     })
   }
 
-  tasks(q: TasksQuery): Promise<TasksResult> {
-    return this.conn.readAsync((db, shape) => ({
-      ...listTasksOn(db, shape, { stream: q.stream, agent: q.agent, limit: q.limit, stuckAfterMs: q.stuck_after_ms }),
-      patches_waiting: patchesWaitingOn(db, shape)
-    }))
+  async tasks(q: TasksQuery): Promise<TasksResult> {
+    const read: ReadStep = (fn) => this.conn.readAsync(fn)
+    const list = await listTasksIn(read, { stream: q.stream, agent: q.agent, limit: q.limit, stuckAfterMs: q.stuck_after_ms })
+    return { ...list, patches_waiting: await patchesWaitingIn(read) }
   }
 
   presence(q: PresenceQuery) {
@@ -76,14 +76,12 @@ export class LocalHub extends LocalHubBase implements HubPort {
   }
 
   overview(q: OverviewQuery) {
-    return this.conn.readAsync((db, shape) =>
-      overviewOn(db, shape, {
-        operator: q.operator,
-        inboxAfterSeq: q.inbox_after?.seq ?? 0,
-        stuckAfterMs: q.stuck_after_ms,
-        staleAfterMs: q.stale_after_ms
-      })
-    )
+    return overviewIn((fn) => this.conn.readAsync(fn), {
+      operator: q.operator,
+      inboxAfterSeq: q.inbox_after?.seq ?? 0,
+      stuckAfterMs: q.stuck_after_ms,
+      staleAfterMs: q.stale_after_ms
+    })
   }
 
   ack(a: AckInput): Promise<HubEvent> {

@@ -18,6 +18,11 @@ import { openHubReader, type ReaderMode } from './reader-open'
 import { HubValidationError } from '../values/validate'
 import { hasSqliteHeader, identityOf, retire, setAsideWal, type FileIdentity } from './hub-identity'
 
+/** The real `setImmediate` (tests that fake timers must not stall the hub's reads). */
+const immediate = setImmediate
+/** Resolves on the next turn of the event loop, after pending I/O callbacks. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => immediate(resolve))
+
 /** What a hub file has: older files lack columns, tables and indexes. */
 export interface HubShape {
   hasEvents: boolean
@@ -25,6 +30,9 @@ export interface HubShape {
   columns: ReadonlySet<string>
   indexes: ReadonlySet<string>
 }
+
+/** Runs one read in a read transaction of its own (`HubConnection.readAsync`): folds made of several reads take it. */
+export type ReadStep = <T>(fn: (db: Db, shape: HubShape) => T) => Promise<T>
 
 /** Options of a hub connection. */
 export interface HubConnectionOptions {
@@ -79,6 +87,8 @@ export class HubConnection {
   private fileGen = 0
   /** Identity of the `-wal` file when the connections opened (null: none seen). */
   private walId: string | null = null
+  /** The last read queued: the next one starts after it, on a later turn of the event loop. */
+  private readTurn: Promise<void> = Promise.resolve()
 
   constructor(palace: string, opts: HubConnectionOptions = {}) {
     this.palace = resolve(palace)
@@ -258,13 +268,24 @@ export class HubConnection {
     }
   }
 
-  /** Runs a read, waiting (without blocking the event loop) while the hub is locked. */
-  async readAsync<T>(fn: (db: Db, shape: HubShape) => T): Promise<T> {
-    try {
-      return await retryWhileLocked(() => this.readRaw(fn), this.timeoutMs)
-    } catch (err) {
-      throw hubError(err, this.file, this.timeoutMs)
-    }
+  /**
+   * Runs a read, waiting (without blocking the event loop) while the hub is locked. Reads take
+   * turns, one per turn of the event loop: a fold of several reads, or several reads started
+   * together, never runs as one long block, and the live tail, sockets and timers run between them.
+   */
+  readAsync<T>(fn: (db: Db, shape: HubShape) => T): Promise<T> {
+    const run = this.readTurn.then(nextTurn).then(async () => {
+      try {
+        return await retryWhileLocked(() => this.readRaw(fn), this.timeoutMs)
+      } catch (err) {
+        throw hubError(err, this.file, this.timeoutMs)
+      }
+    })
+    this.readTurn = run.then(
+      () => undefined,
+      () => undefined
+    )
+    return run
   }
 
   private readRaw<T>(fn: (db: Db, shape: HubShape) => T): T {

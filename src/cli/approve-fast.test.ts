@@ -1,13 +1,14 @@
 /**
  * The hook's fast path (`approve-fast.cjs`): a call an allowlist rule allows is answered from the
- * rules' mirror beside the state DB and recorded by a detached worker; a mirror that was edited,
- * torn, or belongs to another state DB allows nothing by itself (the hook reads the DB as before).
+ * rules' mirror beside the state DB and left in the home's spool, recorded by the next drainer
+ * (here: the service, before it lists approvals or rules); a mirror that was edited, torn, or
+ * belongs to another state DB allows nothing by itself (the hook reads the DB as before).
  */
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { builtCli } from '../../test/helpers/built-cli'
+import { builtCli, builtCliOut } from '../../test/helpers/built-cli'
 import { tmpDir } from '../../test/helpers/tmp'
 import { MIRROR_FILE, readMirror } from '../core/approvals'
 import type { MusterService } from '../core/service-types'
@@ -67,7 +68,16 @@ async function until<T>(probe: () => Promise<T | null> | T | null): Promise<T> {
   }
 }
 
-const events = async (): Promise<HubEventEnvelope[]> => (await service.call('hub.list', { hub: 'main', order: 'asc', limit: 500 })).events
+/** The hub's events, once the service has recorded what the hook's spool holds (as it does before listing approvals). */
+const events = async (): Promise<HubEventEnvelope[]> => {
+  await service.call('approvals.list', { hub: 'main' })
+  return (await service.call('hub.list', { hub: 'main', order: 'asc', limit: 500 })).events
+}
+/** The spooled jobs (offered and not yet taken) and the jobs still being written. */
+const spool = (): { ready: string[]; writing: string[] } => {
+  const names = existsSync(join(home, 'hook-jobs')) ? readdirSync(join(home, 'hook-jobs')) : []
+  return { ready: names.filter((n) => n.endsWith('.json')), writing: names.filter((n) => n.endsWith('.tmp')) }
+}
 const allowlisted = async (command: string): Promise<HubEventEnvelope[]> => {
   const all = await events()
   const req = all.find((e) => e.type === 'approval.request' && (e.metadata.tool_input as { command?: string }).command === command)
@@ -93,7 +103,7 @@ describe('approve-hook fast path: the allowlist mirror', () => {
     expect(readMirror(stateDb())).toEqual([])
   })
 
-  it('an allowed call is answered and then recorded by the worker: the hit, the request and the allowlist decision', async () => {
+  it('an allowed call is answered, spooled, and recorded by the next drainer: the hit, the request and the allowlist decision', async () => {
     const rule = await service.call('approvals.ruleSave', { agent_pattern: 'mac-*', tool_name: 'Bash', input_pattern: 'npm test*' })
     const out = await hook('npm test -- --run')
     expect(out.code, out.stderr).toBe(0)
@@ -103,6 +113,10 @@ describe('approve-hook fast path: the allowlist mirror', () => {
       permissionDecision: 'allow',
       permissionDecisionReason: 'allowed by Muster allowlist rule Bash(npm test*) for mac-*'
     })
+    // the answering process started nothing: the record waits in the spool for a drainer
+    expect(spool()).toEqual({ ready: [expect.stringMatching(/\.json$/)], writing: [] })
+    const raw = await service.call('hub.list', { hub: 'main', order: 'asc', limit: 500 })
+    expect(raw.events.filter((e) => e.type === 'approval.request')).toEqual([])
     const thread = await until(async () => {
       const t = await allowlisted('npm test -- --run')
       return t.length === 2 ? t : null
@@ -116,21 +130,22 @@ describe('approve-hook fast path: the allowlist mirror', () => {
     expect(list.history.find((i) => i.id === thread[0]!.id)).toMatchObject({ state: 'allow', forged: [] })
     const hits = async () => (await service.call('approvals.rules', {})).rules.find((r) => r.id === rule.id)!.hits
     expect(await until(async () => ((await hits()) === 1 ? 1 : null))).toBe(1)
-    // the job file was taken by the worker
-    expect(await until(() => (readdirSync(join(home, 'hook-jobs')).length === 0 ? true : null))).toBe(true)
+    // the job was taken by the drainer
+    expect(readdirSync(join(home, 'hook-jobs'))).toEqual([])
 
-    // at run time too, the answer loaded neither the full hook nor SQLite (a preload lists the files required)
+    // at run time too, the answer loaded neither the full hook nor SQLite, and no module to start
+    // a process with (a preload lists the files required and Node's own modules loaded)
     const seen = join(tmpDir(), 'required.json')
     const preload = join(tmpDir(), 'list-required.cjs')
     writeFileSync(
       preload,
-      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify(Object.keys(require.cache))))`
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify([...Object.keys(require.cache), ...process.moduleLoadList])))`
     )
     const again = await hook('npm test -- --watch=false', [], ['--require', preload])
     expect(decisionOf(again).permissionDecision).toBe('allow')
     const required = JSON.parse(readFileSync(seen, 'utf8')) as string[]
     expect(required.some((f) => f.endsWith('approve-fast.cjs'))).toBe(true)
-    expect(required.filter((f) => /approve-hook\.cjs$|better[-_]sqlite3|lazy-/.test(f))).toEqual([])
+    expect(required.filter((f) => /approve-hook\.cjs$|better[-_]sqlite3|lazy-|child_process|spawn_sync|process_wrap/.test(f))).toEqual([])
     await until(async () => ((await hits()) === 2 ? 2 : null))
     await service.call('approvals.ruleDelete', { id: rule.id })
   }, 120_000)
@@ -186,4 +201,65 @@ describe('approve-hook fast path: the allowlist mirror', () => {
     rmSync(mirror())
     expect(existsSync(mirror())).toBe(false)
   }, 120_000)
+})
+
+describe('approve-fast: the spool of allowlisted calls', () => {
+  /** The built spool worker (what a full hook starts) draining `home`, in its own process. */
+  const drainer = (): Promise<number | null> => {
+    const proc = spawn(process.execPath, [join(builtCliOut(), 'approve-worker.cjs'), home], { stdio: 'ignore' })
+    return new Promise((res) => proc.on('close', res))
+  }
+
+  it('an answer nobody reads is not recorded: nothing is left in the spool', async () => {
+    const rule = await service.call('approvals.ruleSave', { agent_pattern: 'mac-*', tool_name: 'Bash', input_pattern: 'npm ci*' })
+    const proc = spawn(process.execPath, [bin, 'approve-hook', '--home', home, '--palace', palace, '--agent', 'mac-claude'], {
+      env: { ...process.env, MUSTER_HOME: '' },
+      stdio: ['pipe', 'pipe', 'pipe']
+    })
+    // the harness is gone before the answer: the hook's write finds nobody (EPIPE)
+    proc.stdout.destroy()
+    proc.stdin.end(
+      JSON.stringify({
+        session_id: 's1',
+        cwd: '/work/muse',
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Bash',
+        tool_input: { command: 'npm ci' }
+      })
+    )
+    const code = await new Promise((res) => proc.on('close', res))
+    expect(code).toBe(2)
+    expect(spool()).toEqual({ ready: [], writing: [] })
+    expect((await service.call('approvals.rules', {})).rules.find((r) => r.id === rule.id)!.hits).toBe(0)
+    expect(await allowlisted('npm ci')).toEqual([])
+    await service.call('approvals.ruleDelete', { id: rule.id })
+  }, 120_000)
+
+  it('concurrent hooks and drainers in separate processes: every answered call is recorded exactly once', async () => {
+    const rule = await service.call('approvals.ruleSave', { agent_pattern: 'mac-*', tool_name: 'Bash', input_pattern: 'npm run lint*' })
+    const calls = Array.from({ length: 24 }, (_, i) => `npm run lint -- --shard ${i}`)
+    // hooks answering while three workers drain the same spool
+    const drains: Promise<number | null>[] = []
+    const answers = await Promise.all(
+      calls.map(async (command, i) => {
+        if (i % 8 === 4) drains.push(drainer())
+        return hook(command)
+      })
+    )
+    for (const a of answers) expect(decisionOf(a).permissionDecision, a.stderr).toBe('allow')
+    expect(await Promise.all(drains)).toEqual([0, 0, 0])
+    // what the workers did not take, the service records before it lists
+    const all = await events()
+    expect(spool()).toEqual({ ready: [], writing: [] })
+    const requests = all.filter(
+      (e) => e.type === 'approval.request' && calls.includes((e.metadata.tool_input as { command: string }).command)
+    )
+    expect(requests.map((e) => (e.metadata.tool_input as { command: string }).command).sort()).toEqual([...calls].sort())
+    const threads = new Set(requests.map((e) => e.correlation_id))
+    const decisions = all.filter((e) => e.type === 'approval.decision' && threads.has(e.correlation_id))
+    expect(decisions).toHaveLength(calls.length)
+    expect(new Set(decisions.map((e) => e.correlation_id)).size).toBe(calls.length)
+    expect((await service.call('approvals.rules', {})).rules.find((r) => r.id === rule.id)!.hits).toBe(calls.length)
+    await service.call('approvals.ruleDelete', { id: rule.id })
+  }, 240_000)
 })

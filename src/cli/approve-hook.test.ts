@@ -87,7 +87,11 @@ function hook(input: unknown, args: string[] = [], env: NodeJS.ProcessEnv = {}):
   return { proc, done }
 }
 
-const events = async (): Promise<HubEventEnvelope[]> => (await service.call('hub.list', { hub: 'main', order: 'asc', limit: 500 })).events
+/** The hub's events, once the service has recorded what the hook's spool holds (as it does before listing approvals). */
+const events = async (): Promise<HubEventEnvelope[]> => {
+  await service.call('approvals.list', { hub: 'main' })
+  return (await service.call('hub.list', { hub: 'main', order: 'asc', limit: 500 })).events
+}
 const thread = async (corr: string) => (await events()).filter((e) => e.correlation_id === corr)
 
 /** Polls `probe` until it returns something other than null (a minute at most). */
@@ -166,7 +170,7 @@ describe('muster approve-hook (real process)', () => {
       permissionDecision: 'allow',
       permissionDecisionReason: 'allowed by Muster allowlist rule Bash(npm test*) for mac-*'
     })
-    // answered from the rules' mirror: a detached worker records it right after the answer
+    // answered from the rules' mirror: the record waits in the home's spool for the next drainer (here the service)
     const req = await requestFor('npm test -- --run')
     const decided = await until(async () => ((await thread(req.correlation_id!)).length === 2 ? thread(req.correlation_id!) : null))
     expect(decided.map((e) => [e.type, e.metadata.decided_by ?? null])).toEqual([

@@ -2,34 +2,32 @@
  * The hook's first try (bundled alone, as CommonJS, into `out/cli/approve-fast.cjs`; `bin/muster.cjs`
  * requires it for every hook call): a call that an allowlist rule allows is answered here without
  * SQLite, commander or the hub, from the rules' signed mirror beside the state DB
- * (`core/approvals/allowlist-mirror.ts`); the record of it (the rule's hit, the request and the
- * allowlist decision in the hub) is handed to a detached worker (`approve-worker.cjs`) once the
- * answer is out, so nothing is recorded for an answer that could not be written. Anything else
+ * (`core/approvals/allowlist-mirror.ts`). The record of it (the rule's hit, the request and the
+ * allowlist decision in the hub) is left in the home's spool (`core/approvals/hook-jobs.ts`),
+ * written before the answer and offered to drainers only once the answer is out, so nothing is
+ * recorded for an answer that could not be written; this process starts nothing. Anything else
  * (no mirror, a mirror of another DB, no rule allowing the call, bad options or input, a home the
  * job cannot be written to) returns the stdin read so far to the full hook (`approve-hook.cjs`),
  * which decides exactly as before: this path can only ever allow by a rule the operator signed.
  */
-import { readSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
+import { readSync, writeSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import {
   DecisionTrust,
   MAX_HOOK_INPUT_BYTES,
-  startDetached,
   allowlistedReason,
   firstMirroredMatch,
+  palaceEnvOf,
+  prepareJob,
   readHookInput,
   readMirror,
-  trustedKeyIds
+  trustedKeyIds,
+  type PendingJob
 } from '../core/approvals'
 import { STATE_DB_FILE, defaultCliHome, resolveHome } from '../core/fleet'
-import { makeDirSync } from '../core/make-dir'
 import { isAgentId } from '../shared/agent-id'
 import { parseHookArgv, type HookCliOptions } from './commands/hook-flags'
-import type { AllowedJob } from './approve-worker'
-
-/** Where the jobs for the worker are written, inside Muster's home. */
-export const JOBS_DIR = 'hook-jobs'
 
 /**
  * What the fast path did: answered (with the exit code; everything is written, the process may
@@ -100,27 +98,6 @@ function usable(o: HookCliOptions): o is HookCliOptions & { agent: string } {
   return o.timeoutMs === undefined || (o.timeoutMs >= 1 && o.timeoutMs <= 24 * 3600 * 1000)
 }
 
-/** Writes a job file only this user can read, creating its folder when missing. */
-function writeJob(file: string, text: string): void {
-  try {
-    writeFileSync(file, text, { mode: 0o600, flag: 'wx' })
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-    makeDirSync(dirname(file), { mode: 0o700 })
-    writeFileSync(file, text, { mode: 0o600, flag: 'wx' })
-  }
-}
-
-/** Starts the worker that records the allowed call (detached: the hook exits now); false when it could not start. */
-function startWorker(worker: string, jobFile: string): boolean {
-  try {
-    startDetached(worker, jobFile)
-    return true
-  } catch {
-    return false
-  }
-}
-
 /** The mirrored rule that allows the call on `stdin`, with the call and its harness's adapter; null for none. */
 function allowingRule(o: HookCliOptions & { agent: string }, stdin: Buffer, home: string) {
   const rules = readMirror(join(home, STATE_DB_FILE))
@@ -143,9 +120,9 @@ function allowingRule(o: HookCliOptions & { agent: string }, stdin: Buffer, home
 
 /**
  * Answers the hook call in `argv` (the words after `muster`) when an allowlist rule in the mirror
- * allows it; otherwise hands back what it read of stdin. `worker` is the recording worker's file.
+ * allows it; otherwise hands back what it read of stdin.
  */
-export function answerAllowlisted(argv: readonly string[], worker = join(__dirname, 'approve-worker.cjs')): FastAnswer {
+export function answerAllowlisted(argv: readonly string[]): FastAnswer {
   let o: HookCliOptions
   try {
     o = parseHookArgv(argv)
@@ -172,12 +149,17 @@ export function answerAllowlisted(argv: readonly string[], worker = join(__dirna
   const { adapter, call, rule } = found
   // the job first: a home it cannot be written to goes the full way (which records in the hub itself)
   let reply: ReturnType<typeof adapter.answer>
-  let jobFile: string
+  let job: PendingJob
   try {
     reply = adapter.answer(call, 'allow', allowlistedReason(rule), { always: false })
-    const job: AllowedJob = { options: { ...o, home }, cwd: process.cwd(), call, rule }
-    jobFile = join(home, JOBS_DIR, `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}.json`)
-    writeJob(jobFile, JSON.stringify(job))
+    const { agent, project, palace, hub, timeoutMs, lockTimeoutMs } = o
+    job = prepareJob(home, {
+      options: { agent, home, project, palace, hub, timeoutMs, lockTimeoutMs },
+      cwd: process.cwd(),
+      env: palaceEnvOf(process.env),
+      call,
+      rule
+    })
   } catch {
     return miss
   }
@@ -188,14 +170,14 @@ export function answerAllowlisted(argv: readonly string[], worker = join(__dirna
     received = false
   }
   // an answer nobody received is not recorded: the job goes
-  if (!received || !startWorker(worker, jobFile)) {
+  if (!received) job.withdraw()
+  else
     try {
-      unlinkSync(jobFile)
+      job.offer()
     } catch {
-      // the worker may already have taken it
+      job.withdraw()
+      warn(`muster approve-hook: allowed by allowlist rule #${rule.id}, but not recorded: the spool could not be written\n`)
     }
-    if (received) warn(`muster approve-hook: allowed by allowlist rule #${rule.id}, but not recorded: the recording worker did not start\n`)
-  }
   if (reply.stderr) warn(`${reply.stderr}\n`)
   return { answered: true, exitCode: received ? reply.exitCode : 2 }
 }

@@ -4,9 +4,12 @@
  * of every agent, so it loads neither commander, the ES module loader, the service, the contract's
  * zod schemas nor the dashboard: only the hook's core, one hub and Muster's state DB. A stop signal
  * (the harness giving up on the hook) is recorded as a timeout before the process ends; a harness
- * that is gone (killed) as an abandoned request.
+ * that is gone (killed) as an abandoned request. Once it has answered, allowlisted calls the fast
+ * path left in the home's spool are handed to a detached worker (`approve-worker.cjs`) to record.
  */
-import { watchHarness } from '../core/approvals'
+import { join } from 'node:path'
+import { jobsWaiting, startDetached, watchHarness } from '../core/approvals'
+import { defaultCliHome, resolveHome } from '../core/fleet'
 import { parseHookArgv } from './commands/hook-flags'
 import { readAll, runHookCommand } from './approve-hook/run'
 import { processIo } from './output'
@@ -36,5 +39,16 @@ export async function runHook(argv: readonly string[], stdin?: Uint8Array | null
     process.exitCode = 2
   } finally {
     harness.stop()
+  }
+  startSpoolWorker(argv)
+}
+
+/** Starts the spool's worker when the hook's home has allowlisted calls to record; never throws. */
+function startSpoolWorker(argv: readonly string[]): void {
+  try {
+    const home = resolveHome(parseHookArgv([...argv]).home, process.env, defaultCliHome())
+    if (jobsWaiting(home)) startDetached(join(__dirname, 'approve-worker.cjs'), home)
+  } catch {
+    // bad options (answered already) or no worker: the next drainer records them
   }
 }

@@ -2,15 +2,18 @@
  * The session hook's detached worker (`out/cli/session-worker.mjs`): opens the hub the hook was
  * installed for and appends one session state event, then exits. Nobody waits for it; a hub that
  * cannot take the event is written to stderr, which nobody reads (the state simply stays as it was).
+ * Then it records the allowlisted calls the hook's fast path left in the home's spool, if any
+ * (`drainHookJobs`): a fleet whose calls are all allowlisted still gets them recorded every prompt.
  */
 import { appendSessionState } from '../core/approvals'
 import { defaultCliHome, resolveHome } from '../core/fleet'
-import { openHookContext, openRoot } from '../core/root'
+import { drainHookJobs, openHookContext, openRoot } from '../core/root'
 import type { SessionJob } from './session-hook/run'
 
 const job = JSON.parse(process.argv[2] ?? '{}') as SessionJob
 // the state DB as it is (a hook never creates or migrates it)
-const root = openRoot({ home: resolveHome(job.home, process.env, defaultCliHome()), env: process.env, state: 'existing' })
+const home = resolveHome(job.home, process.env, defaultCliHome())
+const root = openRoot({ home, env: process.env, state: 'existing' })
 const { ctx, close } = await openHookContext(root, {
   palace: job.palace,
   hub: job.hub,
@@ -27,3 +30,4 @@ try {
   await close()
   await root.close()
 }
+await drainHookJobs(home, (line) => process.stderr.write(`${line}\n`))

@@ -42,6 +42,8 @@ export interface ServiceContext {
   onFleetChange(listener: (project: string, paths: string[]) => void): void
   /** Registers a cleanup to run when the service closes. */
   onClose(fn: () => void | Promise<void>): void
+  /** Records the allowlisted calls the hook's fast path left in the home's spool (never rejects). */
+  drainHookJobs(): Promise<void>
 }
 
 /** Handler functions for a group of contract methods (`{ name: { input, output } }`). */

@@ -21,8 +21,11 @@ import {
 } from './handlers'
 import { NeedsService } from './needs'
 import type { ServiceContext } from './service-context'
-import type { Root } from './root'
+import { hookJobDrainer, type Root } from './root'
 import type { MusterService, ServiceOptions } from './service-types'
+
+/** How often a watching service records the hook's spooled allowlisted calls. */
+const SPOOL_DRAIN_MS = 1000
 
 /** Any handler; inputs are validated against the contract before the call. */
 type AnyHandler = (input: never) => unknown
@@ -81,6 +84,19 @@ export async function buildService(root: Root): Promise<MusterService> {
   needs = needsService
   root.onClose(() => needsService.close())
 
+  // the allowlisted calls the hook's fast path left in the home's spool: recorded before the
+  // approvals are read, and every second while the service watches (the app, `muster serve`)
+  const spool = hookJobDrainer(opts.home, (line) => void process.stderr.write(`${line}\n`))
+  if (watching) {
+    void spool.drain()
+    const timer = setInterval(() => void spool.drain(), SPOOL_DRAIN_MS)
+    timer.unref()
+    root.onClose(() => {
+      clearInterval(timer)
+      return spool.idle()
+    })
+  }
+
   const ctx: ServiceContext = {
     opts,
     db,
@@ -114,6 +130,7 @@ export async function buildService(root: Root): Promise<MusterService> {
     onClose(fn) {
       root.onClose(fn)
     },
+    drainHookJobs: () => spool.drain(),
     call: (method, input) => dispatch(method, input)
   }
 

@@ -34,6 +34,17 @@ export {
 } from './harness-install'
 export { watchHarness } from './harness-watch'
 export { MAX_HOOK_INPUT_BYTES, readHookInput } from './hook-input'
+export {
+  HOOK_JOBS_DIR,
+  claimJobs,
+  jobsWaiting,
+  palaceEnvOf,
+  prepareJob,
+  releaseJobs,
+  takeJob,
+  type HookJob,
+  type PendingJob
+} from './hook-jobs'
 export type { HarnessCall } from './harnesses'
 export { installHooks, installedCommand, shellQuote, uninstallHooks } from './hook-install'
 export { startDetached } from './session-spawn'

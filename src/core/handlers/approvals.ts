@@ -17,7 +17,12 @@ export function approvalHandlers(ctx: ServiceContext): HandlersFor<typeof approv
     snoozes: new SnoozeStore(ctx.db)
   })
   return {
-    'approvals.list': (input) => approvals.list(input),
+    // the allowlisted calls still in the hook's spool are recorded first: the history and the
+    // rules' hit counts include every call answered so far
+    'approvals.list': async (input) => {
+      await ctx.drainHookJobs()
+      return approvals.list(input)
+    },
     'approvals.decide': (input) => approvals.decide(input),
     'approvals.decideMany': async ({ items, decision, reason }) => {
       const results = []
@@ -32,7 +37,10 @@ export function approvalHandlers(ctx: ServiceContext): HandlersFor<typeof approv
       return { results }
     },
     'approvals.snooze': (input) => approvals.snooze(input),
-    'approvals.rules': () => ({ rules: approvals.rules.list().map(AllowlistStore.shown) }),
+    'approvals.rules': async () => {
+      await ctx.drainHookJobs()
+      return { rules: approvals.rules.list().map(AllowlistStore.shown) }
+    },
     'approvals.ruleSave': (input) => AllowlistStore.shown(approvals.rules.save(input)),
     'approvals.ruleDelete': ({ id }) => {
       approvals.rules.delete(id)

@@ -1,0 +1,91 @@
+/**
+ * Records the allowlisted calls the hook's fast path left in the spool of a Muster home
+ * (`core/approvals/hook-jobs.ts`): each job's rule hit is counted and its request and allowlist
+ * decision (with the signed rule) are written to the hub the hook was installed for, exactly as
+ * the full hook records them (`recordAllowlisted`). Jobs are claimed first, so concurrent drainers
+ * (hooks' workers, `muster serve`, the app, commands) never record one twice. Called by the full
+ * hook's detached worker, by the service while it watches, and before the approvals are read.
+ */
+import { askFor, claimJobs, recordAllowlisted, releaseJobs, takeJob, type HookJob } from '../approvals'
+import { openHookContext } from './hook'
+import { openRoot, type Root } from './root'
+
+/** The jobs of one hook context: the same hub, palace resolution and lock timeout. */
+function contextKey(job: HookJob): string {
+  const o = job.options
+  return JSON.stringify([o.hub ?? null, o.palace ?? null, o.palace || o.hub ? null : job.env, job.cwd, o.lockTimeoutMs ?? null])
+}
+
+/**
+ * Records every job waiting in the spool of `home`; the number recorded. What goes wrong is
+ * warned (one line each), never thrown: the calls were answered already.
+ */
+export async function drainHookJobs(home: string, warn: (line: string) => void): Promise<number> {
+  const files = claimJobs(home)
+  if (!files.length) return 0
+  let root: Root | null = null
+  const contexts = new Map<string, Awaited<ReturnType<typeof openHookContext>>>()
+  let done = 0
+  let at = 0
+  try {
+    for (; at < files.length; at++) {
+      const file = files[at]!
+      let job: HookJob | null
+      try {
+        job = takeJob(file)
+      } catch (err) {
+        warn(`muster: an allowlisted call was not recorded: ${(err as Error).message}`)
+        continue
+      }
+      if (!job) {
+        warn(`muster: an allowlisted call was not recorded: ${file} is not a hook job`)
+        continue
+      }
+      const o = job.options
+      // the state DB as it is (a hook's record never creates or migrates it)
+      root ??= openRoot({ home, env: job.env, state: 'existing' })
+      const key = contextKey(job)
+      let opened = contexts.get(key)
+      if (!opened) {
+        opened = await openHookContext(root, {
+          palace: o.palace,
+          hub: o.hub,
+          env: job.env,
+          cwd: job.cwd,
+          lockTimeoutMs: o.lockTimeoutMs,
+          warn
+        })
+        contexts.set(key, opened)
+      }
+      const { ctx } = opened
+      await recordAllowlisted(ctx, askFor(job.call, o, ctx), job.rule)
+      done++
+    }
+  } catch (err) {
+    // the rest goes back to the spool for the next drain (the job under way is lost, not doubled)
+    releaseJobs(files.slice(at + 1))
+    warn(`muster: allowlisted calls were not recorded: ${(err as Error).message}`)
+  } finally {
+    for (const { close } of contexts.values()) await close().catch(() => {})
+    await root?.close()
+  }
+  return done
+}
+
+/** A drainer of one home that runs one drain at a time (a call meanwhile waits for the drain under way, then drains again). */
+export function hookJobDrainer(home: string, warn: (line: string) => void): { drain(): Promise<void>; idle(): Promise<void> } {
+  let running: Promise<void> = Promise.resolve()
+  return {
+    drain() {
+      running = running.then(() =>
+        drainHookJobs(home, warn).then(
+          () => undefined,
+          (err: unknown) => warn(`muster: allowlisted calls were not recorded: ${(err as Error).message}`)
+        )
+      )
+      return running
+    },
+    /** Settles once the drain under way (if any) has ended. */
+    idle: () => running
+  }
+}

@@ -8,7 +8,6 @@
 'use strict'
 const { existsSync } = require('node:fs')
 const { join } = require('node:path')
-const { pathToFileURL } = require('node:url')
 
 const OUT = join(__dirname, '..', 'out', 'cli')
 
@@ -77,7 +76,7 @@ function isSessionHookCall(args) {
 }
 
 const args = process.argv.slice(2)
-if (!existsSync(join(OUT, 'muster.mjs'))) {
+if (!existsSync(join(OUT, 'muster.cjs'))) {
   process.stderr.write('muster: the CLI is not built yet; run `npm run build` (or `npm install`) first\n')
   process.exit(1)
 }
@@ -101,8 +100,11 @@ function exitWhenFlushed() {
 // answered: exit (with the hook's code) as soon as the answer is out, not after V8's background
 // compiler has finished with code that will not run again
 const at = commandAt(args)
-/** The whole CLI (commander, every command), for a call no fast path answers. */
-const cli = () => import(pathToFileURL(join(OUT, 'muster.mjs')).href)
+/**
+ * The whole CLI, for a call no fast path answers: the command tree is one CommonJS file (commander
+ * and every command's definition); the command's action, an ES module, is imported when it runs.
+ */
+const cli = () => require(join(OUT, 'muster.cjs'))
 if (isHookCall(args)) {
   // a call an allowlist rule allows is answered from the rules' signed mirror, without SQLite
   // (out/cli/approve-fast.cjs); any other goes the full way with the stdin already read

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 /**
- * `npm run build:cli`: bundles the `muster` CLI into `out/cli/` with esbuild. The entry
- * (`muster.mjs`, run by `bin/muster.cjs`) holds only the command definitions; every action module
- * (`src/cli/actions/*`, imported with `import()`) and what it needs lands in shared chunks loaded
- * when a command runs, so `muster --help` and small commands start fast.
+ * `npm run build:cli`: bundles the `muster` CLI into `out/cli/` with esbuild. The command tree
+ * (`muster.cjs`, required by `bin/muster.cjs`: commander, the command definitions and `runCli`) is
+ * one CommonJS file, so `muster --help` and every command start without the ES module loader. Each
+ * action module (`src/cli/actions/*`, imported with `import()` when its command runs) is an ES
+ * module entry of its own (`action-<name>.mjs`) whose code lands in shared chunks; the one module
+ * both sides use, `src/cli/output.ts` (its `CliError`/`CliExit` are thrown by actions and caught by
+ * `runCli`), is a CommonJS file of its own (`cli-output.cjs`), so both see one copy of its classes.
  *
  * Packages are bundled too (only Node built-ins, better-sqlite3's native addon, which
  * `core/sqlite.ts` loads by path, and `bindings`, its unused fallback finder, stay outside): where
@@ -17,7 +20,7 @@
  *   --outdir DIR  write there instead of out/cli
  *   --metafile    also write DIR/meta.json (esbuild's import graph; used by cli-startup.test.ts)
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire, isBuiltin } from 'node:module'
 import { dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -114,12 +117,35 @@ const common = {
   metafile: args.includes('--metafile'),
   logLevel: 'warning'
 }
+/** The action modules (`src/cli/actions/<name>.ts`), each an ES module entry `action-<name>`. */
+const actions = Object.fromEntries(
+  readdirSync(join(ROOT, 'src', 'cli', 'actions'))
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .map((f) => [`action-${f.slice(0, -3)}`, `src/cli/actions/${f}`])
+)
+const OUTPUT = join(ROOT, 'src', 'cli', 'output.ts')
+/**
+ * esbuild plugin: `src/cli/output.ts` is the CommonJS file `./cli-output.cjs` for the command tree
+ * and the actions alike: one copy of `CliError` and `CliExit`, which actions throw and `runCli`
+ * tells apart with `instanceof`.
+ */
+const sharedOutput = {
+  name: 'muster-shared-output',
+  setup(b) {
+    b.onResolve({ filter: /(^|\/)output$/ }, async (a) => {
+      if (a.pluginData === 'shared-output') return undefined
+      const r = await b.resolve(a.path, { kind: a.kind, resolveDir: a.resolveDir, importer: a.importer, pluginData: 'shared-output' })
+      return r.path === OUTPUT ? { path: './cli-output.cjs', external: true } : undefined
+    })
+  }
+}
 const result = await build({
   ...common,
+  plugins: [sharedOutput, ...common.plugins],
   // `digest-worker`: the fleet scan's worker thread (src/core/muse/digest-pool.ts finds it beside its chunk)
   // `session-worker`: the session hook's detached append (src/cli/session-worker.ts)
   entryPoints: {
-    muster: 'src/cli/main.ts',
+    ...actions,
     'digest-worker': 'src/core/muse/digest-worker.ts',
     'session-worker': 'src/cli/session-worker.ts'
   },
@@ -186,6 +212,29 @@ const noServicePart = {
     }))
   }
 }
+/** esbuild plugin: a command's `import('../actions/<name>')` loads that action's ES module entry. */
+const actionEntries = {
+  name: 'muster-action-entries',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/actions\/[\w-]+$/ }, (a) => {
+      if (a.kind !== 'dynamic-import') return undefined
+      const name = `action-${a.path.slice('../actions/'.length)}`
+      if (!actions[name]) return { errors: [{ text: `no action module ${a.path}` }] }
+      return { path: `./${name}.mjs`, external: true }
+    })
+  }
+}
+// the command tree (src/cli/main.ts: commander, the definitions, runCli) and src/cli/output.ts
+const tree = await build({
+  ...cjs,
+  entryPoints: { muster: 'src/cli/main.ts', 'cli-output': 'src/cli/output.ts' },
+  plugins: [actionEntries, sharedOutput, ...cjs.plugins],
+  metafile: true
+})
+for (const o of Object.values(tree.metafile.outputs))
+  for (const i of o.imports)
+    if (i.external && i.path.startsWith('./') && !existsSync(join(outdir, i.path)))
+      throw new Error(`the command tree needs ${i.path}, not built`)
 const lazyCjs = { ...cjs, plugins: [noServicePart, lazyParts, ...cjs.plugins], metafile: true }
 const withLazy = { ...lazyCjs, plugins: [lightRootOnly, ...lazyCjs.plugins] }
 /** The lazy parts an output really imports (esbuild resolves imports in code it then drops). */
@@ -223,8 +272,8 @@ for (let todo = used(hot.metafile), built = new Set(); todo.length;) {
 }
 if (result.metafile) {
   const merged = {
-    inputs: { ...result.metafile.inputs, ...hot.metafile.inputs },
-    outputs: { ...result.metafile.outputs, ...hot.metafile.outputs }
+    inputs: { ...result.metafile.inputs, ...tree.metafile.inputs, ...hot.metafile.inputs },
+    outputs: { ...result.metafile.outputs, ...tree.metafile.outputs, ...hot.metafile.outputs }
   }
   writeFileSync(join(outdir, 'meta.json'), JSON.stringify(merged))
 }

@@ -30,7 +30,8 @@ export const APP_ENTRIES = ['out/main/index.js', 'out/main/digest-worker.js', 'o
 
 /** Files of the CLI bundle that must ship beside the app (its entries). */
 export const CLI_ENTRIES = [
-  'out/cli/muster.mjs',
+  'out/cli/muster.cjs',
+  'out/cli/cli-output.cjs',
   'out/cli/approve-hook.cjs',
   'out/cli/digest-worker.mjs',
   'out/cli/session-worker.mjs',

@@ -18,7 +18,7 @@ const { extraResourceTarget } = (await import(pathToFileURL(join(ROOT, 'scripts/
 }
 const config = ((await import(pathToFileURL(join(ROOT, 'electron-builder.config.mjs')).href)) as { default: unknown }).default
 const ADDON = join(ROOT, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node')
-const ready = process.platform !== 'win32' && existsSync(join(ROOT, 'out/cli/muster.mjs')) && existsSync(ADDON)
+const ready = process.platform !== 'win32' && existsSync(join(ROOT, 'out/cli/muster.cjs')) && existsSync(ADDON)
 
 function files(dir: string): string[] {
   const out: string[] = []
@@ -60,7 +60,7 @@ afterAll(() => {
 
 describe.skipIf(!ready)('the command line installed with the app', () => {
   it('is laid out without node_modules', () => {
-    expect(existsSync(join(resources, 'cli', 'out', 'cli', 'muster.mjs'))).toBe(true)
+    expect(existsSync(join(resources, 'cli', 'out', 'cli', 'muster.cjs'))).toBe(true)
     expect(relative(ROOT, resources).startsWith('..')).toBe(true)
     expect(existsSync(join(dir, 'node_modules'))).toBe(false)
   })

@@ -51,7 +51,7 @@ describe('scripts/check-packaging.mjs', () => {
     expect(await check.checkPackaging({ root: ROOT })).toEqual([])
   })
 
-  it.skipIf(!existsSync(join(ROOT, 'out/main/index.js')) || !existsSync(join(ROOT, 'out/cli/muster.mjs')))(
+  it.skipIf(!existsSync(join(ROOT, 'out/main/index.js')) || !existsSync(join(ROOT, 'out/cli/muster.cjs')))(
     'passes on the build: every built file ships',
     async () => {
       expect(await check.checkPackaging({ root: ROOT, built: true })).toEqual([])

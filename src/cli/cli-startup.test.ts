@@ -1,15 +1,17 @@
 /**
  * The CLI's start-up budget (`muster --help` within 1.5x of `node -e 0`) holds only while the
- * entry chunk stays light: command definitions and commander, nothing else; and `muster status`
+ * command tree stays light: one CommonJS file of command definitions and commander, and the one
+ * module it shares with the actions (`cli-output.cjs`), nothing else; and `muster status`
  * stays within 2x of grep only while its action never loads the contract's zod schemas, the
  * service, the hub or the watcher. This builds the CLI as `npm run build:cli` does and walks
  * esbuild's import graph.
  */
+import { spawnSync } from 'node:child_process'
 import { isBuiltin } from 'node:module'
 import { readdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { builtCliMeta, inputsOf as inputsIn, staticClosure as closureIn, type CliMeta } from '../../test/helpers/built-cli'
+import { builtCli, builtCliMeta, inputsOf as inputsIn, staticClosure as closureIn, type CliMeta } from '../../test/helpers/built-cli'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
 
@@ -19,7 +21,7 @@ let entry: string
 beforeAll(() => {
   meta = builtCliMeta()
   entry = Object.keys(meta.outputs).find((o) => meta.outputs[o]!.entryPoint === 'src/cli/main.ts')!
-  expect(entry).toMatch(/muster\.mjs$/)
+  expect(entry).toMatch(/muster\.cjs$/)
 })
 
 function staticClosure(from: string): { outputs: Set<string>; externals: Set<string> } {
@@ -29,25 +31,42 @@ function staticClosure(from: string): { outputs: Set<string>; externals: Set<str
 describe('CLI start-up', () => {
   it('the entry statically loads only node built-ins and light CLI modules (no service, zod, SQLite, hub)', () => {
     const { outputs, externals } = staticClosure(entry)
-    expect([...externals].filter((e) => !isBuiltin(e))).toEqual([])
-    // commander's child_process is required only inside the function that spawns (see scripts/build-cli.mjs)
-    const topLevel = [...outputs].flatMap((o) => meta.outputs[o]!.imports.filter((i) => i.kind === 'import-statement').map((i) => i.path))
-    expect(topLevel.filter((p) => p.includes('child_process'))).toEqual([])
+    expect([...externals].filter((e) => !isBuiltin(e))).toEqual(['./cli-output.cjs'])
+    outputs.add(outputOf('cli-output.cjs'))
+    expect(meta.outputs[outputOf('cli-output.cjs')]!.imports.filter((i) => !isBuiltin(i.path))).toEqual([])
+    // commander's child_process is required only inside the function that spawns (see scripts/build-cli.mjs
+    // and the run below: esbuild's graph of a CommonJS file does not say where a require is)
+    expect(inputsOf(entry)).toContain('muster:deferred-child-process')
     const inputs = [...outputs].flatMap((o) => inputsOf(o)).filter((i) => !i.startsWith('node_modules/commander/'))
     const heavy = inputs.filter(
       (i) =>
-        !/^src\/cli\/(index|main|lazy|output|usage)\.ts$|^src\/shared\/(visible-text|relative-time)\.ts$|^src\/cli\/commands\/[\w-]+\.ts$|^src\/cli\/session-hook\/args\.ts$|^src\/core\/version\.ts$|^muster:deferred-child-process$|^builtin:node:\w+$/.test(
+        !/^src\/cli\/(index|main|lazy|output|usage|help-output)\.ts$|^src\/shared\/(visible-text|relative-time)\.ts$|^src\/cli\/commands\/[\w-]+\.ts$|^src\/cli\/session-hook\/args\.ts$|^src\/core\/version\.ts$|^muster:deferred-child-process$|^builtin:node:\w+$/.test(
           i
         )
     )
     expect(heavy).toEqual([])
   })
 
+  it('muster --help loads no ES module loader, child_process, net or stream (stdout a file, then a pipe)', () => {
+    const probe = `process.on('exit', () => require('fs').writeSync(3, JSON.stringify(process.moduleLoadList)))
+process.argv.splice(1, 1, ${JSON.stringify(builtCli())}, '--help')
+require(process.argv[1])`
+    for (const stdout of ['ignore', 'pipe'] as const) {
+      const r = spawnSync(process.execPath, ['-e', probe, 'x'], { stdio: ['ignore', stdout, 'pipe', 'pipe'], timeout: 60_000 })
+      expect(r.status, String(r.stderr)).toBe(0)
+      const loaded = JSON.parse(String(r.output[3])) as string[]
+      expect(
+        loaded.filter((m) => /^NativeModule (child_process|net|stream|internal\/modules\/esm\/(module_job|translators))$/.test(m)),
+        stdout
+      ).toEqual([])
+    }
+  })
+
   it('muster status loads no zod, service, hub or watcher', () => {
     const chunk = Object.keys(meta.outputs).find((o) => 'src/cli/actions/status.ts' in meta.outputs[o]!.inputs)!
     const { outputs, externals } = staticClosure(chunk)
     // `bindings` is better-sqlite3's fallback addon finder, unused: core/sqlite.ts gives the addon's path
-    expect([...externals].filter((e) => !isBuiltin(e))).toEqual(['bindings'])
+    expect([...externals].filter((e) => !isBuiltin(e)).sort()).toEqual(['./cli-output.cjs', 'bindings'])
     const inputs = [...outputs].flatMap((o) => inputsOf(o))
     expect(inputs).toContain('node_modules/better-sqlite3/lib/database.js')
     expect(
@@ -102,12 +121,31 @@ describe('CLI start-up', () => {
     const actions = readdirSync(join(ROOT, 'src', 'cli', 'actions')).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
     expect(actions.length).toBeGreaterThan(10)
     for (const a of actions) expect(loaded.has(`src/cli/actions/${a}`), a).toBe(false)
+    // each action is an ES module entry of its own (action-<name>.mjs), imported when its command runs
     const dynamic = meta.outputs[entry]!.imports.filter((i) => i.kind === 'dynamic-import')
+    expect(dynamic.every((d) => d.external && /^\.\/action-[\w-]+\.mjs$/.test(d.path))).toBe(true)
     expect(dynamic.length).toBeGreaterThanOrEqual(actions.length - 1) // hub-cli.ts is a helper shared by actions
-    const reached = new Set(dynamic.flatMap((d) => Object.keys(meta.outputs[d.path]!.inputs)))
-    for (const a of actions.filter((x) => x !== 'hub-cli.ts')) expect(reached.has(`src/cli/actions/${a}`), a).toBe(true)
+    for (const a of actions.filter((x) => x !== 'hub-cli.ts')) {
+      const out = `action-${a.replace(/\.ts$/, '')}.mjs`
+      expect(dynamic.some((d) => d.path === `./${out}`)).toBe(true)
+      expect(meta.outputs[outputOf(out)]!.entryPoint).toBe(`src/cli/actions/${a}`)
+    }
+  })
+
+  it("the actions use the command tree's own cli-output.cjs (one CliError class), not a copy", () => {
+    const copies = Object.keys(meta.outputs).filter((o) => /\.mjs$/.test(o) && 'src/cli/output.ts' in meta.outputs[o]!.inputs)
+    expect(copies).toEqual([])
+    expect(inputsOf(outputOf('cli-output.cjs'))).toContain('src/cli/output.ts')
+    expect(inputsOf(entry)).not.toContain('src/cli/output.ts')
   })
 })
+
+/** The output of the build named `file` (e.g. `cli-output.cjs`). */
+function outputOf(file: string): string {
+  const o = Object.keys(meta.outputs).find((k) => k.endsWith(`/${file}`))
+  expect(o, file).toBeDefined()
+  return o!
+}
 
 /** The bundle inputs of output `o`, with node_modules reached through a symlink (a worktree's) named as in a clone. */
 function inputsOf(o: string): string[] {

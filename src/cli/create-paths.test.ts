@@ -6,7 +6,7 @@ import { tmpDir } from '../../test/helpers/tmp'
 import { builtCliOut } from '../../test/helpers/built-cli'
 
 // The real `muster` process, built from the current sources by `npm run build:cli`'s script (once per run).
-const CLI = join(builtCliOut(), 'muster.mjs')
+const CLI = join(builtCliOut(), 'muster.cjs')
 
 /** Runs the CLI; a run that outlives the timeout is killed and reported as hung. */
 function muster(...args: string[]): { code: number | null; err: string; hung: boolean } {

@@ -9,7 +9,7 @@ import { createHub, HUB_FILENAME } from '../core/hub/store/schema'
 import { appendEvent } from '../core/hub/store/writer'
 
 // The real `muster serve` process, built from the current sources (once per run).
-const CLI = join(builtCliOut(), 'muster.mjs')
+const CLI = join(builtCliOut(), 'muster.cjs')
 const TOKEN = 'hub-replaced-token-0123456789'
 
 let child: ChildProcess

@@ -7,12 +7,14 @@
  * what the command being run needs. Adding a command:
  * 1. `commands/<name>.ts` holds its definition only: `registerX(program, io)` with the name,
  *    arguments, flags and help, and `.action(lazyAction(io, () => import('../actions/<name>'),
- *    'fn'))`. It may import `commander` types, `../lazy`, `../output` types, flag helpers like
+ *    'fn'))`; a group's subcommands inside `lazySubcommands(group, ...)` (defined when the group
+ *    is used). It may import `commander` types, `../lazy`, `../output` types, flag helpers like
  *    `./hub-flags`, and `import type` of anything; nothing that loads the service, zod (the
  *    contract, `shared/api`), SQLite or the hub at run time.
  * 2. `actions/<name>.ts` exports `fn(io, ...commanderArgs)` doing the work (through
- *    `withRoot` / `withService` / `withHub`: the composition root, like the UI). The build (`scripts/build-cli.mjs`) splits every
- *    action into its own chunk, so it is loaded only when that command runs.
+ *    `withRoot` / `withService` / `withHub`: the composition root, like the UI). The build
+ *    (`scripts/build-cli.mjs`) makes the command tree one CommonJS file and every action an ES
+ *    module entry of its own, loaded only when that command runs.
  * 3. Call `registerX(program, io)` in `buildProgram` below.
  * `cli-startup.test.ts` fails when the entry chunk statically reaches a heavy module.
  */
@@ -41,6 +43,8 @@ import { registerServe } from './commands/serve'
 import { registerStatus } from './commands/status'
 import { registerTask } from './commands/task'
 import { registerThread } from './commands/thread'
+import { helpOutput } from './help-output'
+import { defineSubcommands } from './lazy'
 import { CliError, CliExit, fail, processIo, type CliIo } from './output'
 import { argparseMessage, isArgparseStyle, progOf, USAGE_EXIT, UsageError, usageLine } from './usage'
 
@@ -50,6 +54,8 @@ const raisedBy = new WeakMap<CommanderError, Command>()
 /** Builds the command tree writing to `io`. */
 export function buildProgram(io: CliIo): Command {
   const program = new Command('muster')
+  const output = helpOutput(program, io)
+  program
     .description("Muster: the operator's console for a fleet of coding agents")
     .version(MUSTER_VERSION, '-V, --version')
     .option('--home <dir>', "Muster's home folder (default: $MUSTER_HOME, else ~/.muster)")
@@ -59,7 +65,7 @@ export function buildProgram(io: CliIo): Command {
       'MemPalace palace holding logstream.sqlite3 (default: $MEMPALACE_PALACE_PATH, ~/.mempalace/config.json, ~/.mempalace/palace)'
     )
     .showHelpAfterError(false)
-    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => undefined })
+    .configureOutput(output)
     .exitOverride()
   registerProjects(program, io)
   registerStatus(program, io)
@@ -84,14 +90,24 @@ export function buildProgram(io: CliIo): Command {
   registerKeys(program, io)
   registerApproveHook(program, io)
   registerSessionHook(program, io)
-  for (const cmd of [program, ...allCommands(program)]) {
-    cmd
-      .exitOverride((err) => {
-        raisedBy.set(err, cmd)
-        throw err
-      })
-      .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => undefined })
+  /** Every command from `top` down reports its errors through runCli and writes to `io`. */
+  const configure = (top: Command): void => {
+    for (const cmd of [top, ...allCommands(top)]) {
+      cmd
+        .exitOverride((err) => {
+          raisedBy.set(err, cmd)
+          throw err
+        })
+        .configureOutput(output)
+    }
   }
+  // a group's subcommands (lazySubcommands) are defined when it is dispatched or its help is printed
+  const complete = (cmd: Command): void => {
+    if (defineSubcommands(cmd)) configure(cmd)
+  }
+  program.hook('preSubcommand', (_self, sub) => complete(sub))
+  for (const cmd of program.commands) cmd.on('beforeHelp', () => complete(cmd))
+  configure(program)
   return program
 }
 

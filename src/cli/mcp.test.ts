@@ -23,7 +23,7 @@ import { startHubServer } from '../../test/helpers/hub-server'
 import { runCli } from './index'
 
 // the run's CLI build, inside the repository so the bundle resolves node_modules and resources/ as installed
-const CLI = join(builtCliOut(), 'muster.mjs')
+const CLI = join(builtCliOut(), 'muster.cjs')
 const clients: Client[] = []
 
 afterAll(async () => {

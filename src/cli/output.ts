@@ -37,17 +37,26 @@ export function directStdoutIo(): CliIo {
 }
 
 function writeStdoutSync(text: string): void {
+  writeStdout(text)
+}
+
+/**
+ * Writes `text` to the process's stdout with blocking `write`s to its descriptor (no stream set
+ * up); false when nobody reads it any more (EPIPE). A pipe a parent left non-blocking is waited on.
+ */
+export function writeStdout(text: string): boolean {
   const bytes = Buffer.from(text)
   for (let at = 0; at < bytes.length;) {
     try {
       at += writeSync(1, bytes, at)
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code
-      if (code === 'EPIPE') return
+      if (code === 'EPIPE') return false
       if (code !== 'EAGAIN') throw err
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1)
     }
   }
+  return true
 }
 
 /** Reads the process's stdin to its end, as bytes. */

@@ -23,7 +23,7 @@ export function runBuiltCli(home: string, ...args: string[]): { code: number; ou
   return { code: r.status ?? -1, out: r.stdout, err: r.stderr }
 }
 
-/** The run's CLI bundle folder (`out/cli`: `muster.mjs`, the hook entry, the chunks). */
+/** The run's CLI bundle folder (`out/cli`: `muster.cjs`, the hook entry, the chunks). */
 export function builtCliOut(): string {
   return join(inject('builtCliDir'), 'out', 'cli')
 }

@@ -1,7 +1,7 @@
 /** `muster approve-hook` (a harness hook answering tool calls) and `muster approve-hook install`. */
 import type { Command } from 'commander'
 import { HOOK_FLAGS, hookInt } from './hook-flags'
-import { lazyAction } from '../lazy'
+import { lazyAction, lazySubcommands } from '../lazy'
 import type { CliIo } from '../output'
 
 /** Registers `approve-hook` and its `install` subcommand. */
@@ -17,41 +17,43 @@ export function registerApproveHook(program: Command, io: CliIo): void {
   }
   hook.action(lazyAction(io, () => import('../actions/approve-hook'), 'approveHook'))
 
-  hook
-    .command('install')
-    .description(
-      "adds Muster's hook to a harness's settings (byte for byte outside its own entry; idempotent), or removes it with --uninstall"
-    )
-    .option('--agent <id>', 'the agent id the hook reports (required to install), e.g. mac-claude')
-    .option(
-      '--harness <name>',
-      'claude (default; ~/.claude/settings.json), codex (~/.codex/hooks.json), gemini (~/.gemini/settings.json), copilot (.github/hooks/muster.json here), cursor (~/.cursor/hooks.json) or opencode (a plugin in ~/.config/opencode/plugin)'
-    )
-    .option('--settings <file>', 'the settings file to edit (default per harness)')
-    .option(
-      '--event <names>',
-      'hook events, comma-separated (default: claude and codex PermissionRequest, gemini BeforeTool, copilot permissionRequest, cursor beforeShellExecution,beforeMCPExecution); claude PreToolUse gates every matching call'
-    )
-    .option(
-      '--mode <mode>',
-      'codex only: interactive (PermissionRequest, default), exec (PreToolUse deny-only gate for `codex exec`) or both'
-    )
-    .option(
-      '--matcher <regex>',
-      'tool names the hook runs for (claude PreToolUse default: Bash|Edit|MultiEdit|Write|NotebookEdit|WebFetch|mcp__.*; gemini: run_shell_command|write_file|replace|web_fetch|mcp_.*; "*" for every tool)'
-    )
-    .option(
-      '--claude <bin>',
-      'the Claude Code to ask for its version (onFailure is written for 2.1.295 and later; default: claude on PATH)'
-    )
-    .option('--hub <name-or-url>', 'the hub the hook asks through (default: --palace, else MemPalace’s resolution)')
-    .option('--project <name>', 'the project the hook reports')
-    .option(
-      '--timeout-ms <ms>',
-      'how long the hook waits for a decision (default 540000); the harness’s own timeout is set 30 s longer',
-      (v: string) => hookInt('--timeout-ms', v)
-    )
-    .option('--command <cmd>', 'how the harness starts Muster (default: this node and this muster, by absolute path)')
-    .option('--uninstall', "remove Muster's hook instead")
-    .action(lazyAction(io, () => import('../actions/approve-hook'), 'installHookCommand'))
+  lazySubcommands(hook, (hook) => {
+    hook
+      .command('install')
+      .description(
+        "adds Muster's hook to a harness's settings (byte for byte outside its own entry; idempotent), or removes it with --uninstall"
+      )
+      .option('--agent <id>', 'the agent id the hook reports (required to install), e.g. mac-claude')
+      .option(
+        '--harness <name>',
+        'claude (default; ~/.claude/settings.json), codex (~/.codex/hooks.json), gemini (~/.gemini/settings.json), copilot (.github/hooks/muster.json here), cursor (~/.cursor/hooks.json) or opencode (a plugin in ~/.config/opencode/plugin)'
+      )
+      .option('--settings <file>', 'the settings file to edit (default per harness)')
+      .option(
+        '--event <names>',
+        'hook events, comma-separated (default: claude and codex PermissionRequest, gemini BeforeTool, copilot permissionRequest, cursor beforeShellExecution,beforeMCPExecution); claude PreToolUse gates every matching call'
+      )
+      .option(
+        '--mode <mode>',
+        'codex only: interactive (PermissionRequest, default), exec (PreToolUse deny-only gate for `codex exec`) or both'
+      )
+      .option(
+        '--matcher <regex>',
+        'tool names the hook runs for (claude PreToolUse default: Bash|Edit|MultiEdit|Write|NotebookEdit|WebFetch|mcp__.*; gemini: run_shell_command|write_file|replace|web_fetch|mcp_.*; "*" for every tool)'
+      )
+      .option(
+        '--claude <bin>',
+        'the Claude Code to ask for its version (onFailure is written for 2.1.295 and later; default: claude on PATH)'
+      )
+      .option('--hub <name-or-url>', 'the hub the hook asks through (default: --palace, else MemPalace’s resolution)')
+      .option('--project <name>', 'the project the hook reports')
+      .option(
+        '--timeout-ms <ms>',
+        'how long the hook waits for a decision (default 540000); the harness’s own timeout is set 30 s longer',
+        (v: string) => hookInt('--timeout-ms', v)
+      )
+      .option('--command <cmd>', 'how the harness starts Muster (default: this node and this muster, by absolute path)')
+      .option('--uninstall', "remove Muster's hook instead")
+      .action(lazyAction(io, () => import('../actions/approve-hook'), 'installHookCommand'))
+  })
 }

@@ -1,6 +1,6 @@
 /** `muster directives` (the cross-project list) and `muster directive pickup|send`. */
 import type { Command } from 'commander'
-import { lazyAction } from '../lazy'
+import { lazyAction, lazySubcommands } from '../lazy'
 import type { CliIo } from '../output'
 
 /** Registers `directives` and the `directive` group. */
@@ -20,23 +20,25 @@ export function registerDirectives(program: Command, io: CliIo): void {
 
   const directive = program.command('directive').description('pick up or send one 📡 directive')
 
-  directive
-    .command('pickup')
-    .description('mark a directive received: receipt in the target file, 🟡 -> ✅ at the source')
-    .requiredOption('--project <name>', 'project whose role file holds the 🟡 directive')
-    .requiredOption('--id <id>', 'directive id, like S042')
-    .requiredOption('--target <target>', 'directive target, like MUSE/BUILD')
-    .action(lazyAction(io, actions, 'pickup'))
+  lazySubcommands(directive, (directive) => {
+    directive
+      .command('pickup')
+      .description('mark a directive received: receipt in the target file, 🟡 -> ✅ at the source')
+      .requiredOption('--project <name>', 'project whose role file holds the 🟡 directive')
+      .requiredOption('--id <id>', 'directive id, like S042')
+      .requiredOption('--target <target>', 'directive target, like MUSE/BUILD')
+      .action(lazyAction(io, actions, 'pickup'))
 
-  directive
-    .command('send')
-    .description("write a directive into the sender's own role file")
-    .requiredOption('--project <name>', 'project of the sender')
-    .requiredOption('--from <role>', 'sending role (its own file gets the directive)')
-    .requiredOption('--to <target>', 'target: ROLE, PROJECT/ROLE or ALL')
-    .requiredOption('--title <title>', 'one-line title')
-    .option('--body <text>', 'body (written as a > blockquote)', '')
-    .option('--id <id>', 'directive id (default: next free S-number)')
-    .option('--key <key>', 'idempotency key: running the same send again with it writes nothing new')
-    .action(lazyAction(io, actions, 'send'))
+    directive
+      .command('send')
+      .description("write a directive into the sender's own role file")
+      .requiredOption('--project <name>', 'project of the sender')
+      .requiredOption('--from <role>', 'sending role (its own file gets the directive)')
+      .requiredOption('--to <target>', 'target: ROLE, PROJECT/ROLE or ALL')
+      .requiredOption('--title <title>', 'one-line title')
+      .option('--body <text>', 'body (written as a > blockquote)', '')
+      .option('--id <id>', 'directive id (default: next free S-number)')
+      .option('--key <key>', 'idempotency key: running the same send again with it writes nothing new')
+      .action(lazyAction(io, actions, 'send'))
+  })
 }

@@ -57,6 +57,9 @@ export function palaceEnvOf(env: NodeJS.ProcessEnv): PalaceEnv {
   return out
 }
 
+/** Jobs this process has written (one for a hook; more in a test). */
+let written = 0
+
 /** A job written but not yet offered to drainers. */
 export interface PendingJob {
   /** Makes the job drainable (after the answer was written); throws when it cannot. */
@@ -68,8 +71,8 @@ export interface PendingJob {
 /** Writes `job` into the spool of `home` (creating the folder), not yet drainable. */
 export function prepareJob(home: string, job: HookJob): PendingJob {
   const dir = join(home, HOOK_JOBS_DIR)
-  // time first, so a drainer records jobs in about the order they were answered
-  const name = `${Date.now().toString(36)}-${process.pid}-${Math.random().toString(36).slice(2)}`
+  // time first (then this process's count), so a drainer records jobs in the order they were answered
+  const name = `${Date.now().toString(36)}-${process.pid}-${(written++).toString(36).padStart(4, '0')}-${Math.random().toString(36).slice(2)}`
   const tmp = join(dir, `${name}${WRITING}`)
   const text = JSON.stringify(job)
   try {

@@ -21,7 +21,7 @@ import {
   palaceEnvOf,
   prepareJob,
   readHookInput,
-  readMirror,
+  readMirrorFile,
   trustedKeyIds,
   type PendingJob
 } from '../core/approvals'
@@ -100,8 +100,8 @@ function usable(o: HookCliOptions): o is HookCliOptions & { agent: string } {
 
 /** The mirrored rule that allows the call on `stdin`, with the call and its harness's adapter; null for none. */
 function allowingRule(o: HookCliOptions & { agent: string }, stdin: Buffer, home: string) {
-  const rules = readMirror(join(home, STATE_DB_FILE))
-  if (!rules?.length) return null
+  const mirror = readMirrorFile(join(home, STATE_DB_FILE))
+  if (!mirror?.rules.length) return null
   const read = readHookInput(stdin.toString('utf8'), { harness: o.harness, event: o.event })
   if (!read.ok) return null
   const { adapter, call } = read
@@ -111,7 +111,7 @@ function allowingRule(o: HookCliOptions & { agent: string }, stdin: Buffer, home
     .filter(Boolean)
   const trust = new DecisionTrust(keys?.length ? keys : trustedKeyIds(home))
   const rule = firstMirroredMatch(
-    rules,
+    mirror,
     { agent: o.agent, tool_name: call.tool_name, tool_input: call.tool_input, cwd: call.cwd, home: homedir() },
     trust
   )

@@ -183,6 +183,12 @@ export class AllowlistStore {
   refreshMirror(): void {
     const file = this.dbFile()
     if (!file) return
+    let signer: DecisionSigner | undefined
+    try {
+      signer = this.keys.signer?.()
+    } catch {
+      // a key that cannot be read now: the mirror is written without attestation
+    }
     try {
       this.db
         .transaction(() => {
@@ -191,9 +197,11 @@ export class AllowlistStore {
               `SELECT id, agent_pattern, tool_name, input_pattern${this.columns().endsWith('signature') ? ', signature' : ''} FROM approval_rules ORDER BY id`
             )
             .all() as (RuleSpec & { id: number; signature?: string | null })[]
+          // attested when this process holds the operator's key (the hook's store does not)
           writeMirror(
             file,
-            rows.map((r) => ({ ...r, signature: parseSignature(r.signature) }))
+            rows.map((r) => ({ ...r, signature: parseSignature(r.signature) })),
+            signer
           )
         })
         .immediate()

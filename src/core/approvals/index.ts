@@ -3,7 +3,15 @@
  * allowlist, and the `approve-hook` that harnesses run. Code outside src/core/approvals imports only this.
  */
 export { AllowlistStore, type RuleKeys, type SignedRule } from './allowlist-store'
-export { MIRROR_FILE, allowlistedReason, firstMirroredMatch, readMirror, type MirroredRule } from './allowlist-mirror'
+export {
+  MIRROR_FILE,
+  allowlistedReason,
+  firstMirroredMatch,
+  readMirror,
+  readMirrorFile,
+  type Mirror,
+  type MirroredRule
+} from './allowlist-mirror'
 export { decisionAppend, requestAppend } from './approval-events'
 export { DecisionTrust, KEY_ID_RE, rulePayload, type DecisionSigner } from './decision-trust'
 export { OperatorKeys, KEYS_DIR, trustedKeyIds, type KeyProtector, type TrustedKey } from './operator-keys'

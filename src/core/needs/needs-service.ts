@@ -35,6 +35,12 @@ const MAX_PAGES = 10
 const SESSION_EVENTS = 500
 /** A watching service recomputes this long after the first change of a burst. */
 export const NEEDS_DEBOUNCE_MS = 120
+/**
+ * ...and at most this often: a busy hub pushes a batch every few hundred milliseconds, and each
+ * computation reads every hub's tasks, patches, approvals and unread messages (thousands of rows
+ * on a large hub): once a second keeps the queue fresh without keeping the process busy.
+ */
+export const NEEDS_MIN_GAP_MS = 1_000
 /** ...and at least this often (stuck tasks and expiring approvals change with time alone). */
 export const NEEDS_TICK_MS = 30_000
 /**
@@ -106,6 +112,8 @@ export class NeedsService {
   private starting = false
   private tick: ReturnType<typeof setInterval> | undefined
   private closed = false
+  /** When the last whole computation started (performance.now()). */
+  private lastStart = -Infinity
 
   constructor(private readonly src: NeedsSources) {
     if (src.emit) {
@@ -147,7 +155,7 @@ export class NeedsService {
     if (!this.src.emit || this.closed) return
     if (this.starting) clearTimeout(this.timer)
     else if (this.timer !== undefined) return
-    this.schedule(NEEDS_DEBOUNCE_MS)
+    this.schedule(Math.max(NEEDS_DEBOUNCE_MS, this.lastStart + NEEDS_MIN_GAP_MS - performance.now()))
   }
 
   private schedule(ms: number, starting = false): void {
@@ -164,6 +172,7 @@ export class NeedsService {
     if (this.running) return this.running.then(() => (this.dirty ? this.latest() : this.current!))
     if (!this.dirty && this.current) return Promise.resolve(this.current)
     this.dirty = false
+    this.lastStart = performance.now()
     const run = this.compute({}).then(
       (next) => {
         this.running = null

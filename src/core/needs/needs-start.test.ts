@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { PushedEvent } from '../../shared/api'
 import type { HubService } from '../hub'
-import { NEEDS_DEBOUNCE_MS, NEEDS_FIRST_MS, NeedsService, type NeedsSources } from './needs-service'
+import { NEEDS_DEBOUNCE_MS, NEEDS_FIRST_MS, NEEDS_MIN_GAP_MS, NeedsService, type NeedsSources } from './needs-service'
 
 /** A watching queue over no hubs that counts its computations (each reads the hub list once). */
 function watching(): { q: NeedsService; computed: () => number; pushes: PushedEvent[] } {
@@ -54,6 +54,28 @@ describe('a watching needs-you queue at start', () => {
     q.afterCall('approvals.decide')
     await vi.advanceTimersByTimeAsync(NEEDS_DEBOUNCE_MS + 10)
     expect(computed()).toBe(1)
+    q.close()
+  })
+})
+
+describe('a watching needs-you queue on a busy hub', () => {
+  afterEach(() => vi.useRealTimers())
+
+  it('recomputes at most once per NEEDS_MIN_GAP_MS while batches keep arriving, and still does', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] })
+    const { q, computed } = watching()
+    const batch = {
+      name: 'hub.events',
+      payload: { hub: 'h', palace: '/h', events: [{ type: 'chat.message', to_agent: 'me', topic: null }] }
+    } as unknown as PushedEvent
+    const steps = 50 // a batch every 100 ms for 5 s
+    for (let i = 0; i < steps; i++) {
+      q.onEvent(batch)
+      await vi.advanceTimersByTimeAsync(100)
+    }
+    const busyMs = steps * 100
+    expect(computed()).toBeLessThanOrEqual(Math.ceil(busyMs / NEEDS_MIN_GAP_MS) + 1)
+    expect(computed()).toBeGreaterThanOrEqual(Math.floor(busyMs / NEEDS_MIN_GAP_MS) - 1)
     q.close()
   })
 })

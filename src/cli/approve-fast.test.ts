@@ -10,7 +10,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { builtCli, builtCliOut } from '../../test/helpers/built-cli'
 import { tmpDir } from '../../test/helpers/tmp'
-import { MIRROR_FILE, readMirror } from '../core/approvals'
+import { MIRROR_FILE, readMirror, readMirrorFile } from '../core/approvals'
+import { createService } from '../core/root'
 import type { MusterService } from '../core/service-types'
 import type { HubEventEnvelope } from '../shared/api'
 import { hookHome } from '../../test/helpers/hook-home'
@@ -98,6 +99,8 @@ describe('approve-hook fast path: the allowlist mirror', () => {
     ).rejects.toThrow(/already has these patterns/)
     await expect(service.call('approvals.ruleDelete', { id: 999_999 })).rejects.toThrow(/no allowlist rule/)
     expect(readMirror(stateDb())!.map((r) => r.input_pattern)).toEqual(['make check*', 'git status'])
+    // written by a process holding the operator's key: attested as a whole
+    expect(readMirrorFile(stateDb())!.attested).not.toBeNull()
     await service.call('approvals.ruleDelete', { id: a.id })
     await service.call('approvals.ruleDelete', { id: b.id })
     expect(readMirror(stateDb())).toEqual([])
@@ -165,6 +168,11 @@ describe('approve-hook fast path: the allowlist mirror', () => {
     expect((await allowlisted('npm run build -- --prod')).map((e) => e.type)).toEqual(['approval.request', 'approval.decision'])
     // ... and writes the mirror again from the DB's committed rules
     expect(readMirror(stateDb())!.map((r) => r.input_pattern)).toEqual(['npm run build*'])
+    // the hook holds no key: its mirror is not attested (each rule is checked) until the app or serve attests it
+    expect(readMirrorFile(stateDb())!.attested).toBeNull()
+    const app = await createService({ home, transport: 'http', watch: true })
+    await app.close()
+    expect(readMirrorFile(stateDb())).toMatchObject({ attested: { key: expect.stringMatching(/^ed25519:/) } })
     await service.call('approvals.ruleDelete', { id: rule.id })
     expect(readMirror(stateDb())).toEqual([])
   }, 120_000)

@@ -12,7 +12,7 @@ import { ruleLabel, ruleMatches, ruleProblem, type CallToMatch, type RuleSpec } 
 import type { AllowRule } from '../../shared/contract/approvals-types'
 import type { Db } from '../sqlite'
 import { readSignature, rulePayload, type DecisionSigner, type DecisionTrust, type SignatureRef } from './decision-trust'
-import { dropMirror, readMirror, writeMirror } from './allowlist-mirror'
+import { dropMirror, readMirror, readMirrorFile, writeMirror } from './allowlist-mirror'
 
 interface RuleRow {
   id: number
@@ -173,6 +173,21 @@ export class AllowlistStore {
   mirrorUsable(): boolean {
     const file = this.dbFile()
     return !file || readMirror(file) !== null
+  }
+
+  /**
+   * Writes the mirror again when this process could attest it (it holds the operator's key) and
+   * the one beside the DB is not attested (a hook wrote it) or not usable: the hook then checks
+   * one signature instead of one per rule. Never throws.
+   */
+  attestMirror(): void {
+    const file = this.dbFile()
+    if (!file || !this.keys.signer) return
+    try {
+      if (!readMirrorFile(file)?.attested) this.refreshMirror()
+    } catch {
+      // the mirror stays as it is: the hook checks each rule
+    }
   }
 
   /**

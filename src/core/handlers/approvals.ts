@@ -9,9 +9,12 @@ import type { HandlersFor, ServiceContext } from '../service-context'
 /** The approvals handlers bound to a service context. */
 export function approvalHandlers(ctx: ServiceContext): HandlersFor<typeof approvalMethods> {
   const keys = { trust: () => ctx.keys.decisionTrust(), signer: () => ctx.keys.signer() }
+  const rules = new AllowlistStore(ctx.db, keys)
+  // the app and `muster serve` attest a mirror a hook wrote (the hook holds no key to)
+  if (ctx.opts.watch) rules.attestMirror()
   const approvals = new ApprovalsService({
     hubs: ctx.hubs,
-    rules: new AllowlistStore(ctx.db, keys),
+    rules,
     operator: () => ctx.settings.get().operatorId,
     keys,
     snoozes: new SnoozeStore(ctx.db)

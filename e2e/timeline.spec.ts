@@ -105,11 +105,17 @@ test('opening a thread shows its lifecycle steps and folded state', async ({ pag
   await expect(page.getByTestId('thread-view')).toHaveCount(0)
 })
 
-test('an event appended by another process appears live', async ({ page, demo, request }) => {
+test('an event appended by another process appears live, shown as pushed', async ({ page, demo, request }) => {
   const hub = await demoHub(request, demo)
   await openTimeline(page, demo)
   await expect(page.getByTestId('timeline-live')).toHaveAttribute('data-status', 'live')
   await expect(rows(page).first()).toBeVisible()
+  // the pushed row follows the newest row on screen: the page shows it without reading it again
+  const catchUps: unknown[] = []
+  page.on('request', (r) => {
+    if (r.url().includes('/api/call/hub.list') && (r.postDataJSON() as { since_event_id?: string } | null)?.since_event_id)
+      catchUps.push(r.postDataJSON())
+  })
   const stamp = `E2E-live-${Date.now()}`
   const started = Date.now()
   const [id] = pythonAppend(hub.palace, [
@@ -129,6 +135,7 @@ test('an event appended by another process appears live', async ({ page, demo, r
   await expect(row).toBeVisible()
   const elapsed = Date.now() - started
   await expect(row).toContainText(stamp)
+  expect(catchUps, 'hub.list catch-ups after the push').toEqual([])
   test.info().annotations.push({ type: 'latency', description: `${elapsed} ms from another process's write to screen` })
   await page.screenshot({ path: 'e2e/artifacts/timeline.png' })
 })

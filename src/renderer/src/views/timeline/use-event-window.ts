@@ -1,7 +1,9 @@
 /**
  * Binds an EventWindow to the contract: pages through `hub.list` (previewed bodies, rowid
  * cursors), and pages new rows in when `hub.events` says another process wrote to this hub or
- * this window wrote itself. Live catch-ups are batched per animation frame.
+ * this window wrote itself. Live rows are applied once per animation frame: the pushed rows
+ * themselves when they follow the window's newest row with no gap (an unfiltered timeline), else
+ * a catch-up through `hub.list` from the window's cursor.
  */
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import type { MethodInput } from '../../../../shared/api'
@@ -105,13 +107,34 @@ export function useEventWindow(query: TimelineQuery, hub: string | null, atTop: 
     }
   }, [win, base, key])
 
-  // Live: pushed rows from other processes and this window's own writes trigger a catch-up.
+  // Live: pushed rows from other processes are shown as pushed when they continue the window;
+  // anything else (a gap, filters, this window's own writes) triggers a catch-up.
   const currentPalace = palace?.key === key ? palace.palace : null
+  const unfiltered = noFilters(query.filters)
   useEffect(() => {
     let frame = 0
     let running = false
     let again = false
     let alive = true
+    /** Rows pushed since the last frame; null once a catch-up is needed anyway. */
+    let pushed: TimelineEvent[] | null = []
+    const showLive = (rows: readonly TimelineEvent[]): void => {
+      win.addLive(rows, atTopRef.current())
+      if (win.wantsRebase && atTopRef.current()) win.rebase()
+      const n = rows.length
+      setLive((l) => ({ key, at: Date.now(), count: (l.key === key ? l.count : 0) + n }))
+      setTotal((t) => (t && t.key === key ? { key, total: t.total + n } : t))
+    }
+    /** Shows pushed rows that follow the window's newest row seq by seq; false when they do not. */
+    const showPushed = (rows: readonly TimelineEvent[]): boolean => {
+      const cursor = win.cursor
+      if (!unfiltered || running || !cursor) return false
+      const fresh = rows.filter((r) => r.seq > cursor.seq).sort((a, b) => a.seq - b.seq)
+      if (!fresh.length) return true
+      if (fresh.some((r, i) => r.seq !== (i === 0 ? cursor.seq : fresh[i - 1]!.seq) + 1)) return false
+      showLive(fresh)
+      return true
+    }
     const catchUp = async (): Promise<void> => {
       if (running) {
         again = true
@@ -126,13 +149,7 @@ export function useEventWindow(query: TimelineQuery, hub: string | null, atTop: 
           const input = { ...base, order: 'asc' as const, limit: 500, ...(cursor.id ? { since_event_id: cursor.id } : {}) }
           const out = await client.call('hub.list', input)
           if (!alive) return
-          if (out.events.length) {
-            win.addLive(out.events, atTopRef.current())
-            if (win.wantsRebase && atTopRef.current()) win.rebase()
-            const n = out.events.length
-            setLive((l) => ({ key, at: Date.now(), count: (l.key === key ? l.count : 0) + n }))
-            setTotal((t) => (t && t.key === key ? { key, total: t.total + out.events.length } : t))
-          }
+          if (out.events.length) showLive(out.events)
           if (out.has_more) again = true
         } while (again && alive)
       } catch {
@@ -141,20 +158,23 @@ export function useEventWindow(query: TimelineQuery, hub: string | null, atTop: 
         running = false
       }
     }
-    const schedule = (): void => {
+    const schedule = (rows: readonly TimelineEvent[] | null): void => {
+      pushed = pushed && rows ? [...pushed, ...rows] : null
       if (!frame) {
         frame = requestAnimationFrame(() => {
           frame = 0
-          void catchUp()
+          const rows = pushed
+          pushed = []
+          if (!rows || !showPushed(rows)) void catchUp()
         })
       }
     }
     const unsubscribe = client.subscribe((event) => {
       if (event.name !== 'hub.events') return
-      if (currentPalace ? event.payload.palace === currentPalace : !hub || event.payload.hub === hub) schedule()
+      if (currentPalace ? event.payload.palace === currentPalace : !hub || event.payload.hub === hub) schedule(event.payload.events)
     })
     const offWritten = onHubWritten((p) => {
-      if (!currentPalace || !p || p === currentPalace) schedule()
+      if (!currentPalace || !p || p === currentPalace) schedule(null)
     })
     return () => {
       alive = false
@@ -162,7 +182,7 @@ export function useEventWindow(query: TimelineQuery, hub: string | null, atTop: 
       unsubscribe()
       offWritten()
     }
-  }, [win, base, hub, key, currentPalace])
+  }, [win, base, hub, key, currentPalace, unfiltered])
 
   return {
     win: showStale ? readyWin : win,

@@ -35,6 +35,12 @@ export const FUSES = {
 /** The better-sqlite3 addon built for Electron's ABI (scripts/prepare-electron-native.mjs). */
 export const ELECTRON_NATIVE = '.electron-native/**'
 
+/**
+ * koffi's prebuilt addon for this platform (a Node-API build: one binary serves Electron and Node),
+ * which role-file edits use for the atomic exchange (src/core/muse/rename-exchange.ts).
+ */
+export const KOFFI_NATIVE = 'node_modules/@koromix/**'
+
 /** The electron-builder configuration. */
 const config = {
   appId: 'dev.muster.app',
@@ -56,7 +62,7 @@ const config = {
     '!**/*.map'
   ],
   // native code cannot be loaded from inside an asar
-  asarUnpack: [ELECTRON_NATIVE],
+  asarUnpack: [ELECTRON_NATIVE, KOFFI_NATIVE],
   // beside app.asar: tray and overlay icons, and the `muster` command line (run by the user's Node)
   extraResources: [
     { from: 'resources/tray', to: 'tray', filter: ['*.png'] },
@@ -65,7 +71,10 @@ const config = {
     { from: 'bin/muster.cjs', to: 'cli/bin/muster.cjs' },
     { from: 'resources/cli', to: 'cli', filter: ['muster', 'muster.cmd'] },
     { from: 'resources/rules', to: 'cli/resources/rules' },
-    { from: '.cli-native', to: 'cli/native', filter: ['**/better_sqlite3.node'] }
+    { from: '.cli-native', to: 'cli/native', filter: ['**/better_sqlite3.node'] },
+    // koffi stays outside the CLI bundle (native): beside it, where its requires find it
+    { from: 'node_modules/koffi', to: 'cli/node_modules/koffi', filter: ['**/*', '!vendor/**', '!doc/**', '!**/*.{cc,hh,c,h,txt}'] },
+    { from: 'node_modules/@koromix', to: 'cli/node_modules/@koromix' }
   ],
   // node_modules keeps its Node build for tests and the CLI: the Electron build is prepared apart
   npmRebuild: false,

@@ -33,7 +33,7 @@ const at = args.indexOf('--outdir')
 const outdir = resolve(at >= 0 ? args[at + 1] : join(ROOT, 'out', 'cli'))
 
 /** Bare imports left to Node at run time besides its built-ins. */
-const EXTERNAL = new Set(['bindings'])
+const EXTERNAL = new Set(['bindings', 'koffi'])
 
 /**
  * Packages whose `main` is a UMD wrapper that requires its own files through a variable (esbuild

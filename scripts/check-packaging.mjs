@@ -177,6 +177,19 @@ export async function checkPackaging({ root = ROOT, built = false, config } = {}
     "files must leave out node_modules' Node-ABI build of better-sqlite3"
   )
 
+  // koffi (the role-file edits' atomic exchange): its addon unpacked for the app, beside the CLI
+  need(
+    (cfg.asarUnpack ?? []).some((p) => selectedBy([p], 'node_modules/@koromix/koffi-linux-x64/linux_x64/koffi.node')),
+    "asarUnpack must unpack koffi's addon (node_modules/@koromix/**)"
+  )
+  need(
+    extraResourceTarget(cfg, 'node_modules/koffi/index.cjs') === 'cli/node_modules/koffi/index.cjs' &&
+      extraResourceTarget(cfg, 'node_modules/koffi/src/koffi/index.cjs') === 'cli/node_modules/koffi/src/koffi/index.cjs' &&
+      extraResourceTarget(cfg, 'node_modules/@koromix/koffi-linux-x64/linux_x64/koffi.node') ===
+        'cli/node_modules/@koromix/koffi-linux-x64/linux_x64/koffi.node',
+    'extraResources must put koffi and its addon in cli/node_modules (the CLI requires it at run time)'
+  )
+
   // entries and what they read at run time
   const mainEntry = pkg.main ?? 'index.js'
   need(APP_ENTRIES.includes(mainEntry), `package.json main (${mainEntry}) is not one of the app's entries`)

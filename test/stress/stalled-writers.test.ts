@@ -9,13 +9,15 @@
  * reported in a `-lost-` copy), and not one of the reader's reads found the path missing (ENOENT):
  * Muster only ever replaces the file by renaming over it.
  *
- * OPEN LIMIT (issue 23 stays open for it): a RENAMING agent that stalls can still lose lines, a few
- * per 1,000 writes, not all of them reported (a run on a quiet machine: 9 lost, 1 reported). Its
- * losses are measured and printed here, not asserted, until the swap can exchange atomically
- * (renameat2 RENAME_EXCHANGE / renamex_np RENAME_SWAP); everything else is asserted for it too.
+ * A renaming agent's version that lands in the instant between Muster's last check and its swap is
+ * handed back by the atomic exchange (`rename-exchange.ts`) and the edit redone on it, so its lines
+ * are asserted like the others'. Where the system has no exchange (none here on Linux or macOS),
+ * that instant is the documented limit: the losses are printed and must each be reported.
  */
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../helpers/tmp'
+import { canExchange } from '../../src/core/muse/rename-exchange'
 import { runAgentRace, type AgentPattern } from './agent-race'
 import { stressSize } from './stress-size'
 
@@ -42,9 +44,8 @@ describe('agents stalled 0.3-2 s mid-write beside sends', () => {
         stallWhere: 'mid',
         reader: true
       })
-      const rename = results.find((r) => r.pattern === 'rename')
-      if (rename?.lostLines)
-        console.log(`rename (open limit): ${rename.lostLines} agent lines lost, ${rename.replacedWrites} versions reported replaced`)
+      // without an atomic exchange a renaming agent's write in the swap's instant is replaced: reported
+      const limit = !canExchange(join(tmpDir(), 'x'))
       for (const r of results)
         console.log(
           `${r.pattern}: ${r.seconds.toFixed(1)} s, ${r.latencies.length} sends acknowledged, ${r.failedEdits.length} refused, ` +
@@ -55,14 +56,13 @@ describe('agents stalled 0.3-2 s mid-write beside sends', () => {
           ({ pattern, lostLines, replacedWrites, duplicatedLines, lostEdits, duplicatedEdits, leftovers, examples, torn, reads }) => ({
             pattern,
             missingReads: reads?.missing,
-            // the renaming agents' losses are the open limit above: printed, not asserted
-            lostLines: pattern === 'rename' ? 0 : lostLines,
-            reportedReplacedOutsideRename: pattern === 'rename' ? 0 : replacedWrites,
+            lostLines: limit && pattern === 'rename' ? Math.max(0, lostLines - replacedWrites) : lostLines,
+            reportedReplacedOutsideRename: limit && pattern === 'rename' ? 0 : replacedWrites,
             duplicatedLines,
             lostEdits,
             duplicatedEdits,
             leftovers,
-            examples: pattern === 'rename' ? examples.filter((e) => !(e.startsWith('agent-') && e.endsWith(' x0'))) : examples,
+            examples: limit && pattern === 'rename' ? examples.filter((e) => !(e.startsWith('agent-') && e.endsWith(' x0'))) : examples,
             torn
           })
         )

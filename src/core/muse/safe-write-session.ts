@@ -214,12 +214,16 @@ export class EditSession {
       this.witness ??= new SwapWitness(this.path)
       const out = swapIn(this.path, tmp, base?.bytes ?? null, {
         appended: this.attempt > REDO_APPENDED,
+        carry: true,
         hook: this.hooks.inWindow,
-        afterCheck: this.hooks.afterCheck
+        afterCheck: this.hooks.afterCheck,
+        afterExchange: this.hooks.afterExchange
       })
-      if (out.kind === 'installed' && out.aside[0]) this.witness.note(this.path, out.aside[0].name, tmp)
+      if (out.kind === 'installed' && out.how === 'rename' && out.aside[0]) this.witness?.note(this.path, out.aside[0].name, tmp)
       this.adopt(out)
       if (out.kind === 'installed') {
+        // the version installed: ours, plus what another writer added meanwhile (carried in)
+        if (out.carried?.length) bytes = Buffer.concat([bytes, out.carried])
         this.lastInstall = performance.now()
         this.live = bytes
         this.installed = bytes
@@ -248,6 +252,7 @@ export class EditSession {
   /** Takes over the version a swap replaced and the agent bytes found in it. */
   private adopt(out: SwapOutcome): void {
     const now = performance.now()
+    this.kept.push(...(out.displaced ?? []))
     for (const c of out.aside) this.aside.push({ ...c, known: c.bytes, sig: '', changedAt: now })
     for (const ch of out.chunks) this.owe(ch.bytes, ch.from)
   }
@@ -296,8 +301,13 @@ export class EditSession {
     await fs.link(a.name, src)
     try {
       this.witness ??= new SwapWitness(this.path)
-      const out = swapIn(this.path, src, this.live, { appended: true, hook: this.hooks.inWindow, afterCheck: this.hooks.afterCheck })
-      if (out.kind === 'installed' && out.aside[0]) this.witness.note(this.path, out.aside[0].name, src)
+      const out = swapIn(this.path, src, this.live, {
+        appended: true,
+        hook: this.hooks.inWindow,
+        afterCheck: this.hooks.afterCheck,
+        afterExchange: this.hooks.afterExchange
+      })
+      if (out.kind === 'installed' && out.how === 'rename' && out.aside[0]) this.witness?.note(this.path, out.aside[0].name, src)
       this.dirty = true
       if (out.kind === 'vanished') return
       this.aside = this.aside.filter((x) => x !== a)

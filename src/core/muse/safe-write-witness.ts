@@ -1,5 +1,6 @@
 /**
- * The witness of the swap's one window (design in `safe-write.ts`, step 3, and its limits): an
+ * The witness of the swap's one window where the system has no atomic exchange (design in
+ * `safe-write.ts`, step 3, and its limits; an exchanged swap has no window and is not noted): an
  * agent whose rename lands between Muster's final check and Muster's own rename has its version
  * replaced, and no name of it is left to merge. Its folder's change events tell it afterwards: on
  * Linux (inotify) they come in the order the renames happened, so a rename naming the file between

@@ -21,6 +21,7 @@ import { safeEdit, setDefaultSafeWriteHooks, type SafeEditOptions } from './safe
 import { LATE_WRITE_GRACE_MS, lateWritesSettled } from './safe-write-keeper'
 import { RoleCache, scanProjects } from './fleet-scan'
 import { replacedWrites } from './safe-write-witness'
+import { canExchange } from './rename-exchange'
 import { deadLeftovers } from './write-leftovers'
 
 /** Our edit: add a unique line once (idempotent, as every Muster edit is). */
@@ -278,25 +279,63 @@ describe('safeEdit: the path is never missing; an agent writing right before the
     await only(dir, 'a.md')
   })
 
-  it('the residual window: a version renamed in between the final check and the rename is replaced, and reported', async () => {
-    const { dir, f, opts } = file('# L0\none\n')
-    let fired = false
-    const before = replacedWrites.length
-    await safeEdit(f, addOnce('mine\n'), {
-      ...opts,
-      hooks: {
-        afterCheck: (p) => {
-          if (fired) return
-          fired = true
-          writeFileSync(join(dir, 'agent.tmp'), '# L0\none\ntheirs\n')
-          renameSync(join(dir, 'agent.tmp'), p)
-        }
-      }
-    })
-    expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\n')
-    expect(replacedWrites.slice(before)).toEqual([{ path: f, at: expect.any(String) }])
-    await only(dir, 'a.md')
+  it('exchange is available here (Linux, macOS): the window tests below run', () => {
+    if (process.platform === 'linux' || process.platform === 'darwin') expect(canExchange(tmpDir())).toBe(true)
   })
+
+  it.skipIf(!canExchange(tmpDir()))(
+    'the residual window: a version renamed over the path between the final check and the exchange is handed back, and the edit redone on it',
+    async () => {
+      const { dir, f, opts } = file('# L0\none\n')
+      let fired = false
+      const before = replacedWrites.length
+      await safeEdit(f, addOnce('mine\n'), {
+        ...opts,
+        hooks: {
+          afterCheck: (p) => {
+            if (fired) return
+            fired = true
+            writeFileSync(join(dir, 'agent.tmp'), '# L0\none\ntheirs\n')
+            renameSync(join(dir, 'agent.tmp'), p)
+          }
+        }
+      })
+      expect(readFileSync(f, 'utf8')).toBe('# L0\none\ntheirs\nmine\n')
+      expect(replacedWrites.length).toBe(before)
+      await only(dir, 'a.md')
+    }
+  )
+
+  it.skipIf(!canExchange(tmpDir()))(
+    'two writers renaming in that instant: the newer version ends at the path, the older is kept beside it, nothing deleted',
+    async () => {
+      const { dir, f, opts } = file('# L0\none\n')
+      let fired = false
+      const put = (p: string, text: string) => {
+        writeFileSync(join(dir, 'agent.tmp'), text)
+        renameSync(join(dir, 'agent.tmp'), p)
+      }
+      const edit = safeEdit(f, addOnce('mine\n'), {
+        ...opts,
+        hooks: {
+          afterCheck: (p) => void (!fired && put(p, '# L0\none\nfirst\n')),
+          afterExchange: (p) => {
+            if (fired) return
+            fired = true
+            put(p, '# L0\none\nfirst\nsecond\n') // replaces Muster's version, as a writer's rename would
+          }
+        }
+      })
+      await expect(edit).rejects.toThrow(
+        /two writers at once; Muster's edit is in the file; the other version is kept beside it as \.a\.md/
+      )
+      expect(readFileSync(f, 'utf8')).toBe('# L0\none\nfirst\nsecond\nmine\n')
+      await lateWritesSettled()
+      const kept = readdirSync(dir).filter((n) => n !== 'a.md')
+      expect(kept).toHaveLength(1)
+      expect(readFileSync(join(dir, kept[0]!), 'utf8')).toBe('# L0\none\nfirst\n')
+    }
+  )
 
   it('a swap with no other writer reports nothing replaced', async () => {
     const { dir, f, opts } = file('# L0\none\n')
@@ -487,18 +526,23 @@ describe('safeEdit: failing after writing says what is on disk', () => {
   it('an agent empties the file after the edit landed and holds it: the error says the edit was written and is gone now', async () => {
     const { dir, f, opts } = file('# L0\none\n')
     let fd = -1
-    await expect(
-      safeEdit(f, addOnce('mine\n'), {
-        ...opts,
-        timeoutMs: 400,
-        hooks: { afterInstall: (p, a) => void (a === 1 && (fd = openSync(p, 'w'))) }
-      })
-    ).rejects.toThrow(
-      // on a busy machine the deadline may pass before the emptied file is read again: then it "kept changing"
-      /^a\.md (is empty \(changed \d+\.\d s ago\): an agent may be rewriting it;|kept changing while Muster was editing it \(0 s\):) Muster's edit was written, but the file changed since and does not hold it now; try again$/
+    const err: Error = await safeEdit(f, addOnce('mine\n'), {
+      ...opts,
+      timeoutMs: 400,
+      hooks: { afterInstall: (p, a) => void (a === 1 && (fd = openSync(p, 'w'))) }
+    }).then(
+      () => new Error('no error'),
+      (e: Error) => e
+    )
+    // on a busy machine the deadline may pass before the emptied file is read again: then it "kept
+    // changing", and the replaced version, changed less than a quiet window ago, is kept beside it
+    expect(err.message).toMatch(
+      /^a\.md (is empty \(changed \d+\.\d s ago\): an agent may be rewriting it;|kept changing while Muster was editing it \(0 s\):) Muster's edit was written, but the file changed since and does not hold it now(; copies holding other writers' bytes are kept beside it as \.a\.md\.muster-aside-[\w-]+)?; try again$/
     )
     closeSync(fd)
-    await only(dir, 'a.md')
+    const kept = /kept beside it as (\S+); try again$/.exec(err.message)?.[1]
+    if (kept) expect(readFileSync(join(dir, kept), 'utf8')).toBe('# L0\none\n')
+    await only(dir, 'a.md', ...(kept ? [kept] : []))
   })
 })
 

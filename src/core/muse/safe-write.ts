@@ -22,15 +22,17 @@
  *    or settle, then refuses with nothing written.
  * 2. Compute: the edit function returns null when its change is already there, so it can be
  *    re-applied without duplicating (every Muster edit is idempotent).
- * 3. Swap (`safe-write-swap.ts`): the path is only ever replaced by one atomic `rename` of the new
- *    version over it, never removed, so a reader never finds it missing. Right before, `link(path,
- *    aside)` keeps the version being replaced reachable under a dot-name beside it; its bytes must
- *    be byte for byte the base (or, after 3 redone swaps, the base plus appended bytes, taken along
- *    to merge, so an agent appending faster than an edit can be redone cannot starve it); anything
- *    else means the edit is redone on the fresh content, so a version computed from stale content
- *    is never installed. Then, immediately before the rename, `lstat(path)` checks that the path is
- *    still that inode with the size and mtime it was read with: the window between that check and
- *    the rename is two back-to-back system calls, made synchronously.
+ * 3. Swap (`safe-write-swap.ts`): the path is never removed, so a reader never finds it missing.
+ *    First `link(path, aside)` keeps the version being replaced reachable under a dot-name beside
+ *    it; its bytes must be byte for byte the base (or, after 3 redone swaps, the base plus appended
+ *    bytes, carried to the end of the new version, so an agent appending faster than an edit can be
+ *    redone cannot starve it); anything else means the edit is redone on the fresh content, so a
+ *    version computed from stale content is never installed. Then `lstat(path)` checks that the
+ *    path is still that inode, and the new version goes in by an atomic exchange
+ *    (`rename-exchange.ts`: `renameat2(RENAME_EXCHANGE)`, `renamex_np(RENAME_SWAP)`), which hands
+ *    back what was at the path: if it is not the checked version, another writer renamed its own
+ *    in that instant, and it is exchanged back to the path and the edit redone on it. Without an
+ *    exchange, the swap is one `rename` right after the check (two back-to-back system calls).
  * 4. Merge: the replaced version is watched through its link. Bytes appended to it after the swap
  *    (an agent that opened it before the rename, O_APPEND) are owed to the file and appended to it
  *    with O_APPEND, as the agent would have done; appending replaces no inode, so merging never
@@ -60,16 +62,13 @@
  * Limits, stated: an appending writer that stalls between opening and writing for longer than the
  * afterlife (3 s) cannot be told from one that finished: its line lands in a deleted copy. An agent
  * that rewrites the file from a read older than Muster's edit overwrites the edit after Muster last
- * checked; the guard (step 7) puts it back or reports it. A renaming agent (temp file + `rename`)
- * whose rename lands between Muster's final check and Muster's rename, a window of two
- * back-to-back system calls, has its version replaced by Muster's: its inode then has no name
- * left, so nothing can merge it, and that write is lost. It is not silent: on Linux the folder's
- * change events show a rename of the path inside the window, and the loss is reported on stderr
- * (`safe-write-witness.ts`; the stress race sees 1-3 of 1,000 renaming writes so on a loaded
- * 2-core machine, each reported). Closing that window needs an
- * atomic exchange (`renameat2(RENAME_EXCHANGE)`, which would hand back what was replaced), and Node
- * has none; the alternative, moving the file aside and linking the new version in, loses no rename
- * but leaves the path missing for a moment (a reader finds ENOENT), which is worse for every
+ * checked; the guard (step 7) puts it back or reports it. Where the system has no atomic exchange
+ * (Windows, a file system that refuses it), a renaming agent (temp file + `rename`) whose rename
+ * lands between Muster's final check and Muster's rename has its version replaced by Muster's: its
+ * inode has no name left, so nothing can merge it. It is not silent: on Linux the folder's change
+ * events show a rename of the path inside the window, and the loss is reported on stderr
+ * (`safe-write-witness.ts`). Moving the file aside and linking the new version in would lose no
+ * rename but leave the path missing for a moment (a reader finds ENOENT), which is worse for every
  * reader. A truncating or appending agent loses nothing in that window: it writes into the
  * replaced version, which stays reachable and watched.
  * `test/stress/stalled-writers.test.ts` stalls agents 0.3-2 s mid-write beside a third-party reader
@@ -95,8 +94,13 @@ export interface SafeWriteHooks {
   beforeRename?: (path: string, attempt: number) => void | Promise<void>
   /** After the version at the path was captured and compared, before the final check and rename (synchronous, like the swap). */
   inWindow?: WindowHook
-  /** Between the final check and the rename: the residual window (what lands here is replaced, and reported). */
+  /**
+   * Between the final check and the exchange (or rename): what lands here is handed back by the
+   * exchange; where there is none, it is replaced, and reported.
+   */
   afterCheck?: WindowHook
+  /** Right after the exchange, before the version it handed back is looked at (synchronous). */
+  afterExchange?: WindowHook
   /** Right after Muster's version went into place; `aside` names the links to the version it replaced. */
   afterInstall?: (path: string, attempt: number, aside: string[]) => void | Promise<void>
 }

@@ -46,7 +46,15 @@ beforeAll(() => {
     copyFileSync(source, target)
     if (statSync(source).mode & 0o111) execFileSync('chmod', ['+x', target])
   }
-  for (const f of [...files('out/cli'), 'bin/muster.cjs', 'resources/cli/muster', 'resources/cli/muster.cmd', ...files('resources/rules')])
+  const koffi = existsSync(join(ROOT, 'node_modules/@koromix')) ? [...files('node_modules/koffi'), ...files('node_modules/@koromix')] : []
+  for (const f of [
+    ...files('out/cli'),
+    'bin/muster.cjs',
+    'resources/cli/muster',
+    'resources/cli/muster.cmd',
+    ...files('resources/rules'),
+    ...koffi
+  ])
     place(f)
   // the addon for this Node, named as scripts/prepare-electron-native.mjs --cli names it
   place(`.cli-native/node-v${process.versions.modules}-${process.platform}-${process.arch}/better_sqlite3.node`, ADDON)
@@ -64,6 +72,15 @@ describe.skipIf(!ready)('the command line installed with the app', () => {
     expect(relative(ROOT, resources).startsWith('..')).toBe(true)
     expect(existsSync(join(dir, 'node_modules'))).toBe(false)
   })
+
+  it.skipIf(process.platform !== 'linux' && process.platform !== 'darwin')(
+    "finds koffi beside it (role-file edits' atomic exchange), loaded as the bundle loads it",
+    () => {
+      const probe = `const r = require('node:module').createRequire(${JSON.stringify(join(resources, 'cli', 'out', 'cli', 'muster.cjs'))}); process.stdout.write(r.resolve('koffi') + ' ' + typeof r('koffi').load)`
+      const out = execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8' })
+      expect(out).toBe(`${join(resources, 'cli', 'node_modules', 'koffi', 'index.cjs')} function`)
+    }
+  )
 
   it('runs through its launcher by a link, with its own SQLite addon and rules template', () => {
     const home = join(dir, 'home')

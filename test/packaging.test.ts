@@ -66,7 +66,8 @@ describe('scripts/check-packaging.mjs', () => {
       'fuse grantFileProtocolExtraPrivileges must be off (is unset)'
     ])
     expect(await broken({ asarUnpack: [] })).toEqual([
-      'asarUnpack must unpack the Electron-ABI SQLite addon (native code cannot load from an asar)'
+      'asarUnpack must unpack the Electron-ABI SQLite addon (native code cannot load from an asar)',
+      "asarUnpack must unpack koffi's addon (node_modules/@koromix/**)"
     ])
     expect(await broken({ npmRebuild: true })).toHaveLength(1)
     expect(await broken({ asar: false })).toHaveLength(1)

@@ -23,7 +23,8 @@ function enableCompileCache(env) {
   if (!enable || env.MUSTER_COMPILE_CACHE === '0') return
   let dir = env.MUSTER_COMPILE_CACHE
   if (!dir) {
-    const home = require('node:os').homedir()
+    // os.homedir() is $HOME on POSIX when set: read it without loading node:os
+    const home = (process.platform !== 'win32' && env.HOME) || require('node:os').homedir()
     const base =
       process.platform === 'win32'
         ? env.LOCALAPPDATA || join(home, 'AppData', 'Local')

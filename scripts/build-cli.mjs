@@ -167,8 +167,9 @@ const cjs = {
   splitting: false,
   format: 'cjs',
   outExtension: { '.js': '.cjs' },
-  banner: { js: "const __muster_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
-  define: { 'import.meta.url': '__muster_import_meta_url' }
+  // import.meta.url on first use only (most runs never ask: node:url's pathToFileURL is not free)
+  banner: { js: "const __muster_import_meta = { get url() { return require('node:url').pathToFileURL(__filename).href } };" },
+  define: { 'import.meta': '__muster_import_meta' }
 }
 /** Lazy parts found so far: output name -> source file. */
 const lazy = new Map()

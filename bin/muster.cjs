@@ -124,6 +124,9 @@ if (isHookCall(args)) {
     .answerVerify(args)
     .then((code) => {
       if (code === null) return cli()
+      // written with blocking writes (no stream set up): exit now; on Windows, where a stream to a
+      // pipe is asynchronous, after anything else written through one has reached it
+      if (process.platform !== 'win32') process.exit(code)
       process.exitCode = code
       exitWhenFlushed()
     })

@@ -33,22 +33,34 @@ export function processIo(): CliIo {
  * (~5 ms). A pipe a parent left non-blocking is waited on; a reader gone (EPIPE) ends the output.
  */
 export function directStdoutIo(): CliIo {
-  return { ...processIo(), stdout: writeStdoutSync }
+  return { ...processIo(), stdout: (t) => void writeDirect(1, t) }
 }
 
-function writeStdoutSync(text: string): void {
-  writeStdout(text)
+/**
+ * stdout and stderr both written with blocking `write`s (see directStdoutIo): a one-shot command
+ * that uses this io sets up neither stream, so its process may exit as soon as it has answered.
+ */
+export function directIo(): CliIo {
+  return { ...processIo(), stdout: (t) => void writeDirect(1, t), stderr: (t) => void writeDirect(2, t) }
 }
 
 /**
  * Writes `text` to the process's stdout with blocking `write`s to its descriptor (no stream set
- * up); false when nobody reads it any more (EPIPE). A pipe a parent left non-blocking is waited on.
+ * up); false when nobody reads it any more (EPIPE).
  */
 export function writeStdout(text: string): boolean {
+  return writeDirect(1, text)
+}
+
+/**
+ * Writes `text` to descriptor `fd` with blocking `write`s (no stream set up); false when nobody
+ * reads it any more (EPIPE). A pipe a parent left non-blocking is waited on.
+ */
+function writeDirect(fd: 1 | 2, text: string): boolean {
   const bytes = Buffer.from(text)
   for (let at = 0; at < bytes.length;) {
     try {
-      at += writeSync(1, bytes, at)
+      at += writeSync(fd, bytes, at)
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code
       if (code === 'EPIPE') return false

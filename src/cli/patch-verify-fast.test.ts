@@ -55,6 +55,11 @@ describe('patch verify fast path', () => {
       expect(fast, args.join(' ')).toEqual(await viaCli(args))
     }
     expect(viaBin(['patch', 'verify', bad, ...where]).code).toBe(1)
+    // every verify is recorded in the audit, the fast path's too (it exits as soon as it answered)
+    const audits = (): number => w!.patches.store.auditOf(w!.palace, { event_id: ok }).filter((a) => a.action === 'verify').length
+    const before = audits()
+    expect(viaBin(['patch', 'verify', ok, ...where]).code).toBe(0)
+    expect(audits()).toBe(before + 1)
     const json = ['--json', 'patch', 'verify', ok, ...where]
     const fast = viaBin(json)
     const cli = await viaCli(json)

@@ -3,15 +3,16 @@
  * `out/cli/patch-verify.cjs`; bin/muster.cjs offers it a `patch verify` call first): the same
  * action as the CLI's, without loading commander, the command definitions or the ES module loader.
  * A call it does not read as plain (see patch-verify-flags.ts) is left whole to the CLI; errors
- * are printed as the CLI prints them.
+ * are printed as the CLI prints them. Both streams are written with blocking writes (directIo), so
+ * the process exits as soon as the answer is out.
  */
 import type { Command } from 'commander'
 import { verify } from './actions/patch'
 import { parsePatchVerifyArgv } from './commands/patch-verify-flags'
-import { CliError, CliExit, directStdoutIo, fail, type CliIo } from './output'
+import { CliError, CliExit, directIo, fail, type CliIo } from './output'
 
 /** Runs a plain `patch verify` call in `argv` (the words after `muster`) and gives its exit code, or null to leave it to the CLI. */
-export async function answerVerify(argv: readonly string[], io: CliIo = directStdoutIo()): Promise<number | null> {
+export async function answerVerify(argv: readonly string[], io: CliIo = directIo()): Promise<number | null> {
   const args = parsePatchVerifyArgv(argv)
   if (!args) return null
   const { id, project, hub, ...globals } = args

@@ -94,8 +94,7 @@ export class PatchService {
       v.verdict === 'refused'
         ? `refused: ${v.refused.join('; ')}`
         : `${v.verdict}: sha256 ${v.sha256.computed?.slice(0, 16)}… matches the stored sha and ${v.quoted.length} quoted; ${v.warnings.length + v.findings.filter((f) => f.level === 'warning').length} warning(s)`
-    const last = this.store.lastAudit(l.ref.palace, l.event.id, 'verify')
-    if (!always && last?.summary === summary) return
+    if (!always && this.store.lastAudit(l.ref.palace, l.event.id, 'verify')?.summary === summary) return
     this.store.audit({
       hub: l.ref.palace,
       event_id: l.event.id,

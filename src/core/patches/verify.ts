@@ -167,6 +167,10 @@ export async function verifyPatch(input: VerifyInput): Promise<VerifiedPatch> {
   if (event.type !== EventType.patchReady)
     findings.push(finding('not-a-patch', 'error', `${event.id} is a ${event.type} event, not a ${EventType.patchReady}`))
   const artifact = choosePatch(event, input.artifacts, findings)
+  const parsed = artifact ? parsePatch(artifact.content) : null
+  // the base-commit lookup is a git process: started first, it runs while the rest is checked here
+  const atBase = parsed && input.repo && event.base_commit ? baseFindings(input.repo, event.base_commit, parsed) : null
+  atBase?.catch(() => undefined) // awaited below, where its failure is reported as before
   const bytes = artifact ? Buffer.from(artifact.content, 'utf8') : null
   const integrity = artifact ? artifactIntegrity(artifact) : null
   const computed = integrity?.computed ?? null
@@ -200,9 +204,8 @@ export async function verifyPatch(input: VerifyInput): Promise<VerifiedPatch> {
     )
   }
 
-  const parsed = artifact ? parsePatch(artifact.content) : null
   if (parsed) findings.push(...textFindings(parsed, bytes!.length))
-  if (parsed && input.repo && event.base_commit) findings.push(...(await baseFindings(input.repo, event.base_commit, parsed)))
+  if (atBase) findings.push(...(await atBase))
 
   const warnings = artifact ? patchWarnings('patch', artifact.content) : []
   const refused = findings.filter((f) => f.level === 'error').map((f) => f.message)

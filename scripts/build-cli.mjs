@@ -162,8 +162,56 @@ const result = await build({
  * Such a file has its own copies of the modules it shares with its importer: it must not rely on
  * the importer's module state or class identity (`instanceof`) across that line.
  */
+/**
+ * Built-ins the CommonJS entries require on first use, not when their file loads: node:crypto
+ * (~3 ms, and it loads node:stream) is needed by `patch verify` only to hash the artifact, which
+ * it does while its git process runs, and by many a hook call not at all. An import of one is a
+ * small module of getters, one per name the importer takes, that requires the built-in when one
+ * is first read (bundled code reads them at call time).
+ */
+const LAZY_BUILTINS = ['crypto']
+
+/**
+ * The names `file` imports from built-in `name` (`import { a, type B, c as d } from 'node:x'`),
+ * or every name of the built-in when the file takes it any other way (default, namespace, require).
+ */
+function importedNames(file, name) {
+  const source = readFileSync(file, 'utf8')
+  const from = `from\\s*['"](?:node:)?${name}['"]`
+  const named = [...source.matchAll(new RegExp(`import\\s*\\{([^}]*)\\}\\s*${from}`, 'g'))]
+  const otherwise = new RegExp(`import\\s+[^{\\s][^;\\n]*${from}|require\\(\\s*['"](?:node:)?${name}['"]`).test(source)
+  if (otherwise || !named.length) return Object.keys(rootRequire(`node:${name}`))
+  const names = named.flatMap((m) => m[1].split(',').map((n) => n.trim()))
+  return [...new Set(names.filter((n) => n && !n.startsWith('type ')).map((n) => n.split(/\s+as\s+/)[0]))].sort()
+}
+
+const lazyBuiltins = {
+  name: 'muster-lazy-builtins',
+  setup(b) {
+    const filter = new RegExp(`^(node:)?(${LAZY_BUILTINS.join('|')})$`)
+    b.onResolve({ filter }, (a) => {
+      // the built-in itself, required by a module of getters
+      if (a.namespace === 'muster-lazy-builtin') return { path: a.path, external: true }
+      const name = a.path.replace(/^node:/, '')
+      return { path: `${name}?${importedNames(a.importer, name).join(',')}`, namespace: 'muster-lazy-builtin' }
+    })
+    b.onLoad({ filter: /.*/, namespace: 'muster-lazy-builtin' }, (a) => {
+      const [name, list] = a.path.split('?')
+      const getters = list.split(',').filter((n) => /^[A-Za-z_$][\w$]*$/.test(n))
+      return {
+        contents: [
+          'let m',
+          `const load = () => (m ??= require(${JSON.stringify(`node:${name}`)}))`,
+          `module.exports = { ${getters.map((n) => `get ${n}() { return load().${n} }`).join(', ')} }`
+        ].join('\n'),
+        loader: 'js'
+      }
+    })
+  }
+}
 const cjs = {
   ...common,
+  plugins: [lazyBuiltins, ...common.plugins],
   splitting: false,
   format: 'cjs',
   outExtension: { '.js': '.cjs' },

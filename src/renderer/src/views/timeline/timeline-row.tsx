@@ -31,7 +31,6 @@ export const TimelineRow = memo(function TimelineRow({
   /** A task.request's folded task state (what the task is now, not the request's own "open"). */
   taskState?: string | undefined
 }) {
-  const preview = event.body.replace(/\s+/g, ' ').trim()
   return (
     <div
       role="option"
@@ -44,6 +43,27 @@ export const TimelineRow = memo(function TimelineRow({
       onClick={() => onSelect(event.id, index)}
       onDoubleClick={() => onOpen(event.id)}
     >
+      <RowCells event={event} onThread={onThread} taskState={taskState} />
+    </div>
+  )
+})
+
+/**
+ * The cells of a row: they depend on the event alone, so when a live row arrives on top and every
+ * row below moves down (a new `index` and `top`), only the rows' positions render again.
+ */
+const RowCells = memo(function RowCells({
+  event,
+  onThread,
+  taskState
+}: {
+  event: TimelineEvent
+  onThread: (correlationId: string) => void
+  taskState?: string | undefined
+}) {
+  const preview = event.body.replace(/\s+/g, ' ').trim()
+  return (
+    <>
       <EventTime iso={event.created_at} />
       <TypeBadge type={event.type} />
       <Route from={event.from_agent} to={event.to_agent} />
@@ -60,7 +80,7 @@ export const TimelineRow = memo(function TimelineRow({
       <span className="tl-corr">
         <CorrelationChip id={event.correlation_id} onOpen={onThread} inOption />
       </span>
-    </div>
+    </>
   )
 })
 

@@ -1,9 +1,9 @@
 /**
  * Binds an EventWindow to the contract: pages through `hub.list` (previewed bodies, rowid
  * cursors), and pages new rows in when `hub.events` says another process wrote to this hub or
- * this window wrote itself. Live rows are applied once per animation frame: the pushed rows
- * themselves when they follow the window's newest row with no gap (an unfiltered timeline), else
- * a catch-up through `hub.list` from the window's cursor.
+ * this window wrote itself. Pushed rows that follow the window's newest row with no gap (an
+ * unfiltered timeline) are shown as they arrive; anything else is caught up through `hub.list`
+ * from the window's cursor, once per animation frame.
  */
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import type { MethodInput } from '../../../../shared/api'
@@ -171,7 +171,10 @@ export function useEventWindow(query: TimelineQuery, hub: string | null, atTop: 
     }
     const unsubscribe = client.subscribe((event) => {
       if (event.name !== 'hub.events') return
-      if (currentPalace ? event.payload.palace === currentPalace : !hub || event.payload.hub === hub) schedule(event.payload.events)
+      if (!(currentPalace ? event.payload.palace === currentPalace : !hub || event.payload.hub === hub)) return
+      // rows that continue the window are shown at once (a push is already one batch of rows);
+      // behind a frame already waiting, they wait with it, so rows keep their order
+      if (frame || !showPushed(event.payload.events)) schedule(event.payload.events)
     })
     const offWritten = onHubWritten((p) => {
       if (!currentPalace || !p || p === currentPalace) schedule(null)

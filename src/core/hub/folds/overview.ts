@@ -38,9 +38,20 @@ export interface OverviewOptions {
   staleAfterMs?: number
 }
 
-function recent(db: Db, shape: HubShape): HubEvent[] {
-  const { rows } = queryPage<EventRow>(db, shape, { filters: {}, after: 0, before: null, order: 'desc', limit: RECENT_EVENTS })
-  return toEvents(db, shape, rows)
+/** What recent activity needs of a row. */
+type Activity = Pick<HubEvent, 'seq' | 'from_agent' | 'to_agent' | 'created_at'>
+
+/**
+ * Who wrote to whom, and when, in the newest RECENT_EVENTS rows: these four columns only (whole
+ * events, with bodies, metadata and artifact ids, were megabytes of garbage per overview, and a
+ * busy dashboard asks for one twice a second).
+ */
+function recent(db: Db, shape: HubShape): Activity[] {
+  if (!shape.hasEvents) return []
+  const to = shape.columns.has('to_agent') ? 'to_agent' : 'NULL AS to_agent'
+  return db
+    .prepare(`SELECT rowid AS seq, from_agent, ${to}, created_at FROM events ORDER BY rowid DESC LIMIT ?`)
+    .all(RECENT_EVENTS) as Activity[]
 }
 
 /** Open approval requests (newest 500 examined; past their hook's timeout they no longer wait) per requesting agent. */

@@ -18,7 +18,7 @@ import { queryPage } from '../store/event-query'
 import type { HubShape, ReadStep } from '../store/hub-connection'
 import { presenceOn } from './presence'
 import { toEvents } from '../store/reader'
-import { listTasksIn, patchesWaitingIn, threadsOn } from './tasks'
+import { listTasksIn, patchesWaitingIn, threadsOn, type ThreadSource } from './tasks'
 import { unreadOn } from './inbox'
 import type { EventRow } from '../store/writer'
 
@@ -36,6 +36,8 @@ export interface OverviewOptions {
   now?: number
   stuckAfterMs?: number
   staleAfterMs?: number
+  /** Where task and patch threads are read (default: from the file each time). */
+  threads?: ThreadSource
 }
 
 /** What recent activity needs of a row. */
@@ -82,8 +84,8 @@ function approvalsWaiting(db: Db, shape: HubShape, now: number): Map<string, num
 export async function overviewIn(read: ReadStep, o: OverviewOptions): Promise<HubOverviewData> {
   const now = o.now ?? Date.now()
   const presence = await read((db, shape) => presenceOn(db, shape, { now, staleAfterMs: o.staleAfterMs }))
-  const { counts, tasks } = await listTasksIn(read, { now, stuckAfterMs: o.stuckAfterMs })
-  const patches = await patchesWaitingIn(read, { now })
+  const { counts, tasks } = await listTasksIn(read, { now, stuckAfterMs: o.stuckAfterMs, threads: o.threads })
+  const patches = await patchesWaitingIn(read, { now, threads: o.threads })
   const approvals = await read((db, shape) => approvalsWaiting(db, shape, now))
   const events = await read(recent)
   const inboxUnread = await read((db, shape) => unreadOn(db, shape, o.operator, o.inboxAfterSeq))

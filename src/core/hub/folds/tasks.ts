@@ -33,6 +33,8 @@ export interface TaskListOptions {
   limit?: number
   now?: number
   stuckAfterMs?: number
+  /** Where threads are read (default: from the file each time). */
+  threads?: ThreadSource
 }
 
 function rowsOf(db: Db, shape: HubShape, filters: EventFilters, limit: number, order: 'asc' | 'desc'): HubEvent[] {
@@ -59,8 +61,11 @@ function addThreads(out: Map<string, HubEvent[]>, events: HubEvent[]): void {
   }
 }
 
+/** Reads the threads of some correlation ids (grouped, each in seq order): `readThreads`, or a `ThreadCache`'s. */
+export type ThreadSource = (read: ReadStep, correlationIds: string[]) => Promise<Map<string, HubEvent[]>>
+
 /** `threadsOn` in reads of THREADS_PER_READ ids each, so the event loop gets turns between them. */
-async function threadsIn(read: ReadStep, correlationIds: string[]): Promise<Map<string, HubEvent[]>> {
+export async function readThreads(read: ReadStep, correlationIds: string[]): Promise<Map<string, HubEvent[]>> {
   const out = new Map<string, HubEvent[]>()
   for (let i = 0; i < correlationIds.length; i += THREADS_PER_READ) {
     const ids = correlationIds.slice(i, i + THREADS_PER_READ)
@@ -81,7 +86,7 @@ export async function listTasksIn(read: ReadStep, o: TaskListOptions = {}): Prom
   )
   const truncated = requests.length > limit
   const ids = [...new Set(requests.slice(0, limit).map((r) => r.correlation_id ?? r.id))]
-  const threads = await threadsIn(
+  const threads = await (o.threads ?? readThreads)(
     read,
     ids.filter((id) => requests.some((r) => r.correlation_id === id))
   )
@@ -100,12 +105,15 @@ export async function listTasksIn(read: ReadStep, o: TaskListOptions = {}): Prom
 }
 
 /** The newest `patch.ready` events (at most 500 examined) without an applied/failed/superseded ack; threads read as in `listTasksIn`. */
-export async function patchesWaitingIn(read: ReadStep, o: { now?: number; limit?: number } = {}): Promise<WaitingPatch[]> {
+export async function patchesWaitingIn(
+  read: ReadStep,
+  o: { now?: number; limit?: number; threads?: ThreadSource } = {}
+): Promise<WaitingPatch[]> {
   const patches = await read((db, shape) =>
     rowsOf(db, shape, { type: EventType.patchReady }, Math.min(o.limit ?? MAX_TASKS, MAX_TASKS), 'desc')
   )
   if (patches.length === 0) return []
-  const threads = await threadsIn(read, [...new Set(patches.map((p) => p.correlation_id ?? p.id))])
+  const threads = await (o.threads ?? readThreads)(read, [...new Set(patches.map((p) => p.correlation_id ?? p.id))])
   const closed = new Set<string>()
   for (const events of threads.values()) {
     for (const e of events) {

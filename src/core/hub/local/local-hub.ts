@@ -35,6 +35,7 @@ import { LocalHubBase } from './local-hub-base'
 import { overviewIn } from '../folds/overview'
 import { presenceOn } from '../folds/presence'
 import { listTasksIn, patchesWaitingIn } from '../folds/tasks'
+import { ThreadCache } from '../folds/thread-cache'
 import { foldThread, threadEventsOn } from '../folds/thread'
 import { waitEvents } from '../store/wait'
 import type { ReadStep } from '../store/hub-connection'
@@ -42,6 +43,9 @@ import { ackEvent, checkAppend, checkTask, createTaskRequest, submitPatch } from
 
 /** A hub file on this machine. */
 export class LocalHub extends LocalHubBase implements HubPort {
+  /** Task and patch threads between folds (the overview, the task list and the needs queue fold the same ones). */
+  private readonly threadCache = new ThreadCache()
+
   wait(q: WaitQuery): Promise<WaitResult> {
     return waitEvents(this.conn, q)
   }
@@ -55,8 +59,9 @@ export class LocalHub extends LocalHubBase implements HubPort {
 
   async tasks(q: TasksQuery): Promise<TasksResult> {
     const read: ReadStep = (fn) => this.conn.readAsync(fn)
-    const list = await listTasksIn(read, { stream: q.stream, agent: q.agent, limit: q.limit, stuckAfterMs: q.stuck_after_ms })
-    return { ...list, patches_waiting: await patchesWaitingIn(read) }
+    const threads = this.threadCache.read
+    const list = await listTasksIn(read, { stream: q.stream, agent: q.agent, limit: q.limit, stuckAfterMs: q.stuck_after_ms, threads })
+    return { ...list, patches_waiting: await patchesWaitingIn(read, { threads }) }
   }
 
   presence(q: PresenceQuery) {
@@ -80,7 +85,8 @@ export class LocalHub extends LocalHubBase implements HubPort {
       operator: q.operator,
       inboxAfterSeq: q.inbox_after?.seq ?? 0,
       stuckAfterMs: q.stuck_after_ms,
-      staleAfterMs: q.stale_after_ms
+      staleAfterMs: q.stale_after_ms,
+      threads: this.threadCache.read
     })
   }
 

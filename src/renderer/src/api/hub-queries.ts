@@ -3,7 +3,7 @@
  * Every write refetches what it affects and tells open timelines to catch up, because the hub
  * watcher pushes `hub.events` only for rows written by other processes.
  */
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { ACK_OF, EventType, methods, type HubInfo, type MethodInput, type MethodOutput } from '../../../shared/api'
 import { client } from './client'
 import { queryKey, useMethodQuery } from './queries'
@@ -25,13 +25,9 @@ export const SEQ_CURSORS: boolean = (() => {
   return !!shape && 'before_seq' in shape && 'since_seq' in shape
 })()
 
-/** Read methods that change when a hub gets a new row (`hub.list` here = ack chains; timeline pages live outside react-query). */
-const HUB_READS = ['hub.overview', 'hub.thread', 'hub.tasks', 'hub.presence', 'hub.inbox', 'hub.get', 'hub.list', 'approvals.list'] as const
+import { invalidateHubReads } from './hub-reads'
 
-/** Refetches every hub read (one frame's worth of pushed rows, or after a write). */
-export function invalidateHubReads(qc: QueryClient): Promise<void> {
-  return Promise.all(HUB_READS.map((m) => qc.invalidateQueries({ queryKey: [m] }))).then(() => undefined)
-}
+export { invalidateHubReads }
 
 type WriteListener = (palace: string) => void
 const writeListeners = new Set<WriteListener>()

@@ -7,6 +7,7 @@
  * `/proc/<pid>/stat`; elsewhere it asks with signal 0 and watches the hook's own parent id.
  */
 import { readFileSync } from 'node:fs'
+import { processAlive } from '../process-alive'
 
 /** How often the parent chain is checked. */
 export const HARNESS_POLL_MS = 250
@@ -32,15 +33,6 @@ function procInfo(pid: number): ProcInfo | null {
   }
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
 /** The processes to watch: the parent, and its parent when the parent is a shell; with their parents now. */
 function chain(): { pid: number; ppid: number }[] {
   const out: { pid: number; ppid: number }[] = []
@@ -62,7 +54,7 @@ export function watchHarness(pollMs = HARNESS_POLL_MS): { signal: AbortSignal; s
   const watched = process.platform === 'linux' ? chain() : []
   const gone = (): boolean => {
     if (process.ppid !== myParent) return true
-    if (process.platform !== 'linux') return !alive(myParent)
+    if (process.platform !== 'linux') return !processAlive(myParent)
     return watched.some(({ pid, ppid }) => {
       const info = procInfo(pid)
       return !info || info.state === 'Z' || info.state === 'X' || info.ppid !== ppid

@@ -23,6 +23,7 @@ import type { PalaceEnv } from '../hub'
 import { makeDirSync } from '../make-dir'
 import type { AllowingRule } from './approve-hook'
 import type { HarnessCall } from './harnesses'
+import { processAlive } from '../process-alive'
 
 /** The spool's folder, inside Muster's home. */
 export const HOOK_JOBS_DIR = 'hook-jobs'
@@ -94,17 +95,6 @@ export function prepareJob(home: string, job: HookJob): PendingJob {
   }
 }
 
-/** True when `pid` is a live process (one of another user counts as live). */
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
 /** True when the spool of `home` holds a job to record (a claim of a live drainer does not count). */
 export function jobsWaiting(home: string): boolean {
   try {
@@ -132,7 +122,7 @@ export function claimJobs(home: string, now = Date.now()): string[] {
     if (n.endsWith(READY)) base = n
     else {
       const m = CLAIM_RE.exec(n)
-      if (m && !alive(Number(m[2]))) base = m[1]!
+      if (m && !processAlive(Number(m[2]))) base = m[1]!
       else if (!m && n.endsWith(WRITING)) removeOrphan(join(dir, n), now)
     }
     if (!base) continue

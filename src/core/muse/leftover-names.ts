@@ -4,6 +4,8 @@
  * folder (`muster status` on every tool call of every agent) loads nothing more.
  */
 
+import { processAlive } from '../process-alive'
+
 const NAME = /^\.(.+)\.muster-(aside-|lost-)?(\d+)-[0-9a-f]+(\.tmp)?$/
 
 /** A leftover working file of some Muster process. */
@@ -22,17 +24,6 @@ export function parseLeftover(name: string): Leftover | null {
   const m = NAME.exec(name)
   if (!m || !!m[2] === !!m[4]) return null
   return { name, file: m[1]!, kind: m[2] === 'lost-' ? 'lost' : m[2] ? 'aside' : 'tmp', pid: Number(m[3]) }
-}
-
-/** True while a process with this id exists (EPERM: it exists but is not ours). */
-export function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }
 
 /** The leftovers of dead processes, and lost edits, among the entry names of a folder (of `file` only, when given). */

@@ -7,7 +7,8 @@ import { join, sep } from 'node:path'
 import type { L0, RoleStatus, SizeLevel } from '../../shared/api'
 import type { RoleDigest } from './parse-role'
 import { asyncScanFs, type ScanFs } from './scan-fs'
-import { parseLeftover, processAlive } from './leftover-names'
+import { processAlive } from '../process-alive'
+import { parseLeftover } from './leftover-names'
 
 /** Files in `.muse/` that are configuration rather than roles. */
 export const CONFIG_FILES = new Set(['paths.md'])

@@ -19,6 +19,7 @@ import { checkPreconditions, defaultProject, defaultProjectOf, rankProjects } fr
 import { RunControl } from './run-control'
 import { projectDiff, submitPatch, type SubmitInput, type WorktreeDiff } from './submit'
 import { verifyPatch, type VerifiedPatch } from './verify'
+import { processAlive } from '../process-alive'
 
 /** What the service needs from its surroundings. */
 export interface PatchServiceOptions {
@@ -240,7 +241,9 @@ export class PatchService {
       actor
     }
     const run = initialRun(newRunId(), job)
-    const blocking = this.store.claim(run, process.pid, (other, pid) => (pid === process.pid ? this.control.has(other.id) : isAlive(pid)))
+    const blocking = this.store.claim(run, process.pid, (other, pid) =>
+      pid === process.pid ? this.control.has(other.id) : processAlive(pid)
+    )
     if (blocking)
       refuse(
         blocking.outcome === 'applied'
@@ -382,15 +385,5 @@ export class PatchService {
   /** Waits for runs of this process to end (tests stop on close). */
   async close(): Promise<void> {
     await this.control.close()
-  }
-}
-
-/** True when a process with this pid exists (a run's owner). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
   }
 }

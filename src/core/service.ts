@@ -21,7 +21,7 @@ import {
 } from './handlers'
 import { NeedsService } from './needs'
 import type { ServiceContext } from './service-context'
-import { hookJobDrainer, type Root } from './root'
+import type { Root } from './root'
 import type { MusterService, ServiceOptions } from './service-types'
 
 /** How often a watching service records the hook's spooled allowlisted calls. */
@@ -86,7 +86,7 @@ export async function buildService(root: Root): Promise<MusterService> {
 
   // the allowlisted calls the hook's fast path left in the home's spool: recorded before the
   // approvals are read, and every second while the service watches (the app, `muster serve`)
-  const spool = hookJobDrainer(opts.home, (line) => void process.stderr.write(`${line}\n`))
+  const spool = await root.get('spool')
   if (watching) {
     void spool.drain()
     const timer = setInterval(() => void spool.drain(), SPOOL_DRAIN_MS)

@@ -72,8 +72,16 @@ export async function drainHookJobs(home: string, warn: (line: string) => void):
   return done
 }
 
+/** Records a home's spool on demand, one drain at a time (`hookJobDrainer`). */
+export interface HookJobDrainer {
+  /** Drains now (a call during a drain waits for it, then drains again). */
+  drain(): Promise<void>
+  /** Settles once the drain under way (if any) has ended. */
+  idle(): Promise<void>
+}
+
 /** A drainer of one home that runs one drain at a time (a call meanwhile waits for the drain under way, then drains again). */
-export function hookJobDrainer(home: string, warn: (line: string) => void): { drain(): Promise<void>; idle(): Promise<void> } {
+export function hookJobDrainer(home: string, warn: (line: string) => void): HookJobDrainer {
   let running: Promise<void> = Promise.resolve()
   return {
     drain() {

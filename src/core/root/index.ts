@@ -4,6 +4,6 @@
  * core; `createService` is the contract's service on a root of its own (main, serve, tests).
  */
 export { createService } from './create-service'
-export { drainHookJobs, hookJobDrainer } from './drain-hook-jobs'
+export { drainHookJobs } from './drain-hook-jobs'
 export { openHookContext, HOOK_LOCK_TIMEOUT_MS, type HookEnvOptions } from './hook'
 export { NoStateDb, openRoot, type PartName, type Root, type RootOptions, type RootParts, type StateMode } from './root'

@@ -18,6 +18,7 @@ import type { ApprovalsService, KeyProtector, OperatorKeys } from '../approvals'
 import type { SettingsStore } from '../fleet'
 import type { MusterService, Transport } from '../service-types'
 import { openDatabase, type Db } from '../sqlite'
+import type { HookJobDrainer } from './drain-hook-jobs'
 
 /** How the state DB is opened: created and migrated, or only as it is (the hot paths never create or migrate it). */
 export type StateMode = 'create' | 'existing' | 'read-only'
@@ -64,6 +65,8 @@ export interface RootParts {
   approvals: Promise<ApprovalsService>
   /** The contract's service (`shared/api.ts`) on these parts. */
   service: Promise<MusterService>
+  /** Records the allowlisted calls the hook's fast path left in the home's spool (warnings on stderr). */
+  spool: Promise<HookJobDrainer>
 }
 
 /** A part's name. */
@@ -129,7 +132,8 @@ export function openRoot(opts: RootOptions): Root {
     hubs: () => import('./hub-parts').then((p) => p.hubsPart(root)),
     patches: () => import('./hub-parts').then((p) => p.patchesPart(root)),
     approvals: () => import('./parts').then((p) => p.approvalsPart(root)),
-    service: () => import('./parts').then((p) => p.servicePart(root))
+    service: () => import('./parts').then((p) => p.servicePart(root)),
+    spool: () => import('./drain-hook-jobs').then((d) => d.hookJobDrainer(opts.home, (line) => void process.stderr.write(`${line}\n`)))
   }
 
   const root: Root = {

@@ -1,19 +1,14 @@
 /** Applies the theme to `<html data-theme>` and keeps it in sync with settings and the OS. */
-import { useCallback, useEffect, useSyncExternalStore } from 'react'
+import { useCallback, useEffect } from 'react'
 import { useSettings, useUpdateSettings } from '../api/queries'
 import { useUiStore, type ThemeChoice } from '../stores/ui-store'
+import { useMediaQuery } from './use-media-query'
 
 const DARK_QUERY = '(prefers-color-scheme: dark)'
 
-function subscribeSystem(onChange: () => void): () => void {
-  const mq = window.matchMedia(DARK_QUERY)
-  mq.addEventListener('change', onChange)
-  return () => mq.removeEventListener('change', onChange)
-}
-
 /** Whether the OS currently prefers dark. */
 export function useSystemDark(): boolean {
-  return useSyncExternalStore(subscribeSystem, () => window.matchMedia(DARK_QUERY).matches)
+  return useMediaQuery(DARK_QUERY)
 }
 
 /** Mounted once in the shell: mirrors the saved setting into the store and onto the document. */

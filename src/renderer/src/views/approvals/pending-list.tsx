@@ -7,11 +7,18 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import type { ApprovalItem } from '../../../../shared/api'
 import { Chip } from '../../components/chip'
 import { displaySummary, formatWait, secondsLeft, toolLabel } from './approval-format'
+import { useMediaQuery } from '../../hooks/use-media-query'
 import { useNow } from '../../hooks/use-now'
 import { Visible } from '../../components/visible'
 
-/** Row height in px (single-line rows, so the virtualiser can use a fixed size). */
+/** Row height in px (fixed, so the virtualiser needs no measuring): one line on wider screens. */
 const ROW_H = 36
+/**
+ * On a phone a row has two lines (responsive.css): who and since when, then what the request is,
+ * which one line there would cut to a dozen characters.
+ */
+const ROW_H_PHONE = 56
+const PHONE = '(max-width: 640px)'
 /** A request waiting longer than this is shown in the warning colour. */
 const LONG_WAIT_MS = 120_000
 
@@ -92,14 +99,16 @@ export function PendingList({
   onSelect: (index: number) => void
 }) {
   const scrollRef = useRef<HTMLDivElement>(null)
+  const rowH = useMediaQuery(PHONE) ? ROW_H_PHONE : ROW_H
   // The virtualiser's functions are not memoisable; this component is small and re-renders cheaply.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_H,
+    estimateSize: () => rowH,
     overscan: 8
   })
+  useEffect(() => virtualizer.measure(), [rowH, virtualizer])
   useEffect(() => {
     if (selectedIndex >= 0 && selectedIndex < items.length) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' })
   }, [selectedIndex, items.length, virtualizer])
@@ -131,7 +140,7 @@ export function PendingList({
                 key={item.id}
                 item={item}
                 selected={v.index === selectedIndex}
-                style={{ transform: `translateY(${v.start}px)`, height: ROW_H }}
+                style={{ transform: `translateY(${v.start}px)`, height: rowH }}
                 onSelect={() => onSelect(v.index)}
               />
             )

@@ -3,9 +3,10 @@
  * here with MUSTER_NO_EXCHANGE=1 before the module binds): the swap falls back to one `rename`,
  * and a version renamed over the path in its window is replaced and reported, not silent.
  */
-import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { renameOnce } from '../../../test/helpers/agent-rename'
 import { tmpDir } from '../../../test/helpers/tmp'
 
 process.env.MUSTER_NO_EXCHANGE = '1'
@@ -24,18 +25,10 @@ describe('safeEdit without an atomic exchange', () => {
       const dir = tmpDir()
       const f = join(dir, 'a.md')
       writeFileSync(f, '# L0\none\n')
-      let fired = false
       const before = replacedWrites.length
       await safeEdit(f, (t) => (t.includes('mine\n') ? null : t + 'mine\n'), {
         within: dir,
-        hooks: {
-          afterCheck: (p) => {
-            if (fired) return
-            fired = true
-            writeFileSync(join(dir, 'agent.tmp'), '# L0\none\ntheirs\n')
-            renameSync(join(dir, 'agent.tmp'), p)
-          }
-        }
+        hooks: { afterCheck: renameOnce(dir, '# L0\none\ntheirs\n') }
       })
       expect(readFileSync(f, 'utf8')).toBe('# L0\none\nmine\n')
       expect(replacedWrites.slice(before)).toEqual([{ path: f, at: expect.any(String) }])

@@ -16,6 +16,7 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { renameOnce } from '../../../test/helpers/agent-rename'
 import { tmpDir } from '../../../test/helpers/tmp'
 import { safeEdit, setDefaultSafeWriteHooks, type SafeEditOptions } from './safe-write'
 import { LATE_WRITE_GRACE_MS, lateWritesSettled } from './safe-write-keeper'
@@ -263,17 +264,9 @@ describe('safeEdit: the path is never missing; an agent writing right before the
 
   it('a whole version renamed in (temp + rename) wins; the edit is redone on it', async () => {
     const { dir, f, opts } = file('# L0\none\n')
-    let fired = false
     await safeEdit(f, addOnce('mine\n'), {
       ...opts,
-      hooks: {
-        inWindow: (p) => {
-          if (fired) return
-          fired = true
-          writeFileSync(join(dir, 'agent.tmp'), '# L0\none\ntheirs\n')
-          renameSync(join(dir, 'agent.tmp'), p)
-        }
-      }
+      hooks: { inWindow: renameOnce(dir, '# L0\none\ntheirs\n') }
     })
     expect(readFileSync(f, 'utf8')).toBe('# L0\none\ntheirs\nmine\n')
     await only(dir, 'a.md')
@@ -287,18 +280,10 @@ describe('safeEdit: the path is never missing; an agent writing right before the
     'the residual window: a version renamed over the path between the final check and the exchange is handed back, and the edit redone on it',
     async () => {
       const { dir, f, opts } = file('# L0\none\n')
-      let fired = false
       const before = replacedWrites.length
       await safeEdit(f, addOnce('mine\n'), {
         ...opts,
-        hooks: {
-          afterCheck: (p) => {
-            if (fired) return
-            fired = true
-            writeFileSync(join(dir, 'agent.tmp'), '# L0\none\ntheirs\n')
-            renameSync(join(dir, 'agent.tmp'), p)
-          }
-        }
+        hooks: { afterCheck: renameOnce(dir, '# L0\none\ntheirs\n') }
       })
       expect(readFileSync(f, 'utf8')).toBe('# L0\none\ntheirs\nmine\n')
       expect(replacedWrites.length).toBe(before)
@@ -310,20 +295,12 @@ describe('safeEdit: the path is never missing; an agent writing right before the
     'two writers renaming in that instant: the newer version ends at the path, the older is kept beside it, nothing deleted',
     async () => {
       const { dir, f, opts } = file('# L0\none\n')
-      let fired = false
-      const put = (p: string, text: string) => {
-        writeFileSync(join(dir, 'agent.tmp'), text)
-        renameSync(join(dir, 'agent.tmp'), p)
-      }
       const edit = safeEdit(f, addOnce('mine\n'), {
         ...opts,
         hooks: {
-          afterCheck: (p) => void (!fired && put(p, '# L0\none\nfirst\n')),
-          afterExchange: (p) => {
-            if (fired) return
-            fired = true
-            put(p, '# L0\none\nfirst\nsecond\n') // replaces Muster's version, as a writer's rename would
-          }
+          afterCheck: renameOnce(dir, '# L0\none\nfirst\n'),
+          // replaces Muster's version right after the exchange, as a second writer's rename would
+          afterExchange: renameOnce(dir, '# L0\none\nfirst\nsecond\n')
         }
       })
       await expect(edit).rejects.toThrow(

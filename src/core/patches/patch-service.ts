@@ -62,6 +62,8 @@ interface Loaded {
 export class PatchService {
   readonly store: PatchStore
   private readonly control: RunControl
+  /** Runs this process claimed and has not started yet (their preconditions are being checked). */
+  private readonly claiming = new Set<string>()
 
   constructor(private readonly opts: PatchServiceOptions) {
     this.store = new PatchStore(opts.db)
@@ -199,13 +201,17 @@ export class PatchService {
     return this.preflightOf(sel, l, allowDirty)
   }
 
-  /** Checks everything, claims the patch and starts the run; `run.done` resolves when it ends. */
+  /**
+   * Claims the patch, then checks everything and starts the run; `run.done` resolves when it ends.
+   * The claim comes first, before anything looks at or touches the worktree: a second apply of the
+   * same patch (this process or another) is refused as still running (or already applied), never
+   * for the changes the first one is making. A refused apply gives its claim back.
+   */
   async start(sel: HubSelection, o: ApplyOptions): Promise<{ run: ApplyRun; done: Promise<ApplyRun> }> {
     const actor = this.me(o.actor)
     const l = await this.load(sel, o.id, o.project)
     this.recordVerify(l, actor)
-    const pre = await this.preflightOf(sel, l, !!o.allow_dirty, o.test_command)
-    const refuse = (summary: string, code: 'conflict' | 'invalid_input'): never => {
+    const refuse = (summary: string, code: 'conflict' | 'invalid_input', project: string | null): never => {
       this.store.audit({
         hub: l.ref.palace,
         event_id: l.event.id,
@@ -213,19 +219,39 @@ export class PatchService {
         action: 'refuse',
         outcome: 'refused',
         actor,
-        project: pre.project,
+        project,
         summary,
         apply_id: null
       })
       throw new ApiError(summary, code)
     }
-    const failed = pre.preconditions.filter((p) => p.level === 'fail')
-    if (failed.length) {
-      const already = failed.find((p) => p.id === 'not-applied')
+    const claimed = l.project ? this.claim(l, actor) : null
+    if (claimed && 'blocking' in claimed)
       refuse(
-        `apply refused: ${failed.map((p) => `${p.label.toLowerCase()} (${p.detail})`).join('; ')}`,
-        already ? 'conflict' : 'invalid_input'
+        claimed.blocking.outcome === 'applied'
+          ? `apply refused: already applied by Muster run ${claimed.blocking.id}`
+          : `apply refused: run ${claimed.blocking.id} of this patch is still running`,
+        'conflict',
+        l.project?.name ?? null
       )
+    let pre: Ref & Preflight
+    try {
+      pre = await this.preflightOf(sel, l, !!o.allow_dirty, o.test_command)
+      const failed = pre.preconditions.filter((p) => p.level === 'fail')
+      if (failed.length) {
+        const already = failed.find((p) => p.id === 'not-applied')
+        refuse(
+          `apply refused: ${failed.map((p) => `${p.label.toLowerCase()} (${p.detail})`).join('; ')}`,
+          already ? 'conflict' : 'invalid_input',
+          pre.project
+        )
+      }
+    } catch (err) {
+      if (claimed && 'run' in claimed) {
+        this.claiming.delete(claimed.run.id)
+        this.store.release(claimed.run.id)
+      }
+      throw err
     }
     const job: ApplyJob = {
       hubName: l.ref.hub,
@@ -240,18 +266,11 @@ export class PatchService {
       threeWay: !!o.three_way,
       actor
     }
-    const run = initialRun(newRunId(), job)
-    const blocking = this.store.claim(run, process.pid, (other, pid) =>
-      pid === process.pid ? this.control.has(other.id) : processAlive(pid)
-    )
-    if (blocking)
-      refuse(
-        blocking.outcome === 'applied'
-          ? `apply refused: already applied by Muster run ${blocking.id}`
-          : `apply refused: run ${blocking.id} of this patch is still running`,
-        'conflict'
-      )
+    const mine = (claimed as { run: ApplyRun }).run // preflight refuses a patch without a project
+    const run: ApplyRun = { ...initialRun(mine.id, job), started_at: mine.started_at }
+    this.store.saveRun(run, process.pid)
     this.control.started(run)
+    this.claiming.delete(run.id)
     const done = executeRun(run, job, {
       store: this.store,
       ack: async (status, body) => (await this.opts.hubs.ack({ ...sel, event_id: l.event.id, from_agent: actor, status, body })).event,
@@ -260,6 +279,29 @@ export class PatchService {
       onTest: (t) => this.control.test(run.id, t)
     }).finally(() => this.control.ended(run.id))
     return { run, done }
+  }
+
+  /** Stores a run of the loaded patch as running in this process, or names the run that blocks it. */
+  private claim(l: Loaded, actor: string): { run: ApplyRun } | { blocking: ApplyRun } {
+    const run = initialRun(newRunId(), {
+      hubName: l.ref.hub,
+      hubLocation: l.ref.palace,
+      event: l.event,
+      verified: l.verified,
+      project: l.project!.name,
+      root: l.project!.path,
+      headBefore: null,
+      testCommand: null,
+      testTimeoutMs: 0,
+      threeWay: false,
+      actor
+    })
+    const blocking = this.store.claim(run, process.pid, (other, pid) =>
+      pid === process.pid ? this.control.has(other.id) || this.claiming.has(other.id) : processAlive(pid)
+    )
+    if (blocking) return { blocking }
+    this.claiming.add(run.id)
+    return { run }
   }
 
   /** An apply run as it stands now. */

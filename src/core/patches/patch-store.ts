@@ -138,6 +138,11 @@ export class PatchStore {
       .immediate()
   }
 
+  /** Gives back a claim whose apply was refused before it touched anything (its run row goes). */
+  release(runId: string): void {
+    this.db.prepare("DELETE FROM patch_runs WHERE id = ? AND outcome = 'running'").run(runId)
+  }
+
   /** Stores the pre-apply state of the files a run touches. */
   saveSnapshot(runId: string, files: SnapshotFile[]): void {
     const put = this.db.prepare(

@@ -11,7 +11,7 @@ import { metadataArg } from '../metadata-arg'
 import { readTextArg } from '../read-text'
 import { printUpstreamEvents, printUpstreamJson, upstreamEventLine } from '../upstream-output'
 import { withHub, withUpstreamHub } from './hub-cli'
-import { refuseApprovalEvents } from '../../core/mcp'
+import { refuseApprovalEvents } from '../../shared/event-type'
 
 /** Flags of list/wait besides the filters. */
 interface ListFlags extends Record<string, unknown> {

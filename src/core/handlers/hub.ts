@@ -5,6 +5,7 @@
  * against the invocation protocol first (a body breaking a hard rule is refused).
  */
 import type { hubMethods } from '../../shared/api'
+import { refuseApprovalEvents } from '../../shared/event-type'
 import { assertInvocationsAllowed } from '../invoke'
 import { overlayNeeds } from '../needs'
 import type { HandlersFor, ServiceContext } from '../service-context'
@@ -25,6 +26,8 @@ export function hubHandlers(ctx: ServiceContext): HandlersFor<typeof hubMethods>
     'hub.tasks': (input) => hubs.tasks(input),
     'hub.presence': (input) => hubs.presence(input),
     'hub.append': (input) => {
+      // approval events come from the hook and approvals.decide (signed), never from a plain append
+      refuseApprovalEvents(input.type, 'hub.append cannot write')
       assertInvocationsAllowed(input.body ?? '')
       return hubs.append({ ...input, from_agent: me() })
     },

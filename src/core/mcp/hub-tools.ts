@@ -13,7 +13,7 @@ import { PyFloat, pyToObject, type PyJson } from '../../shared/py-json'
 import type { HubToolName } from '../../shared/contract/mcp-tools'
 import type { HubSelection, HubService } from '../hub'
 import { assertInvocationsAllowed } from '../invoke'
-import { ApiError } from '../../shared/api-error'
+import { refuseApprovalEvents } from '../../shared/event-type'
 
 /** Upstream's note when `from_agent` is given to list/wait without `writer`. */
 export const FROM_AGENT_NOTE =
@@ -55,19 +55,6 @@ function plain(args: HubToolArgs, skip: readonly string[] = []): Record<string, 
     out[k] = typeof v === 'bigint' ? Number(v) : pyToObject(v)
   }
   return out
-}
-
-/**
- * Approval events are written only by the hook (`approval.request`) and the operator's Muster
- * (`approval.decision`, signed): an agent asking through these tools is refused, so it cannot
- * approve its own tool call (a forged decision would be ignored anyway, and shown as forged).
- */
-export function refuseApprovalEvents(type: unknown): void {
-  if (typeof type === 'string' && type.startsWith('approval.'))
-    throw new ApiError(
-      `agents cannot append ${type} events: requests come from \`muster approve-hook\`, decisions only from the operator`,
-      'forbidden'
-    )
 }
 
 /** The hub tools bound to a hub service and the hub `muster mcp` was started for. */

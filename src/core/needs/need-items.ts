@@ -10,6 +10,7 @@ import type { Directive } from '../../shared/contract/muse'
 import { NEED_KINDS, type NeedCounts, type NeedItem, type NeedKind } from '../../shared/contract/needs-types'
 import type { PatchSummary } from '../../shared/contract/patch-types'
 import type { SessionState } from '../../shared/contract/session-state'
+import { eventTypeKey, isApprovalEventType, isEventType } from '../../shared/event-type'
 import { approvalLink, directiveLink, eventLink, patchLink, threadLink } from '../../shared/links'
 
 /** Where a hub item comes from: the hub's shown name, its location, and the name links use (null: the default palace). */
@@ -138,7 +139,12 @@ export const isDirect = (e: HubEventEnvelope, operator: string): boolean => e.to
  */
 export function messageNeeds(w: HubWhere, unreadDirect: readonly HubEventEnvelope[]): NeedItem[] {
   return unreadDirect
-    .filter((e) => !NOT_MESSAGES.has(e.type) && (e.type !== EventType.ack || e.status === Status.failed))
+    .filter(
+      (e) =>
+        !NOT_MESSAGES.has(eventTypeKey(e.type)) &&
+        !isApprovalEventType(e.type) &&
+        (!isEventType(e.type, EventType.ack) || e.status === Status.failed)
+    )
     .map((e) =>
       hubItem(w, 'message', e.id, {
         agent: e.from_agent,

@@ -1,6 +1,7 @@
 /** Small pieces of an event row and of the detail pane: time, type, status, route, correlation. */
 import { Radio } from 'lucide-react'
 import { BROADCAST, EventType } from '../../../../shared/api'
+import { eventTypeKey } from '../../../../shared/event-type'
 import { Chip, type ChipTone } from '../../components/chip'
 
 /** Event time: `14:03:22` today, `Nov 29 14:03` before; the full UTC stamp in the tooltip. */
@@ -20,8 +21,9 @@ export function EventTime({ iso, className }: { iso: string; className?: string 
   )
 }
 
-/** Colour family of an event type. */
-export function typeFamily(type: string): string {
+/** Colour family of an event type (compared trimmed and case-folded, as the hub stores it). */
+export function typeFamily(raw: string): string {
+  const type = eventTypeKey(raw)
   if (type.startsWith('task.')) return 'task'
   if (type.startsWith('patch.')) return 'patch'
   if (type === EventType.ack) return 'ack'

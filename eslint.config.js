@@ -65,7 +65,7 @@ export default tseslint.config(
   {
     files: [
       'src/core/git/**/*.ts',
-      'src/core/approvals/claude-version.ts',
+      'src/core/approvals/harness-version.ts',
       'src/core/approvals/session-spawn.ts',
       'src/core/muse/open-in-editor.ts',
       'src/core/patches/test-run.ts',

@@ -2,7 +2,8 @@ import { readFileSync, writeFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
-import { DEFAULT_PRE_TOOL_MATCHER, FILE_BASE, harnessEntry, type EntryOptions } from './harness-install'
+import { adapterFor, type EntryOptions } from './harnesses'
+import { DEFAULT_PRE_TOOL_MATCHER } from './harnesses/claude-code'
 import { installedCommand, installHooks, shellQuote, uninstallHooks } from './hook-install'
 
 const spec = (agent = 'mac-claude'): EntryOptions => ({
@@ -11,6 +12,8 @@ const spec = (agent = 'mac-claude'): EntryOptions => ({
   matcher: DEFAULT_PRE_TOOL_MATCHER,
   timeoutSec: 570
 })
+/** One harness's entry, as its own file shapes it. */
+const harnessEntry = (name: string, o: EntryOptions) => adapterFor(name)!.gate.entry!(o)
 const installHook = (file: string, o: EntryOptions) => installHooks(file, [harnessEntry('claude', o)], 'approve-hook')
 const uninstallHook = (file: string) => uninstallHooks(file, 'approve-hook')
 
@@ -116,7 +119,7 @@ describe('approve-hook install', () => {
     installHook(file, spec())
     const r = installHooks(
       file,
-      [harnessEntry('claude', { ...spec(), event: 'PermissionRequest', matcher: undefined, onFailureBlock: true })],
+      [harnessEntry('claude', { ...spec(), event: 'PermissionRequest', matcher: undefined, failClosed: true })],
       'approve-hook'
     )
     expect(r).toMatchObject({ action: 'installed', events: ['PermissionRequest'], migrated_from: ['PreToolUse'] })
@@ -147,7 +150,7 @@ describe('approve-hook install', () => {
       copilot,
       [harnessEntry('copilot', { event: 'permissionRequest', command: 'muster approve-hook --agent c', timeoutSec: 570 })],
       'approve-hook',
-      FILE_BASE.copilot
+      adapterFor('copilot')!.gate.fileBase
     )
     expect(JSON.parse(readFileSync(copilot, 'utf8'))).toEqual({
       version: 1,
@@ -159,7 +162,7 @@ describe('approve-hook install', () => {
     const entries = ['beforeShellExecution', 'beforeMCPExecution'].map((event) =>
       harnessEntry('cursor', { event, command: 'muster approve-hook --agent k', timeoutSec: 570 })
     )
-    installHooks(cursor, entries, 'approve-hook', FILE_BASE.cursor)
+    installHooks(cursor, entries, 'approve-hook', adapterFor('cursor')!.gate.fileBase)
     expect(JSON.parse(readFileSync(cursor, 'utf8')).hooks.beforeShellExecution).toEqual([
       { command: 'muster approve-hook --agent k', timeout: 570, failClosed: true }
     ])

@@ -2,7 +2,7 @@
  * Puts Muster's hooks into a harness's settings file, or takes them out. Every harness keeps
  * `hooks.<event>` as an array: of `{matcher?, hooks: [{type: "command", command, ...}]}` groups
  * (Claude Code, Codex, Gemini CLI) or of flat command entries (Copilot CLI's `bash`, Cursor's
- * `command`); `harness-install.ts` builds each harness's entries. Muster's entry is the one whose
+ * `command`); each harness's own file (`harnesses/`) builds its entries. Muster's entry is the one whose
  * command runs `approve-hook` (or `session-hook`, for the session-state hooks).
  *
  * The file is edited as text (jsonc-parser finds the nodes, the edits are made by hand), so everything outside
@@ -15,16 +15,10 @@ import { dirname, join } from 'node:path'
 import { findNodeAtLocation, parseTree, type FormattingOptions, type Node, type ParseError } from 'jsonc-parser'
 import { ApiError } from '../../shared/api-error'
 import { makeDirSync } from '../make-dir'
+import type { HookEntrySpec } from './harnesses'
 
 /** Which of Muster's hooks an entry is: the approvals hook or the session-state hook. */
 export type MusterHookKind = 'approve-hook' | 'session-hook'
-
-/** One entry to install: the harness's hook event and the array item to put there. */
-export interface HookEntrySpec {
-  event: string
-  /** The array item, in the harness's own shape (a matcher group, or a flat command entry). */
-  entry: Record<string, unknown>
-}
 
 /** What an install or uninstall did. */
 export interface HookInstallResult {

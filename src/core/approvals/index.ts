@@ -26,20 +26,21 @@ export {
   type AllowingRule,
   type HookContext
 } from './approve-hook'
-export { claudeVersion } from './claude-version'
 export {
-  APPROVAL_EVENTS,
-  CLAUDE_ON_FAILURE_SINCE,
-  DEFAULT_PRE_TOOL_MATCHER,
-  FILE_BASE,
-  GEMINI_MATCHER,
-  HARNESS_ID,
-  INSTALL_HARNESSES,
-  SETTINGS_FILE,
-  compareVersions,
-  harnessEntry,
-  type InstallHarness
-} from './harness-install'
+  LIFECYCLE_CHOICES,
+  SESSION_HOOK_TIMEOUT_SEC,
+  gateEvents,
+  harnessNamed,
+  installGate,
+  installLifecycle,
+  settingsFile,
+  uninstallGate,
+  uninstallLifecycle,
+  type GateInstallResult,
+  type InstallPlace
+} from './gate-install'
+export { harnessVersion } from './harness-version'
+export { HARNESS_LIST, adapterFor, compareVersions, type HarnessAdapter } from './harnesses'
 export { watchHarness } from './harness-watch'
 export { MAX_HOOK_INPUT_BYTES, readHookInput } from './hook-input'
 export {
@@ -57,5 +58,4 @@ export type { HarnessCall } from './harnesses'
 export { installHooks, installedCommand, shellQuote, uninstallHooks } from './hook-install'
 export { startDetached } from './session-spawn'
 export { appendSessionState, type SessionRecord } from './session-append'
-export { readSessionHook, SESSION_HOOK_EVENTS, sessionBody, type SessionHarness } from './session-lifecycle'
-export { installOpencodePlugin, opencodePluginSource, uninstallOpencodePlugin } from './opencode-plugin'
+export { readSessionHook, SESSION_HOOK_EVENTS, sessionBody } from './session-lifecycle'

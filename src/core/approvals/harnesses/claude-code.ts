@@ -1,22 +1,31 @@
 /**
- * Claude Code (`~/.claude/settings.json`, hooks `PreToolUse` and `PermissionRequest`).
+ * Claude Code (`~/.claude/settings.json`, hooks `PreToolUse` and `PermissionRequest`; lifecycle
+ * SessionStart, UserPromptSubmit, Notification, Stop, SessionEnd).
  * - PreToolUse: `hookSpecificOutput.permissionDecision` allow / deny / ask with a reason.
  * - PermissionRequest (fires only where Claude Code would show its own dialog):
  *   `hookSpecificOutput.decision.behavior` allow / deny (`message` on deny); "always allow" adds
  *   the `updatedPermissions` Claude Code itself offered (`permission_suggestions`). It has no
  *   "ask": printing nothing lets Claude Code show its dialog.
- * Exit 2 blocks the call (and denies a permission request), with stderr as the reason.
+ * Exit 2 blocks the call (and denies a permission request), with stderr as the reason. From
+ * 2.1.295 a command hook may carry `onFailure: "block"`: a hook that crashes or times out blocks.
+ * Install: `PermissionRequest` by default (it fires only where Claude Code would show its own
+ * dialog, whatever the permission mode or allow rules); `PreToolUse` (every matching call) only
+ * when asked, with a matcher of the tools that change things or reach out.
  */
 import { Harness } from '../../../shared/contract/hub-vocabulary'
 import {
+  compareVersions,
   exitTwo,
   HookInputError,
   line,
   needText,
   optText,
+  textOf,
   toolInputOf,
+  type EntryOptions,
   type HarnessAdapter,
   type HarnessCall,
+  type HookEntrySpec,
   type HookReply,
   type HookVerdict
 } from './types'
@@ -67,9 +76,30 @@ export function looksLikeCodex(o: Record<string, unknown>): boolean {
   return ('turn_id' in o && 'model' in o) || /[\\/]\.codex[\\/]/.test(t)
 }
 
+/** Claude Code's PreToolUse, when chosen: only the tools that change things or reach out (never Read, Glob, Grep...). */
+export const DEFAULT_PRE_TOOL_MATCHER = 'Bash|Edit|MultiEdit|Write|NotebookEdit|WebFetch|mcp__.*'
+/** The first Claude Code that honours `onFailure` on command hooks. */
+export const CLAUDE_ON_FAILURE_SINCE = '2.1.295'
+
+/** A `{matcher?, hooks: [hook]}` group, the entry shape of Claude Code, Codex and Gemini CLI. */
+export function matcherGroup(event: string, matcher: string | undefined, hook: Record<string, unknown>): HookEntrySpec {
+  return { event, entry: { ...(matcher ? { matcher } : {}), hooks: [hook] } }
+}
+
+/** The Stop / SessionEnd / Notification line of a Claude-Code-shaped lifecycle payload. */
+export function lifecycleMessage(event: string, o: Record<string, unknown>): string | null {
+  if (event === 'Notification') return textOf(o.message)
+  if (event === 'SessionEnd') return textOf(o.reason)
+  if (event === 'Stop' || event === 'AfterAgent') return textOf(o.last_assistant_message) ?? textOf(o.prompt_response)
+  return null
+}
+
 /** Claude Code. */
 export const claudeCode: HarnessAdapter = {
   id: Harness.claudeCode,
+  name: 'claude',
+  aliases: ['claude-code'],
+  label: 'Claude Code',
   recognizes: (o) =>
     typeof o.hook_event_name === 'string' && (TOOL_EVENTS as readonly string[]).includes(o.hook_event_name) && !looksLikeCodex(o),
   parse: (o) => parseToolEvent(o, Harness.claudeCode),
@@ -77,5 +107,47 @@ export const claudeCode: HarnessAdapter = {
     call.event === 'PermissionRequest'
       ? permissionRequestAnswer(verdict, reason, extras?.always ? call.suggestions : null)
       : preToolUseAnswer(verdict, reason),
-  refuse: (reason) => exitTwo(reason)
+  refuse: (reason) => exitTwo(reason),
+  settings: { under: 'home', path: ['.claude', 'settings.json'] },
+  gate: {
+    events: TOOL_EVENTS,
+    defaultEvents: ['PermissionRequest'],
+    what: {
+      PermissionRequest: 'only the calls Claude Code would ask you about (its mode and allow rules decide first)',
+      PreToolUse: 'every matching call, whatever Claude Code’s mode or allow rules (explicit choice)'
+    },
+    matcher: (event) => (event === 'PreToolUse' ? DEFAULT_PRE_TOOL_MATCHER : undefined),
+    entry: (o: EntryOptions) =>
+      matcherGroup(o.event, o.matcher, {
+        type: 'command',
+        command: o.command,
+        timeout: o.timeoutSec,
+        ...(o.failClosed ? { onFailure: 'block' } : {})
+      }),
+    notes: ({ version }) => [
+      version && compareVersions(version, CLAUDE_ON_FAILURE_SINCE) >= 0
+        ? `Claude Code ${version}: onFailure "block" written, so a hook that crashes blocks the call`
+        : version
+          ? `Claude Code ${version} predates onFailure (${CLAUDE_ON_FAILURE_SINCE}): a hook that crashes lets the call through there; update Claude Code and install again`
+          : 'Claude Code was not found (claude --version): onFailure not written; install again where it runs'
+    ]
+  },
+  lifecycle: {
+    events: { SessionStart: 'waiting', UserPromptSubmit: 'working', Notification: 'waiting', Stop: 'waiting', SessionEnd: 'done' },
+    recognizes: (o) => typeof o.hook_event_name === 'string',
+    message: lifecycleMessage
+  },
+  faults: {
+    'hub-unreachable': {
+      outcome: 'blocked',
+      how: 'Muster answers nothing and Claude Code shows its own dialog (in `claude -p`, nobody answers it: denied)'
+    },
+    'build-missing': { outcome: 'blocked', how: 'onFailure "block" (2.1.295+): a hook that cannot start blocks the call' },
+    'hook-crash': { outcome: 'blocked', how: 'onFailure "block" (2.1.295+): a hook that crashes blocks the call' },
+    'hook-timeout': { outcome: 'blocked', how: 'Muster denies as a timeout before Claude Code’s own hook timeout' },
+    untrusted: { outcome: 'n/a', how: 'Claude Code runs every hook in its settings (no trust step)' },
+    'bad-input': { outcome: 'blocked', how: 'exit 2 with the reason; nothing recorded' }
+  },
+  trust: { kind: 'none', how: 'every hook in the settings files runs' },
+  versions: { bin: 'claude', args: ['--version'], tested: '2.1.332', failClosedSince: CLAUDE_ON_FAILURE_SINCE }
 }

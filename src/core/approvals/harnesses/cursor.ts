@@ -5,6 +5,7 @@
  * `generation_id`, `workspace_roots`. Answer: `permission` allow / deny / ask with
  * `user_message` (to the person) and `agent_message` (to the model). Exit 2 denies; Muster's
  * entries are installed with `failClosed: true`, so a crash or a timeout denies too.
+ * Install: `beforeShellExecution` and `beforeMCPExecution` by default.
  */
 import { Harness } from '../../../shared/contract/hub-vocabulary'
 import { exitTwo, HookInputError, line, needText, optText, toolInputOf, type HarnessAdapter, type HarnessCall } from './types'
@@ -18,6 +19,8 @@ const firstRoot = (o: Record<string, unknown>): string | null =>
 /** Cursor. */
 export const cursor: HarnessAdapter = {
   id: Harness.cursor,
+  name: 'cursor',
+  label: 'Cursor',
   recognizes: (o) =>
     typeof o.hook_event_name === 'string' &&
     (CURSOR_EVENTS as readonly string[]).includes(o.hook_event_name) &&
@@ -42,5 +45,26 @@ export const cursor: HarnessAdapter = {
     stdout: line({ permission: verdict, user_message: reason, agent_message: reason }),
     exitCode: 0
   }),
-  refuse: (reason) => exitTwo(reason)
+  refuse: (reason) => exitTwo(reason),
+  settings: { under: 'home', path: ['.cursor', 'hooks.json'] },
+  gate: {
+    events: CURSOR_EVENTS,
+    defaultEvents: ['beforeShellExecution', 'beforeMCPExecution'],
+    what: { beforeShellExecution: 'shell commands', beforeMCPExecution: 'MCP tool calls', preToolUse: 'every tool call' },
+    entry: (o) => ({
+      event: o.event,
+      entry: { command: o.command, timeout: o.timeoutSec, failClosed: true, ...(o.matcher ? { matcher: o.matcher } : {}) }
+    }),
+    fileBase: { version: 1 }
+  },
+  faults: {
+    'hub-unreachable': { outcome: 'blocked', how: 'Muster answers ask: Cursor asks you' },
+    'build-missing': { outcome: 'blocked', how: '`failClosed: true`: a hook that cannot start denies' },
+    'hook-crash': { outcome: 'blocked', how: '`failClosed: true`: a hook that crashes denies' },
+    'hook-timeout': { outcome: 'blocked', how: '`failClosed: true`: a hook that times out denies' },
+    untrusted: { outcome: 'n/a', how: 'Cursor runs the hooks in its hooks file' },
+    'bad-input': { outcome: 'blocked', how: 'exit 2 with the reason; nothing recorded' }
+  },
+  trust: { kind: 'none', how: 'hooks in its hooks file run' },
+  versions: { bin: 'cursor-agent', args: ['--version'], tested: 'none (contract tests on its documented payloads)' }
 }

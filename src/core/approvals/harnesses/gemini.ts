@@ -4,13 +4,22 @@
  * `tool_name`, `tool_input`. Output: top-level `decision` allow / deny / ask with `reason` (sent
  * to the model on deny). Exit 2 blocks the tool with stderr as the reason; any other failure is
  * only a warning, so Muster never exits 1 on a Gemini payload.
+ * Install: `BeforeTool` for the tools Gemini itself confirms (timeout in milliseconds).
+ * Lifecycle: SessionStart, BeforeAgent (working), AfterAgent (waiting), Notification, SessionEnd.
  */
 import { Harness } from '../../../shared/contract/hub-vocabulary'
+import { lifecycleMessage, matcherGroup } from './claude-code'
 import { exitTwo, HookInputError, line, needText, optText, toolInputOf, type HarnessAdapter } from './types'
+
+/** Gemini CLI's tools that it confirms by default (shell, writes, edits, fetches, MCP tools): never read_file, glob, grep... */
+export const GEMINI_MATCHER = 'run_shell_command|write_file|replace|web_fetch|mcp_.*'
 
 /** Gemini CLI. */
 export const gemini: HarnessAdapter = {
   id: Harness.gemini,
+  name: 'gemini',
+  aliases: ['qwen-code', 'qwen'],
+  label: 'Gemini CLI',
   recognizes: (o) => o.hook_event_name === 'BeforeTool',
   parse: (o) => {
     if (o.hook_event_name !== 'BeforeTool')
@@ -28,5 +37,31 @@ export const gemini: HarnessAdapter = {
     }
   },
   answer: (_call, verdict, reason) => ({ stdout: line({ decision: verdict, reason }), exitCode: 0 }),
-  refuse: (reason) => exitTwo(reason)
+  refuse: (reason) => exitTwo(reason),
+  settings: { under: 'home', path: ['.gemini', 'settings.json'] },
+  gate: {
+    events: ['BeforeTool'],
+    defaultEvents: ['BeforeTool'],
+    what: { BeforeTool: 'shell commands, writes, edits, fetches and MCP tools' },
+    matcher: () => GEMINI_MATCHER,
+    entry: (o) => matcherGroup(o.event, o.matcher, { type: 'command', name: 'muster', command: o.command, timeout: o.timeoutSec * 1000 })
+  },
+  lifecycle: {
+    events: { SessionStart: 'waiting', BeforeAgent: 'working', AfterAgent: 'waiting', Notification: 'waiting', SessionEnd: 'done' },
+    recognizes: (o) =>
+      o.hook_event_name === 'BeforeAgent' ||
+      o.hook_event_name === 'AfterAgent' ||
+      (typeof o.hook_event_name === 'string' && typeof o.transcript_path === 'string' && /[\\/]\.gemini[\\/]/.test(o.transcript_path)),
+    message: lifecycleMessage
+  },
+  faults: {
+    'hub-unreachable': { outcome: 'partly', how: 'Muster answers ask: Gemini asks you; `gemini -p` has nobody to ask and hangs' },
+    'build-missing': { outcome: 'runs', how: 'only exit 2 blocks: Gemini warns "Hook(s) [muster] failed" and runs the call' },
+    'hook-crash': { outcome: 'runs', how: 'only exit 2 blocks: Gemini warns "Hook(s) [muster] failed" and runs the call' },
+    'hook-timeout': { outcome: 'blocked', how: 'Muster denies as a timeout before Gemini’s own hook timeout' },
+    untrusted: { outcome: 'n/a', how: 'Gemini runs the hooks of the user settings (no trust step for them)' },
+    'bad-input': { outcome: 'blocked', how: 'exit 2 with the reason; nothing recorded' }
+  },
+  trust: { kind: 'none', how: 'hooks in the user settings run; a project’s own hooks need the folder trusted' },
+  versions: { bin: 'gemini', args: ['--version'], tested: '0.61.0' }
 }

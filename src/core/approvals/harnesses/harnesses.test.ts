@@ -212,3 +212,27 @@ describe('harness adapters (contract tests on the published payloads)', () => {
     })
   })
 })
+
+describe('the registry', () => {
+  it('every harness file imports only its folder and the shared vocabulary (they run in every hook process)', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs')
+    const dir = join(__dirname)
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts'))) {
+      const text = readFileSync(join(dir, f), 'utf8')
+      // the imports at the top (a plugin's source further down is text, not an import of this file)
+      const head = text.slice(0, text.search(/^(export|const|function|let) /m))
+      const from = [...head.matchAll(/^import [^;]*? from '([^']+)'/gm)].map((m) => m[1]!)
+      for (const m of from) expect(m, `${f} imports ${m}`).toMatch(/^(\.\/[\w-]+|\.\.\/\.\.\/\.\.\/shared\/(contract|approvals)\/[\w-]+)$/)
+    }
+  })
+
+  it('every harness says what happens on every fault, how it trusts hooks and which release was checked', async () => {
+    const { GATE_FAULTS, HARNESS_LIST } = await import('./index')
+    for (const h of HARNESS_LIST) {
+      for (const f of GATE_FAULTS) expect(h.faults[f]?.how, `${h.id} ${f}`).toMatch(/\w/)
+      expect(h.gate.entry ?? h.gate.plugin, h.id).toBeTruthy()
+      expect(h.gate.defaultEvents.every((e) => h.gate.events.includes(e))).toBe(true)
+      expect(h.versions.tested).toMatch(/\w/)
+    }
+  })
+})

@@ -2,9 +2,11 @@
  * OpenCode asks through its server, not a hook command: a `permission.asked` event
  * (`id`, `sessionID`, `permission`, `patterns`, `metadata`, `always`, `tool`), answered with
  * `POST /permission/:id/reply` `{reply: "once" | "always" | "reject", message?}`. Muster's
- * OpenCode plugin (`opencode-plugin.ts`) hands each asked event to `muster approve-hook --harness
+ * OpenCode plugin (its source is below) hands each asked event to `muster approve-hook --harness
  * opencode` on stdin and sends back the `reply` it prints; `null` leaves the question to
- * OpenCode's own prompt.
+ * OpenCode's own prompt. A hook that fails or prints nothing usable rejects (fail closed).
+ * Install: the plugin file `~/.config/opencode/plugin/muster-approvals.js`, Muster's own (marked
+ * on its first line): install writes it whole, uninstall removes it.
  */
 import { Harness } from '../../../shared/contract/hub-vocabulary'
 import { HookInputError, line, optText, type HarnessAdapter, type HookReply } from './types'
@@ -18,9 +20,61 @@ function propsOf(o: Record<string, unknown>): Record<string, unknown> {
 
 const reject = (reason: string): HookReply => ({ stdout: line({ reply: 'reject', message: reason }), exitCode: 0 })
 
+/** The first line of the plugin file: how Muster knows the file is its own. */
+export const PLUGIN_MARK = '// muster-approvals: written by `muster approve-hook install --harness opencode`; do not edit'
+
+/** The plugin's source for one command line (the hook command, run through `sh -c`). */
+export function opencodePluginSource(command: string, timeoutSec: number): string {
+  return `${PLUGIN_MARK}
+import { spawn } from 'node:child_process'
+
+const COMMAND = ${JSON.stringify(command)}
+const TIMEOUT_MS = ${timeoutSec * 1000}
+
+/** Runs Muster's hook with the event on stdin; its JSON answer, or a reject when it fails. */
+function ask(event) {
+  return new Promise((resolve) => {
+    const child = spawn('/bin/sh', ['-c', COMMAND], { stdio: ['pipe', 'pipe', 'pipe'] })
+    let out = ''
+    let err = ''
+    const timer = setTimeout(() => child.kill('SIGTERM'), TIMEOUT_MS)
+    child.stdout.on('data', (d) => (out += d))
+    child.stderr.on('data', (d) => (err += d))
+    child.on('error', (e) => resolve({ reply: 'reject', message: 'Muster approvals could not run: ' + e.message }))
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      try {
+        const answer = JSON.parse(out)
+        if (answer && (answer.reply === null || ['once', 'always', 'reject'].includes(answer.reply))) return resolve(answer)
+      } catch {}
+      resolve({ reply: 'reject', message: (err.trim() || 'Muster approvals failed (exit ' + code + ')') + '; the call is blocked' })
+    })
+    child.stdin.end(JSON.stringify(event))
+  })
+}
+
+export const MusterApprovals = async ({ serverUrl, directory }) => ({
+  event: async ({ event }) => {
+    if (event.type !== 'permission.asked') return
+    const answer = await ask({ ...event, directory })
+    if (answer.reply === null) return
+    const url = new URL('/permission/' + encodeURIComponent(event.properties.id) + '/reply', serverUrl)
+    if (directory) url.searchParams.set('directory', directory)
+    await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(answer.message ? { reply: answer.reply, message: answer.message } : { reply: answer.reply })
+    }).catch(() => {})
+  }
+})
+`
+}
+
 /** OpenCode. */
 export const opencode: HarnessAdapter = {
   id: Harness.opencode,
+  name: 'opencode',
+  label: 'OpenCode',
   recognizes: (o) => o.type === 'permission.asked',
   parse: (o) => {
     const p = propsOf(o)
@@ -53,5 +107,24 @@ export const opencode: HarnessAdapter = {
       : verdict === 'deny'
         ? reject(reason)
         : { stdout: line({ reply: extras?.always ? 'always' : 'once' }), exitCode: 0 },
-  refuse: (reason) => reject(reason)
+  refuse: (reason) => reject(reason),
+  settings: { under: 'home', path: ['.config', 'opencode', 'plugin', 'muster-approvals.js'] },
+  gate: {
+    events: ['permission.asked'],
+    defaultEvents: ['permission.asked'],
+    what: {
+      'permission.asked': 'every permission OpenCode asks for (its `permission` config decides which ask); answered once, always or reject'
+    },
+    plugin: { mark: PLUGIN_MARK, source: opencodePluginSource }
+  },
+  faults: {
+    'hub-unreachable': { outcome: 'blocked', how: 'Muster answers nothing and OpenCode asks you' },
+    'build-missing': { outcome: 'blocked', how: 'the plugin rejects when the hook cannot run' },
+    'hook-crash': { outcome: 'blocked', how: 'the plugin rejects when the hook fails' },
+    'hook-timeout': { outcome: 'blocked', how: 'the plugin stops the hook and rejects' },
+    untrusted: { outcome: 'n/a', how: 'OpenCode loads every plugin in its plugin folder' },
+    'bad-input': { outcome: 'blocked', how: 'rejected with the reason; nothing recorded' }
+  },
+  trust: { kind: 'none', how: 'every plugin in the plugin folder loads' },
+  versions: { bin: 'opencode', args: ['--version'], tested: '1.18.33' }
 }

@@ -6,6 +6,7 @@
  */
 import type { ToolInput } from '../../../shared/approvals/tool-call'
 import type { HarnessId } from '../../../shared/contract/hub-vocabulary'
+import type { SessionStateName } from '../../../shared/contract/session-state'
 
 /** One tool call a harness asks about, in Muster's terms. */
 export interface HarnessCall {
@@ -39,9 +40,112 @@ export interface AnswerExtras {
   always?: boolean
 }
 
-/** One harness. */
+/** Where a harness keeps the settings Muster edits, relative to the user's home or the current folder. */
+export interface SettingsLocation {
+  under: 'home' | 'cwd'
+  path: readonly string[]
+}
+
+/** What one hook entry needs (approvals gate or lifecycle hook). */
+export interface EntryOptions {
+  event: string
+  /** The command line (for a harness whose payload names no event, the event is already appended). */
+  command: string
+  /** The harness's own timeout, in seconds. */
+  timeoutSec: number
+  /** Tool-name regex where the harness takes one; undefined = every tool. */
+  matcher?: string
+  /** Write the harness's own "a failed hook blocks" switch, where it has one and this version honours it. */
+  failClosed?: boolean
+}
+
+/** One entry to install: the harness's hook event and the array item to put under `hooks.<event>`. */
+export interface HookEntrySpec {
+  event: string
+  /** The array item, in the harness's own shape (a matcher group, or a flat command entry). */
+  entry: Record<string, unknown>
+}
+
+/** How a harness's approvals gate is installed. */
+export interface GateSpec {
+  /** The hook events the gate can answer, and the ones installed by default. */
+  events: readonly string[]
+  defaultEvents: readonly string[]
+  /** Named sets of events (`--mode`), where the harness has sessions that ask and sessions that never do (Codex). */
+  modes?: Readonly<Record<string, readonly string[]>>
+  /** What reaches the operator through each event, as install reports it. */
+  what: Readonly<Record<string, string>>
+  /** The tool-name matcher installed by default for an event (undefined: every tool). */
+  matcher?(event: string): string | undefined
+  /** One hook entry in the harness's own shape; absent for a harness gated by a plugin (OpenCode). */
+  entry?(o: EntryOptions): HookEntrySpec
+  /** A plugin file Muster owns whole instead of hook entries: its first line, and its source for one command line. */
+  plugin?: { mark: string; source(command: string, timeoutSec: number): string }
+  /** A hooks file Muster creates starts as this object (e.g. `{"version": 1}`). */
+  fileBase?: Readonly<Record<string, unknown>>
+  /** The payload names no event: the installed command carries `--event`. */
+  eventInCommand?: boolean
+  /** Lines install prints about this harness (trust, versions), given what it found. */
+  notes?(o: { version: string | null; changedEvents: readonly string[]; action: string }): string[]
+}
+
+/** The session lifecycle hooks a harness offers. */
+export interface LifecycleSpec {
+  /** Each lifecycle event and the session state it means. */
+  events: Readonly<Record<string, SessionStateName>>
+  /** True when a lifecycle payload without `--harness` is this harness's. */
+  recognizes(o: Record<string, unknown>): boolean
+  /** The operator-facing line of a state change, if the payload has one. */
+  message(event: string, o: Record<string, unknown>): string | null
+  /** A line install prints (e.g. Codex's trust review). */
+  note?: string
+}
+
+/** A fault the gate may meet between the harness and the operator. */
+export type GateFault = 'hub-unreachable' | 'build-missing' | 'hook-crash' | 'hook-timeout' | 'untrusted' | 'bad-input'
+/** Every fault, in the order the README table lists them. */
+export const GATE_FAULTS: readonly GateFault[] = [
+  'hub-unreachable',
+  'build-missing',
+  'hook-crash',
+  'hook-timeout',
+  'untrusted',
+  'bad-input'
+]
+
+/** What happens to the agent's call on one fault: blocked, blocked only in some modes, or let through (the harness offers no way). */
+export interface FaultHandling {
+  outcome: 'blocked' | 'partly' | 'runs' | 'n/a'
+  /** In the operator's words: what the harness does and why. */
+  how: string
+}
+
+/** How the harness decides whether to run a hook it finds in its settings. */
+export interface TrustSpec {
+  /** `none`: every hook in the settings runs; `review`: the harness runs a new or changed hook only once the user trusted it. */
+  kind: 'none' | 'review'
+  how: string
+}
+
+/** The harness's own version: how to ask for it and what each release can do. */
+export interface VersionSpec {
+  /** The harness's command and the argument that prints its version. */
+  bin: string
+  args: readonly string[]
+  /** The release the adapter was checked against (real CLI in e2e). */
+  tested: string
+  /** The first release whose gate fails closed on a crashed or missing hook, where that depends on the version. */
+  failClosedSince?: string
+}
+
+/** One harness: everything Muster knows about it, in one file. */
 export interface HarnessAdapter {
   id: HarnessId
+  /** The name `--harness` takes for install (`claude`, `codex`, ...); `aliases` are accepted too. */
+  name: string
+  aliases?: readonly string[]
+  /** As the operator reads it. */
+  label: string
   /** True when the payload is this harness's (`event` is the one installed, for payloads without one). */
   recognizes(o: Record<string, unknown>, event?: string): boolean
   /** The call, or a HookInputError for a payload of this harness that cannot be used. */
@@ -50,6 +154,14 @@ export interface HarnessAdapter {
   answer(call: HarnessCall, verdict: HookVerdict, reason: string, extras?: AnswerExtras): HookReply
   /** How this harness is told "no" when its payload cannot be used: its own deny, or exit 2 with the reason. */
   refuse(reason: string, event?: string): HookReply
+  /** The settings file the gate and lifecycle hooks go into by default. */
+  settings: SettingsLocation
+  gate: GateSpec
+  lifecycle?: LifecycleSpec
+  /** What happens to a call on each fault, with Muster's gate installed as `install` writes it. */
+  faults: Readonly<Record<GateFault, FaultHandling>>
+  trust: TrustSpec
+  versions: VersionSpec
 }
 
 /** A malformed hook input. */
@@ -97,3 +209,17 @@ export function toolInputOf(v: unknown, key: string, text = false): ToolInput {
 
 /** One JSON line. */
 export const line = (v: unknown): string => JSON.stringify(v) + '\n'
+
+/** Compares dotted versions: negative, zero or positive. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number)
+  const pb = b.split('.').map(Number)
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0)
+    if (d) return d
+  }
+  return 0
+}
+
+/** A non-empty string, or null. */
+export const textOf = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null)

@@ -1,0 +1,222 @@
+/**
+ * Installs Muster's gate (the approvals hook) and its lifecycle hooks into a harness, as the
+ * harness's own file says (`harnesses/<harness>.ts`: settings location, events, entry shape,
+ * plugin, notes): `muster approve-hook install`, `muster session-hook install` and any future
+ * caller (a "connect agents" screen) go through here and only map their options and print.
+ * The settings file is edited by `hook-install.ts` (byte for byte outside Muster's own entry).
+ */
+import { resolve } from 'node:path'
+import { ApiError } from '../../shared/api-error'
+import { AGENT_ID_MESSAGE, isAgentId } from '../../shared/agent-id'
+import { DEFAULT_HOOK_TIMEOUT_MS } from './approve-hook'
+import { adapterFor, compareVersions, HARNESS_LIST, type HarnessAdapter } from './harnesses'
+import { installedCommand, installHooks, shellQuote, uninstallHooks, type HookInstallResult } from './hook-install'
+import { installOwnFile, uninstallOwnFile } from './plugin-file'
+
+/** The lifecycle hook's own timeout in the harness (it returns in milliseconds; this only bounds a stuck start). */
+export const SESSION_HOOK_TIMEOUT_SEC = 10
+
+/** Where the install runs: the folders default settings paths are relative to. */
+export interface InstallPlace {
+  /** The user's home folder (`~`). */
+  userHome: string
+  /** The current folder (Copilot CLI's hooks file is per repository). */
+  cwd: string
+}
+
+/** What the installed command names besides the agent: Muster's home, the hub, the project. */
+export interface HookTarget {
+  agent: string
+  /** `--home` as given (absolute). */
+  home?: string
+  palace?: string
+  hub?: string
+  project?: string
+}
+
+/** Options of an approvals gate install. */
+export interface GateInstallOptions extends HookTarget {
+  harness: HarnessAdapter
+  /** The settings file (default: the harness's own). */
+  settings?: string
+  /** Hook events, comma-separated (default: the harness's default set). */
+  event?: string
+  /** A named set of events (Codex: interactive, exec, both). */
+  mode?: string
+  /** Tool-name regex; `*` or empty for every tool. */
+  matcher?: string
+  timeoutMs?: number
+  /** How the harness starts Muster (a program and its script, shell-quoted). */
+  program: string
+  /** True when the program was given explicitly (a reinstall then never keeps the old one). */
+  programGiven: boolean
+  /** The operator key ids the hook trusts. */
+  operatorKeys: readonly string[]
+  /** The harness's version as its own command prints it, or null when it was not found. */
+  version: string | null
+}
+
+/** What an install did, with what the operator should know. */
+export interface GateInstallResult extends HookInstallResult {
+  command: string
+  /** What reaches the operator through each installed event. */
+  what: Record<string, string>
+  notes: string[]
+}
+
+/** The harness a `--harness` name stands for, or a clear error naming the choices. */
+export function harnessNamed(name: string, choices: readonly HarnessAdapter[] = HARNESS_LIST, why = ''): HarnessAdapter {
+  const h = adapterFor(name)
+  if (!h || !choices.includes(h))
+    throw new ApiError(`--harness must be ${choices.map((c) => c.name).join(', ')}${why}, got '${name}'`, 'invalid_input')
+  return h
+}
+
+/** The settings file an install edits: the one given (relative to `cwd`), else the harness's own. */
+export function settingsFile(h: HarnessAdapter, place: InstallPlace, given?: string): string {
+  if (given) return resolve(place.cwd, given)
+  return resolve(h.settings.under === 'home' ? place.userHome : place.cwd, ...h.settings.path)
+}
+
+/** The approval events to install, from `--event` (comma-separated) and `--mode`. */
+export function gateEvents(h: HarnessAdapter, o: { event?: string; mode?: string }): string[] {
+  const bad = (m: string): never => {
+    throw new ApiError(m, 'invalid_input')
+  }
+  const modes = h.gate.modes
+  if (o.mode !== undefined && !modes) {
+    const withModes = HARNESS_LIST.filter((x) => x.gate.modes)
+      .map((x) => `--harness ${x.name} (${Object.keys(x.gate.modes!).join(', ')})`)
+      .join('; ')
+    bad(`--mode is for ${withModes}`)
+  }
+  if (modes && o.mode !== undefined) {
+    const chosen = modes[o.mode] ?? bad(`--mode must be ${Object.keys(modes).join(', ')}, got '${o.mode}'`)
+    if (o.event && o.event.split(',').some((e) => !chosen.includes(e.trim())))
+      bad(
+        `--mode ${o.mode} installs ${chosen.join(' and ')}; --event ${o.event} cannot work with it (Codex asks through PermissionRequest only in interactive sessions; \`codex exec\` never asks, so only the PreToolUse gate reaches it)`
+      )
+    return [...chosen]
+  }
+  if (!o.event) return [...h.gate.defaultEvents]
+  const events = o.event.split(',').map((e) => e.trim())
+  for (const e of events)
+    if (!h.gate.events.includes(e)) bad(`--event for --harness ${h.name} must be ${h.gate.events.join(' or ')}, got '${e}'`)
+  return events
+}
+
+/** The words after the program: `<kind> --agent A --harness H [--home ...] ...`. */
+function targetWords(kind: string, harness: string, t: HookTarget): string[] {
+  if (!isAgentId(t.agent)) throw new ApiError(`${AGENT_ID_MESSAGE}, got '${t.agent}'`, 'invalid_input')
+  if (t.hub && t.palace) throw new ApiError('give --hub or --palace, not both', 'invalid_input')
+  const words = [kind, '--agent', t.agent, '--harness', harness]
+  if (t.home) words.push('--home', t.home)
+  if (t.palace) words.push('--palace', t.palace)
+  if (t.hub) words.push('--hub', t.hub)
+  if (t.project) words.push('--project', t.project)
+  return words
+}
+
+/** Installs (or updates) the approvals gate of one harness. */
+export function installGate(o: GateInstallOptions, place: InstallPlace): GateInstallResult {
+  const h = o.harness
+  const file = settingsFile(h, place, o.settings)
+  const timeoutMs = o.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS
+  // the harness waits a little longer than the hook, so the hook's own timeout is the one recorded
+  const timeoutSec = Math.ceil(timeoutMs / 1000) + 30
+  const words = targetWords('approve-hook', h.id, o)
+  if (o.timeoutMs !== undefined) words.push('--timeout-ms', String(timeoutMs))
+  // the hook trusts the operator keys it is installed with: a key added to the home later is not trusted silently
+  words.push('--operator-keys', o.operatorKeys.join(','))
+  const tail = words.map(shellQuote).join(' ')
+
+  const plugin = h.gate.plugin
+  if (plugin) {
+    if (o.event || o.matcher || o.mode)
+      throw new ApiError(`--event, --matcher and --mode do not apply to ${h.label} (it asks through its server)`, 'invalid_input')
+    const command = `${o.program} ${tail}`
+    const action = installOwnFile(file, plugin.source(command, timeoutSec), plugin.mark)
+    const events = [...h.gate.defaultEvents]
+    return {
+      file,
+      events,
+      migrated_from: [],
+      action,
+      command,
+      what: whatOf(h, events),
+      notes: h.gate.notes?.({ version: o.version, changedEvents: [], action }) ?? []
+    }
+  }
+
+  const events = gateEvents(h, o)
+  const failClosed = !!o.version && !!h.versions.failClosedSince && compareVersions(o.version, h.versions.failClosedSince) >= 0
+  const matcherFor = (event: string): string | undefined => {
+    if (o.matcher === '*' || o.matcher === '') return undefined
+    return o.matcher ?? h.gate.matcher?.(event)
+  }
+  // a reinstall keeps the command line it finds when only the program path differs, so a harness
+  // that trusts hooks by their command (Codex) does not ask again
+  const commandFor = (event: string): { command: string; kept: boolean } => {
+    const own = h.gate.eventInCommand ? `${tail} --event ${shellQuote(event)}` : tail
+    const old = o.programGiven ? null : installedCommand(file, event, 'approve-hook')
+    if (old && old.endsWith(` ${own}`)) return { command: old, kept: true }
+    return { command: `${o.program} ${own}`, kept: false }
+  }
+  const planned = events.map((event) => ({ event, ...commandFor(event) }))
+  const specs = planned.map((p) =>
+    h.gate.entry!({ event: p.event, command: p.command, timeoutSec, matcher: matcherFor(p.event), failClosed })
+  )
+  const r = installHooks(file, specs, 'approve-hook', h.gate.fileBase)
+  const changedEvents = planned.filter((p) => !p.kept).map((p) => p.event)
+  const notes = h.gate.notes?.({ version: o.version, changedEvents, action: r.action }) ?? []
+  return { ...r, command: planned[0]!.command, what: whatOf(h, events), notes }
+}
+
+/** Removes the approvals gate of one harness from its settings file. */
+export function uninstallGate(h: HarnessAdapter, file: string): HookInstallResult {
+  if (h.gate.plugin) return { file, events: [], migrated_from: [], action: uninstallOwnFile(file, h.gate.plugin.mark) }
+  return uninstallHooks(file, 'approve-hook')
+}
+
+/** Options of a lifecycle hooks install. */
+export interface LifecycleInstallOptions extends HookTarget {
+  harness: HarnessAdapter
+  settings?: string
+  program: string
+}
+
+/** What a lifecycle install did. */
+export interface LifecycleInstallResult extends HookInstallResult {
+  command: string
+  notes: string[]
+}
+
+/** The harnesses with lifecycle hooks, in the order `--harness` lists them. */
+export const LIFECYCLE_CHOICES = HARNESS_LIST.filter((h) => h.lifecycle)
+
+/** Installs (or updates) the lifecycle hooks of one harness. */
+export function installLifecycle(o: LifecycleInstallOptions, place: InstallPlace): LifecycleInstallResult {
+  const h = o.harness
+  const life = h.lifecycle
+  if (!life || !h.gate.entry) throw new ApiError(`${h.label} has no lifecycle hooks`, 'invalid_input')
+  const file = settingsFile(h, place, o.settings)
+  const base = `${o.program} ${targetWords('session-hook', h.name, o).map(shellQuote).join(' ')}`
+  const specs = Object.keys(life.events).map((event) =>
+    h.gate.entry!({
+      event,
+      command: h.gate.eventInCommand ? `${base} --event ${shellQuote(event)}` : base,
+      timeoutSec: SESSION_HOOK_TIMEOUT_SEC
+    })
+  )
+  const r = installHooks(file, specs, 'session-hook', h.gate.fileBase)
+  return { ...r, command: base, notes: life.note ? [life.note] : [] }
+}
+
+/** Removes the lifecycle hooks from a settings file. */
+export function uninstallLifecycle(file: string): HookInstallResult {
+  return uninstallHooks(file, 'session-hook')
+}
+
+function whatOf(h: HarnessAdapter, events: readonly string[]): Record<string, string> {
+  return Object.fromEntries(events.map((e) => [e, h.gate.what[e] ?? 'the calls it fires for']))
+}

@@ -129,8 +129,8 @@ function absolutePath(path: string, cwd: string | null | undefined): string | nu
     .join('/')}`
 }
 
-/** A file path against a gitignore-style Read/Edit rule. */
-function pathMatches(pattern: string, path: string, call: CallToMatch): boolean {
+/** A file path against a gitignore-style Read/Edit rule (also the risky list's path patterns). */
+export function pathMatches(pattern: string, path: string, call: CallToMatch): boolean {
   if (hasDotDot(pattern)) return false
   const subject = absolutePath(path, call.cwd)
   if (subject === null) return false

@@ -9,9 +9,12 @@
  *   Until the mirror first catches up, a list or wait the MCP tools can express asks the server.
  * - Writes and artifacts are the upstream tools over `POST /mcp`; a write returns once the stream
  *   has brought its event into the mirror (at most a few seconds), so a read right after sees it.
- * - Capabilities come from `tools/list` on every (re)connect: a `--read-only` server offers no
- *   write tool (writes are refused before any call, with the reason), and an older hub's list/wait
- *   without `writer` filter authors by `from_agent` (also learnt from a -32602 and remembered).
+ * - Capabilities come from one `tools/list` probe per connection, which every call of that
+ *   connection awaits (never a flag a background probe flips under a call in flight): a
+ *   `--read-only` server offers no write tool (writes are refused before any call, with the
+ *   reason), and an older hub's list/wait without `writer` filter authors by `from_agent`. A call
+ *   that sent `writer` and got the server's -32602 for it is asked again with `from_agent`: the
+ *   fallback follows that answer and the argument this call sent, nothing shared.
  */
 import { ApiError } from '../../../shared/api-error'
 import type { HubEvent, HubEventEnvelope } from '../../../shared/contract/hub-types'
@@ -81,6 +84,9 @@ interface Capabilities {
   author: AuthorArg
 }
 
+/** Before any probe answered: writes allowed, authors as newer hubs take them. */
+const UNKNOWN_CAPS: Capabilities = { known: false, readOnly: false, author: 'writer' }
+
 /** A hub served by a MemPalace hub server. */
 export class RemoteHub implements HubPort {
   readonly kind = 'remote' as const
@@ -90,7 +96,11 @@ export class RemoteHub implements HubPort {
   private readonly mirror: HubMirror
   private readonly sync: RemoteSync
   private readonly local: LocalHub
-  private caps: Capabilities = { known: false, readOnly: false, author: 'writer' }
+  /** The current connection's probe (null before the first, or after one that failed). */
+  private capsProbe: Promise<Capabilities> | null = null
+  private capsSettled = true
+  /** The last probe's answer, for synchronous display only (read-only state); calls await `capabilities()`. */
+  private caps: Capabilities = UNKNOWN_CAPS
   private probe: { online: boolean; reason: string | null } | null = null
   private readonly readyMs: number
   private readonly probeMs: number
@@ -107,20 +117,44 @@ export class RemoteHub implements HubPort {
     this.readyMs = o.readyTimeoutMs ?? READY_WAIT_MS
   }
 
-  /** Reads the server's tools: read-only (no write tool offered) and how list/wait filter authors. */
-  private async refreshCapabilities(signal?: AbortSignal): Promise<void> {
-    const tools = await this.mcp.listTools({ signal, timeoutMs: this.probeMs })
-    const names = new Map(tools.map((t) => [t.name, t.arguments]))
-    const list = names.get('mempalace_event_list')
-    this.caps = {
-      known: true,
-      readOnly: !names.has('mempalace_event_append'),
-      author: list && !list.has('writer') ? 'from_agent' : 'writer'
-    }
+  /** Starts a probe of the server's tools: read-only (no write tool offered) and how list/wait filter authors. */
+  private probeCapabilities(signal?: AbortSignal): Promise<Capabilities> {
+    const probe = this.mcp.listTools({ signal, timeoutMs: this.probeMs }).then((tools) => {
+      const names = new Map(tools.map((t) => [t.name, t.arguments]))
+      const list = names.get('mempalace_event_list')
+      const caps: Capabilities = {
+        known: true,
+        readOnly: !names.has('mempalace_event_append'),
+        author: list && !list.has('writer') ? 'from_agent' : 'writer'
+      }
+      if (this.capsProbe === probe) this.caps = caps
+      return caps
+    })
+    this.capsProbe = probe
+    this.capsSettled = false
+    probe.then(
+      () => this.capsProbe === probe && (this.capsSettled = true),
+      () => {
+        if (this.capsProbe !== probe) return
+        this.capsProbe = null
+        this.capsSettled = true
+      }
+    )
+    return probe
   }
 
-  private readOnlyReason(): string | null {
-    return this.caps.known && this.caps.readOnly ? `the hub server ${this.location} runs read-only (it offers no write tool)` : null
+  /** A new connection (the live stream's, or a status probe): its one probe, or the one already under way. */
+  private async refreshCapabilities(signal?: AbortSignal): Promise<void> {
+    await (this.capsProbe && !this.capsSettled ? this.capsProbe : this.probeCapabilities(signal))
+  }
+
+  /** This connection's capabilities (probing once if nobody has); unknown when the probe failed. */
+  private capabilities(): Promise<Capabilities> {
+    return (this.capsProbe ?? this.probeCapabilities()).catch(() => UNKNOWN_CAPS)
+  }
+
+  private readOnlyReason(caps = this.caps): string | null {
+    return caps.known && caps.readOnly ? `the hub server ${this.location} runs read-only (it offers no write tool)` : null
   }
 
   async status(): Promise<HubStatus> {
@@ -163,7 +197,7 @@ export class RemoteHub implements HubPort {
 
   async list(q: ListQuery): Promise<EventPage> {
     this.sync.start()
-    if (!this.sync.current().caught_up && listArgs(q, this.caps.author)) {
+    if (!this.sync.current().caught_up && listArgs(q, 'writer')) {
       try {
         return await this.listFromServer(q)
       } catch (err) {
@@ -193,13 +227,22 @@ export class RemoteHub implements HubPort {
     return { events: events.slice(0, limit), has_more: events.length > limit || out.truncated === true }
   }
 
-  /** Runs a list/wait call; when an author filter is sent as `writer` and refused, retries with `from_agent`. */
+  /**
+   * Runs a list/wait call with the author argument this connection's probe chose; when the call
+   * sent `writer` and the server refused that very argument, asks again with `from_agent` (and
+   * the connection's later calls send `from_agent` at once).
+   */
   private async withAuthorFallback<T>(q: EventFilters, call: (author: AuthorArg) => Promise<T>): Promise<T> {
+    const caps = await this.capabilities()
+    const author = q.from_agent === undefined ? 'writer' : caps.author
     try {
-      return await call(this.caps.author)
+      return await call(author)
     } catch (err) {
-      if (q.from_agent === undefined || this.caps.author !== 'writer' || !rejectsArgument(err, 'writer')) throw err
-      this.caps = { ...this.caps, author: 'from_agent' }
+      if (q.from_agent === undefined || author !== 'writer' || !rejectsArgument(err, 'writer')) throw err
+      const older: Capabilities = { ...caps, author: 'from_agent' }
+      this.capsProbe = Promise.resolve(older)
+      this.capsSettled = true
+      this.caps = older
       return call('from_agent')
     }
   }
@@ -218,7 +261,7 @@ export class RemoteHub implements HubPort {
 
   async wait(q: WaitQuery): Promise<WaitResult> {
     this.sync.start()
-    const expressible = listArgs(q, this.caps.author) !== null && q.before_event_id === undefined
+    const expressible = listArgs(q, 'writer') !== null && q.before_event_id === undefined
     if (this.sync.current().caught_up || !expressible) return (await this.mirrored()).wait(q)
     const timeout = clampTimeout(q.timeout_ms)
     const out = await this.withAuthorFallback(q, (author) => {
@@ -302,7 +345,7 @@ export class RemoteHub implements HubPort {
 
   /** Calls a write tool: refused up front on a read-only server; an unknown `topic` explained. */
   private async write<T>(tool: string, args: Record<string, unknown>): Promise<T> {
-    const refusal = this.readOnlyReason()
+    const refusal = this.readOnlyReason(await this.capabilities())
     if (refusal) throw new ApiError(`hub ${this.location} is read-only (${refusal}): writes are refused`, 'forbidden')
     try {
       return await this.mcp.callTool<T>(tool, definedArgs(args))

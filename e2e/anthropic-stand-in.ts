@@ -34,6 +34,16 @@ function textOf(content: unknown): string {
   return ''
 }
 
+/**
+ * The usage every reply reports (`message_start`, then the output in `message_delta`): fresh input,
+ * cache writes and cache reads, and the output of a tool-use reply or of a text reply.
+ */
+export const ANTHROPIC_USAGE = {
+  start: { input_tokens: 12, cache_creation_input_tokens: 40, cache_read_input_tokens: 100 },
+  toolUseOutput: 8,
+  textOutput: 4
+} as const
+
 /** Starts the stand-in; `command` is the Bash command the scripted model asks to run. */
 export function startAnthropicStandIn(command: string): Promise<AnthropicStandIn> {
   const toolResults: ToolResult[] = []
@@ -67,7 +77,7 @@ export function startAnthropicStandIn(command: string): Promise<AnthropicStandIn
           content: [],
           stop_reason: null,
           stop_sequence: null,
-          usage: { input_tokens: 12, output_tokens: 1 }
+          usage: { ...ANTHROPIC_USAGE.start, output_tokens: 1 }
         }
       })
       if (results.length === 0) {
@@ -85,7 +95,7 @@ export function startAnthropicStandIn(command: string): Promise<AnthropicStandIn
         send('message_delta', {
           type: 'message_delta',
           delta: { stop_reason: 'tool_use', stop_sequence: null },
-          usage: { output_tokens: 8 }
+          usage: { output_tokens: ANTHROPIC_USAGE.toolUseOutput }
         })
       } else {
         send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })
@@ -98,7 +108,7 @@ export function startAnthropicStandIn(command: string): Promise<AnthropicStandIn
         send('message_delta', {
           type: 'message_delta',
           delta: { stop_reason: 'end_turn', stop_sequence: null },
-          usage: { output_tokens: 4 }
+          usage: { output_tokens: ANTHROPIC_USAGE.textOutput }
         })
       }
       send('message_stop', { type: 'message_stop' })

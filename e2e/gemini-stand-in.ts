@@ -18,6 +18,15 @@ export interface GeminiStandIn {
 
 type Part = { functionResponse?: { response?: Record<string, unknown> } }
 
+/** The usage every reply reports: 10 prompt tokens (4 of them cached), 5 candidate tokens and 2 of thoughts. */
+export const GEMINI_USAGE = {
+  promptTokenCount: 10,
+  cachedContentTokenCount: 4,
+  candidatesTokenCount: 5,
+  thoughtsTokenCount: 2,
+  totalTokenCount: 17
+} as const
+
 /** Starts the stand-in; `command` is the shell command the scripted model runs. */
 export function startGeminiStandIn(command: string): Promise<GeminiStandIn> {
   const responses: Record<string, unknown>[] = []
@@ -44,7 +53,7 @@ export function startGeminiStandIn(command: string): Promise<GeminiStandIn> {
             : { text: 'Finished.' }
       const chunk = {
         candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
-        usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 }
+        usageMetadata: GEMINI_USAGE
       }
       if (req.url!.includes('alt=sse'))
         res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`data: ${JSON.stringify(chunk)}\n\n`)

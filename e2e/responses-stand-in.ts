@@ -31,6 +31,15 @@ const textOf = (v: unknown): string =>
       ? v.map((p) => (p && typeof p === 'object' && 'text' in p ? String(p.text) : '')).join('')
       : ''
 
+/** The usage every reply reports: 10 input tokens (4 of them read from the cache), 5 output (2 of them reasoning). */
+export const RESPONSES_USAGE = {
+  input_tokens: 10,
+  input_tokens_details: { cached_tokens: 4 },
+  output_tokens: 5,
+  output_tokens_details: { reasoning_tokens: 2 },
+  total_tokens: 15
+} as const
+
 /**
  * Starts the stand-in; `command` is the shell command the scripted model runs through
  * `exec_command`. With `escalate`, the call asks to run outside the sandbox (which an interactive
@@ -78,7 +87,7 @@ export function startResponsesStandIn(command: string, escalate = false): Promis
       send('response.completed', {
         response: {
           id,
-          usage: { input_tokens: 10, input_tokens_details: null, output_tokens: 5, output_tokens_details: null, total_tokens: 15 }
+          usage: RESPONSES_USAGE
         }
       })
       res.end()

@@ -12,8 +12,8 @@ export {
   type Mirror,
   type MirroredRule
 } from './allowlist-mirror'
-export { decisionAppend, requestAppend } from './approval-events'
-export { DecisionTrust, KEY_ID_RE, rulePayload, type DecisionSigner } from './decision-trust'
+export { decisionAppend, projectStream, requestAppend } from './approval-events'
+export { DecisionTrust, KEY_ID_RE, readSignature, rulePayload, type DecisionSigner, type SignatureRef } from './decision-trust'
 export { OperatorKeys, KEYS_DIR, trustedKeyIds, type KeyProtector, type TrustedKey } from './operator-keys'
 export { ApprovalsService } from './approvals-service'
 export { MAX_SNOOZE_MINUTES, SnoozeStore } from './snooze-store'

@@ -1,11 +1,11 @@
 /**
  * The CLI's answers to "what needs me?" and its manners (issue 20, point 7), on the demo fleet:
- * `muster needs`, the needs line of `muster status`, hub commands defaulting to the only
- * registered hub, a wrong `--hub` failing everywhere, a closed pipe ending quietly, `muster` alone
+ * `muster needs`, the needs line of `muster status`, hub commands defaulting to the hub
+ * registered first, a wrong `--hub` failing everywhere, a closed pipe ending quietly, `muster` alone
  * printing the help, `patch verify` printing each reason once. Exit codes checked each time.
  */
 import { spawn } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { builtCli } from '../../test/helpers/built-cli'
@@ -49,7 +49,7 @@ describe('muster needs', () => {
 })
 
 describe('hub commands', () => {
-  it('default to the only registered hub when the default palace has none', async () => {
+  it('default to the hub registered first (the demo hub)', async () => {
     const events = await run(home, 'events', 'list', '--limit', '5')
     expect(events.code).toBe(0)
     expect(events.out).toMatch(/^5 event\(s\):/)
@@ -58,15 +58,53 @@ describe('hub commands', () => {
     expect(patches.out).toMatch(/\d+ patches: \d+ waiting/)
   }, 60_000)
 
-  it('a second registered hub makes the default palace the default again, and its absence names --hub', async () => {
+  it('the hub registered first stays the default when another is registered; hubs list says so', async () => {
     const other = tmpDir()
     const h2 = tmpDir()
     expect((await run(h2, 'hubs', 'add', join(other, 'a'), '--create', '--name', 'a')).code).toBe(0)
     expect((await run(h2, 'hubs', 'add', join(other, 'b'), '--create', '--name', 'b')).code).toBe(0)
-    const r = await run(h2, 'patch', 'list')
-    expect(r.code).toBe(1)
-    expect(r.err).toMatch(/^muster: no hub at .*; choose a hub with --hub NAME \(see: muster hubs list\) or --palace DIR\n$/)
-    expect((await run(h2, 'patch', 'list', '--hub', 'a')).code).toBe(0)
+    const r = await run(
+      h2,
+      'events',
+      'append',
+      '--type',
+      'note',
+      '--stream',
+      's',
+      '--room',
+      'r',
+      '--from-agent',
+      'x',
+      '--body',
+      'hi',
+      '--json'
+    )
+    expect(r.code, r.err).toBe(0)
+    expect(JSON.parse((await run(h2, 'events', 'list', '--hub', 'a', '--json')).out).count).toBe(1)
+    expect(JSON.parse((await run(h2, 'events', 'list', '--hub', 'b', '--json')).out).count).toBe(0)
+    expect((await run(h2, 'hubs', 'list')).out).toMatch(/\ndefault: a \(registered first\)\n$/)
+  }, 60_000)
+
+  it('on a fresh home a read finds no hub: it says which hubs exist and how to pick one, exits 1 and creates nothing outside the home', async () => {
+    const fresh = tmpDir()
+    const muster = join(fresh, 'muster')
+    for (const args of [
+      ['events', 'list'],
+      ['patch', 'list'],
+      ['thread', 'task_x']
+    ]) {
+      const r = await runCliWith(muster, { env: { HOME: fresh }, cwd: fresh }, ...args)
+      expect(r.code, args.join(' ')).toBe(1)
+      // events list is a twin of `mempalace logstream list`: its errors carry upstream's prefix
+      expect(r.err.replace(/^Error: /, 'muster: ')).toBe(
+        `muster: no hub at ${join(fresh, '.mempalace', 'palace')} (logstream.sqlite3 does not exist; the default: MemPalace's default palace; ` +
+          'no hub is registered; register one with muster hubs add DIR (--create makes it), or run muster demo)\n'
+      )
+    }
+    expect(readdirSync(fresh)).toEqual(['muster'])
+    expect((await runCliWith(muster, { env: { HOME: fresh }, cwd: fresh }, 'hubs', 'list')).out).toBe(
+      `no hubs registered (try: muster hubs add PALACE, or --url URL --token-file FILE)\ndefault: ${join(fresh, '.mempalace', 'palace')} (MemPalace's default palace) (no hub yet)\n`
+    )
   }, 60_000)
 
   it.each([
@@ -81,7 +119,7 @@ describe('hub commands', () => {
   ])('%s %s with a wrong --hub fails (exit 1, one error line, no answer)', async (...args: string[]) => {
     const r = await run(home, ...args, '--hub', 'nope')
     expect(r.code).toBe(1)
-    expect(r.err).toMatch(/unknown hub 'nope' \(see: muster hubs list\)\n$/)
+    expect(r.err).toMatch(/unknown hub 'nope' \(registered hubs: demo; see: muster hubs list\)\n$/)
     expect(r.err.trim().split('\n')).toHaveLength(1)
     expect(r.out).toBe('')
   })

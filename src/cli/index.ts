@@ -62,7 +62,7 @@ export function buildProgram(io: CliIo): Command {
     .option('--json', 'print machine-readable JSON')
     .option(
       '--palace <dir>',
-      'MemPalace palace holding logstream.sqlite3 (default: $MEMPALACE_PALACE_PATH, ~/.mempalace/config.json, ~/.mempalace/palace)'
+      'MemPalace palace holding logstream.sqlite3 (default: the hub registered first, else $MEMPALACE_PALACE_PATH, ~/.mempalace/config.json, ~/.mempalace/palace)'
     )
     .showHelpAfterError(false)
     .configureOutput(output)

@@ -214,9 +214,7 @@ export function count(n: number, word: string): string {
  * `json.dumps({"error": msg})`, or `Error: <msg>` on stderr.
  */
 export function fail(io: CliIo, json: boolean, message: string, code: number, upstream = false): number {
-  let line = message.split('\n')[0]!.trim()
-  // the hub taken by default has no file: say how to choose another
-  if (/^no hub at /.test(line)) line += '; choose a hub with --hub NAME (see: muster hubs list) or --palace DIR'
+  const line = message.split('\n')[0]!.trim()
   if (json) io.stdout(upstream ? upstreamErrorJson(line) : JSON.stringify({ error: line }) + '\n')
   else io.stderr(upstream ? `Error: ${line}\n` : `muster: ${line}\n`)
   return code

@@ -15,9 +15,9 @@ export interface HubCliOptions {
 }
 
 /**
- * The hub this invocation addresses: `--hub NAME`, else `--palace`, else none named: the hub service
- * then takes MemPalace's palace (env, config), or the only registered hub when the default palace
- * has no hub, else the default palace.
+ * The hub this invocation addresses: `--hub NAME` (or a server's URL), else `--palace`, else none
+ * named: the hub service then takes the default (`chooseHub`: the hub registered first, else
+ * MemPalace's palace from the environment or config, else `~/.mempalace/palace`).
  */
 export function cliSelection(cmd: Command, io: CliIo): HubSelection {
   const { hub } = cmd.opts() as HubCliOptions
@@ -36,12 +36,13 @@ export async function withHub<T>(cmd: Command, io: CliIo, fn: (hubs: HubService,
 
 /**
  * `withHub` for the reads of the `mempalace` twins (events list/wait/watch, artifact get): a palace
- * folder without its hub file gets one and the command answers (list 0 events, wait/watch time
- * out), as upstream does. Writes create the hub themselves once their input is valid.
+ * folder named with `--palace` that has no hub file gets one and the command answers (list 0
+ * events, wait/watch time out), as upstream does. Without `--palace` a read creates nothing: no hub
+ * is an error that says which hubs exist and how to pick one.
  */
 export function withUpstreamHub<T>(cmd: Command, io: CliIo, fn: (hubs: HubService, sel: HubSelection) => Promise<T>): Promise<T> {
   return withHub(cmd, io, async (hubs, sel) => {
-    await hubs.ensureHub(sel)
+    if (sel.palace && !sel.hub) await hubs.ensureHub(sel)
     return fn(hubs, sel)
   })
 }

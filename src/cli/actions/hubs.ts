@@ -23,7 +23,8 @@ export async function list(io: CliIo, _o: unknown, cmd: Command): Promise<void> 
       ? table([['NAME', 'KIND', 'STATE', 'LOCATION'], ...rows])
       : 'no hubs registered (try: muster hubs add PALACE, or --url URL --token-file FILE)\n'
   )
-  io.stdout(`default (${r.default.source}): ${r.default.palace}${r.default.exists ? '' : ' (no hub yet)'}\n`)
+  // the hub every command, hook and the app take when none is named, and why
+  io.stdout(`default: ${r.default.reason}${r.default.exists || r.default.online ? '' : ' (no hub yet)'}\n`)
 }
 
 /**

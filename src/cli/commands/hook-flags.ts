@@ -29,7 +29,11 @@ export interface HookFlag {
 /** The hook's own flags (besides the global `--home`, `--palace`, `--json`). */
 export const HOOK_FLAGS: readonly HookFlag[] = [
   { spec: '--agent <id>', key: 'agent', help: 'the agent whose tool call this is (required), e.g. mac-claude' },
-  { spec: '--hub <name-or-url>', key: 'hub', help: 'a registered hub (default: --palace, else MemPalace’s palace resolution)' },
+  {
+    spec: '--hub <name-or-url>',
+    key: 'hub',
+    help: 'a registered hub (default: --palace, else the hub registered first, else MemPalace’s palace)'
+  },
   {
     spec: '--project <name>',
     key: 'project',

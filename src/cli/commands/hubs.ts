@@ -11,7 +11,7 @@ export function registerHubs(program: Command, io: CliIo): void {
   lazySubcommands(hubs, (hubs) => {
     hubs
       .command('list')
-      .description('registered hubs and the MemPalace default palace')
+      .description('registered hubs and the default hub (and why it is the default)')
       .action(lazyAction(io, actions, 'list'))
 
     hubs

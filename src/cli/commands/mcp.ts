@@ -11,6 +11,6 @@ export function registerMcp(program: Command, io: CliIo): void {
       "serve MCP over stdio: MUSE's tools (muse_get_status, ...) for --project-root and the hub tools (mempalace_event_list, ...)"
     )
     .option('--project-root <dir>', 'the MUSE project (holding .muse/); default: the current folder')
-    .option('--hub <name>', 'registered hub for the hub tools (default: --palace, else MemPalace’s palace resolution)')
+    .option('--hub <name>', 'registered hub for the hub tools (default: --palace, else the hub registered first, else MemPalace’s palace)')
     .action(lazyAction(io, () => import('../actions/mcp'), 'mcp'))
 }

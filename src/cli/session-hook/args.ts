@@ -19,7 +19,11 @@ export const SESSION_HOOK_FLAGS: readonly { spec: string; key: keyof SessionHook
   { spec: '--agent <id>', key: 'agent', help: 'the agent whose session this is (required), e.g. mac-claude' },
   { spec: '--harness <name>', key: 'harness', help: 'claude, codex, gemini or copilot (default: read from the hook input)' },
   { spec: '--event <name>', key: 'event', help: 'the lifecycle event, for harnesses whose input does not name it (Copilot CLI)' },
-  { spec: '--hub <name-or-url>', key: 'hub', help: 'a registered hub (default: --palace, else MemPalace’s palace resolution)' },
+  {
+    spec: '--hub <name-or-url>',
+    key: 'hub',
+    help: 'a registered hub (default: --palace, else the hub registered first, else MemPalace’s palace)'
+  },
   { spec: '--project <name>', key: 'project', help: 'the project (default: the registered project holding the session’s cwd)' }
 ]
 

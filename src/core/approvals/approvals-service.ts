@@ -68,7 +68,7 @@ export class ApprovalsService {
       (await this.targets(sel)).map(async (t) => {
         let ref = { hub: t.hub ?? t.palace ?? '', palace: t.palace ?? '' }
         try {
-          const chosen = this.opts.hubs.choose(t)
+          const chosen = this.opts.hubs.chooseToRead(t)
           ref = { hub: chosen.name, palace: chosen.location }
           return { ref, ok: true, error: null, ...(await listHubApprovals(chosen.hub, ref, trust, now)) }
         } catch (err) {
@@ -92,7 +92,7 @@ export class ApprovalsService {
 
   /** The request an id names in a hub: its event id, or its `appr_` correlation id. */
   private async request(sel: HubSelection, id: string): Promise<HubEventEnvelope> {
-    const { hub } = this.opts.hubs.choose(sel)
+    const { hub } = this.opts.hubs.chooseToRead(sel)
     if (APPROVAL_ID_RE.test(id)) {
       const page = await hub.list({ correlation_id: id, type: EventType.approvalRequest, order: 'asc', limit: 1 })
       if (page.events[0]) return page.events[0]

@@ -44,13 +44,27 @@ export function defaultHubName(palace: string): string {
   return base || 'hub'
 }
 
+/** The registered hubs, as far as choosing one reads them (`chooseHub` in hub-choice.ts). */
+export interface RegisteredHubs {
+  /** Every registered hub, in registration order. */
+  inOrder(): HubRecord[]
+  find(name: string): HubRecord | null
+  findByUrl(url: string): HubRecord | null
+  findByPalace(palace: string): HubRecord | null
+}
+
 /** The hubs table and inbox cursors. */
-export class HubRegistry {
+export class HubRegistry implements RegisteredHubs {
   constructor(private readonly db: Db) {}
 
   /** Every registered hub, by name. */
   list(): HubRecord[] {
     return this.db.prepare(`SELECT ${COLUMNS} FROM hubs ORDER BY name`).all() as HubRecord[]
+  }
+
+  /** Every registered hub, in registration order (the first is the default hub: see hub-choice.ts). */
+  inOrder(): HubRecord[] {
+    return this.db.prepare(`SELECT ${COLUMNS} FROM hubs ORDER BY added_at, rowid`).all() as HubRecord[]
   }
 
   /** A hub by name (case-insensitive) or null. */

@@ -7,6 +7,7 @@
  * palace folder; a remote hub's URL).
  */
 import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { ApiError } from '../../shared/api-error'
 import type { HubInfo, MethodInput, MethodOutput, PushedEvent } from '../../shared/api'
 import type { HubEvent } from '../../shared/contract/hub-types'
@@ -29,28 +30,26 @@ import type {
   TasksQuery,
   WaitQuery
 } from './hub-port'
-import { HubRegistry, locationOf, type HubRecord } from './hub-registry'
-import { resolvePalace, type PalaceEnv, type PalaceSource } from './locate'
+import { chooseHub, describeChoice, noHubHint, type HubChoice, type HubSelection } from './hub-choice'
+import { HubRegistry, locationOf } from './hub-registry'
+import type { PalaceEnv } from './locate'
 import { OpenHubs } from './open/open-hubs'
 import { notAFolder } from './store/read-only'
+import { HUB_FILENAME } from './store/schema'
 import type { SyncOptions } from './remote/remote-sync'
-import { isHubUrl, normalizeHubUrl } from './remote/remote-url'
+import { isHubUrl } from './remote/remote-url'
 import { sanitizeListQuery } from './values/filter-values'
 import { HubValidationError, patchWarnings, validateBaseCommit } from './values/validate'
 import { watchHub, type WatchOutcome, type WatchRequest } from './watch/watch-run'
 import { artifactIntegrity } from './values/integrity'
-
-/** Which hub a call addresses: a registered name, a palace folder, or neither (MemPalace's default). */
-export interface HubSelection {
-  hub?: string
-  palace?: string
-}
 
 /** A chosen hub: how it is shown (registered name, else its location), where it lives, the hub. */
 export interface ChosenHub {
   name: string
   location: string
   hub: HubPort
+  /** How it was chosen. */
+  choice: HubChoice
 }
 
 /** `{hub, palace}` of every result. */
@@ -115,10 +114,9 @@ export class HubService {
 
   // ---- choosing hubs ----
 
-  /** MemPalace's default palace for this process. */
-  defaultPalace(): { palace: string; source: PalaceSource } {
-    const r = resolvePalace(null, this.env)
-    return { palace: r.palace, source: r.source }
+  /** The hub a selection naming none stands for, and why (`chooseHub`: the same for every entry). */
+  defaultHub(): HubChoice {
+    return chooseHub(this.registry, {}, this.env)
   }
 
   /** The open hub at a location: a palace folder, or a registered server URL (shared by every call). */
@@ -126,52 +124,32 @@ export class HubService {
     return this.open.at(location)
   }
 
-  /** The hub of a registry record. */
-  private hubOf(rec: HubRecord): HubPort {
-    return this.open.of(rec)
-  }
-
-  /** Resolves a selection: `hub` name (must be registered), else `palace`, else the default. */
+  /** Resolves a selection with `chooseHub`: `hub` name or URL (must be registered), else `palace`, else the default. */
   choose(sel: HubSelection): ChosenHub {
-    if (sel.hub) {
-      const rec = this.registry.get(sel.hub)
-      return { name: rec.name, location: locationOf(rec), hub: this.hubOf(rec) }
-    }
-    if (sel.palace && isHubUrl(sel.palace)) {
-      const url = normalizeHubUrl(sel.palace)
-      const rec = this.registry.findByUrl(url)
-      if (!rec)
-        throw new ApiError(`no hub server registered at ${url} (add it with: muster hubs add --url ${url} --token-file FILE)`, 'not_found')
-      return { name: rec.name, location: url, hub: this.hubOf(rec) }
-    }
-    if (!sel.palace) {
-      const only = this.onlyRegistered()
-      if (only) return { name: only.name, location: locationOf(only), hub: this.hubOf(only) }
-    }
-    const palace = sel.palace ? resolvePalace(sel.palace, this.env).palace : this.defaultPalace().palace
-    const wrong = notAFolder(palace)
+    const c = chooseHub(this.registry, sel, this.env)
+    if (c.record) return { name: c.name, location: c.location, hub: this.open.of(c.record), choice: c }
+    if (isHubUrl(c.location)) return { name: c.name, location: c.location, hub: this.hubAt(c.location), choice: c }
+    const wrong = notAFolder(c.location)
     if (wrong) throw new ApiError(wrong, 'invalid_input')
-    const rec = this.registry.findByPalace(palace)
-    return { name: rec?.name ?? palace, location: palace, hub: this.hubAt(palace) }
+    return { name: c.name, location: c.location, hub: this.hubAt(c.location), choice: c }
   }
 
   /**
-   * The hub a selection naming none stands for when MemPalace's default is not a choice: no palace
-   * set by environment or config, no hub file at the default palace, exactly one hub registered
-   * (after `muster demo`, the demo hub). Null otherwise: the default palace, as MemPalace resolves it.
+   * `choose` for a read: a palace folder without its hub file is not_found with why it was
+   * chosen and which hubs there are (a read never creates a hub).
    */
-  private onlyRegistered(): HubRecord | null {
-    const def = resolvePalace(null, this.env)
-    if (def.source !== 'default' || existsSync(def.file)) return null
-    const all = this.registry.list()
-    return all.length === 1 ? all[0]! : null
+  chooseToRead(sel: HubSelection): ChosenHub {
+    const h = this.choose(sel)
+    if (h.hub.kind === 'local' && !existsSync(join(h.location, HUB_FILENAME)))
+      throw new ApiError(`no hub at ${h.location} (${HUB_FILENAME} does not exist; ${noHubHint(this.registry, h.choice)})`, 'not_found')
+    return h
   }
 
-  /** Every registered hub, plus the default palace when its hub file exists and is not registered. */
+  /** Every registered hub, plus the default hub when it is not registered (then none is) and its hub file exists. */
   private async known(): Promise<{ name: string; location: string }[]> {
     const hubs = this.registry.list().map((h) => ({ name: h.name, location: locationOf(h) }))
-    const def = this.defaultPalace().palace
-    if (!hubs.some((h) => h.location === def) && (await this.hubAt(def).status()).exists) hubs.push({ name: def, location: def })
+    const def = this.defaultHub()
+    if (!def.record && (await this.hubAt(def.location).status()).exists) hubs.push({ name: def.location, location: def.location })
     return hubs
   }
 
@@ -215,12 +193,12 @@ export class HubService {
     }
   }
 
-  /** Registered hubs and MemPalace's default palace. */
+  /** Registered hubs and the default hub, with why it is the default (`source`, `reason`: "registered first"). */
   async listHubs(): Promise<MethodOutput<'hubs.list'>> {
     const hubs = await Promise.all(this.registry.list().map((h) => this.info(h.name, locationOf(h), h.added_at, true)))
-    const def = this.defaultPalace()
-    const rec = this.registry.findByPalace(def.palace)
-    return { hubs, default: { ...(await this.info(rec?.name ?? 'default', def.palace, rec?.added_at ?? null, !!rec)), source: def.source } }
+    const def = this.defaultHub()
+    const info = await this.info(def.record ? def.name : 'default', def.location, def.record?.added_at ?? null, !!def.record)
+    return { hubs, default: { ...info, source: def.source, reason: describeChoice(def) } }
   }
 
   /**
@@ -283,7 +261,7 @@ export class HubService {
   /** A page of events, with the total on request. */
   async list(input: HubSelection & ListQuery & { count?: boolean }): Promise<MethodOutput<'hub.list'>> {
     const q = valid(() => sanitizeListQuery(query(input)))
-    const h = this.choose(input)
+    const h = this.chooseToRead(input)
     const page = await h.hub.list(q)
     const total = input.count ? await h.hub.count(q) : undefined
     return {
@@ -297,7 +275,7 @@ export class HubService {
 
   /** One event (full body). */
   async get(input: HubSelection & { id: string }): Promise<MethodOutput<'hub.get'>> {
-    const h = this.choose(input)
+    const h = this.chooseToRead(input)
     const event = await h.hub.get(input.id)
     if (!event) throw new ApiError(`event '${input.id}' not found`, 'not_found')
     return { ...this.ref(h), event }
@@ -305,12 +283,12 @@ export class HubService {
 
   /** The newest event's position (null for an empty hub). */
   async tip(sel: HubSelection): Promise<EventPosition | null> {
-    return this.choose(sel).hub.tip()
+    return this.chooseToRead(sel).hub.tip()
   }
 
   /** An artifact's record, its sha256 and size checked against the stored content, patch warnings. */
   async artifact(input: HubSelection & { id: string; content?: boolean }): Promise<MethodOutput<'hub.artifact'>> {
-    const h = this.choose(input)
+    const h = this.chooseToRead(input)
     const art = await h.hub.getArtifact(input.id)
     if (!art) throw new ApiError(`artifact '${input.id}' not found`, 'not_found')
     const integrity = artifactIntegrity(art)
@@ -333,7 +311,7 @@ export class HubService {
 
   /** An artifact as stored, exact content included (CLI `artifact get`, upstream `get_artifact`). */
   async storedArtifact(input: HubSelection & { id: string }): Promise<StoredArtifact> {
-    const art = await this.choose(input).hub.getArtifact(input.id)
+    const art = await this.chooseToRead(input).hub.getArtifact(input.id)
     if (!art) throw new ApiError(`artifact '${input.id}' not found`, 'not_found')
     return art
   }
@@ -342,18 +320,18 @@ export class HubService {
   async wait(input: HubSelection & WaitQuery): Promise<MethodOutput<'hub.wait'>> {
     const q = valid(() => sanitizeListQuery(query(input)))
     if (q.timeout_ms !== undefined && !(q.timeout_ms >= 0)) throw new ApiError('timeout_ms must be a non-negative number', 'invalid_input')
-    const h = this.choose(input)
+    const h = this.chooseToRead(input)
     return { ...this.ref(h), ...(await h.hub.wait(q)) }
   }
 
   /** `mempalace logstream watch`: validated, started and checkpointed as upstream does (see watch-run). */
   watch(sel: HubSelection, request: WatchRequest): Promise<WatchOutcome> {
-    return watchHub(this.choose(sel).hub, { env: this.env, ...request })
+    return watchHub(this.chooseToRead(sel).hub, { env: this.env, ...request })
   }
 
   /** One thread and its folded state; an unknown correlation id is not_found. */
   async thread(input: HubSelection & { correlation_id: string; stuck_after_ms?: number }): Promise<MethodOutput<'hub.thread'>> {
-    const h = this.choose(input)
+    const h = this.chooseToRead(input)
     const { fold, events } = await h.hub.thread({ correlation_id: input.correlation_id, stuck_after_ms: input.stuck_after_ms })
     if (events.length === 0) throw new ApiError(`no events with correlation_id '${input.correlation_id}'`, 'not_found')
     return { ...this.ref(h), ...fold, events }
@@ -361,7 +339,7 @@ export class HubService {
 
   /** Tasks by state, stuck ones, patches waiting. */
   async tasks(input: HubSelection & TasksQuery): Promise<MethodOutput<'hub.tasks'>> {
-    const h = this.choose(input)
+    const h = this.chooseToRead(input)
     const list = await h.hub.tasks(input)
     return {
       ...this.ref(h),
@@ -379,14 +357,14 @@ export class HubService {
   async presence(
     input: HubSelection & { agent?: string | readonly string[]; stale_after_ms?: number }
   ): Promise<MethodOutput<'hub.presence'>> {
-    const h = this.choose(input)
+    const h = this.chooseToRead(input)
     const agents = input.agent === undefined ? undefined : typeof input.agent === 'string' ? [input.agent] : input.agent
     return { ...this.ref(h), agents: await h.hub.presence({ agents, stale_after_ms: input.stale_after_ms }) }
   }
 
   /** The operator's inbox in a hub. */
   async inbox(input: HubSelection & { limit?: number }): Promise<MethodOutput<'hub.inbox'>> {
-    const h = this.choose(input)
+    const h = this.chooseToRead(input)
     const me = this.opts.operator()
     const cursor = this.registry.cursor(h.location, me)
     const inbox = await h.hub.inbox({ agent: me, after: this.inboxPosition(h.location, me), limit: input.limit ?? 50 })
@@ -395,7 +373,7 @@ export class HubService {
 
   /** Moves the operator's inbox cursor forward to `event_id` (default: the newest inbox event). */
   async markRead(input: HubSelection & { event_id?: string }): Promise<MethodOutput<'hub.markRead'>> {
-    const h = this.choose(input)
+    const h = this.chooseToRead(input)
     const me = this.opts.operator()
     let target: EventPosition | null
     if (input.event_id) {

@@ -76,7 +76,7 @@ export class PatchService {
 
   /** Loads and verifies one patch, in `project`'s repository when given (else the default project's). */
   private async load(sel: HubSelection, id: string, project?: string | null): Promise<Loaded> {
-    const h = this.opts.hubs.choose(sel)
+    const h = this.opts.hubs.chooseToRead(sel)
     const event = await h.hub.get(id)
     if (!event) throw new ApiError(`event '${id}' not found`, 'not_found')
     const artifacts = await Promise.all(event.artifact_ids.map((a) => h.hub.getArtifact(a)))
@@ -117,7 +117,7 @@ export class PatchService {
     sel: HubSelection,
     limit = 200
   ): Promise<Ref & { patches: PatchSummary[]; counts: ReturnType<typeof countStates>; truncated: boolean }> {
-    const h = this.opts.hubs.choose(sel)
+    const h = this.opts.hubs.chooseToRead(sel)
     const { patches, truncated } = await listPatches(h.hub, this.opts.projects.list(), limit)
     return { hub: h.name, palace: h.location, patches, counts: countStates(patches), truncated }
   }
@@ -126,7 +126,7 @@ export class PatchService {
   async get(sel: HubSelection, id: string, project?: string) {
     const l = await this.load(sel, id, project)
     this.recordVerify(l, this.me())
-    const h = this.opts.hubs.choose(sel)
+    const h = this.opts.hubs.chooseToRead(sel)
     const around = await stateInputs(h.hub, [l.event])
     return {
       ...l.ref,
@@ -147,7 +147,7 @@ export class PatchService {
 
   /** Why a patch counts as applied already, or null. */
   private async appliedBy(sel: HubSelection, l: Loaded): Promise<string | null> {
-    const h = this.opts.hubs.choose(sel)
+    const h = this.opts.hubs.chooseToRead(sel)
     const acks = await h.hub.list({
       type: EventType.ack,
       correlation_id: l.event.correlation_id ?? l.event.id,

@@ -7,8 +7,8 @@
 import { resolve, sep } from 'node:path'
 import { BROADCAST } from '../../shared/contract/hub-vocabulary'
 import { AllowlistStore, DecisionTrust, trustedKeyIds, type HookContext } from '../approvals'
-import { resolvePalace, type PalaceEnv } from '../hub'
-import { openHub, type AppendAndWait, registeredHub } from '../hub/open'
+import { HubRegistry, type PalaceEnv } from '../hub'
+import { openChosenHub } from '../hub/open'
 import type { Db } from '../sqlite'
 import { NoStateDb, type Root } from './root'
 
@@ -59,7 +59,6 @@ export async function openHookContext(root: Root, o: HookEnvOptions): Promise<{ 
   const trust = new DecisionTrust(o.operatorKeys?.length ? o.operatorKeys : trustedKeyIds(home))
   let rules: AllowlistStore | null = null
   let operator: string | null = null
-  let hub: AppendAndWait | { unreachable: string }
   try {
     if (db && AllowlistStore.available(db)) {
       rules = new AllowlistStore(db, { trust: () => trust })
@@ -71,19 +70,13 @@ export async function openHookContext(root: Root, o: HookEnvOptions): Promise<{ 
   } catch (err) {
     o.warn(`muster approve-hook: cannot read Muster's state DB (${(err as Error).message}); no allowlist`)
   }
-  try {
-    const { location, token } = o.hub
-      ? await registeredHub(db, home, o.hub)
-      : { location: resolvePalace(o.palace, o.env, o.cwd).palace, token: null }
-    hub = await openHub(location, {
-      lockTimeoutMs: o.lockTimeoutMs ?? HOOK_LOCK_TIMEOUT_MS,
-      home,
-      token,
-      callTimeoutMs: HOOK_CALL_TIMEOUT_MS
-    })
-  } catch (err) {
-    hub = { unreachable: (err as Error).message }
-  }
+  // the hub every entry would choose for this home (named, registered default, environment, MemPalace's default)
+  const { hub } = await openChosenHub(
+    db ? new HubRegistry(db) : null,
+    { hub: o.hub, palace: o.palace },
+    { env: o.env, cwd: o.cwd },
+    { lockTimeoutMs: o.lockTimeoutMs ?? HOOK_LOCK_TIMEOUT_MS, home, callTimeoutMs: HOOK_CALL_TIMEOUT_MS }
+  )
   const ctx: HookContext = {
     hub,
     rules,

@@ -64,7 +64,7 @@ const HubRef = { hub: z.string(), palace: z.string() }
 export const hubMethods = {
   'hubs.list': {
     input: z.object({}).strict(),
-    output: z.object({ hubs: z.array(HubInfoSchema), default: HubInfoSchema.extend({ source: z.string() }) })
+    output: z.object({ hubs: z.array(HubInfoSchema), default: HubInfoSchema.extend({ source: z.string(), reason: z.string() }) })
   },
   /**
    * Registers a palace folder (local) or a MemPalace hub server's URL (remote). Idempotent: the

@@ -222,6 +222,21 @@ describe('approvals inbox (service)', () => {
     await expect(svc.call('approvals.ruleDelete', { id: 1 })).rejects.toThrow(/no allowlist rule #1/)
   })
 
+  it('a saved rule is never broader than what the operator saw: no rule for empty arguments, no "always" for a call nobody could read', async () => {
+    const svc = await service()
+    await expect(svc.call('approvals.ruleSave', { agent_pattern: 'gh-*', tool_name: 'bash', input_pattern: '{}' })).rejects.toThrow(
+      /no arguments would allow calls whose arguments nobody read/
+    )
+    // a request an older hook recorded without its arguments (Copilot's `toolInput` read as `toolArgs`: `bash {}`)
+    const a = hubWith()
+    const blind = request(a.file, 'gh-copilot', '', { tool: 'bash', input: {} })
+    await expect(svc.call('approvals.decide', { palace: a.palace, id: blind.id, decision: 'allow', always: true })).rejects.toThrow(
+      /cannot always allow bash: the request is bash without a readable command.*allow it once instead/
+    )
+    // once is fine: the operator decides this call only
+    expect((await svc.call('approvals.decide', { palace: a.palace, id: blind.id, decision: 'allow' })).outcome).toBe('decided')
+  })
+
   it('bulk-approves identical requests, each with its own outcome', async () => {
     const a = hubWith()
     const r1 = request(a.file, 'mac-claude', 'npm ci')

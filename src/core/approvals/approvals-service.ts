@@ -5,6 +5,7 @@
  * decision was first, the answer says so and the inbox shows this one as a conflict.
  */
 import { ApiError } from '../../shared/api-error'
+import { unreadableInput } from '../../shared/approvals/tool-call'
 import type { ApprovalItem } from '../../shared/contract/approvals-types'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
 import { APPROVAL_ID_RE, EventType, type ApprovalDecision } from '../../shared/contract/hub-vocabulary'
@@ -126,6 +127,13 @@ export class ApprovalsService {
         'conflict'
       )
     }
+    // an "always" grant can never be broader than what the operator saw
+    const unreadable = sel.always ? unreadableInput(before.tool_name, before.tool_input) : null
+    if (unreadable)
+      throw new ApiError(
+        `cannot always allow ${before.tool_name}: the request is ${unreadable}, so no grant could be as narrow as what you saw; allow it once instead`,
+        'invalid_input'
+      )
     const {
       hub: hubName,
       palace,

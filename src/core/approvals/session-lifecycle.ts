@@ -32,7 +32,7 @@ export function readSessionHook(input: string, src: { harness?: string; event?: 
   const named = src.harness ? adapterFor(src.harness) : null
   const harness = src.harness ? (named?.lifecycle ? named : null) : detectLifecycle(p)
   if (!harness) return { ok: false, reason: src.harness ? `no lifecycle hooks for --harness ${src.harness}` : 'unknown hook input' }
-  const event = text(p.hook_event_name) ?? src.event ?? null
+  const event = text(p.hook_event_name) ?? text(p.hookName) ?? src.event ?? null
   if (!event) return { ok: false, reason: 'the hook input names no event (install with --event)' }
   const state = Object.hasOwn(harness.lifecycle!.events, event) ? harness.lifecycle!.events[event] : undefined
   if (!state) return { ok: false, reason: `${event} is not a lifecycle event of ${harness.id}` }

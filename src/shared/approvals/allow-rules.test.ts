@@ -160,3 +160,28 @@ describe('allowlist rules read as Claude Code permission rules', () => {
     }
   })
 })
+
+describe('every harness’s shell tool is a shell tool; arguments nobody read match nothing', () => {
+  it('Copilot’s and OpenCode’s lowercase bash, Gemini’s run_shell_command and Cursor’s Shell read as commands', () => {
+    for (const tool of ['bash', 'run_shell_command', 'Shell']) {
+      const call: CallToMatch = { agent: 'gh-copilot', tool_name: tool, tool_input: { command: 'git push origin main' } }
+      expect(proposeRule(call).input_pattern, tool).toBe('git push origin main')
+      expect(ruleMatches(rule(tool, 'git push *'), call), tool).toBe(true)
+      // a prefix never reaches past a shell operator, whatever the harness calls its shell
+      expect(ruleMatches(rule(tool, 'git push *'), { ...call, tool_input: { command: 'git push; rm -rf ~' } }), tool).toBe(false)
+    }
+  })
+
+  it('a rule for empty arguments is refused, and an empty or unreadable call matches no input pattern but *', () => {
+    expect(ruleProblem(rule('bash', '{}'))).toMatch(/no arguments would allow calls whose arguments nobody read/)
+    expect(ruleProblem(rule('mcp__x__y', '{ }'))).toMatch(/no arguments/)
+    // `bash({})`, saved before this check, lets no other command through
+    const blind: CallToMatch = { agent: 'gh-copilot', tool_name: 'bash', tool_input: {} }
+    const other: CallToMatch = { agent: 'gh-copilot', tool_name: 'bash', tool_input: { value: 'rm -rf ~' } }
+    for (const call of [blind, other]) {
+      expect(ruleMatches(rule('bash', '{}'), call)).toBe(false)
+      expect(ruleMatches(rule('bash', '{"value":"rm -rf ~"}'), call)).toBe(false)
+    }
+    expect(ruleMatches(rule('bash', '*'), blind)).toBe(true)
+  })
+})

@@ -21,7 +21,7 @@
  * makes the next character literal, the whole text must match.
  * Pure (no Node, no zod): the hook process and the screen share it.
  */
-import { readToolCall, stableJson, type ToolInput } from './tool-call'
+import { readToolCall, stableJson, unreadableInput, type ToolInput } from './tool-call'
 
 /** A rule's three patterns. */
 export interface RuleSpec {
@@ -170,6 +170,8 @@ function urlMatches(pattern: string, url: string): boolean {
 /** True when the input pattern matches the call's input. */
 export function inputMatches(pattern: string, call: CallToMatch): boolean {
   if (pattern === '*') return true
+  // arguments nobody could read match no pattern but "any input"
+  if (unreadableInput(call.tool_name, call.tool_input)) return false
   const tc = readToolCall(call.tool_name, call.tool_input)
   switch (tc.kind) {
     case 'bash':
@@ -220,6 +222,8 @@ export function ruleProblem(rule: RuleSpec): string | null {
     if ([...v].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return `${name} contains control characters`
     if (v !== v.trim()) return `${name} must not start or end with spaces`
   }
+  if (/^\{\s*\}$/.test(rule.input_pattern))
+    return 'an input pattern for no arguments would allow calls whose arguments nobody read: write the arguments, or * for any'
   if (rule.tool_name === '*' && rule.input_pattern === '*')
     return 'a rule for any tool with any input would approve everything: name a tool or an input pattern'
   if (PATH_TOOLS.has(rule.tool_name) && hasDotDot(rule.input_pattern))

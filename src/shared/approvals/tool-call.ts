@@ -28,8 +28,27 @@ export type ToolCall =
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null)
 
-/** Tools whose input is a shell command (Claude Code's Bash; Codex names its shell and exec tools Bash too). */
-const SHELL_TOOLS = new Set(['Bash', 'shell', 'exec_command', 'local_shell'])
+/**
+ * Tools whose input is a shell command: Claude Code's Bash (Codex names its shell and exec tools
+ * Bash too), Copilot CLI's and OpenCode's `bash`, Gemini CLI's `run_shell_command`, Cursor's `Shell`.
+ */
+const SHELL_TOOLS = new Set(['Bash', 'bash', 'shell', 'exec_command', 'local_shell', 'run_shell_command', 'Shell'])
+
+/** True for a tool whose input is a shell command. */
+export function isShellTool(tool: string): boolean {
+  return SHELL_TOOLS.has(tool)
+}
+
+/**
+ * Why a call's input cannot be matched or turned into a rule, or null when it can: a shell tool
+ * without a readable command, or no arguments at all. A rule for such a call would allow calls
+ * whose arguments nobody saw.
+ */
+export function unreadableInput(tool: string, input: ToolInput): string | null {
+  if (SHELL_TOOLS.has(tool) && commandOf(input) === null) return `${tool} without a readable command`
+  if (Object.keys(input).length === 0) return `${tool} with no arguments`
+  return null
+}
 /** Tools that read or search under a path. */
 const PATH_TOOLS = new Set(['Read', 'NotebookRead', 'LS', 'Glob', 'Grep', 'NotebookEdit'])
 

@@ -1,13 +1,18 @@
 /**
  * GitHub Copilot CLI (hooks files `{"version": 1, "hooks": {...}}`, command hooks with `bash` and
- * `timeoutSec`). The camelCase events carry no event name, so the installed command names it
- * (`--event permissionRequest|preToolUse`). Input: `sessionId`, `timestamp` (ms), `cwd`,
- * `toolName`, `toolArgs` (a JSON text or an object).
+ * `timeoutSec`). Payloads, as the real CLI sends them (1.0.102, `test/fixtures/harness-payloads/copilot`):
+ * - `permissionRequest`: `hookName`, `sessionId`, `timestamp` (ms), `cwd`, `toolName` (lowercase:
+ *   `bash`), `toolInput` (an object), `permissionSuggestions`.
+ * - `preToolUse`: no `hookName` (the installed command names it with `--event`), `toolArgs`
+ *   (an object; older releases and the docs: a JSON text).
+ * A payload without readable arguments is refused: the operator would approve a call blind.
+ * Answers:
  * - `permissionRequest` (before Copilot's own rules and prompt): top-level `behavior` allow /
  *   deny with `message`; `{}` falls through to Copilot's own flow; exit 2 denies.
  * - `preToolUse`: top-level `permissionDecision` allow / deny / ask with `permissionDecisionReason`.
- * A failed or timed-out hook is skipped by Copilot (it never blocks), so Muster answers a deny in
- * Copilot's own shape for a payload it cannot use, and installs `timeoutSec` above its own wait.
+ * A hook that fails (crashes, cannot start, exits non-zero) denies a permission request
+ * ("Permission request hook failed", measured on 1.0.102; the docs say it is skipped), and
+ * Muster installs `timeoutSec` above its own wait.
  * Install: `permissionRequest` (or `preToolUse`), flat `{type, bash, timeoutSec}` entries in a
  * `{"version": 1}` hooks file (`.github/hooks/muster.json` of the current folder).
  * Lifecycle: sessionStart, userPromptSubmitted, agentStop, sessionEnd (`sessionId`).
@@ -28,21 +33,24 @@ export const copilot: HarnessAdapter = {
   id: Harness.copilot,
   name: 'copilot',
   label: 'Copilot CLI',
-  recognizes: (o) => typeof o.toolName === 'string' && 'toolArgs' in o && !('hook_event_name' in o),
+  recognizes: (o) =>
+    typeof o.toolName === 'string' && ('toolInput' in o || 'toolArgs' in o || typeof o.hookName === 'string') && !('hook_event_name' in o),
   parse: (o, event) => {
-    const ev = event ?? 'permissionRequest'
+    // the payload's own hook name first (1.0.102 sends it for permissionRequest), else the installed one
+    const ev = optText(o, 'hookName') ?? event ?? 'permissionRequest'
     if (!(COPILOT_EVENTS as readonly string[]).includes(ev))
       throw new HookInputError(`unsupported Copilot CLI hook '${ev}' (approve-hook answers ${COPILOT_EVENTS.join(' and ')})`)
+    const key = 'toolInput' in o ? 'toolInput' : 'toolArgs'
     return {
       harness: Harness.copilot,
       event: ev,
       tool_name: needText(o, 'toolName'),
-      tool_input: toolInputOf(o.toolArgs ?? null, 'toolArgs', true),
+      tool_input: toolInputOf(o[key], key, true),
       session_id: optText(o, 'sessionId'),
       cwd: optText(o, 'cwd'),
       tool_use_id: optText(o, 'toolCallId'),
       transcript_path: null,
-      suggestions: null
+      suggestions: Array.isArray(o.permissionSuggestions) ? (o.permissionSuggestions as unknown[]) : null
     }
   },
   answer: (call, verdict, reason) => {
@@ -75,9 +83,9 @@ export const copilot: HarnessAdapter = {
     }
   },
   faults: {
-    'hub-unreachable': { outcome: 'partly', how: 'permissionRequest: Muster answers nothing and Copilot asks you' },
-    'build-missing': { outcome: 'runs', how: 'a failed hook is skipped (documented)' },
-    'hook-crash': { outcome: 'runs', how: 'a failed hook is skipped (documented)' },
+    'hub-unreachable': { outcome: 'blocked', how: 'permissionRequest: Muster answers nothing and Copilot asks you (`copilot -p`: denied)' },
+    'build-missing': { outcome: 'blocked', how: 'a permission request hook that fails denies ("Permission request hook failed")' },
+    'hook-crash': { outcome: 'blocked', how: 'a permission request hook that fails denies ("Permission request hook failed")' },
     'hook-timeout': { outcome: 'blocked', how: 'Muster denies as a timeout before `timeoutSec`' },
     untrusted: { outcome: 'n/a', how: 'Copilot runs the hooks of a folder it was told to trust' },
     'bad-input': { outcome: 'blocked', how: 'Copilot’s own deny with the reason; nothing recorded' }

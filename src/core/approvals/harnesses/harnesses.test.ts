@@ -9,6 +9,7 @@
  * `permissionDecision`); Cursor hooks (`beforeShellExecution`, `permission`/`user_message`/
  * `agent_message`); OpenCode 1.18 (`permission.asked`, reply once/always/reject).
  */
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../../test/helpers/tmp'
@@ -142,6 +143,41 @@ describe('harness adapters (contract tests on the published payloads)', () => {
     expect((await decided(payload, { event: 'permissionRequest' }, 'allow')).json).toEqual({ behavior: 'allow' })
     const pre = await decided(payload, { event: 'preToolUse' }, 'deny')
     expect(pre.json).toEqual({ permissionDecision: 'deny', permissionDecisionReason: 'denied by desk in Muster: not here' })
+  })
+
+  it('Copilot CLI 1.0.102 as it really sends them: toolInput and hookName (permissionRequest), toolArgs object (preToolUse)', async () => {
+    const fixture = (name: string) =>
+      JSON.parse(readFileSync(join(__dirname, '../../../../test/fixtures/harness-payloads/copilot', name), 'utf8')) as Record<
+        string,
+        unknown
+      >
+    const pr = fixture('1.0.102-permissionRequest.json')
+    const command = (pr.toolInput as { command: string }).command
+    // no --event: the payload names its hook
+    const denied = await decided(pr, {}, 'deny')
+    expect(denied.req.metadata).toMatchObject({
+      harness: 'copilot',
+      hook_event_name: 'permissionRequest',
+      tool_name: 'bash',
+      tool_input: { command }
+    })
+    expect(denied.req.body).toBe(`bash: ${command}`)
+    expect(denied.json).toEqual({ behavior: 'deny', message: 'denied by desk in Muster: not here' })
+    const pre = fixture('1.0.102-preToolUse.json')
+    const allowed = await decided(pre, { event: 'preToolUse' }, 'allow')
+    expect(allowed.req.metadata).toMatchObject({ hook_event_name: 'preToolUse', tool_input: { command } })
+    expect(allowed.json).toEqual({ permissionDecision: 'allow', permissionDecisionReason: 'approved by desk in Muster' })
+  })
+
+  it('Copilot CLI: arguments missing or unreadable are blocked in Copilot’s own deny, nothing recorded', async () => {
+    const { hub, ctx } = setup()
+    const base = { hookName: 'permissionRequest', sessionId: 'k1', timestamp: 1, cwd: '/w', toolName: 'bash' }
+    for (const payload of [base, { ...base, toolArgs: 'rm -rf ~' }, { ...base, toolInput: ['x'] }]) {
+      const out = await runApproveHook(JSON.stringify(payload), { agent: 'a1', event: 'permissionRequest' }, ctx)
+      expect(out.verdict).toBeNull()
+      expect(JSON.parse(out.stdout)).toMatchObject({ behavior: 'deny', message: expect.stringMatching(/blocked and nothing was recorded/) })
+    }
+    expect((await hub.list({ limit: 5 })).events).toEqual([])
   })
 
   it('Cursor: beforeShellExecution and beforeMCPExecution answered with permission and both messages', async () => {

@@ -192,18 +192,22 @@ export function needText(o: Record<string, unknown>, key: string): string {
   return v
 }
 
-/** A tool input: an object, or (where `text` is allowed: Cursor and Copilot send text) a JSON text holding one. */
+/**
+ * A tool input: an object, or (where `text` is allowed: Cursor and Copilot send text) a JSON text
+ * holding one. Input that is not there, or not JSON, is a HookInputError: the operator would
+ * approve arguments nobody could read, so the call is blocked instead.
+ */
 export function toolInputOf(v: unknown, key: string, text = false): ToolInput {
+  if (v === undefined || v === null) throw new HookInputError(`hook input has no ${key} (the arguments the operator must see)`)
   if (typeof v === 'string' && text) {
     if (v.trim() === '') return {}
     try {
       v = JSON.parse(v)
     } catch {
-      return { value: v }
+      throw new HookInputError(`hook input ${key} is text that is not JSON (the arguments cannot be read)`)
     }
   }
-  if (v === undefined || v === null) return {}
-  if (typeof v !== 'object' || Array.isArray(v)) throw new HookInputError(`hook input ${key} must be a JSON object`)
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new HookInputError(`hook input ${key} must be a JSON object`)
   return v as ToolInput
 }
 

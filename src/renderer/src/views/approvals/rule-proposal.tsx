@@ -4,6 +4,7 @@
  */
 import { useId, useState } from 'react'
 import { proposeRule, ruleLabel, ruleMatches, ruleProblem, type RuleSpec } from '../../../../shared/approvals/allow-rules'
+import { unreadableInput } from '../../../../shared/approvals/tool-call'
 import type { ApprovalItem } from '../../../../shared/api'
 import { InlineError } from '../../components/state-views'
 
@@ -25,7 +26,9 @@ export function RuleProposal({
     proposeRule({ agent: item.agent, tool_name: item.tool_name, tool_input: item.tool_input, cwd: item.cwd })
   )
   const id = useId()
-  const problem = ruleProblem(rule)
+  // a rule can never be broader than what the operator saw: none for arguments nobody could read
+  const unreadable = unreadableInput(item.tool_name, item.tool_input)
+  const problem = unreadable ? `no rule can be offered for ${unreadable}: approve it once instead` : ruleProblem(rule)
   const matches =
     !problem && ruleMatches(rule, { agent: item.agent, tool_name: item.tool_name, tool_input: item.tool_input, cwd: item.cwd })
   const field = (key: keyof RuleSpec, label: string, hint: string) => (

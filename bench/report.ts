@@ -12,7 +12,7 @@ export interface Figure {
   name: string
   value: number
   /** `x`: a ratio to a reference measured in the same run. */
-  unit: 'ms' | 'MB' | 'x' | 'lines' | 'edits'
+  unit: 'ms' | 'MB' | 'KB' | 'x' | 'lines' | 'edits'
   budget: number
   note?: string
   /**

@@ -38,3 +38,33 @@ test('needs-you, directives and lint wait for the cards, then the Overview shows
   await expect.poll(() => page.title()).toMatch(new RegExp(`^\\(${needs.count}\\) `))
   expect(asked).toEqual(expect.arrayContaining(['needs.list', 'muse.directives', 'muse.lint']))
 })
+
+test('a phone opens on the needs-you queue, read first; the Overview is one tap away', async ({ page, demo, request }) => {
+  const asked: string[] = []
+  page.on('request', (r) => {
+    const m = /\/api\/call\/([\w.]+)/.exec(r.url())
+    if (m) asked.push(m[1]!)
+  })
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.goto(demo.openUrl)
+  const needs = await call<Needs>(request, demo, 'needs.list', {})
+  await expect(page.getByTestId('screen-needs')).toBeVisible()
+  await expect(page.getByTestId('needs-list').getByTestId('need-item')).toHaveCount(needs.count)
+  await expect.poll(() => page.title()).toBe(`(${needs.count}) Needs you · Muster`)
+  // the queue is the first read; the fleet's cards are not on this screen
+  expect(asked[0]).toBe('needs.list')
+  expect(asked).not.toContain('fleet.status')
+  // the sidebar shows where the queue lives: the Overview entry, which opens the whole fleet
+  await expect(page.getByTestId('nav-overview')).toHaveAttribute('aria-current', 'page')
+  await page.getByRole('link', { name: 'Fleet overview' }).click()
+  await expect(page.getByTestId('screen-overview')).toBeVisible()
+  await expect(page.locator('[data-testid^="project-card-"]').first()).toBeVisible()
+})
+
+test('a larger screen opens on the Overview; #/needs opens the queue there too', async ({ page, demo }) => {
+  await page.goto(demo.openUrl)
+  await expect(page.getByTestId('screen-overview')).toBeVisible()
+  await page.evaluate(() => (window.location.hash = '#/needs'))
+  await expect(page.getByTestId('screen-needs')).toBeVisible()
+  await expect(page.getByTestId('needs-list').getByTestId('need-item').first()).toBeVisible()
+})

@@ -20,6 +20,7 @@ const SIZES = [
 /** Each screen's address and the element that shows it is there. */
 const ROUTES = [
   ['overview', '#/overview', 'screen-overview'],
+  ['needs', '#/needs', 'screen-needs'],
   ['directives', '#/directives', 'screen-directives'],
   ['role', '#/role/muse/build', 'role-viewer'],
   ['memory', '#/memory', 'memory-search'],

@@ -2,7 +2,8 @@
  * Picks the transport once at startup: the Electron preload's `window.muster` when present,
  * otherwise HTTP + SSE against `muster serve`.
  */
-import { ApiError, type MusterClient } from '../../../shared/api'
+import type { MusterClient } from '../../../shared/api'
+import { ApiError } from '../../../shared/api-error'
 import type { MusterBridge } from '../env'
 import { useConnectionStore } from './connection-store'
 import { createHttpClient } from './http-client'

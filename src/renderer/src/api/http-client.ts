@@ -2,17 +2,17 @@
  * The browser transport: `POST /api/call/<method>` for calls and one shared EventSource on
  * `/api/events` for pushed events (same origin as the page served by `muster serve`).
  */
-import {
-  ApiError,
-  events,
-  type ApiErrorCode,
-  type EventName,
-  type MethodInput,
-  type MethodName,
-  type MethodOutput,
-  type MusterClient,
-  type PushedEvent
+import type {
+  EventName,
+  events as EventSchemas,
+  MethodInput,
+  MethodName,
+  MethodOutput,
+  MusterClient,
+  PushedEvent
 } from '../../../shared/api'
+import { EVENT_NAMES } from '../../../shared/event-names'
+import { ApiError, type ApiErrorCode } from '../../../shared/api-error'
 import type { ConnectionStatus } from './connection-store'
 
 const ERROR_CODES: readonly ApiErrorCode[] = ['invalid_input', 'not_found', 'conflict', 'forbidden', 'internal']
@@ -33,6 +33,9 @@ export function createHttpClient(token: string | null, hooks: HttpClientHooks): 
   let retry = 0
   let retryTimer: ReturnType<typeof setTimeout> | undefined
 
+  // The events' schemas (zod and the whole contract) load after the first paint: the first screen
+  // needs none of them. Every event waits on the same promise, so they arrive in order.
+  let schemas: Promise<typeof EventSchemas> | null = null
   const emit = (name: EventName, data: string): void => {
     let raw: unknown
     try {
@@ -40,10 +43,13 @@ export function createHttpClient(token: string | null, hooks: HttpClientHooks): 
     } catch {
       return
     }
-    const parsed = events[name].safeParse(raw)
-    if (!parsed.success) return
-    const event = { name, payload: parsed.data } as PushedEvent
-    for (const listener of listeners) listener(event)
+    schemas ??= import('../../../shared/api').then((m) => m.events)
+    void schemas.then((events) => {
+      const parsed = events[name].safeParse(raw)
+      if (!parsed.success) return
+      const event = { name, payload: parsed.data } as PushedEvent
+      for (const listener of listeners) listener(event)
+    })
   }
 
   const connect = (): void => {
@@ -66,7 +72,7 @@ export function createHttpClient(token: string | null, hooks: HttpClientHooks): 
         retryTimer = setTimeout(connect, delay)
       }
     }
-    for (const name of Object.keys(events) as EventName[]) {
+    for (const name of EVENT_NAMES) {
       es.addEventListener(name, (msg) => emit(name, (msg as MessageEvent<string>).data))
     }
   }

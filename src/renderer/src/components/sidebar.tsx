@@ -1,14 +1,14 @@
 /** Left navigation: brand, one link per screen, palette hint and the connection indicator. */
 import { Command } from 'lucide-react'
 import { useNeeds } from '../api/needs-queries'
-import { SCREENS } from '../lib/screens'
+import { SCREENS, sidebarEntry } from '../lib/screens'
 import { useUiStore } from '../stores/ui-store'
 import { ConnectionStatus } from './connection-status'
 import { Keys, MOD_KEY } from './kbd'
 
 /** The app's sidebar. Items are real links (`#/overview`), reachable with Tab. */
 export function Sidebar() {
-  const screen = useUiStore((s) => s.screen)
+  const screen = sidebarEntry(useUiStore((s) => s.screen))
   const setPaletteOpen = useUiStore((s) => s.setPaletteOpen)
   const needs = useNeeds().data
   const total = needs?.count ?? 0

@@ -1,7 +1,7 @@
 /** Loading, error and empty states used by every screen, so they look and behave the same. */
 import type { ReactNode } from 'react'
 import { CircleAlert, LoaderCircle, RefreshCw } from 'lucide-react'
-import { ApiError } from '../../../shared/api'
+import { ApiError } from '../../../shared/api-error'
 import { errorMessage } from '../lib/format'
 
 /** A quiet spinner with a label, for the first load of a screen or panel. */

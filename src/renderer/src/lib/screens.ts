@@ -2,7 +2,7 @@
 import { Activity, FileDiff, LayoutGrid, Send, Settings, ShieldCheck, StickyNote, type LucideIcon } from 'lucide-react'
 
 /** Identifier of a screen; also its hash route (`#/overview`). */
-export type ScreenId = 'overview' | 'directives' | 'timeline' | 'patches' | 'approvals' | 'notes' | 'settings'
+export type ScreenId = 'overview' | 'directives' | 'timeline' | 'patches' | 'approvals' | 'notes' | 'settings' | 'needs'
 
 /** A sidebar entry: label, icon and keyboard shortcuts (`g <letter>` and a digit). */
 export interface ScreenDef {
@@ -28,9 +28,32 @@ export const SCREENS: readonly ScreenDef[] = [
   { id: 'settings', label: 'Settings', icon: Settings, chord: 's', digit: 7, ready: true }
 ]
 
+/** Screens without a sidebar entry: their title and the entry they highlight. */
+const OFF_SIDEBAR: Readonly<Partial<Record<ScreenId, { label: string; under: ScreenId }>>> = {
+  needs: { label: 'Needs you', under: 'overview' }
+}
+
 /** True when `value` names a screen. */
 export function isScreenId(value: string): value is ScreenId {
-  return SCREENS.some((s) => s.id === value)
+  return SCREENS.some((s) => s.id === value) || Object.prototype.hasOwnProperty.call(OFF_SIDEBAR, value)
+}
+
+/** A screen's title (the window title's first word). */
+export function screenLabel(id: ScreenId): string {
+  return SCREENS.find((s) => s.id === id)?.label ?? OFF_SIDEBAR[id]?.label ?? 'Muster'
+}
+
+/** The sidebar entry shown as current while `id` is on screen. */
+export function sidebarEntry(id: ScreenId): ScreenId {
+  return OFF_SIDEBAR[id]?.under ?? id
+}
+
+/** The phone's layout (responsive.css draws the same line). */
+export const PHONE_MEDIA = '(max-width: 640px)'
+
+/** The screen an address opens; with none, the phone opens on the needs-you queue and a larger screen on the Overview. */
+export function firstScreen(hash: string, phone: boolean): ScreenId {
+  return hash.replace(/^#\/?/, '') ? screenFromHash(hash) : phone ? 'needs' : 'overview'
 }
 
 /** Routes that are not sidebar entries, and the screen whose sidebar entry they highlight. */

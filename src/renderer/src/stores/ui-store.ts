@@ -1,6 +1,6 @@
 /** UI-only state: current screen, palette, dialogs, theme choice. Server data lives in react-query. */
 import { create } from 'zustand'
-import { screenFromHash, type ScreenId } from '../lib/screens'
+import { firstScreen, PHONE_MEDIA, screenFromHash, type ScreenId } from '../lib/screens'
 
 /** The operator's theme choice; `system` follows the OS. */
 export type ThemeChoice = 'system' | 'light' | 'dark'
@@ -18,7 +18,8 @@ function storedTheme(): ThemeChoice {
   }
 }
 
-interface UiState {
+/** The UI store's state and actions. */
+export interface UiState {
   screen: ScreenId
   paletteOpen: boolean
   projectDialog: ProjectDialog
@@ -40,7 +41,7 @@ interface UiState {
 
 /** The one UI store. */
 export const useUiStore = create<UiState>((set) => ({
-  screen: screenFromHash(window.location.hash),
+  screen: firstScreen(window.location.hash, window.matchMedia(PHONE_MEDIA).matches),
   paletteOpen: false,
   projectDialog: null,
   focusProject: null,

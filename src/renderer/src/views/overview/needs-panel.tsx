@@ -24,7 +24,8 @@ const KIND: Record<NeedKind, { label: string; icon: ReactNode }> = {
 /** How many items the panel lists before "and N more". */
 const SHOWN = 8
 
-function NeedRow({ item, now }: { item: NeedItem; now: number }) {
+/** One item of the queue: what, who and where, how long it has waited; a link to where it is acted on. */
+export function NeedRow({ item, now }: { item: NeedItem; now: number }) {
   const k = KIND[item.kind]
   const where = [item.agent, item.project, item.hub && item.hub !== item.palace ? item.hub : null].filter(Boolean).join(' · ')
   return (

@@ -6,7 +6,7 @@ import type { MethodName, MethodOutput, PushedEvent } from '../shared/api'
 import type { KeyProtector } from './approvals'
 
 /** How the service is reached; reported back by `app.info`. */
-export type Transport = 'ipc' | 'http'
+export type Transport = 'ipc' | 'http' | 'https'
 
 /** Options to create the service. */
 export interface ServiceOptions {

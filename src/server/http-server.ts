@@ -75,6 +75,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     setSecurityHeaders(res)
+    // under TLS the browser is told to never come back over plain HTTP (a year; no subdomains:
+    // other services on the operator's LAN names are not Muster's to decide for)
+    if (opts.tls) res.setHeader('Strict-Transport-Security', 'max-age=31536000')
     let url: URL
     try {
       url = new URL(req.url ?? '/', 'http://localhost')

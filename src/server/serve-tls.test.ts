@@ -1,10 +1,12 @@
 /**
  * `muster serve --host` beyond loopback (issue 20, point 5): HTTPS with --tls-cert/--tls-key, the
  * token and the Host/Origin checks unchanged (a LAN name of this machine is a Host, a foreign one
- * is not), and a warning when a LAN address is served without TLS.
+ * is not). Issue 31 point 8: a LAN address without TLS is refused unless --insecure-lan (then a
+ * warning); HSTS under TLS; a bad certificate or key is named; app.info says https.
  */
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
+import type { IncomingHttpHeaders } from 'node:http'
 import { request } from 'node:https'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -48,12 +50,16 @@ function selfSigned(): { cert: string; key: string } {
 }
 
 /** One HTTPS request (the self-signed certificate accepted); its status and body. */
-function httpsCall(port: number, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+function httpsCall(
+  port: number,
+  path: string,
+  headers: Record<string, string>
+): Promise<{ status: number; body: string; headers: IncomingHttpHeaders }> {
   return new Promise((done, fail) => {
     const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers, rejectUnauthorized: false }, (res) => {
       let body = ''
       res.on('data', (d: Buffer) => (body += d.toString()))
-      res.on('end', () => done({ status: res.statusCode ?? 0, body }))
+      res.on('end', () => done({ status: res.statusCode ?? 0, body, headers: res.headers }))
     })
     req.on('error', fail)
     req.end('{}')
@@ -91,7 +97,10 @@ describe('muster serve beyond loopback', () => {
     const json = { 'content-type': 'application/json', host: `127.0.0.1:${server.port}` }
     const ok = await httpsCall(server.port, '/api/call/app.info', { ...json, authorization: `Bearer ${TOKEN}` })
     expect(ok.status).toBe(200)
-    expect((await httpsCall(server.port, '/api/call/app.info', json)).status).toBe(401)
+    expect(ok.headers['strict-transport-security']).toBe('max-age=31536000')
+    const refused = await httpsCall(server.port, '/api/call/app.info', json)
+    expect(refused.status).toBe(401)
+    expect(refused.headers['strict-transport-security']).toBe('max-age=31536000')
     const foreignHost = await httpsCall(server.port, '/api/call/app.info', {
       ...json,
       authorization: `Bearer ${TOKEN}`,
@@ -147,14 +156,118 @@ describe('muster serve beyond loopback', () => {
     })
   }
 
-  it('warns when it serves a LAN address without TLS, not on loopback, not with TLS', async () => {
-    const lan = await serveOnce('--host', '0.0.0.0')
-    expect(lan.err).toMatch(/^warning: serving 0\.0\.0\.0 beyond this machine without TLS: .*pass --tls-cert FILE --tls-key FILE$/m)
+  it('refuses a LAN address without TLS unless --insecure-lan (then warns); loopback and TLS start quietly', async () => {
+    const refused = spawnSync(process.execPath, [bin, 'serve', '--home', tmpDir(), '--port', '0', '--host', '0.0.0.0'], {
+      encoding: 'utf8',
+      env: { ...process.env, MUSTER_NO_BACKGROUND: '1' },
+      timeout: 60_000
+    })
+    expect(refused.status).toBe(1)
+    expect(refused.stdout).toBe('')
+    expect(refused.stderr).toBe(
+      'muster: refusing to serve 0.0.0.0 without TLS: the token and every answer would cross the network in clear text. ' +
+        'Pass --tls-cert FILE --tls-key FILE, or --insecure-lan to serve it in clear anyway\n'
+    )
+    const lan = await serveOnce('--host', '0.0.0.0', '--insecure-lan')
+    expect(lan.err).toMatch(/^warning: serving 0\.0\.0\.0 beyond this machine without TLS \(--insecure-lan\): .*clear text$/m)
     expect(JSON.parse(lan.out).url).toMatch(/^http:\/\//)
     expect((await serveOnce()).err).not.toContain('without TLS')
     const { cert, key } = selfSigned()
     const tls = await serveOnce('--host', '0.0.0.0', '--tls-cert', cert, '--tls-key', key)
     expect(tls.err).not.toContain('without TLS')
     expect(JSON.parse(tls.out).url).toMatch(/^https:\/\//)
+  }, 90_000)
+
+  it('app.info reports https over TLS and http without; HSTS only under TLS', async () => {
+    const { cert, key } = selfSigned()
+    const staticDir = tmpDir()
+    writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Muster</title>')
+    const { readFileSync } = await import('node:fs')
+    // the transport as `muster serve` builds the service for each
+    service = await createService({ home: tmpDir(), transport: 'https', watch: false })
+    server = await startServer({ service, token: TOKEN, staticDir, tls: { cert: readFileSync(cert), key: readFileSync(key) } })
+    const auth = { 'content-type': 'application/json', host: `127.0.0.1:${server.port}`, authorization: `Bearer ${TOKEN}` }
+    expect(JSON.parse((await httpsCall(server.port, '/api/call/app.info', auth)).body)).toMatchObject({ transport: 'https' })
+    await server.close()
+    await service.close()
+    service = await createService({ home: tmpDir(), transport: 'http', watch: false })
+    server = await startServer({ service, token: TOKEN, staticDir })
+    const plain = await fetch(`${server.url}api/call/app.info`, { method: 'POST', headers: auth, body: '{}' })
+    expect(plain.headers.get('strict-transport-security')).toBeNull()
+    expect(await plain.json()).toMatchObject({ transport: 'http' })
+  })
+
+  it('the built serve: --tls-* makes app.info say https', async () => {
+    const { cert, key } = selfSigned()
+    const home = tmpDir()
+    const p = spawn(process.execPath, [bin, 'serve', '--home', home, '--port', '0', '--json', '--tls-cert', cert, '--tls-key', key], {
+      env: { ...process.env, MUSTER_NO_BACKGROUND: '1' }
+    })
+    try {
+      let out = ''
+      p.stdout.on('data', (d: Buffer) => (out += d.toString()))
+      const url = await new Promise<string>((done, fail) => {
+        p.stdout.on('data', () => out.includes('\n') && done((JSON.parse(out) as { url: string }).url))
+        p.on('close', () => fail(new Error('serve ended before printing its URL')))
+      })
+      const u = new URL(url)
+      const info = await httpsCall(Number(u.port), '/api/call/app.info', {
+        'content-type': 'application/json',
+        host: u.host,
+        authorization: `Bearer ${u.searchParams.get('token')}`
+      })
+      expect(JSON.parse(info.body)).toMatchObject({ transport: 'https', home })
+    } finally {
+      p.kill('SIGTERM')
+    }
   }, 60_000)
+
+  it('names the bad file: not PEM, a key given as the certificate, a key of another certificate, an encrypted key', async () => {
+    const run = async (...args: string[]) => {
+      let err = ''
+      const code = await runCli(['serve', '--home', tmpDir(), '--port', '0', ...args], {
+        stdout: () => undefined,
+        stderr: (t) => (err += t),
+        env: {},
+        cwd: process.cwd()
+      })
+      return { code, err }
+    }
+    const a = selfSigned()
+    const b = selfSigned()
+    const dir = tmpDir()
+    const der = join(dir, 'cert.der')
+    execFileSync('openssl', ['x509', '-in', a.cert, '-outform', 'DER', '-out', der])
+    const garbage = join(dir, 'garbage.pem')
+    writeFileSync(garbage, 'not a certificate\n')
+    const damaged = join(dir, 'damaged.pem')
+    writeFileSync(damaged, '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n')
+    const locked = join(dir, 'locked.pem')
+    execFileSync('openssl', ['pkey', '-in', a.key, '-aes256', '-passout', 'pass:secret', '-out', locked])
+    const cases: [string[], RegExp][] = [
+      [
+        ['--tls-cert', der, '--tls-key', a.key],
+        new RegExp(`^muster: the TLS certificate ${der} is not a PEM certificate \\(no "-----BEGIN" line`)
+      ],
+      [['--tls-cert', garbage, '--tls-key', a.key], new RegExp(`^muster: the TLS certificate ${garbage} is not a PEM certificate`)],
+      [['--tls-cert', a.key, '--tls-key', a.key], new RegExp(`^muster: the TLS certificate ${a.key} is a private key, not a certificate`)],
+      [
+        ['--tls-cert', a.cert, '--tls-key', a.cert],
+        new RegExp(`^muster: the TLS private key ${a.cert} is a certificate, not a private key`)
+      ],
+      [
+        ['--tls-cert', a.cert, '--tls-key', b.key],
+        new RegExp(`^muster: the TLS key ${b.key} does not belong to the certificate ${a.cert}\n$`)
+      ],
+      [['--tls-cert', damaged, '--tls-key', a.key], new RegExp(`^muster: the TLS certificate ${damaged} cannot be used: \\S`)],
+      [['--tls-cert', a.cert, '--tls-key', locked], new RegExp(`^muster: the TLS private key ${locked} is encrypted with a passphrase`)]
+    ]
+    for (const [args, want] of cases) {
+      const r = await run(...args)
+      expect(r.code, args.join(' ')).toBe(1)
+      expect(r.err, args.join(' ')).toMatch(want)
+      expect(r.err).not.toMatch(/routines::|^error:/)
+      expect(r.err.split('\n')).toHaveLength(2)
+    }
+  })
 })

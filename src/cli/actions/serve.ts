@@ -1,5 +1,6 @@
 /** `muster serve` at work: the service (watching) behind the HTTP + SSE server until SIGINT/SIGTERM. */
 import { existsSync, readFileSync } from 'node:fs'
+import { createSecureContext, type SecureContextOptions } from 'node:tls'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Command } from 'commander'
@@ -23,7 +24,30 @@ export function staticDir(env: NodeJS.ProcessEnv): string {
   return join(dirname(fileURLToPath(import.meta.url)), '..', 'renderer')
 }
 
-/** The certificate and key of `--tls-cert`/`--tls-key` (both or neither), read now; null without them. */
+/** What is wrong with a PEM file given as `what`, read from its own text (OpenSSL's reasons name no file), or null. */
+function pemProblem(text: string, what: 'certificate' | 'private key'): string | null {
+  const labels = [...text.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----/g)].map((m) => m[1]!)
+  if (labels.length === 0) return `is not a PEM ${what} (no "-----BEGIN" line; convert DER with openssl)`
+  if (what === 'certificate') {
+    if (labels.includes('CERTIFICATE')) return null
+    if (labels.some((l) => l.endsWith('PRIVATE KEY'))) return 'is a private key, not a certificate (--tls-cert and --tls-key swapped?)'
+    return `holds no certificate (it holds ${labels.join(', ')})`
+  }
+  if (labels.includes('ENCRYPTED PRIVATE KEY') || /Proc-Type: 4,ENCRYPTED/.test(text))
+    return 'is encrypted with a passphrase, which muster serve cannot ask for (openssl pkey -in KEY -out PLAIN.pem)'
+  if (labels.some((l) => l.endsWith('PRIVATE KEY'))) return null
+  if (labels.includes('CERTIFICATE')) return 'is a certificate, not a private key (--tls-cert and --tls-key swapped?)'
+  return `holds no private key (it holds ${labels.join(', ')})`
+}
+
+/** OpenSSL's reason without its codes and library names ("error:1E08010C:DECODER routines::unsupported" → "unsupported"). */
+const opensslReason = (err: unknown): string =>
+  (err as Error).message.replace(/^error:[0-9A-Fa-f]+:/, '').replace(/^[A-Za-z0-9 ]*routines::/, '')
+
+/**
+ * The certificate and key of `--tls-cert`/`--tls-key` (both or neither), read and checked now so
+ * that a bad file is named (OpenSSL's own error names neither); null without them.
+ */
 function readTls(io: CliIo, opts: { tlsCert?: string; tlsKey?: string }): { cert: Buffer; key: Buffer } | null {
   if (!opts.tlsCert && !opts.tlsKey) return null
   if (!opts.tlsCert || !opts.tlsKey) throw new CliError('--tls-cert and --tls-key go together')
@@ -34,13 +58,44 @@ function readTls(io: CliIo, opts: { tlsCert?: string; tlsKey?: string }): { cert
       throw new CliError(`cannot read the TLS ${what} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`)
     }
   }
-  return { cert: read(opts.tlsCert, 'certificate'), key: read(opts.tlsKey, 'key') }
+  const cert = read(opts.tlsCert, 'certificate')
+  const key = read(opts.tlsKey, 'key')
+  const check = (file: string, what: 'certificate' | 'private key', ctx: SecureContextOptions, text: Buffer): void => {
+    const problem = pemProblem(text.toString('latin1'), what)
+    if (problem) throw new CliError(`the TLS ${what} ${file} ${problem}`)
+    try {
+      createSecureContext(ctx)
+    } catch (err) {
+      throw new CliError(`the TLS ${what} ${file} cannot be used: ${opensslReason(err)}`)
+    }
+  }
+  check(opts.tlsCert, 'certificate', { cert }, cert)
+  check(opts.tlsKey, 'private key', { key }, key)
+  try {
+    createSecureContext({ cert, key })
+  } catch (err) {
+    throw new CliError(
+      /mismatch/i.test((err as Error).message)
+        ? `the TLS key ${opts.tlsKey} does not belong to the certificate ${opts.tlsCert}`
+        : `the TLS certificate ${opts.tlsCert} and key ${opts.tlsKey} cannot be used together: ${opensslReason(err)}`
+    )
+  }
+  return { cert, key }
+}
+
+/** Why `muster serve` refuses to start: a LAN address without TLS, unless the operator said so. */
+export function plainLanRefusal(host: string, tls: boolean, insecureLan: boolean): string | null {
+  if (tls || insecureLan || isLoopbackHost(host)) return null
+  return (
+    `refusing to serve ${host} without TLS: the token and every answer would cross the network in clear text. ` +
+    'Pass --tls-cert FILE --tls-key FILE, or --insecure-lan to serve it in clear anyway'
+  )
 }
 
 /** Serves the dashboard; resolves when the process is asked to stop. */
 export async function serve(
   io: CliIo,
-  opts: { port: string; host: string; token?: string; tlsCert?: string; tlsKey?: string },
+  opts: { port: string; host: string; token?: string; tlsCert?: string; tlsKey?: string; insecureLan?: boolean },
   cmd: Command
 ): Promise<void> {
   const port = Number(opts.port)
@@ -49,8 +104,10 @@ export async function serve(
     throw new CliError('--token must be at least 16 characters of [A-Za-z0-9._~-]')
   }
   const tls = readTls(io, opts)
+  const refusal = plainLanRefusal(opts.host, tls !== null, opts.insecureLan === true)
+  if (refusal) throw new CliError(refusal)
   const home = homeOf(cmd, io)
-  const service = await createService({ home, transport: 'http', watch: true, env: io.env })
+  const service = await createService({ home, transport: tls ? 'https' : 'http', watch: true, env: io.env })
   const dir = staticDir(io.env)
   let server
   try {
@@ -61,7 +118,7 @@ export async function serve(
   }
   if (!tls && !isLoopbackHost(opts.host))
     io.stderr(
-      `warning: serving ${opts.host} beyond this machine without TLS: the token and every answer cross the network in clear text; pass --tls-cert FILE --tls-key FILE\n`
+      `warning: serving ${opts.host} beyond this machine without TLS (--insecure-lan): the token and every answer cross the network in clear text\n`
     )
   if (!existsSync(join(dir, 'index.html'))) io.stderr(`warning: the dashboard is not built (${dir}); run: npm run build\n`)
   if (globals(cmd).json) printJson(io, { url: server.openUrl, port: server.port, home })

@@ -85,7 +85,7 @@ export type ProjectStatus = z.infer<typeof ProjectStatusSchema>
 export const AppInfoSchema = z.object({
   version: z.string(),
   home: z.string(),
-  transport: z.enum(['ipc', 'http']),
+  transport: z.enum(['ipc', 'http', 'https']),
   projectCount: z.number().int()
 })
 export type AppInfo = z.infer<typeof AppInfoSchema>

@@ -8,7 +8,8 @@ const LABELS = { connecting: 'Connecting', live: 'Live', reconnecting: 'Reconnec
 export function ConnectionStatus() {
   const status = useConnectionStore((s) => s.status)
   const since = useConnectionStore((s) => s.since)
-  const via = transportKind === 'ipc' ? 'Electron IPC' : 'HTTP + SSE'
+  const web = location.protocol === 'https:' ? 'HTTPS' : 'HTTP'
+  const via = transportKind === 'ipc' ? 'Electron IPC' : `${web} + SSE`
   const detail =
     status === 'live'
       ? `Live updates via ${via} since ${new Date(since).toLocaleTimeString()}`
@@ -26,7 +27,7 @@ export function ConnectionStatus() {
     >
       <span className="connection-dot" aria-hidden />
       <span className="connection-label">{LABELS[status]}</span>
-      <span className="connection-via">{transportKind === 'ipc' ? 'IPC' : 'HTTP'}</span>
+      <span className="connection-via">{transportKind === 'ipc' ? 'IPC' : web}</span>
     </div>
   )
 }

@@ -44,7 +44,7 @@ function AboutPanel() {
       </dd>
       <dt>Transport</dt>
       <dd data-testid="app-transport">
-        {transportKind === 'ipc' ? 'Electron IPC (desktop app)' : 'HTTP + SSE (muster serve)'}
+        {transportKind === 'ipc' ? 'Electron IPC (desktop app)' : `${d.transport === 'https' ? 'HTTPS' : 'HTTP'} + SSE (muster serve)`}
         <span className="muted"> · events {status}</span>
       </dd>
       <dt>Projects</dt>

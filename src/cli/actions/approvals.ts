@@ -4,6 +4,7 @@ import type { ApprovalItem } from '../../shared/api'
 import { globals, withService } from '../context'
 import { CliError, CliExit, printJson, table, truncate, type CliIo } from '../output'
 import { visible } from '../../shared/visible-text'
+import { provenanceWords } from '../../shared/approvals/provenance'
 
 /** One line per forged decision: what it claimed, who really wrote it, why it is not trusted. */
 function forgedLines(items: ApprovalItem[]): string {
@@ -14,6 +15,14 @@ function forgedLines(items: ApprovalItem[]): string {
           `FORGED ${i.correlation_id}: ${visible(f.decision)} claiming to be by ${visible(f.decided_by)}, written by ${visible(f.from_agent)} (${visible(f.why)}); ignored\n`
       )
     )
+    .join('')
+}
+
+/** One line per request whose harness said where the call comes from (MCP server, subagent, mode, skill). */
+function provenanceLines(items: ApprovalItem[]): string {
+  return items
+    .filter((i) => i.provenance)
+    .map((i) => `  ${i.correlation_id}: ${visible(provenanceWords(i.provenance).join(', '))}\n`)
     .join('')
 }
 
@@ -46,6 +55,7 @@ export async function listApprovals(io: CliIo, o: { hub?: string; history?: numb
   else {
     const rows = out.pending.map((p) => [waited(p), p.agent, p.project, p.correlation_id, truncate(p.summary, 70)])
     io.stdout(table([['WAITING', 'AGENT', 'PROJECT', 'ID', 'REQUEST'], ...rows]))
+    io.stdout(provenanceLines(out.pending))
   }
   io.stdout(forgedLines(out.pending))
   if (o.history) {

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { expiryDeadline } from '../../shared/approvals/expiry'
+import { readProvenance, type CallProvenance } from '../../shared/approvals/provenance'
 import { readToolCall, summarizeToolCall, type ToolInput, callSignature } from '../../shared/approvals/tool-call'
 import type { RuleSpec } from '../../shared/approvals/allow-rules'
 import type { ApprovalDecisionInfo, ApprovalItem, ApprovalState, ForgedDecision } from '../../shared/contract/approvals-types'
@@ -44,6 +45,10 @@ export interface ApprovalAsk {
   tool_name: string
   tool_input: ToolInput
   timeout_ms: number
+  /** Where the call comes from, as the harness said (MCP server, subagent, permission mode, skill). */
+  provenance?: CallProvenance
+  /** The payload's fields no adapter knows, verbatim and bounded. */
+  extra?: Record<string, unknown>
 }
 
 /** The stream of a project: `project/<slug>` (the task slug rule). */
@@ -87,7 +92,9 @@ export function requestAppend(ask: ApprovalAsk, correlationId: string): { append
         timeout_ms: ask.timeout_ms,
         hook_event_name: ask.hook_event_name,
         ...(ask.tool_use_id ? { tool_use_id: ask.tool_use_id } : {}),
-        ...(truncated ? { tool_input_truncated: true } : {})
+        ...(truncated ? { tool_input_truncated: true } : {}),
+        ...(ask.provenance ? { provenance: ask.provenance } : {}),
+        ...(ask.extra ? { extra_fields: ask.extra } : {})
       }
     }
   }
@@ -196,6 +203,9 @@ export function decidesRequest(e: HubEventEnvelope, request: Pick<HubEventEnvelo
   )
 }
 
+/** A stored request's extra payload fields (an object), or null. */
+const extraOf = (v: unknown): Record<string, unknown> | null =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.floor(v) : null)
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null)
 
@@ -258,6 +268,8 @@ export function foldApproval(
     conflicts,
     forged,
     signature: callSignature(toolName, toolInput),
-    identical: 1
+    identical: 1,
+    provenance: readProvenance(request.metadata.provenance),
+    extra_fields: extraOf(request.metadata.extra_fields)
   }
 }

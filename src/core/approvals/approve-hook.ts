@@ -163,7 +163,9 @@ export function askFor(
     tool_use_id: call.tool_use_id,
     tool_name: call.tool_name,
     tool_input: call.tool_input,
-    timeout_ms: opts.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS
+    timeout_ms: opts.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
+    ...(call.provenance ? { provenance: call.provenance } : {}),
+    ...(call.extra ? { extra: call.extra } : {})
   }
 }
 

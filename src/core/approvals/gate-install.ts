@@ -168,7 +168,7 @@ export function installGate(o: GateInstallOptions, place: InstallPlace): GateIns
   )
   const r = installHooks(file, specs, 'approve-hook', h.gate.fileBase)
   const changedEvents = planned.filter((p) => !p.kept).map((p) => p.event)
-  const notes = h.gate.notes?.({ version: o.version, changedEvents, action: r.action }) ?? []
+  const notes = h.gate.notes?.({ version: o.version, events, changedEvents, action: r.action }) ?? []
   return { ...r, command: planned[0]!.command, what: whatOf(h, events), notes }
 }
 

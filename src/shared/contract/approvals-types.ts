@@ -52,6 +52,15 @@ export const ApprovalStateSchema = z.enum(['pending', 'allow', 'deny', 'timeout'
 /** A request's state. */
 export type ApprovalState = z.infer<typeof ApprovalStateSchema>
 
+/** Where a call comes from (the pure reader and its words: `shared/approvals/provenance.ts`). */
+export const CallProvenanceSchema = z.object({
+  mcp_server: z.object({ name: z.string(), source: z.string(), built_in: z.literal(true).optional() }).optional(),
+  agent_id: z.string().optional(),
+  agent_type: z.string().optional(),
+  permission_mode: z.string().optional(),
+  skill: z.object({ command_name: z.string(), command_source: z.string().optional(), invoked_by: z.string().optional() }).optional()
+})
+
 /** One `approval.request` folded with its decisions. */
 export const ApprovalItemSchema = z.object({
   /** The hub's registered name (else its location) and location. */
@@ -92,7 +101,11 @@ export const ApprovalItemSchema = z.object({
   /** Pending requests (this one included) with the same signature. */
   identical: z.number().int(),
   /** "Not now": hidden from the inbox and the needs-you queue until then (undecided, the agent still waits). */
-  snoozed_until: z.string().nullable().optional()
+  snoozed_until: z.string().nullable().optional(),
+  /** Where the call comes from, as the harness said (`shared/approvals/provenance.ts`); null when it said nothing. */
+  provenance: CallProvenanceSchema.nullable().optional(),
+  /** The payload's fields no adapter knew, verbatim (bounded): the next contract change loses nothing. */
+  extra_fields: z.record(z.string(), z.unknown()).nullable().optional()
 })
 /** A request as the inbox shows it. */
 export type ApprovalItem = z.infer<typeof ApprovalItemSchema>

@@ -12,6 +12,7 @@
  * dialog, whatever the permission mode or allow rules); `PreToolUse` (every matching call) only
  * when asked, with a matcher of the tools that change things or reach out.
  */
+import { extraFields, provenanceOfPayload } from '../../../shared/approvals/provenance'
 import { Harness } from '../../../shared/contract/hub-vocabulary'
 import {
   compareVersions,
@@ -32,13 +33,53 @@ import {
 
 /** The hook events of Claude Code (and Codex, which copied them) that ask about one tool call. */
 export const TOOL_EVENTS = ['PreToolUse', 'PermissionRequest'] as const
+/**
+ * Claude Code's hook for the shell lines of skills and slash commands (2.1.332+): PreToolUse-shaped
+ * answer, but `allow` adds nothing and `ask` (like deny and defer) keeps the line from running, so
+ * Muster never answers it `ask`. Installed only when chosen (`--event PreSkillShellCommand`).
+ */
+export const SKILL_SHELL_EVENT = 'PreSkillShellCommand'
+/** The first Claude Code that sends it. */
+export const SKILL_SHELL_SINCE = '2.1.332'
+/** Every event Claude Code's gate can answer. */
+const CLAUDE_GATE_EVENTS = [...TOOL_EVENTS, SKILL_SHELL_EVENT] as const
 
-/** Parses a Claude-Code-shaped tool event (Codex sends the same shape). */
-export function parseToolEvent(o: Record<string, unknown>, harness: HarnessCall['harness']): HarnessCall {
+/** The payload fields Claude Code and Codex send that Muster reads or knowingly ignores; any other is kept as an extra. */
+const KNOWN_FIELDS: ReadonlySet<string> = new Set([
+  'hook_event_name',
+  'session_id',
+  'transcript_path',
+  'cwd',
+  'prompt_id',
+  'permission_mode',
+  'agent_id',
+  'agent_type',
+  'effort',
+  'tool_name',
+  'tool_input',
+  'tool_use_id',
+  'permission_suggestions',
+  'mcp_server',
+  'command_name',
+  'command_source',
+  'invoked_by',
+  // Codex's own
+  'turn_id',
+  'model'
+])
+
+/** Parses a Claude-Code-shaped tool event (Codex sends the same shape); `events` are the ones this harness answers. */
+export function parseToolEvent(
+  o: Record<string, unknown>,
+  harness: HarnessCall['harness'],
+  events: readonly string[] = TOOL_EVENTS
+): HarnessCall {
   const event = needText(o, 'hook_event_name')
-  if (!(TOOL_EVENTS as readonly string[]).includes(event))
-    throw new HookInputError(`unsupported hook_event_name '${event}' (approve-hook answers ${TOOL_EVENTS.join(' and ')})`)
+  if (!events.includes(event))
+    throw new HookInputError(`unsupported hook_event_name '${event}' (approve-hook answers ${events.join(', ')})`)
   const suggestions = Array.isArray(o.permission_suggestions) ? (o.permission_suggestions as unknown[]) : null
+  const provenance = provenanceOfPayload(o)
+  const extra = extraFields(o, KNOWN_FIELDS)
   return {
     harness,
     event,
@@ -48,16 +89,25 @@ export function parseToolEvent(o: Record<string, unknown>, harness: HarnessCall[
     cwd: optText(o, 'cwd'),
     tool_use_id: optText(o, 'tool_use_id'),
     transcript_path: optText(o, 'transcript_path'),
-    suggestions
+    suggestions,
+    ...(provenance ? { provenance } : {}),
+    ...(extra ? { extra } : {})
   }
 }
 
-/** `PreToolUse`'s answer: the decision with its reason. */
-export function preToolUseAnswer(verdict: HookVerdict, reason: string): HookReply {
+/** `PreToolUse`'s answer (and `PreSkillShellCommand`'s: `event`): the decision with its reason. */
+export function preToolUseAnswer(verdict: HookVerdict, reason: string, event = 'PreToolUse'): HookReply {
   return {
-    stdout: line({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: verdict, permissionDecisionReason: reason } }),
+    stdout: line({ hookSpecificOutput: { hookEventName: event, permissionDecision: verdict, permissionDecisionReason: reason } }),
     exitCode: 0
   }
+}
+
+/** `PreSkillShellCommand`'s answer: `ask` would keep the line from running with no one asked, so it is a deny saying why. */
+function skillShellAnswer(verdict: HookVerdict, reason: string): HookReply {
+  return verdict === 'ask'
+    ? preToolUseAnswer('deny', `${reason} (a skill's shell line cannot wait for Claude Code's own prompt)`, SKILL_SHELL_EVENT)
+    : preToolUseAnswer(verdict, reason, SKILL_SHELL_EVENT)
 }
 
 /** `PermissionRequest`'s answer; `updatedPermissions` only where given. */
@@ -101,20 +151,23 @@ export const claudeCode: HarnessAdapter = {
   aliases: ['claude-code'],
   label: 'Claude Code',
   recognizes: (o) =>
-    typeof o.hook_event_name === 'string' && (TOOL_EVENTS as readonly string[]).includes(o.hook_event_name) && !looksLikeCodex(o),
-  parse: (o) => parseToolEvent(o, Harness.claudeCode),
+    typeof o.hook_event_name === 'string' && (CLAUDE_GATE_EVENTS as readonly string[]).includes(o.hook_event_name) && !looksLikeCodex(o),
+  parse: (o) => parseToolEvent(o, Harness.claudeCode, CLAUDE_GATE_EVENTS),
   answer: (call, verdict, reason, extras) =>
     call.event === 'PermissionRequest'
       ? permissionRequestAnswer(verdict, reason, extras?.always ? call.suggestions : null)
-      : preToolUseAnswer(verdict, reason),
+      : call.event === SKILL_SHELL_EVENT
+        ? skillShellAnswer(verdict, reason)
+        : preToolUseAnswer(verdict, reason),
   refuse: (reason) => exitTwo(reason),
   settings: { under: 'home', path: ['.claude', 'settings.json'] },
   gate: {
-    events: TOOL_EVENTS,
+    events: CLAUDE_GATE_EVENTS,
     defaultEvents: ['PermissionRequest'],
     what: {
       PermissionRequest: 'only the calls Claude Code would ask you about (its mode and allow rules decide first)',
-      PreToolUse: 'every matching call, whatever Claude Code’s mode or allow rules (explicit choice)'
+      PreToolUse: 'every matching call, whatever Claude Code’s mode or allow rules (explicit choice)',
+      PreSkillShellCommand: 'every shell line of a skill or slash command (2.1.332+), with the skill and who invoked it'
     },
     matcher: (event) => (event === 'PreToolUse' ? DEFAULT_PRE_TOOL_MATCHER : undefined),
     entry: (o: EntryOptions) =>
@@ -124,12 +177,17 @@ export const claudeCode: HarnessAdapter = {
         timeout: o.timeoutSec,
         ...(o.failClosed ? { onFailure: 'block' } : {})
       }),
-    notes: ({ version }) => [
+    notes: ({ version, events }) => [
       version && compareVersions(version, CLAUDE_ON_FAILURE_SINCE) >= 0
         ? `Claude Code ${version}: onFailure "block" written, so a hook that crashes blocks the call`
         : version
           ? `Claude Code ${version} predates onFailure (${CLAUDE_ON_FAILURE_SINCE}): a hook that crashes lets the call through there; update Claude Code and install again`
-          : 'Claude Code was not found (claude --version): onFailure not written; install again where it runs'
+          : 'Claude Code was not found (claude --version): onFailure not written; install again where it runs',
+      ...(events?.includes(SKILL_SHELL_EVENT) && version && compareVersions(version, SKILL_SHELL_SINCE) < 0
+        ? [
+            `Claude Code ${version} predates ${SKILL_SHELL_EVENT} (${SKILL_SHELL_SINCE}): skills' shell lines are not gated there until you update`
+          ]
+        : [])
     ]
   },
   lifecycle: {

@@ -4,6 +4,7 @@
  * harness's own format. The wait for the operator is not the adapter's: every harness goes
  * through the one core path in `approve-hook.ts`. No zod: this runs in the hook process.
  */
+import type { CallProvenance } from '../../../shared/approvals/provenance'
 import type { ToolInput } from '../../../shared/approvals/tool-call'
 import type { HarnessId } from '../../../shared/contract/hub-vocabulary'
 import type { SessionStateName } from '../../../shared/contract/session-state'
@@ -21,6 +22,10 @@ export interface HarnessCall {
   transcript_path: string | null
   /** The harness's own "always allow" updates it offered (Claude Code `permission_suggestions`). */
   suggestions: unknown[] | null
+  /** Where the call comes from (MCP server, subagent, permission mode, skill), as the harness said. */
+  provenance?: CallProvenance
+  /** The payload's fields the adapter does not know, verbatim and bounded (`extraFields`). */
+  extra?: Record<string, unknown>
 }
 
 /** The hook's verdict: `ask` leaves the decision to the harness's own prompt. */
@@ -86,7 +91,7 @@ export interface GateSpec {
   /** The payload names no event: the installed command carries `--event`. */
   eventInCommand?: boolean
   /** Lines install prints about this harness (trust, versions), given what it found. */
-  notes?(o: { version: string | null; changedEvents: readonly string[]; action: string }): string[]
+  notes?(o: { version: string | null; events?: readonly string[]; changedEvents: readonly string[]; action: string }): string[]
 }
 
 /** The session lifecycle hooks a harness offers. */

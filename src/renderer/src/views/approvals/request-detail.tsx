@@ -20,6 +20,7 @@ import { ToolPreview } from './tool-preview'
 import { useNow } from '../../hooks/use-now'
 import { ForgedList } from './forged-list'
 import { HiddenTextWarning, Visible } from '../../components/visible'
+import { ProvenanceRows } from './provenance-rows'
 
 /** What the detail pane can do. */
 export interface DetailActions {
@@ -130,6 +131,7 @@ export function RequestDetail({
         </dd>
         <dt>Harness</dt>
         <dd>{item.harness ?? 'unknown'}</dd>
+        <ProvenanceRows item={item} />
         <dt>Hub</dt>
         <dd className="ellipsis" title={item.palace}>
           {item.hub}
@@ -149,7 +151,16 @@ export function RequestDetail({
           </>
         )}
       </dl>
-      <HiddenTextWarning texts={[item.agent, item.project, item.cwd ?? '', item.tool_name, JSON.stringify(item.tool_input)]} />
+      <HiddenTextWarning
+        texts={[
+          item.agent,
+          item.project,
+          item.cwd ?? '',
+          item.tool_name,
+          JSON.stringify(item.tool_input),
+          JSON.stringify(item.provenance ?? {})
+        ]}
+      />
       <ForgedList item={item} />
       <ToolPreview tool={item.tool_name} input={item.tool_input} cwd={item.cwd} truncated={item.tool_input_truncated} />
       {item.identical > 1 && (

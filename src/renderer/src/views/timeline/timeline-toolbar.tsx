@@ -6,7 +6,7 @@ import { useWriteRefusal } from '../../api/hub-queries'
 import { useTimelineStore } from '../../stores/timeline-store'
 
 /** Hubs the picker offers: registered ones, plus MemPalace's default when it exists unregistered. */
-export interface HubChoice {
+export interface HubPickerChoice {
   /** Registered name, or null for the default hub. */
   name: string | null
   label: string
@@ -14,15 +14,15 @@ export interface HubChoice {
 }
 
 /** The choices of `hubs.list`. */
-export function hubChoices(data: { hubs: HubInfo[]; default: HubInfo } | undefined): HubChoice[] {
+export function hubChoices(data: { hubs: HubInfo[]; default: HubInfo } | undefined): HubPickerChoice[] {
   if (!data) return []
-  const out: HubChoice[] = data.hubs.map((h) => ({ name: h.name, label: h.name, palace: h.palace }))
+  const out: HubPickerChoice[] = data.hubs.map((h) => ({ name: h.name, label: h.name, palace: h.palace }))
   if (data.default.exists && !data.default.registered) out.push({ name: null, label: 'default (MemPalace)', palace: data.default.palace })
   return out
 }
 
 /** A select when there are several hubs, the hub's name otherwise. */
-export function HubPicker({ choices, value }: { choices: HubChoice[]; value: string | null }) {
+export function HubPicker({ choices, value }: { choices: HubPickerChoice[]; value: string | null }) {
   const setHub = useTimelineStore((s) => s.setHub)
   if (choices.length < 2) {
     const only = choices[0]

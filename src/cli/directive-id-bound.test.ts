@@ -76,4 +76,33 @@ describe('an over-long directive id (S + 400 digits)', () => {
     expect(given.err).toMatch(/directive id must/)
     expect(readFileSync(join(root, '.muse/build.md'), 'utf8')).toBe(text)
   }, 180_000)
+
+  it('one S9999 line does not stop the numbering: the next ids continue the real ones, skipping taken numbers', () => {
+    const root = join(tmpDir(), 'p')
+    const home = tmpDir()
+    writeTree(root, {
+      '.muse/build.md': [
+        '<!-- L0: v1.0 | build | ids -->',
+        '# Build',
+        '',
+        '## 📡 战略指令队列',
+        '',
+        '📡 **S047→P/QA**: 🟡 **real one**',
+        '📡 **S9999→P/QA**: 🟡 **stray far number**',
+        ''
+      ].join('\n'),
+      '.muse/qa.md': '<!-- L0: v1.0 | qa | target -->\n# QA\n\n## 📡 战略指令队列\n\n📡 **S048→P/BUILD**: 🟡 **taken elsewhere**\n'
+    })
+    expect(muster(home, 'projects', 'add', root).code).toBe(0)
+    const send = (title: string) => {
+      const r = muster(home, 'directive', 'send', '--project', 'p', '--from', 'build', '--to', 'QA', '--title', title, '--json')
+      expect(r, r.err).toMatchObject({ code: 0 })
+      return (JSON.parse(r.out) as { id: string }).id
+    }
+    expect(send('first new')).toBe('S049')
+    expect(send('second new')).toBe('S050')
+    const text = readFileSync(join(root, '.muse/build.md'), 'utf8')
+    expect(text).toContain('📡 **S049→P/QA**: 🟡 **first new**')
+    expect(text).toContain('📡 **S9999→P/QA**: 🟡 **stray far number**')
+  }, 180_000)
 })

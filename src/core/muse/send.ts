@@ -15,6 +15,7 @@ import { safeEdit, type SafeWriteHooks } from './safe-write'
 import { MAX_KEY_CHARS, requestDigest, type SendKeys } from './send-keys'
 import { normalise, splitLines } from '../text'
 import { MAX_DIRECTIVE_NUMBER } from '../../shared/directive-id'
+import { directiveIdOf, nextDirectiveNumber } from './directive-numbering'
 
 /** The outgoing-queue header Muster creates when the sender's file has none. */
 export const OUTGOING_HEADER = '## 📡 战略指令队列'
@@ -43,15 +44,30 @@ export interface SendOutcome {
   warnings: string[]
 }
 
-/** 1 + the largest numeric S-id in the project's and the hub project's role files, as `S` + 3 digits. */
-export function nextId(fleet: FleetView, project: string): string {
-  let max = 0
+/** The numbers of the S-ids in the project's and the hub project's role files. */
+function usedNumbers(fleet: FleetView, project: string): number[] {
+  const used: number[] = []
   for (const sp of fleet.projects) {
     if (sp.project.name !== project && sp.project.name !== fleet.hub.project) continue
-    for (const r of sp.roles) for (const d of r.directives) max = Math.max(max, idNumber(d.id))
+    for (const r of sp.roles) for (const d of r.directives) used.push(idNumber(d.id))
   }
-  if (max >= MAX_DIRECTIVE_NUMBER) throw new ApiError(`directive numbers are used up (S${max} is taken): give an id`, 'conflict')
-  return `S${String(max + 1).padStart(3, '0')}`
+  return used
+}
+
+/** The error when no number is left (every one up to S9999 is taken). */
+function usedUp(): ApiError {
+  return new ApiError(`directive numbers are used up (every number up to S${MAX_DIRECTIVE_NUMBER} is taken): give an id`, 'conflict')
+}
+
+/**
+ * The next automatic id over the project's and the hub project's role files, as `S` + 3 digits:
+ * one more than the top of their numbering, skipping taken numbers and a stray far jump
+ * (`directive-numbering.ts`), and any number `skip` refuses.
+ */
+export function nextId(fleet: FleetView, project: string, skip?: (n: number) => boolean): string {
+  const n = nextDirectiveNumber(usedNumbers(fleet, project), 1, skip)
+  if (n === null) throw usedUp()
+  return directiveIdOf(n)
 }
 
 /** Writes a directive into the sender's own file; with a key, at most once per key. */
@@ -85,12 +101,9 @@ async function sendOnce(fleet: FleetView, req: SendRequest, adopt: boolean): Pro
     fleet.projects.some((sp) =>
       sp.roles.some((r) => r.directives.some((d) => d.id === id && canonicalTarget(resolveOccurrence(d, sp, fleet), d.target) === target))
     )
-  let id = req.id ?? nextId(fleet, req.project.name)
-  if (req.id && taken(id) && !req.key) throw new ApiError(`${id}→${target} already exists: pick another id`, 'conflict')
   // an automatic id skips numbers this target already received from elsewhere
-  while (!req.id && taken(id)) id = `S${String(Number(id.slice(1)) + 1).padStart(3, '0')}`
-  if (idNumber(id) === 0)
-    throw new ApiError(`directive numbers are used up (${id} is past S${MAX_DIRECTIVE_NUMBER}): give an id`, 'conflict')
+  let id = req.id ?? nextId(fleet, req.project.name, (n) => taken(directiveIdOf(n)))
+  if (req.id && taken(id) && !req.key) throw new ApiError(`${id}→${target} already exists: pick another id`, 'conflict')
 
   const first = id
   const result = await safeEdit(
@@ -112,9 +125,12 @@ async function sendOnce(fleet: FleetView, req: SendRequest, adopt: boolean): Pro
           id = ours.id
           return null
         }
-        const max = Math.max(idNumber(first) - 1, ...parsed.directives.map((d) => idNumber(d.id)))
-        if (max >= MAX_DIRECTIVE_NUMBER) throw new ApiError(`directive numbers are used up (S${max} is taken): give an id`, 'conflict')
-        id = `S${String(max + 1).padStart(3, '0')}`
+        // numbers the file holds now (an agent may have taken ours meanwhile), from the first candidate up
+        const n = nextDirectiveNumber([idNumber(first) - 1, ...parsed.directives.map((d) => idNumber(d.id))], idNumber(first), (k) =>
+          taken(directiveIdOf(k))
+        )
+        if (n === null) throw usedUp()
+        id = directiveIdOf(n)
       }
       const block = [`📡 **${id}→${target}**: 🟡 **${title}**`, ...quote(req.body)]
       const lines = splitLines(text)

@@ -11,6 +11,7 @@ import { pyDumps } from '../shared/py-json'
 import { pyLoads } from '../shared/py-json-parse'
 import type { CliIo } from './output'
 import { visible } from '../shared/visible-text'
+import { OUT_OF_SEQUENCE, outOfSequence } from '../shared/hub-sequence'
 
 /** Replaces `metadata` with the exact stored text's value wherever `metadata_json` rides along (and drops that key). */
 function exact(value: unknown): unknown {
@@ -48,7 +49,16 @@ export function upstreamEventLine(e: HubEventEnvelope): string {
   const text = body.length ? ` :: ${body.join('')}` : ''
   // what agents wrote may hold terminal escapes: shown escaped (tabs stay, as upstream prints them)
   const line = `  ${e.id}  ${e.created_at}  ${e.type}  ${e.stream}/${e.room}  ${e.from_agent}->${target}${status}${topic}${corr}${arts}${text}`
-  return `${visible(line, { keepTabs: true })}\n`
+  return `${visible(line, { keepTabs: true })}${outOfSequenceNote(e)}\n`
+}
+
+/**
+ * Said after a row whose rowid is above 2^53 (not upstream's: no such row comes from a writer that
+ * lets SQLite number its rows): another writer placed it there, and rows written after a row at
+ * the top of the range cannot follow it.
+ */
+export function outOfSequenceNote(e: HubEventEnvelope): string {
+  return outOfSequence(e.seq) ? `  (${OUT_OF_SEQUENCE}: rowid above 2^53, placed by its writer)` : ''
 }
 
 /** `N event(s):` and a line per event, or `No matching events.` (upstream list/wait/watch). */

@@ -38,7 +38,7 @@ export type InboxEvent = ListedEvent & { unread: boolean }
 /** The newest inbox events (previewed), each marked unread when after the cursor. */
 export function inboxOn(db: Db, shape: HubShape, agent: string, afterSeq: number, limit: number): { unread: number; events: InboxEvent[] } {
   if (!shape.hasEvents) return { unread: 0, events: [] }
-  const { rows } = queryPage<EventRow>(db, shape, { filters: inboxFilters(agent), after: 0, before: null, order: 'desc', limit })
+  const { rows } = queryPage<EventRow>(db, shape, { filters: inboxFilters(agent), after: null, before: null, order: 'desc', limit })
   const events = toEvents(db, shape, rows).map((e) => ({ ...previewEvent(e), unread: e.seq > afterSeq }))
   return { unread: unreadOn(db, shape, agent, afterSeq), events }
 }

@@ -60,7 +60,7 @@ function recent(db: Db, shape: HubShape): Activity[] {
 function approvalsWaiting(db: Db, shape: HubShape, now: number): Map<string, number> {
   const { rows } = queryPage<EventRow>(db, shape, {
     filters: { type: EventType.approvalRequest },
-    after: 0,
+    after: null,
     before: null,
     order: 'desc',
     limit: 500

@@ -44,7 +44,7 @@ const WINDOW = 2_000
  * 20,000 status events it walks them newest first (by created_at) and stops after 2,000 in a row
  * bring no new agent (an agent silent for that long is not "home" anyway).
  */
-function latestStatusRowids(db: Db, shape: HubShape): number[] {
+function latestStatusRowids(db: Db, shape: HubShape): bigint[] {
   const indexed = shape.indexes.has('events_type_idx') ? 'INDEXED BY events_type_idx' : ''
   const n = (
     db
@@ -52,18 +52,20 @@ function latestStatusRowids(db: Db, shape: HubShape): number[] {
       .get(EventType.status, EXACT_LIMIT + 1) as { n: number }
   ).n
   if (n <= EXACT_LIMIT) {
-    return (
-      db.prepare(`SELECT max(rowid) AS r FROM events ${indexed} WHERE type = ? GROUP BY from_agent`).all(EventType.status) as {
-        r: number
-      }[]
-    ).map((x) => x.r)
+    // exact (bigint): a rowid above 2^53 read as a number is rounded and would name no row
+    return db
+      .prepare(`SELECT max(rowid) AS r FROM events ${indexed} WHERE type = ? GROUP BY from_agent`)
+      .pluck()
+      .safeIntegers(true)
+      .all(EventType.status) as bigint[]
   }
   // Index order (type, created_at): newest first without a sort; the scan stops early.
-  const latest = new Map<string, number>()
+  const latest = new Map<string, bigint>()
   let sinceNew = 0
   const rows = db
     .prepare(`SELECT rowid AS r, from_agent AS a FROM events ${indexed} WHERE type = ? ORDER BY created_at DESC`)
-    .iterate(EventType.status) as IterableIterator<{ r: number; a: string }>
+    .safeIntegers(true)
+    .iterate(EventType.status) as IterableIterator<{ r: bigint; a: string }>
   for (const row of rows) {
     const known = latest.get(row.a)
     if (known === undefined) sinceNew = 0

@@ -38,7 +38,7 @@ export interface TaskListOptions {
 }
 
 function rowsOf(db: Db, shape: HubShape, filters: EventFilters, limit: number, order: 'asc' | 'desc'): HubEvent[] {
-  const { rows } = queryPage<EventRow>(db, shape, { filters, after: 0, before: null, order, limit })
+  const { rows } = queryPage<EventRow>(db, shape, { filters, after: null, before: null, order, limit })
   return toEvents(db, shape, rows)
 }
 

@@ -116,7 +116,7 @@ export function readThreadEvents(conn: HubConnection, correlationId: string): Hu
 export function threadEventsOn(db: Db, shape: HubShape, correlationId: string): HubEvent[] {
   const { rows } = queryPage<EventRow>(db, shape, {
     filters: { correlation_id: correlationId },
-    after: 0,
+    after: null,
     before: null,
     order: 'asc',
     limit: MAX_THREAD_EVENTS

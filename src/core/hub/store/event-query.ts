@@ -33,19 +33,28 @@ const SCAN_BUDGET = 200_000
 
 /**
  * A rowid: a number while it is exact in JavaScript, a bigint above 2^53 (another writer may put a
- * row at 9223372036854775000: its neighbours must stay distinct, or a cursor repeats or skips it).
+ * row at 9223372036854775807: its neighbours must stay distinct, or a cursor repeats or skips it).
+ * Rowids are only ever compared and bound as they are: no code here adds to or subtracts from one,
+ * so no bound ever passes the int64 range (a `max + 1` at the top was issue 36's 500).
  */
 export type Rowid = number | bigint
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+/** The largest rowid SQLite can hold (2^63 - 1): once a row sits there, SQLite picks new rowids at random. */
+export const TOP_ROWID = 9223372036854775807n
+/**
+ * Above this rowid (2^53) a row was placed by its writer, never handed out in turn (no hub holds
+ * 2^53 rows): it is "out of sequence", and so is every row SQLite numbers after it.
+ */
+export const SEQUENCE_CEILING = 9007199254740992n
 /** A bigint rowid as a number when that is exact. */
 export const rowidOf = (v: bigint | number): Rowid => (typeof v === 'bigint' && v <= SAFE && v >= -SAFE ? Number(v) : v)
 /** The larger of two rowids. */
 export const maxRowid = (a: Rowid, b: Rowid): Rowid => (a >= b ? a : b)
 /** The smaller of two rowids. */
 export const minRowid = (a: Rowid, b: Rowid): Rowid => (a <= b ? a : b)
-/** `r + 1`, exact. */
-export const nextRowid = (r: Rowid): Rowid => rowidOf(BigInt(r) + 1n)
+/** True for a rowid above 2^53: placed by its writer (or numbered after such a row), out of sequence. */
+export const outOfSequence = (r: Rowid): boolean => BigInt(r) > SEQUENCE_CEILING
 /** `hi - lo` as a number (for size heuristics only). */
 const span = (lo: Rowid, hi: Rowid): number => Number(BigInt(hi) - BigInt(lo))
 
@@ -62,6 +71,48 @@ export function exactRowid(db: Db, sql: string, ...params: unknown[]): Rowid | n
 /** The largest rowid of the events table (0 when empty), exact. */
 export function topRowid(db: Db): Rowid {
   return exactRowid(db, 'SELECT max(rowid) FROM events') ?? 0
+}
+
+/** One end of a rowid range: the rowid and whether it belongs to the range. */
+export interface RowidBound {
+  at: Rowid
+  inclusive: boolean
+}
+
+/** A rowid range; a missing end is open (a table's rowids may even be negative). */
+export interface RowidRange {
+  lo: RowidBound | null
+  hi: RowidBound | null
+}
+
+/** The range's SQL condition on `rowid` (`1` when both ends are open) and its parameters. */
+export function rangeSql(r: RowidRange): { sql: string; params: Rowid[] } {
+  const conds: string[] = []
+  const params: Rowid[] = []
+  if (r.lo) {
+    conds.push(r.lo.inclusive ? 'rowid >= ?' : 'rowid > ?')
+    params.push(r.lo.at)
+  }
+  if (r.hi) {
+    conds.push(r.hi.inclusive ? 'rowid <= ?' : 'rowid < ?')
+    params.push(r.hi.at)
+  }
+  return { sql: conds.length ? conds.join(' AND ') : '1', params }
+}
+
+/** True when no rowid can lie in the range. */
+function emptyRange(r: RowidRange): boolean {
+  if (!r.lo || !r.hi) return false
+  const lo = BigInt(r.lo.at)
+  const hi = BigInt(r.hi.at)
+  return r.lo.inclusive && r.hi.inclusive ? hi < lo : hi <= lo
+}
+
+/** How many rowids the range spans, with open ends taken at the table's first and last row (a size heuristic). */
+function rangeSpan(db: Db, r: RowidRange): number {
+  const lo = r.lo ? r.lo.at : (exactRowid(db, 'SELECT min(rowid) FROM events') ?? 0)
+  const hi = r.hi ? r.hi.at : topRowid(db)
+  return span(lo, hi)
 }
 
 /** A WHERE clause (without rowid bounds) and its parameters; `never` when nothing can match. */
@@ -137,8 +188,8 @@ export function selectList(shape: HubShape): string {
 /** A page query: rowid bounds (exclusive), order, and how many rows. */
 export interface PageQuery {
   filters: EventFilters
-  /** Exclusive lower rowid bound (a `since_event_id` anchor), 0 for none. */
-  after: Rowid
+  /** Exclusive lower rowid bound (a `since_event_id` anchor), null for none. */
+  after: Rowid | null
   /** Exclusive upper rowid bound (a `before_event_id` anchor), null for none. */
   before: Rowid | null
   order: 'asc' | 'desc'
@@ -150,31 +201,43 @@ export type PagePlan = 'never' | 'scan' | `index:${string}`
 
 /** Runs a page query with the cheapest plan and returns the raw rows (with `rowid`). */
 export function queryPage<Row>(db: Db, shape: HubShape, q: PageQuery): { rows: Row[]; plan: PagePlan } {
+  const range: RowidRange = {
+    lo: q.after === null ? null : { at: q.after, inclusive: false },
+    hi: q.before === null ? null : { at: q.before, inclusive: false }
+  }
+  return queryRange<Row>(db, shape, q, range)
+}
+
+/** `queryPage` over any rowid range (the live tail reads the two regions of a hub with it). */
+export function queryRange<Row>(
+  db: Db,
+  shape: HubShape,
+  q: Pick<PageQuery, 'filters' | 'order' | 'limit'>,
+  range: RowidRange
+): { rows: Row[]; plan: PagePlan } {
   if (!shape.hasEvents) return { rows: [], plan: 'never' }
   const where = buildWhere(q.filters, shape)
   if (where.never) return { rows: [], plan: 'never' }
-  const end = nextRowid(topRowid(db))
-  const lo = q.after
-  const hi = q.before === null ? end : minRowid(q.before, end)
-  if (span(lo, hi) <= 1) return { rows: [], plan: 'scan' }
-  const index = span(lo, hi) - 1 > SHORT_RANGE && where.sql ? selectiveIndex(db, shape, q.filters, lo, hi) : null
-  if (index) return { rows: indexQuery<Row>(db, shape, where, index, lo, hi, q), plan: `index:${index}` }
-  const scanned = scanWindows<Row>(db, shape, q, lo, hi)
+  if (emptyRange(range)) return { rows: [], plan: 'scan' }
+  const index = where.sql && rangeSpan(db, range) > SHORT_RANGE ? selectiveIndex(db, shape, q.filters, range) : null
+  if (index) return { rows: indexQuery<Row>(db, shape, where, index, range, q), plan: `index:${index}` }
+  const scanned = scanWindows<Row>(db, shape, q, range)
   if (scanned) return { rows: scanned, plan: 'scan' }
   // Dense-looking filters that are sparse together: hand the remaining work to the best index.
-  const fallback = bestIndex(db, shape, q.filters, lo, hi, Number.MAX_SAFE_INTEGER)
+  const fallback = bestIndex(db, shape, q.filters, range, Number.MAX_SAFE_INTEGER)
   return fallback
-    ? { rows: indexQuery<Row>(db, shape, where, fallback, lo, hi, q), plan: `index:${fallback}` }
-    : { rows: scanAll<Row>(db, shape, q, lo, hi), plan: 'scan' }
+    ? { rows: indexQuery<Row>(db, shape, where, fallback, range, q), plan: `index:${fallback}` }
+    : { rows: scanAll<Row>(db, shape, q, range), plan: 'scan' }
 }
 
-function selectiveIndex(db: Db, shape: HubShape, f: EventFilters, lo: Rowid, hi: Rowid): string | null {
-  return bestIndex(db, shape, f, lo, hi, PROBE_CAP)
+function selectiveIndex(db: Db, shape: HubShape, f: EventFilters, range: RowidRange): string | null {
+  return bestIndex(db, shape, f, range, PROBE_CAP)
 }
 
 /** The indexed filter with the fewest entries in range (counted index-only, up to `cap`); null if none under cap. */
-function bestIndex(db: Db, shape: HubShape, f: EventFilters, lo: Rowid, hi: Rowid, cap: number): string | null {
+function bestIndex(db: Db, shape: HubShape, f: EventFilters, range: RowidRange, cap: number): string | null {
   let best: { name: string; n: number } | null = null
+  const r = rangeSql(range)
   for (const [key, name] of INDEXED) {
     const values = key === 'to_agent' ? [...new Set([...(valuesOf(f.to_agent) ?? []), BROADCAST])] : valuesOf(f[key] as OneOrMany)
     if (!values || !valuesOf(f[key] as OneOrMany) || !shape.indexes.has(name) || !shape.columns.has(key)) continue
@@ -183,68 +246,75 @@ function bestIndex(db: Db, shape: HubShape, f: EventFilters, lo: Rowid, hi: Rowi
       db
         .prepare(
           `SELECT count(*) AS n FROM (SELECT 1 FROM events INDEXED BY ${name} WHERE ${key} IN (${values.map(() => '?').join(', ')})
-           AND rowid > ? AND rowid < ? LIMIT ?)`
+           AND ${r.sql} LIMIT ?)`
         )
-        .get(...values, lo, hi, probeCap) as { n: number }
+        .get(...values, ...r.params, probeCap) as { n: number }
     ).n
     if (n < probeCap && (!best || n < best.n)) best = { name, n }
   }
   return best?.name ?? null
 }
 
-function indexQuery<Row>(db: Db, shape: HubShape, where: Where, index: string, lo: Rowid, hi: Rowid, q: PageQuery): Row[] {
-  const sql = `SELECT ${selectList(shape)} FROM events INDEXED BY ${index} WHERE ${where.sql} AND rowid > ? AND rowid < ?
+function indexQuery<Row>(
+  db: Db,
+  shape: HubShape,
+  where: Where,
+  index: string,
+  range: RowidRange,
+  q: Pick<PageQuery, 'order' | 'limit'>
+): Row[] {
+  const r = rangeSql(range)
+  const sql = `SELECT ${selectList(shape)} FROM events INDEXED BY ${index} WHERE ${where.sql} AND ${r.sql}
     ORDER BY rowid ${q.order === 'desc' ? 'DESC' : 'ASC'} LIMIT ?`
-  return db.prepare(sql).all(...where.params, lo, hi, q.limit) as Row[]
+  return db.prepare(sql).all(...where.params, ...r.params, q.limit) as Row[]
 }
 
 /**
  * Rowid-ordered scan in windows of WINDOW rows (found by position on the rowid b-tree, so a gap in
  * the rowids, even one of 2^63, costs nothing); null when the scan budget ran out before the page
- * filled. Without filters the page is simply the next rows of the b-tree.
+ * filled. Without filters the page is simply the next rows of the b-tree. Each window ends at a row
+ * (exclusive) that begins the next one (inclusive): no rowid is ever computed.
  */
-function scanWindows<Row>(db: Db, shape: HubShape, q: PageQuery, lo: Rowid, hi: Rowid): Row[] | null {
+function scanWindows<Row>(db: Db, shape: HubShape, q: Pick<PageQuery, 'filters' | 'order' | 'limit'>, range: RowidRange): Row[] | null {
   const where = buildWhere(q.filters, shape, true)
-  if (!where.sql) return scanAll<Row>(db, shape, q, lo, hi)
+  if (!where.sql) return scanAll<Row>(db, shape, q, range)
   const desc = q.order === 'desc'
-  const stmt = db.prepare(
-    `SELECT ${selectList(shape)} FROM events WHERE rowid > ? AND rowid < ? AND ${where.sql}
-     ORDER BY rowid ${desc ? 'DESC' : 'ASC'} LIMIT ?`
-  )
-  // the rowid WINDOW rows away from a bound, inside (lo, hi); null when fewer rows are left
-  const edge = desc
-    ? (b: Rowid) =>
-        exactRowid(db, 'SELECT rowid FROM events WHERE rowid < ? AND rowid > ? ORDER BY rowid DESC LIMIT 1 OFFSET ?', b, lo, WINDOW)
-    : (a: Rowid) =>
-        exactRowid(db, 'SELECT rowid FROM events WHERE rowid > ? AND rowid < ? ORDER BY rowid ASC LIMIT 1 OFFSET ?', a, hi, WINDOW)
   const rows: Row[] = []
   let scanned = 0
-  let a: Rowid = lo
-  let b: Rowid = hi
+  let rest: RowidRange = range
   for (;;) {
-    // the window (a, b) holds at most WINDOW rows; its far edge row is the next window's first
-    const e = desc ? edge(b) : edge(a)
-    if (desc) a = e === null ? lo : e
-    else b = e === null ? hi : e
-    rows.push(...(stmt.all(a, b, ...where.params, q.limit - rows.length) as Row[]))
+    // the row WINDOW rows into what is left, from the near end; null when fewer rows are left
+    const left = rangeSql(rest)
+    const e = exactRowid(
+      db,
+      `SELECT rowid FROM events WHERE ${left.sql} ORDER BY rowid ${desc ? 'DESC' : 'ASC'} LIMIT 1 OFFSET ?`,
+      ...left.params,
+      WINDOW
+    )
+    // the window: what is left, cut short at e (exclusive); the next window starts at e (inclusive)
+    const window: RowidRange =
+      e === null ? rest : desc ? { lo: { at: e, inclusive: false }, hi: rest.hi } : { lo: rest.lo, hi: { at: e, inclusive: false } }
+    const w = rangeSql(window)
+    rows.push(
+      ...(db
+        .prepare(`SELECT ${selectList(shape)} FROM events WHERE ${w.sql} AND ${where.sql} ORDER BY rowid ${desc ? 'DESC' : 'ASC'} LIMIT ?`)
+        .all(...w.params, ...where.params, q.limit - rows.length) as Row[])
+    )
     scanned += WINDOW
     if (rows.length >= q.limit || e === null) return rows
+    rest = desc ? { lo: range.lo, hi: { at: e, inclusive: true } } : { lo: { at: e, inclusive: true }, hi: range.hi }
     if (scanned >= SCAN_BUDGET) {
       if (rows.length === 0) return null
       // Continue past what we have with the rest of the range (still rowid-ordered).
-      const rest = desc
-        ? scanAll<Row>(db, shape, { ...q, limit: q.limit - rows.length }, lo, nextRowid(a))
-        : scanAll<Row>(db, shape, { ...q, limit: q.limit - rows.length }, rowidOf(BigInt(b) - 1n), hi)
-      return [...rows, ...rest]
+      return [...rows, ...scanAll<Row>(db, shape, { ...q, limit: q.limit - rows.length }, rest)]
     }
-    if (desc) b = nextRowid(a)
-    else a = rowidOf(BigInt(b) - 1n)
   }
 }
 
-function scanAll<Row>(db: Db, shape: HubShape, q: PageQuery, lo: Rowid, hi: Rowid): Row[] {
+function scanAll<Row>(db: Db, shape: HubShape, q: Pick<PageQuery, 'filters' | 'order' | 'limit'>, range: RowidRange): Row[] {
   const where = buildWhere(q.filters, shape)
-  const sql = `SELECT ${selectList(shape)} FROM events WHERE rowid > ? AND rowid < ?${where.sql ? ' AND ' + where.sql : ''}
+  const r = rangeSql(range)
+  const sql = `SELECT ${selectList(shape)} FROM events WHERE ${r.sql}${where.sql ? ' AND ' + where.sql : ''}
     ORDER BY rowid ${q.order === 'desc' ? 'DESC' : 'ASC'} LIMIT ?`
-  return db.prepare(sql).all(lo, hi, ...where.params, q.limit) as Row[]
+  return db.prepare(sql).all(...r.params, ...where.params, q.limit) as Row[]
 }

@@ -7,12 +7,12 @@
  */
 import { watch, type FSWatcher } from 'node:fs'
 import type { Db } from '../../sqlite'
-import { exactRowid, queryPage, topRowid, type Rowid } from './event-query'
+import { exactRowid } from './event-query'
+import { Frontier } from './frontier'
 import { HubConnection } from './hub-connection'
 import type { HubSubscription, TailListener, TailStart } from '../hub-port'
 import { toEvents } from './reader'
 import { HUB_FILENAME } from './schema'
-import type { EventRow } from './writer'
 
 /** Rows per batch at most. */
 const BATCH = 500
@@ -23,7 +23,8 @@ const DEFAULT_POLL_MS = 50
 export class LocalTail implements HubSubscription {
   private readonly conn: HubConnection
   private readonly timer: NodeJS.Timeout
-  private lastSeq: Rowid | null = null
+  /** What was delivered (null before the first read): see `frontier.ts` for hubs with rows out of sequence. */
+  private frontier: Frontier | null = null
   /** The id of the last event delivered: where to go on in a hub file that replaced the old one. */
   private lastId: string | null = null
   private fileGen = 0
@@ -76,21 +77,23 @@ export class LocalTail implements HubSubscription {
       this.conn.read((db, shape) => {
         // data_version is per connection: a reopened reader (an immutable snapshot that went stale) starts over.
         const version = `${this.conn.readerGeneration}:${db.pragma('data_version', { simple: true }) as number}`
-        if (version === this.dataVersion && this.lastSeq !== null) return
+        if (version === this.dataVersion && this.frontier !== null) return
         this.dataVersion = version
         if (!shape.hasEvents) return
         if (this.conn.fileGeneration !== this.fileGen) {
           // the hub file was replaced: go on after the last event delivered if the new file has it, else from its start
           this.fileGen = this.conn.fileGeneration
-          if (this.lastSeq !== null) this.lastSeq = this.lastId === null ? this.startSeq(db) : this.rowidOf(db, this.lastId)
+          if (this.frontier !== null) this.frontier = this.lastId === null ? this.startAt(db) : this.after(db, this.lastId)
         }
-        if (this.lastSeq === null) this.lastSeq = this.startSeq(db)
+        if (this.frontier === null) this.frontier = this.startAt(db)
         for (;;) {
-          const { rows } = queryPage<EventRow>(db, shape, { filters: {}, after: this.lastSeq, before: null, order: 'asc', limit: BATCH })
+          const rows = this.frontier.next(db, shape, {}, BATCH)
           if (rows.length === 0) break
-          const events = toEvents(db, shape, rows)
-          // exact, not the envelope's seq: above 2^53 that is rounded, and the tail would repeat a row
-          this.lastSeq = exactRowid(db, 'SELECT rowid FROM events WHERE id = ?', events[events.length - 1]!.id) ?? this.lastSeq
+          const events = toEvents(
+            db,
+            shape,
+            rows.map((r) => r.row)
+          )
           this.lastId = events[events.length - 1]!.id
           this.listener.events(events)
           if (rows.length < BATCH || this.closed) break
@@ -105,16 +108,17 @@ export class LocalTail implements HubSubscription {
     }
   }
 
-  /** The rowid of an event in the file (exact), or 0 when the file does not hold it. */
-  private rowidOf(db: Db, id: string): Rowid {
-    return exactRowid(db, 'SELECT rowid FROM events WHERE id = ?', id) ?? 0
+  /** After an event of the file, or from its first row when the file does not hold it. */
+  private after(db: Db, id: string): Frontier {
+    const rowid = exactRowid(db, 'SELECT rowid FROM events WHERE id = ?', id)
+    return rowid === null ? Frontier.fromStart() : Frontier.after(db, rowid)
   }
 
-  /** The rowid the tail starts after: the tip, 0, or an event's (a vanished event replays from the start). */
-  private startSeq(db: Db): Rowid {
-    if ('after_id' in this.start) return this.rowidOf(db, this.start.after_id)
-    if (this.start.from === 'start') return 0
-    return topRowid(db)
+  /** Where the tail starts: after an event (a vanished one replays from the start), at the tip, or from the first row. */
+  private startAt(db: Db): Frontier {
+    if ('after_id' in this.start) return this.after(db, this.start.after_id)
+    if (this.start.from === 'start') return Frontier.fromStart()
+    return Frontier.atTip(db)
   }
 
   /** Tells the listener when the tail's health changes (null = reading fine). */

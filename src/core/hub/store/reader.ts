@@ -112,7 +112,8 @@ export function listEvents(conn: HubConnection, opts: ListOptions = {}): StorePa
 /** `listEvents` on an open read connection. */
 export function listOn(db: Db, shape: HubShape, opts: ListOptions): StorePage {
   if (!shape.hasEvents) return { events: [], has_more: false, plan: 'never' }
-  const after = maxRowid(opts.since_event_id ? anchorRowid(db, opts.since_event_id, 'since_event_id') : 0, opts.since_seq ?? 0)
+  const anchor = opts.since_event_id ? anchorRowid(db, opts.since_event_id, 'since_event_id') : null
+  const after = anchor === null ? (opts.since_seq ?? null) : opts.since_seq === undefined ? anchor : maxRowid(anchor, opts.since_seq)
   const anchored = opts.before_event_id ? anchorRowid(db, opts.before_event_id, 'before_event_id') : null
   const before =
     anchored === null ? (opts.before_seq ?? null) : opts.before_seq === undefined ? anchored : minRowid(anchored, opts.before_seq)

@@ -2,9 +2,11 @@
  * Long-poll for matching events (upstream `wait_events`): returns existing matches at once when
  * there is no cursor; otherwise polls with backoff 0.25 s -> 1 s until a match or the timeout.
  */
-import type { HubConnection } from './hub-connection'
+import type { Db } from '../../sqlite'
+import type { HubConnection, HubShape } from './hub-connection'
 import type { WaitResult } from '../hub-port'
-import { listOn, tipOn, type ListOptions } from './reader'
+import { Frontier } from './frontier'
+import { anchorRowid, clampLimit, listOn, previewEvent, toEvents, type ListedEvent, type ListOptions } from './reader'
 
 /** Default wait: 60 s. */
 export const DEFAULT_WAIT_MS = 60_000
@@ -41,28 +43,42 @@ const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
     signal?.addEventListener('abort', done, { once: true })
   })
 
-/** Waits for events matching `opts` (an unknown cursor fails at once with the upstream message). */
+/**
+ * Waits for events matching `opts` (an unknown cursor fails at once with the upstream message).
+ * After the first look, new rows are found by a `Frontier` (from the cursor, or from the tip when
+ * there is none), so a hub with a row at the top rowid still wakes a waiter when rows arrive.
+ */
 export async function waitEvents(conn: HubConnection, opts: WaitOptions = {}): Promise<WaitResult> {
   const { timeout_ms, signal, ...list } = opts
   const deadline = Date.now() + clampTimeout(timeout_ms)
-  let query: ListOptions = list
+  const seqCursors = list.since_seq !== undefined || list.before_seq !== undefined || list.before_event_id !== undefined
+  let frontier: Frontier | null = null
   const first = await conn.readAsync((db, shape) => {
     const page = listOn(db, shape, list)
-    if (!list.since_event_id && page.events.length === 0) {
-      // No cursor and nothing yet: wait for rows after the current tip.
-      const tip = tipOn(db, shape)
-      if (tip) query = { ...list, since_event_id: tip.id }
+    if (page.events.length === 0 && !seqCursors) {
+      frontier = list.since_event_id ? Frontier.after(db, anchorRowid(db, list.since_event_id, 'since_event_id')) : Frontier.atTip(db)
     }
     return page
   })
   if (first.events.length) return { timed_out: false, events: first.events }
+  const limit = clampLimit(list.limit)
+  const poll = (db: Db, shape: HubShape): ListedEvent[] => {
+    if (!frontier) return listOn(db, shape, list).events
+    const events = toEvents(
+      db,
+      shape,
+      frontier.next(db, shape, list, limit).map((r) => r.row)
+    ).slice(0, limit)
+    const shown = list.preview ? events.map(previewEvent) : events
+    return list.order === 'desc' ? shown.reverse() : shown
+  }
   let delay = FIRST_POLL_MS
   for (;;) {
     const remaining = deadline - Date.now()
     if (remaining <= 0 || signal?.aborted) return { timed_out: true, events: [] }
     await sleep(Math.min(delay, remaining), signal)
-    const page = await conn.readAsync((db, shape) => listOn(db, shape, query))
-    if (page.events.length) return { timed_out: false, events: page.events }
+    const events = await conn.readAsync(poll)
+    if (events.length) return { timed_out: false, events }
     delay = Math.min(MAX_POLL_MS, delay * 2)
   }
 }

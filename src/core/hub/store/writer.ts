@@ -26,6 +26,7 @@ import {
   validateStatus
 } from '../values/validate'
 import { readMetadata, stmt, validInstant } from './write-support'
+import { exactRowid, SEQUENCE_CEILING, TOP_ROWID, topRowid } from './event-query'
 
 export type { HubEvent }
 
@@ -131,6 +132,20 @@ function lastHlc(db: Db, replicaId: string, nowMs: number): string | null {
 }
 
 /**
+ * Where a new event goes: null (SQLite numbers it, max + 1, as MemPalace's writers do) unless a row
+ * sits at the top rowid (2^63 - 1). Then SQLite would pick a random rowid, below the readers'
+ * cursors half the time, so the event goes right after the newest row in sequence (at or below
+ * 2^53; see `SEQUENCE_CEILING`) instead: it stays after everything written before it, for Muster's
+ * cursors and MemPalace's alike. The rowid is never above one the file already holds.
+ */
+export function inSequenceRowid(db: Db): bigint | null {
+  if (BigInt(topRowid(db)) < TOP_ROWID) return null
+  const low = exactRowid(db, 'SELECT max(rowid) FROM events WHERE rowid <= ?', SEQUENCE_CEILING)
+  const next = low === null || BigInt(low) < 1n ? 1n : BigInt(low) + 1n
+  return next <= SEQUENCE_CEILING ? next : null
+}
+
+/**
  * Appends one immutable event. Validates every field (section 4), then in one `BEGIN IMMEDIATE`
  * transaction: checks that every artifact id exists (else rolls back with an error naming it),
  * inserts the row with `origin_replica` and a fresh HLC, sets `origin_seq = rowid`, and links the
@@ -148,12 +163,14 @@ export function appendEvent(db: Db, replicaId: string, input: AppendWrite): HubE
       if (!exists.get(artifactId)) throw new HubValidationError(`artifact_ids references unknown artifact ${pyRepr(artifactId)}`)
     }
     const hlc = nextHlc(lastHlc(db, replicaId, at.getTime()), at.getTime(), replicaId)
+    const place = inSequenceRowid(db)
     const info = stmt(
       db,
-      `INSERT INTO events (id, type, stream, room, topic, from_agent, to_agent, correlation_id, branch,
+      `INSERT INTO events (rowid, id, type, stream, room, topic, from_agent, to_agent, correlation_id, branch,
          base_commit, status, body, created_at, metadata_json, origin_replica, hlc)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
     ).run(
+      place,
       id,
       type,
       stream,

@@ -6,6 +6,7 @@ import { CheckCheck, FileDiff, GitBranch, Paperclip, Reply, ShieldCheck, Waypoin
 import { EventType } from '../../../../shared/contract/hub-vocabulary'
 import { approvalLink, patchLink } from '../../../../shared/links'
 import { metadataText } from '../../../../shared/metadata-text'
+import { OUT_OF_SEQUENCE, OUT_OF_SEQUENCE_WHY, outOfSequence } from '../../../../shared/hub-sequence'
 import { useAcksOf, useHubEvent, useWriteRefusal } from '../../api/hub-queries'
 import { Keys } from '../../components/kbd'
 import { RelativeTime } from '../../components/relative-time'
@@ -74,6 +75,14 @@ export function EventDetail({ hub, id, preview }: { hub: string | null; id: stri
             {event.seq}
             {event.origin_replica ? ` · ${event.origin_replica}` : ''}
           </dd>
+          {outOfSequence(event.seq) && (
+            <>
+              <dt>Order</dt>
+              <dd className="tl-out-of-sequence-why" data-testid="out-of-sequence-why">
+                <strong>{OUT_OF_SEQUENCE}.</strong> {OUT_OF_SEQUENCE_WHY}
+              </dd>
+            </>
+          )}
         </dl>
 
         <section className="tl-section">

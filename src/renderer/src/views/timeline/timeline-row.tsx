@@ -1,6 +1,7 @@
 /** One fixed-height row of the timeline (or its skeleton while the page loads). */
 import { memo } from 'react'
 import { BROADCAST } from '../../../../shared/api'
+import { OUT_OF_SEQUENCE, OUT_OF_SEQUENCE_WHY, outOfSequence } from '../../../../shared/hub-sequence'
 import { CorrelationChip, EventTime, Lane, Route, StatusBadge, TypeBadge } from './event-bits'
 import type { TimelineEvent } from './hub-types'
 
@@ -75,6 +76,11 @@ const RowCells = memo(function RowCells({
         <StatusBadge status={taskState ?? event.status} testId={taskState ? 'task-state' : undefined} />
       </span>
       <span className="tl-body ellipsis" title={event.body_truncated ? `${preview}… (${event.body_length} characters)` : preview}>
+        {outOfSequence(event.seq) && (
+          <span className="tl-out-of-sequence" title={OUT_OF_SEQUENCE_WHY} data-testid="out-of-sequence">
+            {OUT_OF_SEQUENCE}
+          </span>
+        )}
         {preview || <span className="faint">(empty body)</span>}
       </span>
       <span className="tl-corr">

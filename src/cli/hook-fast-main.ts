@@ -26,6 +26,8 @@ import {
   type PendingJob
 } from '../core/approvals'
 import { STATE_DB_FILE, defaultCliHome, resolveHome } from '../core/fleet'
+import { loadHookPresence } from '../core/presence'
+import { presenceNeeded } from '../shared/approvals/presence'
 import { isAgentId } from '../shared/agent-id'
 import { parseHookArgv, type HookCliOptions } from './commands/hook-flags'
 
@@ -105,16 +107,16 @@ function allowingRule(o: HookCliOptions & { agent: string }, stdin: Buffer, home
   const read = readHookInput(stdin.toString('utf8'), { harness: o.harness, event: o.event })
   if (!read.ok) return null
   const { adapter, call } = read
+  const toMatch = { agent: o.agent, tool_name: call.tool_name, tool_input: call.tool_input, cwd: call.cwd, home: homedir() }
+  // a call that needs the operator's presence is never answered by a rule: the full hook asks (a gate that cannot be read too)
+  const presence = loadHookPresence(home, o.gate, () => {})
+  if (presenceNeeded(presence.config.policy, toMatch, presence.config.risky)) return null
   const keys = o.operatorKeys
     ?.split(',')
     .map((k) => k.trim())
     .filter(Boolean)
-  const trust = new DecisionTrust(keys?.length ? keys : trustedKeyIds(home))
-  const rule = firstMirroredMatch(
-    mirror,
-    { agent: o.agent, tool_name: call.tool_name, tool_input: call.tool_input, cwd: call.cwd, home: homedir() },
-    trust
-  )
+  const trust = new DecisionTrust(presence.operatorKeys ?? (keys?.length ? keys : trustedKeyIds(home)))
+  const rule = firstMirroredMatch(mirror, toMatch, trust)
   return rule ? { adapter, call, rule } : null
 }
 

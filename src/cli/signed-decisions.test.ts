@@ -211,26 +211,28 @@ describe('only the operator approves (separate processes)', () => {
 
     const decideRemotely = async (command: string) => {
       const req = await requestFor(where, remoteHome, command)
-      const d = await run(['approvals', 'decide', req.correlation_id, 'allow', '--reason', 'from afar', ...where, '--home', remoteHome])
-      expect(d.code, d.err).toBe(0)
+      return run(['approvals', 'decide', req.correlation_id, 'allow', '--reason', 'from afar', ...where, '--home', remoteHome])
     }
 
-    // not trusted yet: the remote operator's allow is ignored by the hook
+    // not trusted yet: the agent's gate would ignore the remote operator's allow, so it is refused
+    // there and then (the gate's keys are on the request), nothing recorded; the hook times out
     const first = muster(
       ['approve-hook', '--home', agentHome, ...where, '--agent', 'lab-claude', '--timeout-ms', '8000'],
       claude('terraform plan')
     )
-    await decideRemotely('terraform plan')
+    const refused = await decideRemotely('terraform plan')
+    expect(refused.code).toBe(1)
+    expect(refused.err).toContain(`does not trust this Muster's key (${remoteKey})`)
     const ignored = await first.done
     expect(JSON.parse(ignored.out).hookSpecificOutput, ignored.err).toMatchObject({ permissionDecision: 'deny' })
-    expect(ignored.err).toMatch(/ignored a forged decision .* \(signed by a key this Muster does not trust/)
 
     expect((await run(['keys', 'trust', remoteKey, '--name', 'remote operator', '--home', agentHome])).code).toBe(0)
     const second = muster(
       ['approve-hook', '--home', agentHome, ...where, '--agent', 'lab-claude', '--timeout-ms', '60000'],
       claude('terraform apply')
     )
-    await decideRemotely('terraform apply')
+    const accepted = await decideRemotely('terraform apply')
+    expect(accepted.code, accepted.err).toBe(0)
     const allowed = await second.done
     expect(allowed.code, allowed.err).toBe(0)
     expect(JSON.parse(allowed.out).hookSpecificOutput).toMatchObject({ permissionDecision: 'allow' })

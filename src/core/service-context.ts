@@ -13,6 +13,7 @@ import type { PatchService } from './patches'
 import type { ServiceOptions } from './service-types'
 import type { Db } from './sqlite'
 import type { OperatorKeys } from './approvals'
+import type { PresenceService } from './presence'
 
 /** Shared state and services for handler groups. */
 export interface ServiceContext {
@@ -30,6 +31,8 @@ export interface ServiceContext {
   needs: NeedsService
   /** The operator's signing key and the operator keys trusted here. */
   keys: OperatorKeys
+  /** The operator's authenticators and the home's presence policy. */
+  presence: PresenceService
   /** Sends a pushed event to every subscriber. */
   emit(event: PushedEvent): void
   /** The parsed status of one project (cached while watching). */

@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { RoleCache } from './muse'
 import {
   approvalHandlers,
+  presenceHandlers,
   fleetHandlers,
   hubHandlers,
   museHandlers,
@@ -64,6 +65,7 @@ export async function buildService(root: Root): Promise<MusterService> {
   const hubs = await root.get('hubs')
   const patches = await root.get('patches')
   const keys = await root.get('keys')
+  const presence = await root.get('presence')
   const pending = await root.get('approvals')
   const needsService = new NeedsService({
     hubs,
@@ -106,6 +108,7 @@ export async function buildService(root: Root): Promise<MusterService> {
     patches,
     needs: needsService,
     keys,
+    presence,
     emit,
     roles,
     projectStatus(name) {
@@ -142,7 +145,8 @@ export async function buildService(root: Root): Promise<MusterService> {
     ...invokeHandlers(ctx),
     ...patchHandlers(ctx),
     ...approvalHandlers(ctx),
-    ...needsHandlers(ctx)
+    ...needsHandlers(ctx),
+    ...presenceHandlers(ctx)
   }
 
   async function dispatch<M extends MethodName>(method: M, input: unknown): Promise<MethodOutput<M>> {

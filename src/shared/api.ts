@@ -15,6 +15,7 @@ import { needsEvents, needsMethods } from './contract/needs'
 import { notesEvents, notesMethods } from './contract/notes'
 import { ApiError } from './api-error'
 import { patchEvents, patchMethods } from './contract/patches'
+import { presenceEvents, presenceMethods } from './contract/presence'
 
 export * from './contract/fleet-types'
 export * from './contract/fleet'
@@ -26,6 +27,7 @@ export * from './api-error'
 export * from './contract/patches'
 export * from './contract/approvals'
 export * from './contract/needs'
+export * from './contract/presence'
 
 /** Every request/response method: name -> input and output schemas. */
 export const methods = {
@@ -36,7 +38,8 @@ export const methods = {
   ...invokeMethods,
   ...patchMethods,
   ...approvalMethods,
-  ...needsMethods
+  ...needsMethods,
+  ...presenceMethods
 } as const
 
 /** Names of every request/response method. */
@@ -54,7 +57,8 @@ export const events = {
   ...notesEvents,
   ...patchEvents,
   ...approvalEvents,
-  ...needsEvents
+  ...needsEvents,
+  ...presenceEvents
 } as const
 
 /** Names of every pushed event. */

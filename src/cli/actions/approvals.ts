@@ -99,9 +99,10 @@ export async function decideApproval(
     io.stdout(
       `${decision === 'allow' ? 'allowed' : 'denied'} ${out.item.correlation_id} (${visible(out.item.agent)}: ${visible(out.item.summary)})\n`
     )
-  else
+  else if (out.item.decision)
     io.stderr(
-      `muster: ${out.item.correlation_id} was already decided (${out.item.decision!.decision} by ${visible(out.item.decision!.decided_by)}); your ${decision} is recorded as a conflict and not applied\n`
+      `muster: ${out.item.correlation_id} was already decided (${out.item.decision.decision} by ${visible(out.item.decision.decided_by)}); your ${decision} is recorded as a conflict and not applied\n`
     )
+  else io.stderr(`muster: your ${decision} of ${out.item.correlation_id} was recorded, but the agent's gate does not accept it\n`)
   if (out.outcome === 'conflict') throw new CliExit(2)
 }

@@ -58,6 +58,7 @@ export async function runHookCommand(io: CliIo, o: HookCliOptions, signal?: Abor
       ?.split(',')
       .map((k) => k.trim())
       .filter(Boolean),
+    gate: o.gate,
     warn: (line) => io.stderr(`${line}\n`)
   })
   try {

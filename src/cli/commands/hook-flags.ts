@@ -14,6 +14,7 @@ export interface HookCliOptions {
   timeoutMs?: number
   lockTimeoutMs?: number
   operatorKeys?: string
+  gate?: string
   home?: string
   palace?: string
 }
@@ -65,6 +66,11 @@ export const HOOK_FLAGS: readonly HookFlag[] = [
     spec: '--operator-keys <ids>',
     key: 'operatorKeys',
     help: 'comma-separated operator key ids whose signed decisions count (default: the home’s own and trusted keys; install writes them)'
+  },
+  {
+    spec: '--gate <file>',
+    key: 'gate',
+    help: 'an admin-owned gate’s file (root-owned; written by install --managed): its keys, presence policy and authenticators count, the home’s do not'
   }
 ]
 

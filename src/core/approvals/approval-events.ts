@@ -22,6 +22,8 @@ import {
   type ApprovalDecision
 } from '../../shared/contract/hub-vocabulary'
 import { type AppendInput, taskSlug } from '../hub'
+import type { PresenceProof } from '../presence'
+import { PRESENCE, readGateView } from './approval-presence'
 import { SIGNATURE, SIGNED_RULE, decisionPayload, type DecisionSigner, type DecisionTrust, type SignatureRef } from './decision-trust'
 /** A request's metadata is kept under this size (the hub's limit is 64 KiB). */
 export const MAX_REQUEST_METADATA_BYTES = 60 * 1024
@@ -102,12 +104,13 @@ export function requestAppend(ask: ApprovalAsk, correlationId: string): { append
 
 /**
  * The `approval.decision` append answering a request: signed when a signer is given (an
- * operator's decision), carrying its signed rule when an allowlist rule decided it.
+ * operator's decision), carrying its signed rule when an allowlist rule decided it, and the
+ * operator's proof of presence when an allow was made with one.
  */
 export function decisionAppend(
   request: Pick<HubEventEnvelope, 'id' | 'stream' | 'room' | 'from_agent' | 'correlation_id'>,
   d: { decision: ApprovalDecision; reason: string; decided_by: string; from_agent: string; always?: boolean },
-  proof: { signer?: DecisionSigner; rule?: RuleSpec & { signature: SignatureRef | null } } = {}
+  proof: { signer?: DecisionSigner; rule?: RuleSpec & { signature: SignatureRef | null }; presence?: PresenceProof } = {}
 ): AppendInput {
   const reason = d.reason.trim()
   const always = d.always === true && d.decision === 'allow'
@@ -144,7 +147,8 @@ export function decisionAppend(
       decided_by: d.decided_by,
       ...(always ? { [ALWAYS_ALLOW]: true } : {}),
       ...(signature ? { [SIGNATURE]: signature } : {}),
-      ...(rule ? { [SIGNED_RULE]: rule } : {})
+      ...(rule ? { [SIGNED_RULE]: rule } : {}),
+      ...(proof.presence && d.decision === 'allow' ? { [PRESENCE]: proof.presence } : {})
     }
   }
 }
@@ -179,6 +183,7 @@ export function judgeDecisions(
     if (!decidesRequest(e, request)) continue
     const v = trust.checkDecision(e, request)
     const d = readDecision(e, v.ok ? v.key : null)!
+    if (v.ok && d.decision === 'allow' && trust.presence?.verdict(e.id)?.ok === true) d.presence = true
     if (v.ok) decisions.push(d)
     else
       forged.push({
@@ -270,6 +275,8 @@ export function foldApproval(
     signature: callSignature(toolName, toolInput),
     identical: 1,
     provenance: readProvenance(request.metadata.provenance),
-    extra_fields: extraOf(request.metadata.extra_fields)
+    extra_fields: extraOf(request.metadata.extra_fields),
+    presence_required: trust.presence?.needed(request) ?? readGateView(request.metadata)?.presence_required ?? false,
+    presence_risk: trust.presence?.risk?.(request) ?? readGateView(request.metadata)?.risk ?? null
   }
 }

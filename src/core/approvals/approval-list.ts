@@ -10,6 +10,7 @@ import { EventType } from '../../shared/contract/hub-vocabulary'
 import type { HubPort } from '../hub'
 import { foldApproval } from './approval-events'
 import type { DecisionTrust } from './decision-trust'
+import type { PresenceJudge } from './presence-judge'
 
 /** Every request of this age is examined (no hook waits longer: `--timeout-ms` is capped at a day). */
 export const REQUEST_HORIZON_MS = 24 * 3600 * 1000
@@ -30,7 +31,8 @@ export async function listHubApprovals(
   hub: HubPort,
   where: { hub: string; palace: string },
   trust: DecisionTrust,
-  now = Date.now()
+  now = Date.now(),
+  presence?: PresenceJudge
 ): Promise<HubApprovals> {
   const requests: HubEventEnvelope[] = []
   let before: string | undefined
@@ -62,7 +64,16 @@ export async function listHubApprovals(
     if (!page.has_more || page.events.length === 0) break
     since = page.events[page.events.length - 1]!.id
   }
-  const items = requests.map((r) => foldApproval(r, byThread.get(r.correlation_id ?? '') ?? [], where, trust, now))
+  // allows that need presence are judged by their proofs, checked here (a fold is synchronous)
+  const judged = presence
+    ? trust.withPresence(
+        await presence.oracle(
+          hub,
+          requests.map((r) => ({ request: r, decisions: byThread.get(r.correlation_id ?? '') ?? [] }))
+        )
+      )
+    : trust
+  const items = requests.map((r) => foldApproval(r, byThread.get(r.correlation_id ?? '') ?? [], where, judged, now))
   return {
     pending: items.filter((i) => i.state === 'pending').reverse(),
     decided: items.filter((i) => i.state !== 'pending')

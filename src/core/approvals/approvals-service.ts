@@ -14,6 +14,9 @@ import { decisionAppend, foldApproval } from './approval-events'
 import { listHubApprovals } from './approval-list'
 import type { AllowlistStore, RuleKeys } from './allowlist-store'
 import { MAX_SNOOZE_MINUTES, type SnoozeStore } from './snooze-store'
+import { challengeFor, readProof, signers, verifyPresence, type PresenceConfig, type PresenceProof } from '../presence'
+import { decisionPresenceText, readGateView } from './approval-presence'
+import { PresenceJudge } from './presence-judge'
 
 /** Default number of decided requests in the history. */
 export const DEFAULT_HISTORY = 200
@@ -28,6 +31,8 @@ export interface ApprovalsServiceOptions {
   keys: Required<RuleKeys>
   /** Snoozed requests ("Not now"); without it nothing is ever snoozed. */
   snoozes?: SnoozeStore
+  /** This home's presence settings (policy, risky list, authenticators); without it, presence is off. */
+  presence?: () => PresenceConfig
 }
 
 /** The result of one decision. */
@@ -46,7 +51,11 @@ function markIdentical(pending: ApprovalItem[]): ApprovalItem[] {
 
 /** The approvals inbox and its allowlist. */
 export class ApprovalsService {
-  constructor(private readonly opts: ApprovalsServiceOptions) {}
+  private readonly judge: PresenceJudge
+
+  constructor(private readonly opts: ApprovalsServiceOptions) {
+    this.judge = new PresenceJudge(opts.presence ?? (() => ({ policy: 'off', risky: [], credentials: [], changed_at: null })))
+  }
 
   get rules(): AllowlistStore {
     return this.opts.rules
@@ -71,7 +80,7 @@ export class ApprovalsService {
         try {
           const chosen = this.opts.hubs.chooseToRead(t)
           ref = { hub: chosen.name, palace: chosen.location }
-          return { ref, ok: true, error: null, ...(await listHubApprovals(chosen.hub, ref, trust, now)) }
+          return { ref, ok: true, error: null, ...(await listHubApprovals(chosen.hub, ref, trust, now, this.judge)) }
         } catch (err) {
           return { ref, ok: false, error: (err as Error).message, pending: [], decided: [] }
         }
@@ -111,8 +120,19 @@ export class ApprovalsService {
    * request nobody waits for any more (timed out, abandoned by its harness, or expired) is refused
    * and nothing is appended: a decision nobody receives is never recorded.
    */
-  async decide(sel: HubSelection & { id: string; decision: ApprovalDecision; reason?: string; always?: boolean }): Promise<DecideResult> {
+  async decide(
+    sel: HubSelection & { id: string; decision: ApprovalDecision; reason?: string; always?: boolean; presence?: PresenceProof }
+  ): Promise<DecideResult> {
     const request = await this.request(sel, sel.id)
+    // a decision the agent's gate would ignore is refused here, and nothing is recorded
+    const signer = this.opts.keys.signer()
+    const gate = readGateView(request.metadata)
+    if (gate && !gate.keys.includes(signer.key))
+      throw new ApiError(
+        `the gate of ${request.from_agent} does not trust this Muster's key (${signer.key}), so your decision would be ignored and was not recorded; on the agent's machine: muster keys trust ${signer.key}`,
+        'forbidden'
+      )
+    const withPresence = sel.decision === 'allow' ? await this.checkPresence(sel, request) : null
     const me = this.opts.operator()
     const before = await this.thread(sel, request)
     if (before.state === 'timeout' || before.state === 'abandoned' || before.state === 'expired') {
@@ -143,11 +163,62 @@ export class ApprovalsService {
       ...decisionAppend(
         request,
         { decision: sel.decision, reason: sel.reason ?? '', decided_by: me, from_agent: me, always: sel.always },
-        { signer: this.opts.keys.signer() }
+        { signer, ...(withPresence ? { presence: withPresence } : {}) }
       )
     })
     const item = await this.thread(sel, request, { hub: hubName, palace })
     return { item, outcome: item.decision?.id === event.id ? 'decided' : 'conflict', event }
+  }
+
+  /**
+   * What an allow of a request needs signed with presence (see the contract's
+   * `approvals.presenceChallenge`): whether it is needed, why, and the challenge.
+   */
+  async presenceChallenge(sel: HubSelection & { id: string; decision: 'allow' | 'deny'; always?: boolean }) {
+    const request = await this.request(sel, sel.id)
+    const need = this.judge.need(request)
+    const sha = await this.judge.inputSha(this.opts.hubs.choose(sel).hub, request)
+    if (sha === null)
+      throw new ApiError(
+        `the full input of ${request.correlation_id ?? request.id} cannot be read: it can be denied, not approved`,
+        'conflict'
+      )
+    const text = decisionPresenceText(request, sha, sel.decision, sel.decision === 'allow' && sel.always === true)
+    const credentials = this.opts.presence?.().credentials ?? []
+    return {
+      needed: need.needed,
+      risk: need.risk,
+      input_sha256: sha,
+      text,
+      challenge: challengeFor(text),
+      credentials: signers(credentials)
+    }
+  }
+
+  /**
+   * The proof an allow carries: none where presence is not needed; where it is, the one given,
+   * checked now against this home's authenticators (the hook checks it again against its gate's),
+   * else a refusal saying how to approve.
+   */
+  private async checkPresence(
+    sel: HubSelection & { presence?: PresenceProof; always?: boolean },
+    request: HubEventEnvelope
+  ): Promise<PresenceProof | null> {
+    if (!this.judge.need(request).needed) return null
+    const credentials = this.opts.presence?.().credentials ?? []
+    if (!sel.presence) {
+      throw new ApiError(
+        credentials.length
+          ? `${request.correlation_id ?? request.id} needs your presence: approve it with an enrolled authenticator (the Approvals screen, or the link muster approvals decide prints)`
+          : `${request.correlation_id ?? request.id} needs your presence, and no authenticator is enrolled here: deny it, or enrol one (muster presence enroll)`,
+        'forbidden'
+      )
+    }
+    const sha = await this.judge.inputSha(this.opts.hubs.choose(sel).hub, request)
+    if (sha === null) throw new ApiError('the full input of this request cannot be read: it can be denied, not approved', 'conflict')
+    const v = await verifyPresence(readProof(sel.presence), decisionPresenceText(request, sha, 'allow', sel.always === true), credentials)
+    if (!v.ok) throw new ApiError(`presence not confirmed: ${v.why}`, 'forbidden')
+    return sel.presence
   }
 
   /**
@@ -182,6 +253,12 @@ export class ApprovalsService {
       order: 'asc',
       limit: 500
     })
-    return foldApproval(request, thread.events, where ?? { hub: chosen.name, palace: chosen.location }, this.opts.keys.trust())
+    const oracle = await this.judge.oracle(chosen.hub, [{ request, decisions: thread.events }])
+    return foldApproval(
+      request,
+      thread.events,
+      where ?? { hub: chosen.name, palace: chosen.location },
+      this.opts.keys.trust().withPresence(oracle)
+    )
   }
 }

@@ -28,10 +28,13 @@ import type { HubSubscription } from '../hub'
 import type { AppendAndWait } from '../hub/open'
 import type { AllowlistStore } from './allowlist-store'
 import { decidesRequest, decisionAppend, foldApproval, newApprovalId, requestAppend, type ApprovalAsk } from './approval-events'
-import type { DecisionTrust, SignatureRef } from './decision-trust'
+import type { DecisionTrust, SignatureRef, TrustVerdict } from './decision-trust'
 import type { HarnessCall, HookVerdict } from './harnesses'
 import { readHookInput } from './hook-input'
 import { allowlistedReason } from './allowlist-mirror'
+import { riskOf, presenceNeeded, RISK_CATEGORY_LABEL } from '../../shared/approvals/presence'
+import { emptyPresence, type HookPresence } from '../presence'
+import { GATE, decisionPresence, inputSha256, type GateView } from './approval-presence'
 
 /** Default wait: 9 minutes, below Claude Code's own 600 s hook timeout. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 540_000
@@ -46,6 +49,8 @@ export interface HookContext {
   rules: AllowlistStore | null
   /** The operator keys whose signed decisions count; anything else is forged and ignored. */
   trust: DecisionTrust
+  /** The presence the gate enforces: policy, risky list, trusted authenticators (absent: none, a context without a home). */
+  presence?: HookPresence
   /** Who requests are addressed to: the operator's id, or `'*'`. */
   operator: string
   /** A registered project holding `cwd`, if any. */
@@ -84,18 +89,20 @@ const isHub = (h: HookContext['hub']): h is AppendAndWait => !('unreachable' in 
 
 /**
  * Waits for the first decision a trusted operator signed after the request on a live tail (a
- * forged one is reported and ignored); null on timeout or abort.
+ * forged one, or an allow without the presence the gate needs, is reported and ignored); null on
+ * timeout or abort. Decisions are judged one after the other, in the hub's order.
  */
 function waitForDecision(
   hub: AppendAndWait,
   request: HubEventEnvelope,
   timeoutMs: number,
-  ctx: Pick<HookContext, 'trust' | 'warn'>,
+  ctx: Pick<HookContext, 'warn'> & { trust: DecisionTrust; judge(e: HubEventEnvelope): Promise<void> },
   signal?: AbortSignal
 ): Promise<HubEventEnvelope | null> {
   return new Promise((resolve) => {
     let sub: HubSubscription | null = null
     let done = false
+    let queue = Promise.resolve()
     const finish = (e: HubEventEnvelope | null): void => {
       if (done) return
       done = true
@@ -112,12 +119,17 @@ function waitForDecision(
       { after_id: request.id },
       {
         events: (events) => {
-          for (const e of events) {
-            if (done || !decidesRequest(e, request)) continue
-            const v = ctx.trust.checkDecision(e, request)
-            if (v.ok) return finish(e)
-            ctx.warn(`muster approve-hook: ignored a forged decision ${e.id} written by ${JSON.stringify(e.from_agent)} (${v.why})`)
-          }
+          const mine = events.filter((e) => decidesRequest(e, request))
+          if (!mine.length) return
+          queue = queue.then(async () => {
+            for (const e of mine) {
+              if (done) return
+              await ctx.judge(e)
+              const v = ctx.trust.checkDecision(e, request)
+              if (v.ok) return finish(e)
+              ctx.warn(`muster approve-hook: ignored a forged decision ${e.id} written by ${JSON.stringify(e.from_agent)} (${v.why})`)
+            }
+          })
         }
       }
     )
@@ -227,9 +239,21 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
   })
   const ask = askFor(call, opts, ctx)
   const hub = ctx.hub
+  const toMatch = { agent: ask.agent, tool_name: ask.tool_name, tool_input: ask.tool_input, cwd: ask.cwd, home: homedir() }
+  const { policy, risky, credentials } = ctx.presence?.config ?? emptyPresence()
+  const needsPresence = presenceNeeded(policy, toMatch, risky)
+  const risk = policy === 'risky' && needsPresence ? riskOf(toMatch, risky) : null
+  const gate: GateView = {
+    keys: [...ctx.trust.keys],
+    presence: policy,
+    presence_required: needsPresence,
+    risk: risk ? `${RISK_CATEGORY_LABEL[risk.category]}: ${risk.pattern}` : null,
+    authenticators: credentials.length,
+    managed: ctx.presence?.managed === true
+  }
 
-  const rule =
-    ctx.rules?.firstMatch({ agent: ask.agent, tool_name: ask.tool_name, tool_input: ask.tool_input, cwd: ask.cwd, home: homedir() }) ?? null
+  // a call that needs the operator's presence is never answered by a rule (rules carry no presence)
+  const rule = needsPresence ? null : (ctx.rules?.firstMatch(toMatch) ?? null)
   if (rule) {
     const correlationId = await recordAllowlisted(ctx, ask, rule)
     return answer('allow', allowlistedReason(rule), correlationId)
@@ -247,13 +271,21 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
     // a hub server that does not answer (its mirror may still exist here): ask now, not after more timeouts
     if (!status.online) return unreachable(status.offline_reason ?? `hub ${hub.label} is offline`)
     if (status.read_only) return unreachable(`hub ${hub.label} is read-only (${status.read_only_reason})`)
-    request = await appendRequest(hub, ask)
+    request = await appendRequest(hub, ask, gate)
   } catch (err) {
     return unreachable((err as Error).message)
   }
 
+  // presence is judged once per decision, with the full input's hash (the request may hold a cut one)
+  const verdicts = new Map<string, TrustVerdict>()
+  const fullInputSha = inputSha256(call.tool_input)
+  const trust = ctx.trust.withPresence({ needed: () => needsPresence, verdict: (id) => verdicts.get(id) })
+  const judge = async (e: HubEventEnvelope): Promise<void> => {
+    if (!needsPresence || verdicts.has(e.id) || e.metadata.decision !== 'allow') return
+    verdicts.set(e.id, await decisionPresence(e, request, fullInputSha, credentials))
+  }
   const stop = anySignal([opts.signal, opts.gone])
-  const first = await waitForDecision(hub, request, timeoutMs, ctx, stop)
+  const first = await waitForDecision(hub, request, timeoutMs, { warn: ctx.warn, trust, judge }, stop)
   let decisions: HubEventEnvelope[] = first ? [first] : []
   if (!first) {
     const gone = opts.gone?.aborted === true
@@ -270,12 +302,13 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
       // a human decision may have landed just before ours: the first one wins
       const thread = await hub.list({ correlation_id: request.correlation_id!, type: EventType.approvalDecision, order: 'asc', limit: 50 })
       decisions = thread.events.length ? thread.events : [mine]
+      for (const e of decisions) if (decidesRequest(e, request)) await judge(e)
     } catch (err) {
       ctx.warn(`muster approve-hook: timed out, and the timeout could not be recorded: ${(err as Error).message}`)
       return answer('deny', timeoutReason(timeoutMs, ending), request.correlation_id)
     }
   }
-  const folded = foldApproval(request, decisions, { hub: hub.location, palace: hub.location }, ctx.trust)
+  const folded = foldApproval(request, decisions, { hub: hub.location, palace: hub.location }, trust)
   const d = folded.decision!
   const reason =
     d.decision === 'timeout'
@@ -296,9 +329,10 @@ function anySignal(signals: (AbortSignal | undefined)[]): AbortSignal | undefine
   return c.signal
 }
 
-/** Appends the request with a fresh correlation id; a too-large input is kept whole in an artifact. */
-async function appendRequest(hub: AppendAndWait, ask: ApprovalAsk): Promise<HubEventEnvelope> {
+/** Appends the request with a fresh correlation id (and the gate's view); a too-large input is kept whole in an artifact. */
+async function appendRequest(hub: AppendAndWait, ask: ApprovalAsk, gate?: GateView): Promise<HubEventEnvelope> {
   const { append, truncated } = requestAppend(ask, newApprovalId())
+  if (gate) append.metadata = { ...append.metadata, [GATE]: gate }
   if (truncated) {
     const full = JSON.stringify(ask.tool_input)
     if (Buffer.byteLength(full, 'utf8') <= 4 * 1024 * 1024) {

@@ -14,6 +14,7 @@ import { ruleMatches, type RuleSpec } from '../../shared/approvals/allow-rules'
 import type { ToolInput } from '../../shared/approvals/tool-call'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
 import { ACK_OF, ALLOWLIST_DECIDER_PREFIX, EventType } from '../../shared/contract/hub-vocabulary'
+import { readGateView } from './approval-presence'
 
 /** Metadata key of a decision's signature (`{"key": <key id>, "sig": <base64url>}`). */
 export const SIGNATURE = 'signature'
@@ -83,11 +84,32 @@ export function readSignature(v: unknown): SignatureRef | null {
   return typeof key === 'string' && typeof sig === 'string' ? { key, sig } : null
 }
 
-/** The operator keys a hook or an inbox accepts. */
+/**
+ * Which allows need the operator's presence, and the verdicts on their proofs, checked beforehand
+ * (proofs are checked asynchronously, with the WebAuthn library; a fold is synchronous).
+ */
+export interface PresenceOracle {
+  /** Whether an allow of this request needs presence. */
+  needed(request: Pick<HubEventEnvelope, 'id' | 'from_agent' | 'metadata'>): boolean
+  /** The risky-list entry that makes it need presence, when known. */
+  risk?(request: Pick<HubEventEnvelope, 'id' | 'from_agent' | 'metadata'>): string | null
+  /** The verdict on a decision event's presence; undefined: not checked (so it does not count). */
+  verdict(decisionId: string): TrustVerdict | undefined
+}
+
+/** The operator keys a hook or an inbox accepts, and the presence an allow needs. */
 export class DecisionTrust {
   readonly keys: ReadonlySet<string>
-  constructor(keys: Iterable<string>) {
+  constructor(
+    keys: Iterable<string>,
+    readonly presence: PresenceOracle | null = null
+  ) {
     this.keys = new Set([...keys].filter((k) => KEY_ID_RE.test(k)))
+  }
+
+  /** The same keys, with presence judged by `oracle`. */
+  withPresence(oracle: PresenceOracle): DecisionTrust {
+    return new DecisionTrust(this.keys, oracle)
   }
 
   /** Checks a signature over `payload`: made by a trusted key, and valid. */
@@ -109,8 +131,28 @@ export class DecisionTrust {
     return this.check(rulePayload(rule), ref)
   }
 
-  /** Whether a decision event of `request`'s thread comes from an operator (see the file comment). */
+  /**
+   * Whether a decision event of `request`'s thread comes from an operator (see the file comment),
+   * as the request's hook judged it: a key that hook's gate did not list does not count, nor does
+   * an allow without the presence its policy asked for.
+   */
   checkDecision(
+    e: Pick<HubEventEnvelope, 'id' | 'type' | 'from_agent' | 'correlation_id' | 'metadata'>,
+    request: Pick<HubEventEnvelope, 'id' | 'from_agent' | 'correlation_id' | 'metadata'>
+  ): TrustVerdict {
+    const v = this.checkSigned(e, request)
+    if (!v.ok) return v
+    const gate = readGateView(request.metadata)
+    if (v.key && gate && !gate.keys.includes(v.key)) return { ok: false, why: `signed by a key the agent's gate did not trust (${v.key})` }
+    if (e.metadata.decision === 'allow' && this.presence?.needed(request)) {
+      const p = this.presence.verdict(e.id)
+      if (!p?.ok) return { ok: false, why: `an allow without your presence (${p ? p.why : 'not checked'})` }
+    }
+    return v
+  }
+
+  /** The signature part of `checkDecision`. */
+  private checkSigned(
     e: Pick<HubEventEnvelope, 'type' | 'from_agent' | 'correlation_id' | 'metadata'>,
     request: Pick<HubEventEnvelope, 'id' | 'from_agent' | 'correlation_id' | 'metadata'>
   ): TrustVerdict {

@@ -17,7 +17,8 @@ export function approvalHandlers(ctx: ServiceContext): HandlersFor<typeof approv
     rules,
     operator: () => ctx.settings.get().operatorId,
     keys,
-    snoozes: new SnoozeStore(ctx.db)
+    snoozes: new SnoozeStore(ctx.db),
+    presence: () => ctx.presence.enforced()
   })
   return {
     // the allowlisted calls still in the hook's spool are recorded first: the history and the
@@ -27,6 +28,7 @@ export function approvalHandlers(ctx: ServiceContext): HandlersFor<typeof approv
       return approvals.list(input)
     },
     'approvals.decide': (input) => approvals.decide(input),
+    'approvals.presenceChallenge': (input) => approvals.presenceChallenge(input),
     'approvals.decideMany': async ({ items, decision, reason }) => {
       const results = []
       // One after another: each decision is its own append, and a failure stays with its item.

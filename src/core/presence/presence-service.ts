@@ -116,6 +116,18 @@ export class PresenceService {
     return this.read().config
   }
 
+  /**
+   * The settings approvals enforce: a file that cannot be read counts as presence for every allow
+   * and no authenticator (nothing can be approved, only denied, until it is fixed; `status` says why).
+   */
+  enforced(): PresenceConfig {
+    try {
+      return this.read().config
+    } catch {
+      return { policy: 'every-allow', risky: [], credentials: [], changed_at: null }
+    }
+  }
+
   /** The challenge of a change, following the settings as they are now. */
   challenge(change: PresenceChange): PresenceChallenge {
     const { config, head } = this.read()
@@ -142,10 +154,16 @@ export class PresenceService {
   }
 
   /**
-   * Finishes an enrolment: the authenticator's answer to the options of `enrolStart` (same page),
-   * and, once another authenticator is enrolled, its proof approving the addition.
+   * Finishes an enrolment: the authenticator's answer to the options of `enrolStart` (same page).
+   * Once another authenticator is enrolled, the addition needs its presence: without a proof the
+   * answer is the challenge to sign (the enrolment stays pending), then the same call with it.
    */
-  async enrolFinish(o: { response: unknown; origin: string; name: string; presence?: unknown }): Promise<ShownCredential> {
+  async enrolFinish(o: {
+    response: unknown
+    origin: string
+    name: string
+    presence?: unknown
+  }): Promise<{ enrolled: ShownCredential } | { needs_presence: PresenceChallenge }> {
     const challenge = readChallenge(o.response)
     const pending = challenge ? this.enrolments.get(challenge) : undefined
     if (!pending || pending.expires < Date.now() || pending.origin !== o.origin)
@@ -153,18 +171,15 @@ export class PresenceService {
     const credential = await verifyEnrolment(o.response, challenge!, o.origin, o.name)
     const { config, head } = this.read()
     if (config.credentials.some((c) => c.id === credential.id)) throw new ApiError('this authenticator is enrolled already', 'conflict')
-    await this.approve(
-      {
-        op: 'credential.add',
-        fields: { id: credential.id, public_key: credential.public_key, rp_id: credential.rp_id, name: credential.name }
-      },
-      config,
-      head,
-      o.presence
-    )
+    const change: PresenceChange = {
+      op: 'credential.add',
+      fields: { id: credential.id, public_key: credential.public_key, rp_id: credential.rp_id, name: credential.name }
+    }
+    if (config.credentials.length && (o.presence === undefined || o.presence === null)) return { needs_presence: this.challenge(change) }
+    await this.approve(change, config, head, o.presence)
     this.enrolments.delete(challenge!)
     writePresence(this.home, { ...config, credentials: [...config.credentials, credential], changed_at: new Date().toISOString() })
-    return shown(credential)
+    return { enrolled: shown(credential) }
   }
 
   /** The proof a pending enrolment needs: the challenge of adding `credential` (after `enrolFinish` refused it for want of one). */

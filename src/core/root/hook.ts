@@ -9,6 +9,7 @@ import { BROADCAST } from '../../shared/contract/hub-vocabulary'
 import { AllowlistStore, DecisionTrust, trustedKeyIds, type HookContext } from '../approvals'
 import { HubRegistry, type PalaceEnv } from '../hub'
 import { openChosenHub } from '../hub/open'
+import { loadHookPresence } from '../presence'
 import type { Db } from '../sqlite'
 import { NoStateDb, type Root } from './root'
 
@@ -28,6 +29,8 @@ export interface HookEnvOptions {
   lockTimeoutMs?: number
   /** `--operator-keys`: the keys the hook was installed with (default: the home's own and trusted keys). */
   operatorKeys?: string[]
+  /** `--gate FILE`: an admin-owned gate's file (its keys and presence replace the home's). */
+  gate?: string
   warn(line: string): void
 }
 
@@ -56,7 +59,8 @@ function stateOf(root: Root, warn: (line: string) => void): Db | null {
 export async function openHookContext(root: Root, o: HookEnvOptions): Promise<{ ctx: HookContext; close(): Promise<void> }> {
   const home = root.options.home
   const db = stateOf(root, o.warn)
-  const trust = new DecisionTrust(o.operatorKeys?.length ? o.operatorKeys : trustedKeyIds(home))
+  const presence = loadHookPresence(home, o.gate, o.warn)
+  const trust = new DecisionTrust(presence.operatorKeys ?? (o.operatorKeys?.length ? o.operatorKeys : trustedKeyIds(home)))
   let rules: AllowlistStore | null = null
   let operator: string | null = null
   try {
@@ -81,6 +85,7 @@ export async function openHookContext(root: Root, o: HookEnvOptions): Promise<{ 
     hub,
     rules,
     trust,
+    presence,
     operator: operator ?? BROADCAST,
     projectFor: (cwd) => {
       try {

@@ -4,6 +4,7 @@
  * `./hub-parts.ts`). Each is built from the root's other parts and registers its own cleanup.
  */
 import { AllowlistStore, ApprovalsService, OperatorKeys, SnoozeStore, type RuleKeys } from '../approvals'
+import { PresenceService } from '../presence'
 import type { MusterService } from '../service-types'
 import type { Root } from './root'
 
@@ -38,8 +39,15 @@ export async function approvalsPart(root: Root): Promise<ApprovalsService> {
     rules: await root.get('rules'),
     operator: () => settings.get().operatorId,
     keys: await ruleKeysOf(root),
-    snoozes: new SnoozeStore(root.get('state'))
+    snoozes: new SnoozeStore(root.get('state')),
+    presence: await root.get('presence').then((p) => () => p.enforced())
   })
+}
+
+/** The operator's authenticators and the home's presence policy. */
+export async function presencePart(root: Root): Promise<PresenceService> {
+  const settings = await root.get('settings')
+  return new PresenceService(root.options.home, () => settings.get().operatorId)
 }
 
 /** The contract's service on the root's parts. */

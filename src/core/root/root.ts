@@ -14,6 +14,7 @@ import type { AllowlistStore } from '../approvals'
 import { ProjectRegistry, STATE_DB_FILE, openStateDb, storedOperatorId } from '../fleet'
 import type { HubService, PalaceEnv } from '../hub'
 import type { PatchService } from '../patches'
+import type { PresenceService } from '../presence'
 import type { ApprovalsService, KeyProtector, OperatorKeys } from '../approvals'
 import type { SettingsStore } from '../fleet'
 import type { MusterService, Transport } from '../service-types'
@@ -63,6 +64,8 @@ export interface RootParts {
   patches: Promise<PatchService>
   /** Pending tool calls and the operator's decisions. */
   approvals: Promise<ApprovalsService>
+  /** The operator's authenticators and the home's presence policy. */
+  presence: Promise<PresenceService>
   /** The contract's service (`shared/api.ts`) on these parts. */
   service: Promise<MusterService>
   /** Records the allowlisted calls the hook's fast path left in the home's spool (warnings on stderr). */
@@ -132,6 +135,7 @@ export function openRoot(opts: RootOptions): Root {
     hubs: () => import('./hub-parts').then((p) => p.hubsPart(root)),
     patches: () => import('./hub-parts').then((p) => p.patchesPart(root)),
     approvals: () => import('./parts').then((p) => p.approvalsPart(root)),
+    presence: () => import('./parts').then((p) => p.presencePart(root)),
     service: () => import('./parts').then((p) => p.servicePart(root)),
     spool: () => import('./drain-hook-jobs').then((d) => d.hookJobDrainer(opts.home, (line) => void process.stderr.write(`${line}\n`)))
   }

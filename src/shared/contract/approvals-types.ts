@@ -20,7 +20,9 @@ export const ApprovalDecisionSchema = z.object({
   /** The operator key that signed it (null: the hook's own timeout record). */
   signed_by: z.string().nullable().optional(),
   /** An allow that also asked to always allow such calls (the harness's own permission update where it keeps one). */
-  always: z.boolean().optional()
+  always: z.boolean().optional(),
+  /** An allow made with the operator's presence (a checked proof from an enrolled authenticator). */
+  presence: z.boolean().optional()
 })
 /** A decision. */
 export type ApprovalDecisionInfo = z.infer<typeof ApprovalDecisionSchema>
@@ -105,7 +107,11 @@ export const ApprovalItemSchema = z.object({
   /** Where the call comes from, as the harness said (`shared/approvals/provenance.ts`); null when it said nothing. */
   provenance: CallProvenanceSchema.nullable().optional(),
   /** The payload's fields no adapter knew, verbatim (bounded): the next contract change loses nothing. */
-  extra_fields: z.record(z.string(), z.unknown()).nullable().optional()
+  extra_fields: z.record(z.string(), z.unknown()).nullable().optional(),
+  /** An allow needs the operator's presence (the agent's gate said so, or this home's policy). */
+  presence_required: z.boolean().optional(),
+  /** Why: the risky-list entry it matched (null: every allow needs it, or none). */
+  presence_risk: z.string().nullable().optional()
 })
 /** A request as the inbox shows it. */
 export type ApprovalItem = z.infer<typeof ApprovalItemSchema>

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { AllowRuleSchema, ApprovalHubSchema, ApprovalItemSchema } from './approvals-types'
+import { PresenceChallengeSchema, PresenceProofSchema } from './presence-types'
 import { HubEventSchema } from './hub-types'
 import { OPERATOR_DECISIONS } from './hub-vocabulary'
 import { HubSelector } from './hub'
@@ -41,9 +42,25 @@ export const approvalMethods = {
       decision: z.enum(OPERATOR_DECISIONS),
       reason: Reason.optional(),
       /** With allow: also always allow such calls (the harness's own permission update, where it keeps one). */
-      always: z.boolean().optional()
+      always: z.boolean().optional(),
+      /** With allow, where presence is needed: the proof over `approvals.presenceChallenge`'s challenge. */
+      presence: PresenceProofSchema.optional()
     }).strict(),
     output: DecideResult
+  },
+  /**
+   * What an allow of a request needs signed with presence: whether it is needed at all (the agent's
+   * gate, else this home's policy), why, and the challenge that binds the request as shown (its ids,
+   * harness, agent, tool, the SHA-256 of the full input) and the decision.
+   */
+  'approvals.presenceChallenge': {
+    input: HubSelector.extend({ id: RequestRef, decision: z.enum(OPERATOR_DECISIONS), always: z.boolean().optional() }).strict(),
+    output: PresenceChallengeSchema.extend({
+      needed: z.boolean(),
+      risk: z.string().nullable(),
+      /** The SHA-256 (hex) of the full tool input the challenge binds. */
+      input_sha256: z.string()
+    })
   },
   /** The same decision for several requests (bulk approve of identical ones); each item reports its own outcome or error. */
   'approvals.decideMany': {

@@ -39,6 +39,7 @@ import { registerProjects } from './commands/projects'
 import { registerRoles } from './commands/roles'
 import { registerRules } from './commands/rules'
 import { registerKeys } from './commands/keys'
+import { registerPresence } from './commands/presence'
 import { registerServe } from './commands/serve'
 import { registerStatus } from './commands/status'
 import { registerTask } from './commands/task'
@@ -88,6 +89,7 @@ export function buildProgram(io: CliIo): Command {
   registerApprovals(program, io)
   registerNeeds(program, io)
   registerKeys(program, io)
+  registerPresence(program, io)
   registerApproveHook(program, io)
   registerSessionHook(program, io)
   /** Every command from `top` down reports its errors through runCli and writes to `io`. */

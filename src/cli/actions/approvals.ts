@@ -1,8 +1,11 @@
 /** `muster approvals list | decide` at work, through the service like the Approvals screen. */
 import type { Command } from 'commander'
 import type { ApprovalItem } from '../../shared/api'
-import { globals, withService } from '../context'
+import type { MusterService } from '../../core/service-types'
+import { approvalLink } from '../../shared/links'
+import { globals, homeOf, withService } from '../context'
 import { CliError, CliExit, printJson, table, truncate, type CliIo } from '../output'
+import { handToAuthenticator } from '../presence-handoff'
 import { visible } from '../../shared/visible-text'
 import { provenanceWords } from '../../shared/approvals/provenance'
 
@@ -73,6 +76,41 @@ export async function listApprovals(io: CliIo, o: { hub?: string; history?: numb
   }
 }
 
+/**
+ * An allow that needs the operator's presence: handed to an enrolled authenticator through this
+ * home's `muster serve` (the page opens on the request, one tap and the authenticator's prompt),
+ * then waited for; the request as it ended.
+ */
+async function handAllow(
+  io: CliIo,
+  cmd: Command,
+  s: MusterService,
+  target: { hub?: string; palace?: string },
+  id: string,
+  risk: string | null
+): Promise<ApprovalItem> {
+  const find = async (): Promise<ApprovalItem | undefined> => {
+    const all = await s.call('approvals.list', { ...target, history_limit: 500 })
+    return [...all.pending, ...all.history].find((i) => i.id === id || i.correlation_id === id)
+  }
+  const first = await find()
+  if (!first) throw new CliError(`no approval request '${visible(id)}'`)
+  const hubName = first.hub === first.palace ? null : first.hub
+  let ended: ApprovalItem | undefined
+  await handToAuthenticator(io, homeOf(cmd, io), {
+    route: `${approvalLink(hubName, first.id)}&confirm=allow`,
+    what: `This allow (${visible(first.agent)}: ${visible(first.summary)}${risk ? `; ${risk}` : ''})`,
+    timeoutMs: Math.max(1000, Date.parse(first.expires_at ?? '') - Date.now() || 10 * 60_000),
+    done: async () => {
+      const now = await find()
+      if (!now || now.state === 'pending') return null
+      ended = now
+      return now.state
+    }
+  })
+  return ended!
+}
+
 /** Decides one request; exit 2 when another decision came first. */
 export async function decideApproval(
   io: CliIo,
@@ -92,8 +130,24 @@ export async function decideApproval(
       if (!item) throw new CliError(`no approval request '${id}' in the known hubs (pass --hub or --palace)`)
       target = item.hub === item.palace ? { palace: item.palace } : { hub: item.hub }
     }
+    if (decision === 'allow') {
+      const ch = await s.call('approvals.presenceChallenge', { ...target, id, decision })
+      if (ch.needed) return { handed: await handAllow(io, cmd, s, target, id, ch.risk) }
+    }
     return s.call('approvals.decide', { ...target, id, decision, ...(o.reason !== undefined ? { reason: o.reason } : {}) })
   })
+  if ('handed' in out) {
+    const item = out.handed
+    if (globals(cmd).json) return printJson(io, { item, outcome: item.decision?.presence ? 'decided' : 'elsewhere' })
+    const d = item.decision
+    io.stdout(
+      d?.decision === 'allow' && d.presence
+        ? `allowed ${item.correlation_id} with your presence (${visible(item.agent)}: ${visible(item.summary)})\n`
+        : `${item.correlation_id} ended ${item.state}${d ? ` (${d.decision} by ${visible(d.decided_by)})` : ''}\n`
+    )
+    if (!(d?.decision === 'allow' && d.presence)) throw new CliExit(2)
+    return
+  }
   if (globals(cmd).json) printJson(io, out)
   else if (out.outcome === 'decided')
     io.stdout(

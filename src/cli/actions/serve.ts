@@ -8,6 +8,7 @@ import { createService } from '../../core/root'
 import { isLoopbackHost, newToken } from '../../server/auth'
 import { startServer } from '../../server/http-server'
 import { globals, homeOf } from '../context'
+import { servedBase, writeServeBeacon } from '../serve-beacon'
 import { CliError, printJson, type CliIo } from '../output'
 
 /** How long a stop signal waits for a clean close before the process ends anyway (the DoD: 2 s). */
@@ -121,8 +122,14 @@ export async function serve(
       `warning: serving ${opts.host} beyond this machine without TLS (--insecure-lan): the token and every answer cross the network in clear text\n`
     )
   if (!existsSync(join(dir, 'index.html'))) io.stderr(`warning: the dashboard is not built (${dir}); run: npm run build\n`)
+  // where `muster approvals decide` and `muster presence` send the operator to approve with presence
+  const base = servedBase(opts.host, server.port, !!tls)
+  const beacon = writeServeBeacon(home, base)
   if (globals(cmd).json) printJson(io, { url: server.openUrl, port: server.port, home })
-  else io.stdout(`Muster is serving the dashboard at ${server.openUrl}\n(home: ${home}; Ctrl+C to stop)\n`)
+  else {
+    io.stdout(`Muster is serving the dashboard at ${server.openUrl}\n(home: ${home}; Ctrl+C to stop)\n`)
+    if (isLoopbackHost(opts.host) && !tls) io.stdout(`passkeys and security keys work at ${base}/ (a host name, not an address)\n`)
+  }
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       // whatever is still running (a hub wait, a slow close) gets this long, then the process ends;
@@ -135,6 +142,7 @@ export async function serve(
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
   })
+  beacon.remove()
   await server.close()
   await service.close()
 }

@@ -8,6 +8,9 @@ import { History, ShieldCheck, ShieldQuestion } from 'lucide-react'
 import type { RuleSpec } from '../../../../shared/approvals/allow-rules'
 import type { ApprovalItem, MethodOutput } from '../../../../shared/api'
 import { itemHub, useApprovals, useDecide, useDecideMany, useSaveRule, useSnooze } from '../../api/approval-queries'
+import { client } from '../../api/client'
+import { useAllowChallenge } from '../../api/presence-queries'
+import { assertPresence } from '../../lib/webauthn'
 import { Keys } from '../../components/kbd'
 import { ScreenHeader } from '../../components/screen-header'
 import { EmptyState, ErrorState, LoadingState } from '../../components/state-views'
@@ -85,8 +88,35 @@ function Pending({ data }: { data: MethodOutput<'approvals.list'> }) {
   const index = found >= 0 ? found : items.length ? 0 : -1
   const selected = index >= 0 ? items[index]! : null
   const identical = useMemo(() => (selected ? items.filter((i) => i.signature === selected.signature) : []), [items, selected])
-  const busy = decide.isPending || many.isPending || saveRule.isPending || snooze.isPending
-  const error = decide.error ?? many.error ?? saveRule.error ?? snooze.error
+  // an allow that needs presence: the challenge is fetched ahead, so the tap goes straight to the authenticator
+  const allowChallenge = useAllowChallenge(selected)
+  const [confirming, setConfirming] = useState(false)
+  const [presenceError, setPresenceError] = useState<unknown>(null)
+  const busy = decide.isPending || many.isPending || saveRule.isPending || snooze.isPending || confirming
+  const error = presenceError ?? decide.error ?? many.error ?? saveRule.error ?? snooze.error
+  /** Allows `target` with the operator's presence: the authenticator's prompt, then the decision with its proof. */
+  const allowWithPresence = (target: ApprovalItem, reason: string, always: boolean): void => {
+    setConfirming(true)
+    setPresenceError(null)
+    void (async () => {
+      try {
+        const ch =
+          !always && allowChallenge.data && target.id === selected?.id
+            ? allowChallenge.data
+            : await client.call('approvals.presenceChallenge', { ...itemHub(target), id: target.id, decision: 'allow', always })
+        const presence = await assertPresence(ch)
+        decide.mutate(
+          { ...itemHub(target), id: target.id, decision: 'allow', presence, ...(always ? { always } : {}), ...(reason ? { reason } : {}) },
+          { onSuccess: (r) => reportConflicts([r]) }
+        )
+        advance([target.id])
+      } catch (err) {
+        setPresenceError(err)
+      } finally {
+        setConfirming(false)
+      }
+    })()
+  }
   // an address naming a request (a muster:// link, a notification) selects it once it is listed
   const hash = useHash()
   const routed = useRef<string | null>(null)
@@ -112,6 +142,8 @@ function Pending({ data }: { data: MethodOutput<'approvals.list'> }) {
     decide: (decision: 'allow' | 'deny') => {
       if (!selected || busy) return
       const reason = ui.reason.trim()
+      setPresenceError(null)
+      if (decision === 'allow' && selected.presence_required) return allowWithPresence(selected, reason, false)
       decide.mutate(
         { ...itemHub(selected), id: selected.id, decision, ...(reason ? { reason } : {}) },
         { onSuccess: (r) => reportConflicts([r]) }
@@ -139,6 +171,7 @@ function Pending({ data }: { data: MethodOutput<'approvals.list'> }) {
       saveRule.mutate(rule, {
         onSuccess: () => {
           ui.setProposing(null)
+          if (target.presence_required) return allowWithPresence(target, 'always allowed from now on', true)
           decide.mutate(
             { ...itemHub(target), id: target.id, decision: 'allow', reason: 'always allowed from now on', always: true },
             { onSuccess: (r) => reportConflicts([r]) }

@@ -5,7 +5,7 @@
  */
 import { threadLink } from '../../../../shared/links'
 import { useState, type RefObject } from 'react'
-import { AlarmClock, Check, ChevronRight, CopyCheck, ShieldPlus, X } from 'lucide-react'
+import { AlarmClock, Check, ChevronRight, CopyCheck, Fingerprint, ShieldPlus, X } from 'lucide-react'
 import type { RuleSpec } from '../../../../shared/approvals/allow-rules'
 import type { ApprovalItem } from '../../../../shared/api'
 import { Chip } from '../../components/chip'
@@ -21,6 +21,7 @@ import { useNow } from '../../hooks/use-now'
 import { ForgedList } from './forged-list'
 import { HiddenTextWarning, Visible } from '../../components/visible'
 import { ProvenanceRows } from './provenance-rows'
+import { presenceUnavailable } from '../../lib/webauthn'
 
 /** What the detail pane can do. */
 export interface DetailActions {
@@ -163,7 +164,20 @@ export function RequestDetail({
       />
       <ForgedList item={item} />
       <ToolPreview tool={item.tool_name} input={item.tool_input} cwd={item.cwd} truncated={item.tool_input_truncated} />
-      {item.identical > 1 && (
+      {item.presence_required && (
+        <p className="appr-presence" data-testid="presence-needed">
+          <Fingerprint size={14} aria-hidden />
+          {item.presence_risk ? (
+            <span>
+              Needs your presence: <span className="mono">{item.presence_risk}</span>
+            </span>
+          ) : (
+            <span>Needs your presence: every allow is confirmed with your authenticator</span>
+          )}
+          {presenceUnavailable() && <span className="text-error">{presenceUnavailable()}.</span>}
+        </p>
+      )}
+      {item.identical > 1 && !item.presence_required && (
         <p className="appr-identical" data-testid="identical-note">
           <CopyCheck size={14} aria-hidden /> {plural(item.identical, 'identical request')} waiting ({identicalAgents.join(', ')}).{' '}
           <button
@@ -220,7 +234,8 @@ export function RequestDetail({
               disabled={actions.busy}
               data-testid="approve"
             >
-              <Check size={14} aria-hidden /> Approve <Keys keys={['a']} />
+              {item.presence_required ? <Fingerprint size={14} aria-hidden /> : <Check size={14} aria-hidden />}{' '}
+              {item.presence_required ? 'Approve with authenticator' : 'Approve'} <Keys keys={['a']} />
             </button>
             <button
               type="button"

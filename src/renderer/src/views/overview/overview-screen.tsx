@@ -13,6 +13,7 @@ import { fleetTotals, matchesFilter } from './fleet-stats'
 import { FleetTotalsStrip } from './fleet-totals'
 import { HubSection } from './hub-section'
 import { NeedsPanel } from './needs-panel'
+import { PresenceBanner } from './presence-banner'
 import { SessionsPanel } from './sessions-panel'
 import { FirstRun } from './first-run'
 import { useAttention, useCrossFileLint } from './attention'
@@ -104,6 +105,7 @@ export function OverviewScreen() {
         description={hasProjects ? 'Every project’s role files and their L0 status lines, updated live as agents write them.' : undefined}
         actions={actions}
       />
+      <PresenceBanner />
       {/* one element in every state, measured while the fleet loads: the cards' first render has its column count */}
       <div ref={gridRef} className="grid-measure" aria-hidden />
       {fleet.isPending ? (

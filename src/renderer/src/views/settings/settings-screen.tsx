@@ -9,6 +9,7 @@ import { ErrorState, LoadingState } from '../../components/state-views'
 import { SCREENS } from '../../lib/screens'
 import { AnnounceButton } from './announce-button'
 import { OperatorForm } from './operator-form'
+import { PresencePanel } from './presence-panel'
 import { HubsManager } from './hubs-manager'
 import { ProjectsManager } from './projects-manager'
 import { ThemePicker } from './theme-picker'
@@ -93,6 +94,13 @@ export function SettingsScreen() {
         <Section id="operator" title="Operator" description="Who you are on the hub.">
           <OperatorForm />
           <AnnounceButton />
+        </Section>
+        <Section
+          id="presence"
+          title="Presence"
+          description="Your authenticators (a passkey on this device or your phone, a security key, Touch ID or Windows Hello) confirm allows, so an agent running as you cannot approve its own calls."
+        >
+          <PresencePanel />
         </Section>
         <Section
           id="projects"

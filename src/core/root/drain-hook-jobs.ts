@@ -7,13 +7,24 @@
  * hook's detached worker, by the service while it watches, and before the approvals are read.
  */
 import { askFor, claimJobs, recordAllowlisted, releaseJobs, takeJob, type HookJob } from '../approvals'
+import { basename } from 'node:path'
+import type { Db } from '../sqlite'
+import { checkHookJob } from './hook-job-check'
 import { openHookContext } from './hook'
 import { openRoot, type Root } from './root'
 
-/** The jobs of one hook context: the same hub, palace resolution and lock timeout. */
-function contextKey(job: HookJob): string {
-  const o = job.options
-  return JSON.stringify([o.hub ?? null, o.palace ?? null, o.palace || o.hub ? null : job.env, job.cwd, o.lockTimeoutMs ?? null])
+/** The jobs of one hook context: the same (checked) hub, folder and lock timeout. */
+function contextKey(job: HookJob, sel: { hub?: string; palace?: string }): string {
+  return JSON.stringify([sel.hub ?? null, sel.palace ?? null, job.cwd, job.options.lockTimeoutMs ?? null])
+}
+
+/** The root's state DB, or null when the home has none. */
+function stateOf(root: Root): Db | null {
+  try {
+    return root.get('state')
+  } catch {
+    return null
+  }
 }
 
 /**
@@ -43,14 +54,20 @@ export async function drainHookJobs(home: string, warn: (line: string) => void):
       }
       const o = job.options
       // the state DB as it is (a hook's record never creates or migrates it)
-      root ??= openRoot({ home, env: job.env, state: 'existing' })
-      const key = contextKey(job)
+      root ??= openRoot({ home, env: process.env, state: 'existing' })
+      // a job is a file anyone running as the user can write: checked before anything is opened
+      const verdict = checkHookJob(job, home, stateOf(root))
+      if (!verdict.ok) {
+        warn(`muster: refused the hook job ${basename(file).replace(/\.\d+\.claim$/, '')}: ${verdict.why}; nothing was recorded`)
+        continue
+      }
+      const key = contextKey(job, verdict.sel)
       let opened = contexts.get(key)
       if (!opened) {
         opened = await openHookContext(root, {
-          palace: o.palace,
-          hub: o.hub,
-          env: job.env,
+          palace: verdict.sel.palace,
+          hub: verdict.sel.hub,
+          env: {},
           cwd: job.cwd,
           lockTimeoutMs: o.lockTimeoutMs,
           warn

@@ -30,7 +30,7 @@ describe('the hook spool drainer checks every job', () => {
         tool_use_id: null,
         tool_name: 'Bash',
         tool_input: { command: 'npm test' }
-      } as HookJob['call'],
+      } as unknown as HookJob['call'],
       rule: { id: rule.id, agent_pattern: 'mac-claude', tool_name: 'Bash', input_pattern: 'npm test', signature: null }
     }
     const forged: [string, HookJob][] = [

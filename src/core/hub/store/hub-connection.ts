@@ -61,6 +61,13 @@ export function hubError(err: unknown, file: string, timeoutMs = HUB_BUSY_TIMEOU
   return new ApiError(`hub ${file}: ${message}`, 'internal')
 }
 
+/** True for an error that says the file is not a readable database (SQLite's, or a failed `quick_check`). */
+function isCorrupt(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code
+  if (typeof code === 'string' && (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT'))) return true
+  return err instanceof ApiError && err.code === 'invalid_input' && /not a readable SQLite database/.test(err.message)
+}
+
 /** A hub's read and write connections. Close it when done. */
 export class HubConnection {
   /** The palace directory (absolute). */
@@ -82,6 +89,8 @@ export class HubConnection {
   private gone = false
   /** Identity of the last file seen holding data (an emptied one is refused, a new empty one is not). */
   private sawContent: string | null = null
+  /** The file (identity, size, mtime) when it last answered as corrupt and the connections were retired for it. */
+  private corruptPrint: string | null = null
   /** Size and mtime of the file when `quick_check` last passed on the write connection. */
   private verified: string | null = null
   private fileGen = 0
@@ -148,7 +157,7 @@ export class HubConnection {
     this.gone = false
     // a shorter file with the same inode was rewritten in place (a WAL hub's main file never shrinks)
     if (this.held && now.id !== this.held.id) this.retireConnections()
-    else if (this.held && now.size < this.held.size) this.retireConnections()
+    else if (this.held && now.size < this.held.size) this.retireConnections(true)
     else if (this.held) {
       this.held = now
       this.walId ??= identityOf(`${this.file}-wal`)?.id ?? null
@@ -168,11 +177,14 @@ export class HubConnection {
     this.gone = false
   }
 
-  /** Leaves the connections on a file that is no longer the hub (never closed: see hub-identity.ts). */
-  private retireConnections(): void {
+  /**
+   * Leaves the connections on a file that is no longer the hub (never closed: see hub-identity.ts);
+   * `sameFile`: the file at the path is the one they hold, rewritten in place.
+   */
+  private retireConnections(sameFile = false): void {
     retire(this.reader)
     retire(this.writer?.db)
-    setAsideWal(this.file, this.walId)
+    setAsideWal(this.file, this.walId, sameFile)
     this.walId = null
     this.reader = null
     this.writer = null
@@ -289,6 +301,30 @@ export class HubConnection {
   }
 
   private readRaw<T>(fn: (db: Db, shape: HubShape) => T): T {
+    return this.afresh(() => this.readOnce(fn))
+  }
+
+  /**
+   * Runs `op`; when it finds the file corrupt, and the file changed since it last did (a good copy
+   * restored over a damaged one, in place), once more on fresh connections: the ones held may keep
+   * state of the damaged file (cached pages, a WAL index) that SQLite never reads again. A file
+   * that stays damaged is retired for once, not on every read.
+   */
+  private afresh<T>(op: () => T): T {
+    try {
+      return op()
+    } catch (err) {
+      if (!isCorrupt(err)) throw err
+      const now = identityOf(this.file)
+      const print = now ? `${now.id}:${now.size}:${now.mtimeMs}` : null
+      if (!now || print === this.corruptPrint) throw err
+      this.corruptPrint = print
+      this.retireConnections(this.held !== null && this.held.id === now.id)
+      return op()
+    }
+  }
+
+  private readOnce<T>(fn: (db: Db, shape: HubShape) => T): T {
     const db = this.readDb()
     // One read transaction: every statement of the read sees the same WAL snapshot (a page and
     // its artifact ids agree), and the snapshot is taken once instead of per statement.
@@ -302,33 +338,36 @@ export class HubConnection {
    */
   async write<T>(fn: (hub: HubFile) => T): Promise<T> {
     try {
-      return await retryWhileLocked(() => {
-        const now = this.guard()
-        const refused = this.writeRefusal(now)
-        if (refused) throw refused
-        if (!this.writer) {
-          this.writer = createHub(this.palace, { busyTimeoutMs: ATTEMPT_BUSY_MS })
-          this.noteHeld()
-        }
-        const writing = this.held
-        if (writing) this.verify(this.writer, writing)
-        const result = fn(this.writer)
-        // the path must still name the file just written: otherwise the write is in a dead file
-        const after = identityOf(this.file)
-        if (!writing || !after || after.id !== writing.id) {
-          this.retireConnections()
-          throw new ApiError(
-            `hub file ${this.file} was replaced or deleted during the write: it went into a file that is no longer the hub and is not acknowledged; try again`,
-            'conflict'
-          )
-        }
-        this.held = after
-        if (after.size > 0) this.sawContent = after.id
-        return result
-      }, this.timeoutMs)
+      return await retryWhileLocked(() => this.afresh(() => this.writeOnce(fn)), this.timeoutMs)
     } catch (err) {
       throw hubError(err, this.file, this.timeoutMs)
     }
+  }
+
+  /** One attempt of `write`: the checks, the write, and the check that the path still names the file written. */
+  private writeOnce<T>(fn: (hub: HubFile) => T): T {
+    const now = this.guard()
+    const refused = this.writeRefusal(now)
+    if (refused) throw refused
+    if (!this.writer) {
+      this.writer = createHub(this.palace, { busyTimeoutMs: ATTEMPT_BUSY_MS })
+      this.noteHeld()
+    }
+    const writing = this.held
+    if (writing) this.verify(this.writer, writing)
+    const result = fn(this.writer)
+    // the path must still name the file just written: otherwise the write is in a dead file
+    const after = identityOf(this.file)
+    if (!writing || !after || after.id !== writing.id) {
+      this.retireConnections()
+      throw new ApiError(
+        `hub file ${this.file} was replaced or deleted during the write: it went into a file that is no longer the hub and is not acknowledged; try again`,
+        'conflict'
+      )
+    }
+    this.held = after
+    if (after.size > 0) this.sawContent = after.id
+    return result
   }
 
   /** Columns/tables/indexes of the file, re-read whenever its schema changes (another writer migrated it). */

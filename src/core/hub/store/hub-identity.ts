@@ -10,7 +10,7 @@
  * file that is no longer the hub are never closed (closing the last one checkpoints and deletes the
  * `-wal` by path, which may be the new file's by then): they are kept for the rest of the process.
  */
-import { fstatSync, openSync, readSync, renameSync, rmSync, statSync, type Stats } from 'node:fs'
+import { fstatSync, openSync, readSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs'
 import type { Db } from '../../sqlite'
 
 /** SQLite's 16-byte file header. */
@@ -44,14 +44,14 @@ export function identityOf(path: string): FileIdentity | null {
 const headerFds = new Map<string, number>()
 
 /** A descriptor of the file at `path` that stays open, or null when there is no file. */
-function headerFd(path: string): number | null {
+function headerFd(path: string, mode: 'r' | 'r+' = 'r'): number | null {
   const now = identityOf(path)
   if (!now) return null
   const known = headerFds.get(now.id)
   if (known !== undefined) return known
   let fd: number
   try {
-    fd = openSync(path, 'r')
+    fd = openSync(path, mode)
   } catch {
     return null
   }
@@ -80,18 +80,38 @@ export function retire(db: Db | null | undefined): void {
   if (db) retired.push(db)
 }
 
+/** Bytes of the WAL index header in `-shm` (two copies of the 48-byte header and the checkpoint info). */
+const WAL_INDEX_HEADER = 136
+
 /**
- * Moves the old file's `-wal` aside and removes its `-shm` when the `-wal` at the path is still
- * `walId` (the one the retired connections opened), so a new file at the path starts clean.
+ * Moves the old file's `-wal` aside when the `-wal` at the path is still `walId` (the one the
+ * retired connections opened), so a new file at the path starts clean, and deals with its `-shm`:
+ * - another file at the path (replaced, or deleted and restored): the `-shm` is removed.
+ * - the same file rewritten in place (truncated, copied over): the `-shm` stays and its WAL index
+ *   header is zeroed. SQLite shares one index per file within a process, so connections opened now
+ *   join the retired ones' mapping of it: were it removed, they would keep using the deleted one,
+ *   stale and no longer shared with other processes. Zeroed, it makes every connection rebuild
+ *   the index from the `-wal` that is at the path now.
+ * The `-shm` is written through a descriptor that stays open (see `headerFds`).
  */
-export function setAsideWal(file: string, walId: string | null): void {
+export function setAsideWal(file: string, walId: string | null, sameFile = false): void {
   const wal = `${file}-wal`
-  if (walId === null || identityOf(wal)?.id !== walId) return
+  const ours = walId !== null && identityOf(wal)?.id === walId
   try {
-    renameSync(wal, `${wal}.retired-${Date.now()}`)
-    rmSync(`${file}-shm`, { force: true })
+    if (ours) renameSync(wal, `${wal}.retired-${Date.now()}`)
   } catch {
-    // gone already, or a folder we cannot change: nothing more to do
+    // gone already, or a folder we cannot change
+  }
+  if (!sameFile) {
+    if (ours) rmSync(`${file}-shm`, { force: true })
+    return
+  }
+  const fd = headerFd(`${file}-shm`, 'r+')
+  if (fd === null) return
+  try {
+    if (fstatSync(fd).size >= WAL_INDEX_HEADER) writeSync(fd, Buffer.alloc(WAL_INDEX_HEADER), 0, WAL_INDEX_HEADER, 0)
+  } catch {
+    // a -shm we cannot write: SQLite will say what it finds
   }
 }
 

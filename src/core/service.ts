@@ -8,7 +8,7 @@ import { ApiError } from '../shared/api-error'
 import { parseInput, type MethodName, type MethodOutput, type ProjectStatus, type PushedEvent } from '../shared/api'
 import { readProjectStatus, FleetWatcher, STATE_DB_FILE, stateWriteError, unwritable } from './fleet'
 import { join } from 'node:path'
-import { RoleCache } from './muse'
+import { RoleCache, stopMuseWork } from './muse'
 import {
   approvalHandlers,
   presenceHandlers,
@@ -179,6 +179,11 @@ export async function buildService(root: Root): Promise<MusterService> {
   return {
     call: dispatch,
     subscribe: (listener) => root.onEvent(listener),
-    close: () => root.close()
+    close: async () => {
+      // edits and digests in progress stop at once (a long write into a huge role file too), so a
+      // stopping process ends promptly with nothing half-written (muse/stop-work.ts)
+      await stopMuseWork()
+      await root.close()
+    }
   }
 }

@@ -49,6 +49,8 @@ export interface RunningServer {
  * few browsers and scripts while bounding the sockets and buffered frames every push fans out to.
  */
 export const MAX_SSE_CLIENTS = 32
+/** How long a stopping server lets calls in progress answer for themselves before it answers them 503. */
+const CALL_GRACE_MS = 300
 /** Seconds a refused SSE client is told to wait (the dashboard's own backoff tops out at 10 s). */
 const SSE_RETRY_AFTER_S = 10
 
@@ -58,13 +60,17 @@ const STATUS: Record<ApiErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
-  internal: 500
+  internal: 500,
+  unavailable: 503
 }
 
 /** Starts the server and resolves once it listens. */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1'
   const sseClients = new Set<ServerResponse>()
+  /** API calls not answered yet: a stopping server answers each with 503 at once. */
+  const pending = new Set<ServerResponse>()
+  let stopping = false
   let hosts = new Set<string>()
 
   const protocol = opts.tls ? 'https:' : 'http:'
@@ -114,6 +120,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
 
   async function handleCall(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
+    if (stopping) return sendStopping(res)
+    pending.add(res)
+    res.on('close', () => pending.delete(res))
     if (req.method !== 'POST') return sendJson(res, 405, { error: 'use POST', code: 'invalid_input' })
     if (!isMethodName(method)) return sendJson(res, 404, { error: `unknown method '${method}'`, code: 'not_found' })
     if (!isJsonContentType(req.headers['content-type'])) {
@@ -177,14 +186,33 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     openUrl: `${url}?token=${opts.token}`,
     port,
     async close() {
+      stopping = true
       clearInterval(ping)
       unsubscribe()
+      // calls still running get a moment to answer for themselves (the service's close stops what
+      // they were doing: an edit that changed nothing yet fails at once, one that did finishes); the
+      // rest are answered 503 now
+      for (let waited = 0; pending.size && waited < CALL_GRACE_MS; waited += 25) await new Promise((r) => setTimeout(r, 25))
+      for (const res of pending) sendStopping(res)
+      pending.clear()
       for (const res of sseClients) res.end()
       sseClients.clear()
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeIdleConnections()
+      // the 503s leave before their sockets are closed
+      await new Promise((r) => setTimeout(r, 50))
       server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await closed
     }
   }
+}
+
+/** 503 for a call the stopping server will not finish: retry it (a send with a `key` writes nothing twice). */
+function sendStopping(res: ServerResponse): void {
+  if (res.headersSent) return void res.end()
+  res.setHeader('Connection', 'close')
+  res.setHeader('Retry-After', '1')
+  sendJson(res, 503, { error: 'muster serve is stopping: this call was not finished; try it again', code: 'unavailable' })
 }
 
 function setSecurityHeaders(res: ServerResponse): void {

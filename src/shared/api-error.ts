@@ -10,8 +10,8 @@ export interface ApiErrorBody {
   code: ApiErrorCode
 }
 
-/** Coarse error categories, so the UI can tell bad input from a missing thing from a bug. */
-export type ApiErrorCode = 'invalid_input' | 'not_found' | 'conflict' | 'forbidden' | 'internal'
+/** Coarse error categories, so the UI can tell bad input from a missing thing from a bug; `unavailable`: the process is stopping, try again (HTTP 503). */
+export type ApiErrorCode = 'invalid_input' | 'not_found' | 'conflict' | 'forbidden' | 'internal' | 'unavailable'
 
 /** An error with a code that crosses transports unchanged. */
 export class ApiError extends Error {

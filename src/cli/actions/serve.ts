@@ -4,6 +4,7 @@ import { createSecureContext, type SecureContextOptions } from 'node:tls'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Command } from 'commander'
+import { lateWritesSettled } from '../../core/muse'
 import { createService } from '../../core/root'
 import { isLoopbackHost, newToken } from '../../server/auth'
 import { startServer } from '../../server/http-server'
@@ -143,6 +144,12 @@ export async function serve(
     process.once('SIGTERM', stop)
   })
   beacon.remove()
+  // edits in progress stop first (the service's close), then every call still open is answered
+  const closing = service.close()
   await server.close()
-  await service.close()
+  await closing
+  // the versions recent edits replaced are watched for late agent writes a while longer (up to the
+  // deadline above); nothing else is waited for: an aborted write's temp file is removed on exit
+  await lateWritesSettled()
+  process.exit(0)
 }

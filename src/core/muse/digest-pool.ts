@@ -25,6 +25,14 @@ const IN_FLIGHT = 2
 /** Workers stop after this long without work. */
 const IDLE_STOP_MS = 15_000
 
+/** The error of digests cut short by `DigestPool.stop` (the process is stopping: nobody needs them). */
+export class DigestStopped extends Error {
+  constructor() {
+    super('the digest workers were stopped')
+    this.name = 'DigestStopped'
+  }
+}
+
 /** One file's outcome, as the worker reports it. */
 export type DigestResult = DigestReply['results'][number]
 
@@ -92,6 +100,21 @@ export class DigestPool {
     await Promise.all(slots.map((s) => s.worker.terminate()))
   }
 
+  /**
+   * Stops every worker now, work in progress too (a stopping process must not wait for a 100 MB
+   * file's digest): the files they were digesting fail with `DigestStopped`, and the caller does
+   * not digest them itself. A later call starts new workers.
+   */
+  async stop(): Promise<void> {
+    const slots = this.slots
+    this.slots = []
+    for (const s of slots) {
+      s.ready = false
+      for (const job of s.jobs.splice(0)) job.reject(new DigestStopped())
+    }
+    await Promise.all(slots.map((s) => s.worker.terminate()))
+  }
+
   private start(n: number): Slot[] {
     while (this.slots.length < n) {
       const slot: Slot = { worker: new Worker(this.script), ready: true, jobs: [] }
@@ -101,6 +124,7 @@ export class DigestPool {
         else job?.reject(new Error('digest worker answered out of turn'))
       })
       const fail = (err: Error) => {
+        if (!slot.ready) return // stopped on purpose: its jobs were told
         slot.ready = false
         this.slots = this.slots.filter((s) => s !== slot)
         for (const job of slot.jobs.splice(0)) job.reject(err)

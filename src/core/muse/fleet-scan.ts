@@ -10,7 +10,7 @@ import type { Db } from '../sqlite'
 import { fileStamp, type FileStamp } from '../../shared/file-stamp'
 import { ParseCache } from './parse-cache'
 import type { RoleDigest } from './parse-role'
-import { builtDigestPool, type DigestPool } from './digest-pool'
+import { builtDigestPool, DigestStopped, type DigestPool } from './digest-pool'
 import type { FleetView } from './directive-index'
 import { detectHub } from './hub-project'
 import { digestRole } from './role-digest'
@@ -38,6 +38,11 @@ export interface ScannedProject {
 
 /** Uncached files a scan must find before it hands them to the digest pool (a worker costs ~30 ms to start). */
 export const POOL_MIN_FILES = 64
+/**
+ * A file this large is digested on the pool even alone: parsing it here would hold the event loop
+ * for a second or more (a 100 MB role file: over 3 s), and `muster serve` could not even stop.
+ */
+export const POOL_MIN_BYTES = 4 * 1024 * 1024
 
 /** Options of a RoleCache. */
 export interface RoleCacheOptions {
@@ -101,10 +106,18 @@ export class RoleCache {
     out: PromiseSettledResult<ScannedRole>[]
   ): Promise<void> {
     const readAt = this.now()
+    let stopped: DigestStopped | null = null
     const got = await this.pool!.digestAll(
       which.map((i) => items[i]!),
       { stat: true }
-    ).catch(() => null)
+    ).catch((err: unknown) => {
+      if (err instanceof DigestStopped) stopped = err
+      return null
+    })
+    if (stopped) {
+      for (const i of which) out[i] = { status: 'rejected', reason: stopped }
+      return
+    }
     const again: number[] = []
     which.forEach((i, k) => {
       const r = got?.[k]
@@ -137,16 +150,25 @@ export class RoleCache {
       out[i] = { status: 'fulfilled', value: { ...digest, ...facts(st.value) } }
     })
     const readAt = this.now()
-    const pooled =
-      this.pool && misses.length >= POOL_MIN_FILES
-        ? await this.pool.digestAll(misses.map((k) => items[which[k]!]!)).catch(() => null)
-        : null
+    // many files, or one large enough to hold the event loop for long, go to the workers
+    const sizeOf = (k: number): number => (stats[k] as PromiseFulfilledResult<Stats>).value.size
+    const toPool = this.pool ? (misses.length >= POOL_MIN_FILES ? misses : misses.filter((k) => sizeOf(k) >= POOL_MIN_BYTES)) : []
+    let stopped: DigestStopped | null = null
+    const pooledList = toPool.length
+      ? await this.pool!.digestAll(toPool.map((k) => items[which[k]!]!)).catch((err: unknown) => {
+          if (err instanceof DigestStopped) stopped = err
+          return null
+        })
+      : null
+    const pooled = new Map(toPool.map((k, n) => [k, pooledList?.[n]]))
     await Promise.all(
-      misses.map(async (k, m) => {
+      misses.map(async (k) => {
         const i = which[k]!
         const { path, file } = items[i]!
         const st = (stats[k] as PromiseFulfilledResult<Stats>).value
-        const got = pooled?.[m]
+        const got = pooled.get(k)
+        // the process is stopping: a file the workers did not finish is not digested here instead
+        if (stopped && pooled.has(k)) return void (out[i] = { status: 'rejected', reason: stopped })
         try {
           // a file missing on the worker may be between the two steps of a swap: read again here
           const digest = got?.ok ? got.digest : await throughSwaps(async () => digestRole(file, await this.fs.readFile(path)))

@@ -33,6 +33,8 @@ export {
 } from './role-files'
 export { assertRoleName, findRoleFile, roleFile } from './role-path'
 export { safeEdit, type SafeWriteHooks } from './safe-write'
+export { stopMuseWork } from './stop-work'
+export { lateWritesSettled } from './safe-write-keeper'
 export { mtimeIso, syncScanFs, type ScanFs } from './scan-fs'
 export { send } from './send'
 export { SendKeys } from './send-keys'

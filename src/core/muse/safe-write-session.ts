@@ -13,6 +13,7 @@ import { keepCopies } from './safe-write-keeper'
 import { withFileLock as withLock } from './safe-write-lock'
 import { SwapWitness } from './safe-write-witness'
 import { tmpName } from './write-leftovers'
+import { editStarted, stoppedError, tempDone, tempStarted, throwIfStopped } from './safe-write-stop'
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf])
 
@@ -81,6 +82,8 @@ export class EditSession {
   private applied: SafeEditResult['applied'] = null
   /** Tells a write replaced in a swap's window (`safe-write-witness.ts`); made at the first swap. */
   private witness: SwapWitness | null = null
+  /** Aborted when the process stops its edits (`safe-write-stop.ts`). */
+  private stop: AbortSignal | undefined
 
   constructor(
     private readonly path: string,
@@ -93,6 +96,8 @@ export class EditSession {
 
   async run(): Promise<SafeEditResult> {
     active.set(this.path, (active.get(this.path) ?? 0) + 1)
+    const stop = editStarted()
+    this.stop = stop.signal
     try {
       return await this.loop()
     } catch (err) {
@@ -102,6 +107,7 @@ export class EditSession {
       const why = (err as Error).message.replace(/[:;] (nothing written|not changed)(, try again in a few seconds)?$/, '')
       throw new ApiError(`${why}; ${await this.account()}; try again`, err instanceof ApiError ? err.code : 'internal')
     } finally {
+      stop.done()
       const left = active.get(this.path)! - 1
       if (left) active.set(this.path, left)
       else {
@@ -113,6 +119,8 @@ export class EditSession {
 
   private async loop(): Promise<SafeEditResult> {
     for (;;) {
+      // a stopping process stops an edit that changed nothing yet; one that did finishes (it is short)
+      if (!this.changed) throwIfStopped(this.stop, this.path)
       const now = performance.now()
       const window = quietWindow()
       const due = now - this.lastInstall >= window && this.aside.every((a) => now - a.changedAt >= window)
@@ -134,7 +142,13 @@ export class EditSession {
    * so merging can never race with a fast appender forever).
    */
   private async step(): Promise<'clean' | 'written'> {
-    const base = await readSettled(this.path, { deadline: this.deadline, sizeHint: this.opts.sizeHint, absentOk: this.opts.create })
+    const base = await readSettled(this.path, {
+      deadline: this.deadline,
+      sizeHint: this.opts.sizeHint,
+      absentOk: this.opts.create,
+      ...(this.stop && !this.changed ? { signal: this.stop } : {})
+    })
+    if (!this.changed) throwIfStopped(this.stop, this.path)
     if (!base && !this.opts.create) {
       const what = this.changed ? 'after Muster wrote its edit' : 'while Muster was editing it: nothing written'
       throw new ApiError(
@@ -206,11 +220,14 @@ export class EditSession {
     const mode = base?.mode ?? 0o644
     if ((mode & 0o222) === 0) throw new ApiError(`${this.path} is read-only: not changed`, 'forbidden')
     const tmp = tmpName(this.path)
+    tempStarted(tmp)
     try {
-      await fs.writeFile(tmp, bytes, { mode, flag: 'wx' })
+      const stop = this.changed ? undefined : this.stop
+      await fs.writeFile(tmp, bytes, { mode, flag: 'wx', ...(stop ? { signal: stop } : {}) })
       await fs.chmod(tmp, mode)
       this.attempt++
       await this.hooks.beforeRename?.(this.path, this.attempt)
+      throwIfStopped(stop, this.path)
       this.witness ??= new SwapWitness(this.path)
       const out = swapIn(this.path, tmp, base?.bytes ?? null, {
         appended: this.attempt > REDO_APPENDED,
@@ -243,9 +260,11 @@ export class EditSession {
       }
       return 'written'
     } catch (err) {
+      if ((err as Error).name === 'AbortError') throw stoppedError(this.path)
       throw err instanceof ApiError ? err : writeError(this.path, err)
     } finally {
       await fs.rm(tmp, { force: true })
+      tempDone(tmp)
     }
   }
 
@@ -298,6 +317,7 @@ export class EditSession {
    */
   private async putBack(a: Aside): Promise<void> {
     const src = tmpName(this.path)
+    tempStarted(src)
     await fs.link(a.name, src)
     try {
       this.witness ??= new SwapWitness(this.path)
@@ -321,6 +341,7 @@ export class EditSession {
       }
     } finally {
       await fs.rm(src, { force: true })
+      tempDone(src)
     }
   }
 

@@ -6,6 +6,7 @@
 import { promises as fs, type BigIntStats } from 'node:fs'
 import { basename } from 'node:path'
 import { ApiError } from '../../shared/api-error'
+import { throwIfStopped } from './safe-write-stop'
 import { cpuWaitMs } from './cpu-wait'
 
 /** How often watched files are polled: 5 ms keeps a watch cheap (one stat per file) yet prompt. */
@@ -114,13 +115,14 @@ export interface SettledRead {
  */
 export async function readSettled(
   path: string,
-  opts: { deadline: number; sizeHint?: number; absentOk?: boolean }
+  opts: { deadline: number; sizeHint?: number; absentOk?: boolean; signal?: AbortSignal }
 ): Promise<SettledRead | null> {
   const started = performance.now()
   let stableSig = ''
   let stableSince = started
   let missingSince: number | null = null
   for (;;) {
+    throwIfStopped(opts.signal, path)
     const read = await readConsistent(path)
     const now = performance.now()
     if (!read) {

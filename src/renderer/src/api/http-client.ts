@@ -15,7 +15,7 @@ import { EVENT_NAMES } from '../../../shared/event-names'
 import { ApiError, type ApiErrorCode } from '../../../shared/api-error'
 import type { ConnectionStatus } from './connection-store'
 
-const ERROR_CODES: readonly ApiErrorCode[] = ['invalid_input', 'not_found', 'conflict', 'forbidden', 'internal']
+const ERROR_CODES: readonly ApiErrorCode[] = ['invalid_input', 'not_found', 'conflict', 'forbidden', 'internal', 'unavailable']
 /** Backoff when the browser gave up on the stream (e.g. the server answered 403 or went away). */
 const RETRY_DELAYS_MS = [1000, 2000, 5000, 10000]
 

@@ -3,7 +3,8 @@
  * - the inbox with 200 pending requests from 50 agents: click on "Approvals" to the rows painted,
  *   in Chromium against `muster serve` (the list is already loaded by the sidebar's badge, as it
  *   is for an operator, so this is the screen's own render);
- * - `muster approve-hook` answering an allowlisted call, whole process, median and ratio to
+ * - `muster approve-hook` answering an allowlisted call through its gate launcher (the file the
+ *   harness settings name, `<home>/bin/muster-gate.cjs`), whole process, median and ratio to
  *   `node -e 0` (interleaved runs, so a load spike on the shared machine favours neither side);
  * - the operator's decision (the dashboard's `approvals.decide` call) to the waiting hook process
  *   printing its answer and exiting, p95.
@@ -12,6 +13,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { chromium, type Page } from '@playwright/test'
 import { requestAppend, type ApprovalAsk } from '../src/core/approvals/approval-events'
+import { launcherPath, writeLauncher } from '../src/core/approvals/gate-launcher'
 import { LocalHub } from '../src/core/hub/local/local-hub'
 import { createHub } from '../src/core/hub/store/schema'
 import { createService, drainHookJobs } from '../src/core/root'
@@ -138,8 +140,10 @@ export async function approvalsFigures(root: string, work: string): Promise<Figu
   await service.call('approvals.ruleSave', { agent_pattern: 'bench-*', tool_name: 'Bash', input_pattern: 'npm test*' })
   await service.close()
 
-  // 1. an allowlisted call, whole process, against node -e 0
-  const hookArgs = (agent: string) => [bin, 'approve-hook', '--home', home, '--palace', palace, '--agent', agent]
+  // 1. an allowlisted call through the launcher, whole process, against node -e 0
+  writeLauncher(home, { node: process.execPath, build: bin })
+  const launcher = launcherPath(home)
+  const hookArgs = (agent: string) => ['approve-hook', '--home', home, '--palace', palace, '--agent', agent]
   const nodeTimes: number[] = []
   const hookTimes: number[] = []
   for (let i = 0; i < ROUNDS; i++) {
@@ -147,7 +151,7 @@ export async function approvalsFigures(root: string, work: string): Promise<Figu
     spawnSync(process.execPath, ['-e', '0'])
     nodeTimes.push(performance.now() - t)
     t = performance.now()
-    const r = spawnSync(process.execPath, hookArgs('bench-claude'), {
+    const r = spawnSync(launcher, hookArgs('bench-claude'), {
       input: hookInput('npm test -- --run'),
       env: { ...process.env, MUSTER_HOME: '' },
       encoding: 'utf8'
@@ -191,7 +195,7 @@ export async function approvalsFigures(root: string, work: string): Promise<Figu
     const answers: number[] = []
     for (let i = 0; i < DECISIONS; i++) {
       const command = `terraform apply -target=module.bench_${i}`
-      const proc = spawn(process.execPath, hookArgs('desk-claude'), {
+      const proc = spawn(launcher, hookArgs('desk-claude'), {
         env: { ...process.env, MUSTER_HOME: '' },
         stdio: ['pipe', 'pipe', 'pipe']
       })
@@ -237,7 +241,7 @@ export async function approvalsFigures(root: string, work: string): Promise<Figu
         note: `p95 ${percentile(renders, 95).toFixed(0)} ms, Chromium via muster serve`
       },
       {
-        name: 'approve-hook: allowlisted answer, whole process, median',
+        name: 'approve-hook: allowlisted answer through the launcher, whole process, median',
         value: hookMs,
         runs: hookTimes,
         unit: 'ms',
@@ -245,12 +249,12 @@ export async function approvalsFigures(root: string, work: string): Promise<Figu
         note: `median of ${ROUNDS} runs interleaved with node -e 0; each call drained from the spool into the hub before the next round`
       },
       {
-        name: 'approve-hook: allowlisted answer vs node -e 0',
+        name: 'approve-hook: allowlisted answer through the launcher vs node -e 0',
         value: median(ratios),
         runs: ratios,
         unit: 'x',
-        budget: 1.5,
-        note: `median ratio of ${ROUNDS} interleaved rounds; medians ${hookMs.toFixed(0)} vs ${nodeMs.toFixed(0)} ms (spec: within 1.5x)`
+        budget: 1.3,
+        note: `median ratio of ${ROUNDS} interleaved rounds; medians ${hookMs.toFixed(0)} vs ${nodeMs.toFixed(0)} ms (spec: within 1.3x)`
       },
       {
         name: `approve-hook: operator's decision to the hook's answer, p95 of ${DECISIONS}`,

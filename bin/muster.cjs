@@ -5,6 +5,9 @@
 // straight to its own small CommonJS entry, and a `muster status` call is first offered to its own
 // (answered from the status snapshot): agents run both on every tool call. A lifecycle hook call
 // (`session-hook`, on every prompt) goes to its own CommonJS entry.
+// Run directly, it handles its own argv; the gate launcher a harness runs (`<home>/bin/muster-gate.cjs`,
+// src/core/approvals/gate-launcher.ts) requires it and calls `main` with a `fault` that answers
+// "blocked" in the harness's format when this build cannot run the call.
 'use strict'
 const { existsSync } = require('node:fs')
 const { join } = require('node:path')
@@ -39,19 +42,9 @@ function enableCompileCache(env) {
     // an unusable folder: run uncached
   }
 }
-enableCompileCache(process.env)
-
 // Installed with the desktop app (resources/cli), the CLI has no node_modules: its SQLite addon is
 // in native/, one build per supported Node line (scripts/prepare-electron-native.mjs --cli).
 const NATIVE = join(__dirname, '..', 'native')
-if (!process.env.MUSTER_SQLITE_BINDING && existsSync(NATIVE)) {
-  const addon = join(NATIVE, `node-v${process.versions.modules}-${process.platform}-${process.arch}`, 'better_sqlite3.node')
-  if (!existsSync(addon)) {
-    process.stderr.write(`muster: this command line runs on Node.js 22 or 24 (LTS); ${process.execPath} is Node.js ${process.version}\n`)
-    process.exit(1)
-  }
-  process.env.MUSTER_SQLITE_BINDING = addon
-}
 
 /** Index in argv of the first word that is not a global option (`--home D`, `--palace P`, `--json`, `--home=D`). */
 function commandAt(args) {
@@ -76,21 +69,6 @@ function isSessionHookCall(args) {
   return args[i] === 'session-hook' && args[i + 1] !== 'install' && !args.includes('--help') && !args.includes('-h')
 }
 
-const args = process.argv.slice(2)
-if (!existsSync(join(OUT, 'muster.cjs'))) {
-  process.stderr.write('muster: the CLI is not built yet; run `npm run build` (or `npm install`) first\n')
-  process.exit(1)
-}
-if (args[commandAt(args)] === 'status' && require(join(OUT, 'status.cjs')).answerFromSnapshot(args)) {
-  // answered (stdout written synchronously): exit now, not after V8's background compiler has
-  // finished optimising code that will not run again (Node waits for it before a natural exit)
-  process.exit(0)
-}
-if (isSessionHookCall(args)) {
-  // the lifecycle hook: hands its append to a detached worker and exits 0 (never fails a turn)
-  require(join(OUT, 'session-hook.cjs')).main(args)
-  process.exit(0)
-}
 /** Exits once what was written to stdout and stderr has reached them (pipes are asynchronous on Windows). */
 function exitWhenFlushed() {
   let left = 2
@@ -98,36 +76,69 @@ function exitWhenFlushed() {
   process.stdout.write('', done)
   process.stderr.write('', done)
 }
-// answered: exit (with the hook's code) as soon as the answer is out, not after V8's background
-// compiler has finished with code that will not run again
-const at = commandAt(args)
+
+/** Stops a call this build cannot run: one line on stderr, exit 1. */
+function stop(message) {
+  process.stderr.write(`muster: ${message}\n`)
+  process.exit(1)
+}
+
 /**
- * The whole CLI, for a call no fast path answers: the command tree is one CommonJS file (commander
- * and every command's definition); the command's action, an ES module, is imported when it runs.
+ * Runs one `muster` call (`args`: the words after `muster`). `gate.fault(why)` (the gate launcher's)
+ * is called instead of `stop` when this build cannot run the call.
  */
-const cli = () => require(join(OUT, 'muster.cjs'))
-if (isHookCall(args)) {
-  // a call an allowlist rule allows is answered from the rules' signed mirror, without SQLite
-  // (out/cli/approve-fast.cjs); any other goes the full way with the stdin already read
-  let fast
-  try {
-    fast = require(join(OUT, 'approve-fast.cjs')).answerAllowlisted(args)
-  } catch {
-    fast = { answered: false, stdin: null }
+function main(args, gate = { fault: stop }) {
+  enableCompileCache(process.env)
+  if (!process.env.MUSTER_SQLITE_BINDING && existsSync(NATIVE)) {
+    const addon = join(NATIVE, `node-v${process.versions.modules}-${process.platform}-${process.arch}`, 'better_sqlite3.node')
+    if (!existsSync(addon))
+      return gate.fault(`this command line runs on Node.js 22 or 24 (LTS); ${process.execPath} is Node.js ${process.version}`)
+    process.env.MUSTER_SQLITE_BINDING = addon
   }
-  // answered: written with blocking writes already, so exit without setting up stdout and stderr
-  if (fast.answered) process.exit(fast.exitCode)
-  else require(join(OUT, 'approve-hook.cjs')).runHook(args, fast.stdin).then(exitWhenFlushed)
-} else if (args[at] === 'patch' && args[at + 1] === 'verify')
-  // scripts and hooks verify patches often: a plain call is answered by its own CommonJS entry
-  require(join(OUT, 'patch-verify.cjs'))
-    .answerVerify(args)
-    .then((code) => {
-      if (code === null) return cli()
-      // written with blocking writes (no stream set up): exit now; on Windows, where a stream to a
-      // pipe is asynchronous, after anything else written through one has reached it
-      if (process.platform !== 'win32') process.exit(code)
-      process.exitCode = code
-      exitWhenFlushed()
-    })
-else cli()
+  if (!existsSync(join(OUT, 'muster.cjs'))) return gate.fault('the CLI is not built yet; run `npm run build` (or `npm install`) first')
+  if (args[commandAt(args)] === 'status' && require(join(OUT, 'status.cjs')).answerFromSnapshot(args)) {
+    // answered (stdout written synchronously): exit now, not after V8's background compiler has
+    // finished optimising code that will not run again (Node waits for it before a natural exit)
+    process.exit(0)
+  }
+  if (isSessionHookCall(args)) {
+    // the lifecycle hook: hands its append to a detached worker and exits 0 (never fails a turn)
+    require(join(OUT, 'session-hook.cjs')).main(args)
+    process.exit(0)
+  }
+  const at = commandAt(args)
+  /**
+   * The whole CLI, for a call no fast path answers: the command tree is one CommonJS file (commander
+   * and every command's definition); the command's action, an ES module, is imported when it runs.
+   */
+  const cli = () => require(join(OUT, 'muster.cjs'))
+  if (isHookCall(args)) {
+    // a call an allowlist rule allows is answered from the rules' signed mirror, without SQLite
+    // (out/cli/approve-fast.cjs); any other goes the full way with the stdin already read
+    let fast
+    try {
+      fast = require(join(OUT, 'approve-fast.cjs')).answerAllowlisted(args)
+    } catch {
+      fast = { answered: false, stdin: null }
+    }
+    // answered: written with blocking writes already, so exit (with the hook's code) without
+    // setting up stdout and stderr, and not after V8's background compiler has finished
+    if (fast.answered) process.exit(fast.exitCode)
+    else require(join(OUT, 'approve-hook.cjs')).runHook(args, fast.stdin).then(exitWhenFlushed)
+  } else if (args[at] === 'patch' && args[at + 1] === 'verify')
+    // scripts and hooks verify patches often: a plain call is answered by its own CommonJS entry
+    require(join(OUT, 'patch-verify.cjs'))
+      .answerVerify(args)
+      .then((code) => {
+        if (code === null) return cli()
+        // written with blocking writes (no stream set up): exit now; on Windows, where a stream to a
+        // pipe is asynchronous, after anything else written through one has reached it
+        if (process.platform !== 'win32') process.exit(code)
+        process.exitCode = code
+        exitWhenFlushed()
+      })
+  else cli()
+}
+
+module.exports = { main }
+if (require.main === module) main(process.argv.slice(2))

@@ -389,7 +389,10 @@ describe('muster approve-hook (real process)', () => {
     expect(first.status, first.stderr).toBe(0)
     const r = JSON.parse(first.stdout)
     expect(r).toMatchObject({ action: 'installed', events: ['PermissionRequest'] })
-    expect(r.command).toMatch(/ approve-hook --agent mac-claude --harness claude-code --operator-keys ed25519:[\w-]{43}$/)
+    // the gate launcher in the home, never the build; a launcher that cannot start at all still blocks (exit 2)
+    expect(r.command).toMatch(
+      /^\/\S+\/bin\/muster-gate\.cjs approve-hook --agent mac-claude --harness claude-code --operator-keys ed25519:[\w-]{43} \|\| exit 2$/
+    )
     const text = readFileSync(settings, 'utf8')
     expect(JSON.parse(text).hooks.PermissionRequest[0]).toEqual({
       hooks: [{ type: 'command', command: r.command, timeout: 570, onFailure: 'block' }]

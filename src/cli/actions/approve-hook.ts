@@ -1,5 +1,7 @@
 /** `muster approve-hook` through commander (the hook's own entry is faster), and `approve-hook install`. */
-import { resolve } from 'node:path'
+import { existsSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { Command } from 'commander'
 import {
   harnessNamed,
@@ -9,7 +11,8 @@ import {
   shellQuote,
   uninstallGate,
   OperatorKeys,
-  trustedKeyIds
+  trustedKeyIds,
+  type HookProgram
 } from '../../core/approvals'
 import { userHome } from '../../core/hub'
 import type { HookCliOptions } from '../commands/hook-flags'
@@ -41,9 +44,32 @@ interface InstallOptions {
   uninstall?: boolean
 }
 
-/** How the harness starts this Muster: this node and this `muster` script, by absolute path. */
-export function defaultProgram(): string {
-  return `${shellQuote(process.execPath)} ${shellQuote(resolve(process.argv[1] ?? 'muster'))}`
+/** This build's entry (`bin/muster.cjs`), found from this module's folder (out/cli, or src/cli/actions in tests). */
+export function buildEntry(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ;) {
+    const entry = join(dir, 'bin', 'muster.cjs')
+    if (existsSync(entry)) return entry
+    const up = dirname(dir)
+    if (up === dir) return resolve(process.argv[1] ?? 'muster')
+    dir = up
+  }
+}
+
+/**
+ * How the harness starts Muster: `--command` as given, else the gate launcher in this home,
+ * pointing at this node and this build (on Windows, which runs no `#!` file: this node and this
+ * build by absolute path).
+ */
+export function hookProgram(home: string, command: string | undefined): HookProgram {
+  if (command !== undefined) return { command }
+  if (process.platform === 'win32') return { command: `${shellQuote(process.execPath)} ${shellQuote(buildEntry())}` }
+  return { launcher: { home, target: { node: process.execPath, build: buildEntry() } } }
+}
+
+/** `--home` for the installed command: as given, or the home `MUSTER_HOME` names at install. */
+export function installedHome(cmd: Command, io: CliIo): string | undefined {
+  const given = globals(cmd).home
+  return given || io.env.MUSTER_HOME ? homeOf(cmd, io) : undefined
 }
 
 /** Adds (or removes) Muster's hook in a harness's settings. */
@@ -75,7 +101,7 @@ export async function installHookCommand(io: CliIo, own: InstallOptions, cmd: Co
       harness,
       settings: o.settings,
       agent: o.agent,
-      home: g.home ? resolve(io.cwd, g.home) : undefined,
+      home: installedHome(cmd, io),
       palace: g.palace ? resolve(io.cwd, g.palace) : undefined,
       hub: o.hub,
       project: o.project,
@@ -83,8 +109,7 @@ export async function installHookCommand(io: CliIo, own: InstallOptions, cmd: Co
       mode: o.mode,
       matcher: o.matcher,
       timeoutMs: o.timeoutMs,
-      program: o.command ?? defaultProgram(),
-      programGiven: o.command !== undefined,
+      program: hookProgram(keys.home, o.command),
       operatorKeys: trustedKeyIds(keys.home),
       version: harness.versions.failClosedSince ? harnessVersion(harness, o.claude) : null
     },

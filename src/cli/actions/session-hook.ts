@@ -4,10 +4,10 @@ import { fileURLToPath } from 'node:url'
 import type { Command } from 'commander'
 import { harnessNamed, installLifecycle, LIFECYCLE_CHOICES, settingsFile, uninstallLifecycle } from '../../core/approvals'
 import { userHome } from '../../core/hub'
-import { globals } from '../context'
+import { globals, homeOf } from '../context'
 import { CliError, printJson, type CliIo } from '../output'
 import { readAll } from '../approve-hook/run'
-import { defaultProgram } from './approve-hook'
+import { hookProgram, installedHome } from './approve-hook'
 import type { SessionHookOptions } from '../session-hook/args'
 import { runSessionHook } from '../session-hook/run'
 import { isAgentId } from '../../shared/agent-id'
@@ -59,11 +59,11 @@ export async function installSessionHookCommand(io: CliIo, own: InstallOptions, 
       harness,
       settings: o.settings,
       agent: o.agent,
-      home: g.home ? resolve(io.cwd, g.home) : undefined,
+      home: installedHome(cmd, io),
       palace: g.palace ? resolve(io.cwd, g.palace) : undefined,
       hub: o.hub,
       project: o.project,
-      program: o.command ?? defaultProgram()
+      program: hookProgram(homeOf(cmd, io), o.command)
     },
     place
   )

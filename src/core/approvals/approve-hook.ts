@@ -10,7 +10,9 @@
  *    unless a human decision landed first: the first decision always wins. When the harness is
  *    gone (its process ended), the timeout is recorded as `abandoned` at once.
  * A hub that cannot be reached (missing, locked, read-only, unreachable) answers `ask`, so the
- * harness shows its own prompt, and says why on stderr: never a silent allow or deny.
+ * harness shows its own prompt, and says why on stderr: never a silent allow or deny. Where nobody
+ * would answer that prompt (Codex's deny-only gate for `codex exec`, Gemini CLI) it denies, with
+ * the reason and the fix (`HarnessAdapter.noHub`).
  * Everything arrives through `HookContext`, built by `core/root/hook.ts`, so tests drive any `HubPort`.
  */
 import { homedir } from 'node:os'
@@ -158,6 +160,11 @@ function reasonFor(d: { decision: ApprovalDecision; reason: string; decided_by: 
   return `denied by ${d.decided_by} in Muster: ${why || 'no reason given'}`
 }
 
+/** The reason of a deny when no hub could be reached: what happened and the fix. */
+export function noHubReason(why: string): string {
+  return `Muster could not reach the hub (${why}), so nobody could approve this call: it is denied. Fix: \`muster gates\` names the hub this gate asks through; create or start it, or install the gate again with --hub or --palace`
+}
+
 /** The request a tool call makes (its project: `--project`, else the registered project holding its cwd, else the cwd's folder name). */
 export function askFor(
   call: HarnessCall,
@@ -260,6 +267,10 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
   }
 
   const unreachable = (why: string): HookRun => {
+    if (adapter.noHub?.(call.event) === 'deny') {
+      ctx.warn(`muster approve-hook: cannot ask the operator (${why}); the call is denied`)
+      return answer('deny', noHubReason(why))
+    }
     ctx.warn(`muster approve-hook: cannot ask the operator (${why}); the harness asks instead`)
     return answer('ask', `Muster could not reach the hub: ${why}`)
   }

@@ -12,6 +12,7 @@ import { DEFAULT_HOOK_TIMEOUT_MS } from './approve-hook'
 import { adapterFor, compareVersions, HARNESS_LIST, type HarnessAdapter } from './harnesses'
 import { installedCommand, installHooks, shellQuote, uninstallHooks, type HookInstallResult } from './hook-install'
 import { installOwnFile, uninstallOwnFile } from './plugin-file'
+import { launcherPath, writeLauncher, type LauncherTarget } from './gate-launcher'
 
 /** The lifecycle hook's own timeout in the harness (it returns in milliseconds; this only bounds a stuck start). */
 export const SESSION_HOOK_TIMEOUT_SEC = 10
@@ -22,6 +23,20 @@ export interface InstallPlace {
   userHome: string
   /** The current folder (Copilot CLI's hooks file is per repository). */
   cwd: string
+}
+
+/**
+ * How the harness starts Muster: through the gate launcher in a home (written now, pointing at
+ * `target`), or an explicit program (`--command`; nothing fails closed for it beyond what the
+ * harness does itself).
+ */
+export type HookProgram = { launcher: { home: string; target: LauncherTarget } } | { command: string }
+
+/** The program of an install: the launcher's path (after writing it), or the command as given. */
+function programOf(p: HookProgram): string {
+  if ('command' in p) return p.command
+  writeLauncher(p.launcher.home, p.launcher.target)
+  return shellQuote(launcherPath(p.launcher.home))
 }
 
 /** What the installed command names besides the agent: Muster's home, the hub, the project. */
@@ -46,10 +61,7 @@ export interface GateInstallOptions extends HookTarget {
   /** Tool-name regex; `*` or empty for every tool. */
   matcher?: string
   timeoutMs?: number
-  /** How the harness starts Muster (a program and its script, shell-quoted). */
-  program: string
-  /** True when the program was given explicitly (a reinstall then never keeps the old one). */
-  programGiven: boolean
+  program: HookProgram
   /** The operator key ids the hook trusts. */
   operatorKeys: readonly string[]
   /** The harness's version as its own command prints it, or null when it was not found. */
@@ -134,7 +146,7 @@ export function installGate(o: GateInstallOptions, place: InstallPlace): GateIns
   if (plugin) {
     if (o.event || o.matcher || o.mode)
       throw new ApiError(`--event, --matcher and --mode do not apply to ${h.label} (it asks through its server)`, 'invalid_input')
-    const command = `${o.program} ${tail}`
+    const command = `${programOf(o.program)} ${tail}`
     const action = installOwnFile(file, plugin.source(command, timeoutSec), plugin.mark)
     const events = [...h.gate.defaultEvents]
     return {
@@ -154,13 +166,12 @@ export function installGate(o: GateInstallOptions, place: InstallPlace): GateIns
     if (o.matcher === '*' || o.matcher === '') return undefined
     return o.matcher ?? h.gate.matcher?.(event)
   }
-  // a reinstall keeps the command line it finds when only the program path differs, so a harness
-  // that trusts hooks by their command (Codex) does not ask again
+  // the launcher's path never changes, so a reinstall after a move or an upgrade leaves the
+  // command line as it was and a harness that trusts hooks by their command (Codex) keeps trusting it
+  const program = programOf(o.program)
   const commandFor = (event: string): { command: string; kept: boolean } => {
-    const own = h.gate.eventInCommand ? `${tail} --event ${shellQuote(event)}` : tail
-    const old = o.programGiven ? null : installedCommand(file, event, 'approve-hook')
-    if (old && old.endsWith(` ${own}`)) return { command: old, kept: true }
-    return { command: `${o.program} ${own}`, kept: false }
+    const command = `${program} ${h.gate.eventInCommand ? `${tail} --event ${shellQuote(event)}` : tail}${h.gate.exitTwoOnFailure ? ' || exit 2' : ''}`
+    return { command, kept: installedCommand(file, event, 'approve-hook') === command }
   }
   const planned = events.map((event) => ({ event, ...commandFor(event) }))
   const specs = planned.map((p) =>
@@ -182,7 +193,7 @@ export function uninstallGate(h: HarnessAdapter, file: string): HookInstallResul
 export interface LifecycleInstallOptions extends HookTarget {
   harness: HarnessAdapter
   settings?: string
-  program: string
+  program: HookProgram
 }
 
 /** What a lifecycle install did. */
@@ -200,7 +211,7 @@ export function installLifecycle(o: LifecycleInstallOptions, place: InstallPlace
   const life = h.lifecycle
   if (!life || !h.gate.entry) throw new ApiError(`${h.label} has no lifecycle hooks`, 'invalid_input')
   const file = settingsFile(h, place, o.settings)
-  const base = `${o.program} ${targetWords('session-hook', h.name, o).map(shellQuote).join(' ')}`
+  const base = `${programOf(o.program)} ${targetWords('session-hook', h.name, o).map(shellQuote).join(' ')}`
   const specs = Object.keys(life.events).map((event) =>
     h.gate.entry!({
       event,

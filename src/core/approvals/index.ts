@@ -37,9 +37,11 @@ export {
   uninstallGate,
   uninstallLifecycle,
   type GateInstallResult,
+  type HookProgram,
   type InstallPlace
 } from './gate-install'
 export { harnessVersion } from './harness-version'
+export { LAUNCHER_MARK, launcherPath, launcherSource, readLauncher, writeLauncher, type LauncherTarget } from './gate-launcher'
 export { HARNESS_LIST, adapterFor, compareVersions, type HarnessAdapter } from './harnesses'
 export { watchHarness } from './harness-watch'
 export { MAX_HOOK_INPUT_BYTES, readHookInput } from './hook-input'

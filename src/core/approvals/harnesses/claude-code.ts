@@ -156,10 +156,16 @@ export const claudeCode: HarnessAdapter = {
   answer: (call, verdict, reason, extras) =>
     call.event === 'PermissionRequest'
       ? permissionRequestAnswer(verdict, reason, extras?.always ? call.suggestions : null)
+<<<<<<< ours
       : call.event === SKILL_SHELL_EVENT
         ? skillShellAnswer(verdict, reason)
         : preToolUseAnswer(verdict, reason),
   refuse: (reason) => exitTwo(reason),
+=======
+      : preToolUseAnswer(verdict, reason),
+  // a permission request told no in its own shape, so the reason reaches the model (exit 2 only shows the dialog)
+  refuse: (reason, event) => (event === 'PermissionRequest' ? permissionRequestAnswer('deny', reason) : exitTwo(reason)),
+>>>>>>> theirs
   settings: { under: 'home', path: ['.claude', 'settings.json'] },
   gate: {
     events: CLAUDE_GATE_EVENTS,
@@ -170,6 +176,7 @@ export const claudeCode: HarnessAdapter = {
       PreSkillShellCommand: 'every shell line of a skill or slash command (2.1.332+), with the skill and who invoked it'
     },
     matcher: (event) => (event === 'PreToolUse' ? DEFAULT_PRE_TOOL_MATCHER : undefined),
+    exitTwoOnFailure: true,
     entry: (o: EntryOptions) =>
       matcherGroup(o.event, o.matcher, {
         type: 'command',

@@ -8,8 +8,15 @@
  *   (or no decision) prints nothing and Codex goes on; a deny stops the call.
  * Exit 2 with a reason on stderr blocks in both.
  * Install: `--mode interactive` (PermissionRequest, the default), `exec` (PreToolUse) or `both`.
- * Codex runs a hook only once the user trusted it (`/hooks` in the TUI); the trust is keyed to the
- * hook's command line, so a reinstall keeps a command line it finds when only the program differs.
+ * Codex runs a hook only once the user trusted it (`/hooks` in the TUI, or "trust all" at its
+ * "Hooks need review" prompt); `codex exec` skips an untrusted hook silently. Codex 0.171 keeps the
+ * trust in `config.toml` (`$CODEX_HOME`, default `~/.codex`): `[hooks.state."<hooks.json>:<event in
+ * snake_case>:<entry index>:<hook index>"]` with `trusted_hash = "sha256:<hex>"` (and `enabled =
+ * false` for one switched off), the hash over the hook's normalised identity (its event, matcher and
+ * the one command hook with Codex's defaults: timeout 600, async false) as compact JSON with sorted
+ * keys (codex-rs/hooks/src/engine/discovery.rs `command_hook_hash`, config/src/fingerprint.rs
+ * `version_for_toml`). The command names Muster's gate launcher, so moving or upgrading Muster never
+ * changes it and the trust survives.
  * Lifecycle: SessionStart, UserPromptSubmit, Stop (no SessionEnd).
  */
 import { Harness } from '../../../shared/contract/hub-vocabulary'
@@ -22,7 +29,47 @@ import {
   preToolUseAnswer,
   TOOL_EVENTS
 } from './claude-code'
-import { exitTwo, type HarnessAdapter } from './types'
+import { exitTwo, type HarnessAdapter, type InstalledEntry, type TrustState } from './types'
+
+/** Codex's own name of a hook event in its trust keys: `PreToolUse` → `pre_tool_use`. */
+export const codexEventLabel = (event: string): string => event.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase()
+
+/** JSON with every object's keys sorted, compact (serde_json's canonical form Codex hashes). */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`
+  return JSON.stringify(v)
+}
+
+/** The events whose matcher Codex keeps (for the others it drops it, also from the hash). */
+const MATCHER_EVENTS = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse'])
+
+/** The hash Codex gives an installed command hook (`sha256:<hex>`), as it compares it with `trusted_hash`. */
+export function codexHookHash(h: InstalledEntry, sha256: (text: string) => string): string {
+  const group = h.entry
+  const hook = ((group.hooks as Record<string, unknown>[] | undefined) ?? [])[h.handler] ?? {}
+  const timeout = typeof hook.timeout === 'number' ? Math.max(1, hook.timeout) : 600
+  const identity = {
+    event_name: codexEventLabel(h.event),
+    matcher: MATCHER_EVENTS.has(h.event) && typeof group.matcher === 'string' ? group.matcher : undefined,
+    hooks: [{ type: 'command', command: hook.command, timeout, async: hook.async === true, statusMessage: hook.statusMessage }]
+  }
+  return `sha256:${sha256(canonical(identity))}`
+}
+
+/** Codex's trust state of an installed hook, from its parsed `config.toml`. */
+function codexTrust(h: InstalledEntry, records: Record<string, unknown>, sha256: (text: string) => string): TrustState {
+  const hooks = records.hooks as { state?: Record<string, { trusted_hash?: unknown; enabled?: unknown }> } | undefined
+  const state = hooks?.state?.[`${h.file}:${codexEventLabel(h.event)}:${h.group}:${h.handler}`]
+  if (state?.enabled === false) return 'disabled'
+  if (typeof state?.trusted_hash !== 'string') return 'untrusted'
+  return state.trusted_hash === codexHookHash(h, sha256) ? 'trusted' : 'modified'
+}
 
 /** Codex. */
 export const codex: HarnessAdapter = {
@@ -37,6 +84,8 @@ export const codex: HarnessAdapter = {
     return verdict === 'deny' ? preToolUseAnswer('deny', reason.trim() || 'denied in Muster') : { stdout: '', exitCode: 0 }
   },
   refuse: (reason) => exitTwo(reason),
+  // `codex exec` never asks: its deny-only PreToolUse gate must deny, or the call runs
+  noHub: (event) => (event === 'PreToolUse' ? 'deny' : 'ask'),
   settings: { under: 'home', path: ['.codex', 'hooks.json'] },
   gate: {
     events: TOOL_EVENTS,
@@ -46,12 +95,13 @@ export const codex: HarnessAdapter = {
       PermissionRequest: 'interactive sessions: the calls Codex would ask you about; allow or deny',
       PreToolUse: '`codex exec`: every call waits for you; deny stops it, allow (or no answer) lets Codex go on (a deny-only gate)'
     },
+    exitTwoOnFailure: true,
     entry: (o) => matcherGroup(o.event, o.matcher, { type: 'command', command: o.command, timeout: o.timeoutSec }),
     notes: ({ changedEvents, action }) => [
       action === 'unchanged'
         ? 'unchanged: Codex keeps trusting it'
         : changedEvents.length
-          ? `Codex asks you to trust the ${changedEvents.join(' and ')} hook (its command is new or changed): review it once with /hooks in Codex; \`codex exec\` runs only trusted hooks`
+          ? `Codex asks you to trust the ${changedEvents.join(' and ')} hook once (its command is new or changed): review it with /hooks in the Codex TUI; until then \`codex exec\` runs every command ungated (\`muster gates\` shows it)`
           : 'the command line is unchanged; Codex asks again only if the entry changed otherwise (timeout, matcher)'
     ]
   },
@@ -63,8 +113,8 @@ export const codex: HarnessAdapter = {
   },
   faults: {
     'hub-unreachable': {
-      outcome: 'partly',
-      how: 'interactive: Muster answers nothing and Codex asks you; `codex exec`: the deny-only gate prints nothing and the call runs'
+      outcome: 'blocked',
+      how: 'interactive: Muster answers nothing and Codex asks you; `codex exec`: denied with the reason and the fix'
     },
     'build-missing': { outcome: 'runs', how: 'Codex reports "hook: PreToolUse Failed" and runs the call' },
     'hook-crash': { outcome: 'runs', how: 'Codex reports "hook: PreToolUse Failed" and runs the call' },
@@ -72,6 +122,11 @@ export const codex: HarnessAdapter = {
     untrusted: { outcome: 'runs', how: '`codex exec` skips a hook nobody trusted, silently; only the TUI shows "Hooks need review"' },
     'bad-input': { outcome: 'blocked', how: 'exit 2 with the reason; nothing recorded' }
   },
-  trust: { kind: 'review', how: 'a new or changed hook runs only once trusted with /hooks in the Codex TUI' },
+  trust: {
+    kind: 'review',
+    how: 'a new or changed hook runs only once trusted with /hooks in the Codex TUI; `codex exec` skips it silently until then',
+    store: { under: 'home', path: ['.codex', 'config.toml'], envDir: 'CODEX_HOME' },
+    check: codexTrust
+  },
   versions: { bin: 'codex', args: ['--version'], tested: '0.171.0' }
 }

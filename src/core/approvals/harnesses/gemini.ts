@@ -38,12 +38,15 @@ export const gemini: HarnessAdapter = {
   },
   answer: (_call, verdict, reason) => ({ stdout: line({ decision: verdict, reason }), exitCode: 0 }),
   refuse: (reason) => exitTwo(reason),
+  // an `ask` in `gemini -p` waits for nobody, for ever: deny with the reason instead
+  noHub: () => 'deny',
   settings: { under: 'home', path: ['.gemini', 'settings.json'] },
   gate: {
     events: ['BeforeTool'],
     defaultEvents: ['BeforeTool'],
     what: { BeforeTool: 'shell commands, writes, edits, fetches and MCP tools' },
     matcher: () => GEMINI_MATCHER,
+    exitTwoOnFailure: true,
     entry: (o) => matcherGroup(o.event, o.matcher, { type: 'command', name: 'muster', command: o.command, timeout: o.timeoutSec * 1000 })
   },
   lifecycle: {
@@ -55,7 +58,10 @@ export const gemini: HarnessAdapter = {
     message: lifecycleMessage
   },
   faults: {
-    'hub-unreachable': { outcome: 'partly', how: 'Muster answers ask: Gemini asks you; `gemini -p` has nobody to ask and hangs' },
+    'hub-unreachable': {
+      outcome: 'blocked',
+      how: 'denied with the reason and the fix (an `ask` would hang `gemini -p`, where nobody answers)'
+    },
     'build-missing': { outcome: 'runs', how: 'only exit 2 blocks: Gemini warns "Hook(s) [muster] failed" and runs the call' },
     'hook-crash': { outcome: 'runs', how: 'only exit 2 blocks: Gemini warns "Hook(s) [muster] failed" and runs the call' },
     'hook-timeout': { outcome: 'blocked', how: 'Muster denies as a timeout before Gemini’s own hook timeout' },

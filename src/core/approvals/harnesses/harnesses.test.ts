@@ -180,6 +180,34 @@ describe('harness adapters (contract tests on the published payloads)', () => {
     expect((await hub.list({ limit: 5 })).events).toEqual([])
   })
 
+  it('no hub to ask: deny where nobody could answer a prompt (codex exec, Gemini), else the harness asks', async () => {
+    const ctx: HookContext = {
+      hub: { unreachable: 'no hub at /nowhere' },
+      rules: null,
+      trust: operator.trust,
+      operator: 'desk',
+      projectFor: () => null,
+      warn: () => {}
+    }
+    const run = (payload: unknown) => runApproveHook(JSON.stringify(payload), { agent: 'a1' }, ctx)
+    const exec = await run(codexPre)
+    expect(exec.verdict).toBe('deny')
+    expect(JSON.parse(exec.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(
+      /^Muster could not reach the hub \(no hub at \/nowhere\), so nobody could approve this call: it is denied\. Fix: `muster gates`/
+    )
+    const gem = await run({
+      session_id: 'g',
+      cwd: '/w',
+      hook_event_name: 'BeforeTool',
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'ls' }
+    })
+    expect(JSON.parse(gem.stdout)).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/^Muster could not reach the hub/) })
+    // a person is there to answer: Codex's own prompt (interactive), Claude Code's dialog
+    expect((await run({ ...codexPre, hook_event_name: 'PermissionRequest' })).stdout).toBe('')
+    expect((await run(claudePermission)).verdict).toBe('ask')
+  })
+
   it('Cursor: beforeShellExecution and beforeMCPExecution answered with permission and both messages', async () => {
     const base = { conversation_id: 'conv-1', generation_id: 'gen-1', workspace_roots: ['/work/dya'], cursor_version: '2.0.77' }
     const shell = await decided(

@@ -90,6 +90,12 @@ export interface GateSpec {
   fileBase?: Readonly<Record<string, unknown>>
   /** The payload names no event: the installed command carries `--event`. */
   eventInCommand?: boolean
+  /**
+   * The harness runs the command through a shell and blocks only on exit 2 (a hook that cannot
+   * start is "failed" and the call runs): the gate's command ends with `|| exit 2`, so even a
+   * launcher that cannot start at all (deleted, its node gone) blocks, the shell's line as reason.
+   */
+  exitTwoOnFailure?: boolean
   /** Lines install prints about this harness (trust, versions), given what it found. */
   notes?(o: { version: string | null; events?: readonly string[]; changedEvents: readonly string[]; action: string }): string[]
 }
@@ -125,11 +131,29 @@ export interface FaultHandling {
   how: string
 }
 
+/** Whether the harness runs an installed hook, as its own trust records say. */
+export type TrustState = 'trusted' | 'untrusted' | 'modified' | 'disabled'
+
+/** One installed hook entry, as a trust check reads it. */
+export interface InstalledEntry {
+  /** The settings file (absolute), the event, the entry's index in `hooks.<event>` and the hook's in the entry. */
+  file: string
+  event: string
+  group: number
+  handler: number
+  /** The array item as written (`{matcher?, hooks: [...]}` or a flat entry). */
+  entry: Record<string, unknown>
+}
+
 /** How the harness decides whether to run a hook it finds in its settings. */
 export interface TrustSpec {
   /** `none`: every hook in the settings runs; `review`: the harness runs a new or changed hook only once the user trusted it. */
   kind: 'none' | 'review'
   how: string
+  /** Where the harness keeps its trust records (a TOML or JSON file), and the variable that moves its folder. */
+  store?: { under: 'home'; path: readonly string[]; envDir?: string }
+  /** The hook's trust state from the parsed trust records (`sha256` hashes text, hex). */
+  check?(hook: InstalledEntry, records: Record<string, unknown>, sha256: (text: string) => string): TrustState
 }
 
 /** The harness's own version: how to ask for it and what each release can do. */
@@ -159,6 +183,12 @@ export interface HarnessAdapter {
   answer(call: HarnessCall, verdict: HookVerdict, reason: string, extras?: AnswerExtras): HookReply
   /** How this harness is told "no" when its payload cannot be used: its own deny, or exit 2 with the reason. */
   refuse(reason: string, event?: string): HookReply
+  /**
+   * What the gate answers when no hub can be reached: `ask` where the harness then asks a person
+   * itself (its own prompt), `deny` where nobody could answer that (a deny-only gate, a run with no
+   * prompt). Default `ask`.
+   */
+  noHub?(event: string): 'ask' | 'deny'
   /** The settings file the gate and lifecycle hooks go into by default. */
   settings: SettingsLocation
   gate: GateSpec

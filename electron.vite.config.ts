@@ -26,7 +26,12 @@ export default defineConfig({
       externalizeDeps: true,
       // digest-worker: the fleet scan's worker thread, found beside the bundle (src/core/muse/digest-pool.ts)
       rollupOptions: {
-        input: { index: resolve(__dirname, 'src/main/index.ts'), 'digest-worker': resolve(__dirname, 'src/core/muse/digest-worker.ts') }
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          'digest-worker': resolve(__dirname, 'src/core/muse/digest-worker.ts'),
+          // gate health off the main thread (src/core/approvals/gate-monitor.ts)
+          'gate-health-worker': resolve(__dirname, 'src/core/root/gate-health-worker.ts')
+        }
       }
     }
   },

@@ -66,6 +66,7 @@ export default tseslint.config(
     files: [
       'src/core/git/**/*.ts',
       'src/core/approvals/harness-version.ts',
+      'src/core/approvals/gate-health.ts',
       'src/core/approvals/session-spawn.ts',
       'src/core/muse/open-in-editor.ts',
       'src/core/patches/test-run.ts',

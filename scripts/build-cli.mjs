@@ -147,6 +147,8 @@ const result = await build({
   entryPoints: {
     ...actions,
     'digest-worker': 'src/core/muse/digest-worker.ts',
+    // `gate-health-worker`: gate health off the main thread of `muster serve` (src/core/approvals/gate-monitor.ts)
+    'gate-health-worker': 'src/core/root/gate-health-worker.ts',
     'session-worker': 'src/cli/session-worker.ts'
   },
   splitting: true,

@@ -26,7 +26,13 @@ export const REQUIRED_FUSES = {
 }
 
 /** Files of the build that must be inside app.asar (the entries: main, its worker, preload, page). */
-export const APP_ENTRIES = ['out/main/index.js', 'out/main/digest-worker.js', 'out/preload/index.cjs', 'out/renderer/index.html']
+export const APP_ENTRIES = [
+  'out/main/index.js',
+  'out/main/digest-worker.js',
+  'out/main/gate-health-worker.js',
+  'out/preload/index.cjs',
+  'out/renderer/index.html'
+]
 
 /** Files of the CLI bundle that must ship beside the app (its entries). */
 export const CLI_ENTRIES = [
@@ -34,6 +40,7 @@ export const CLI_ENTRIES = [
   'out/cli/cli-output.cjs',
   'out/cli/approve-hook.cjs',
   'out/cli/digest-worker.mjs',
+  'out/cli/gate-health-worker.mjs',
   'out/cli/session-worker.mjs',
   'out/cli/status.cjs',
   'out/cli/session-hook.cjs'

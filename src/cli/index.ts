@@ -31,6 +31,7 @@ import { registerLint } from './commands/lint'
 import { registerMcp } from './commands/mcp'
 import { registerMemory } from './commands/memory'
 import { registerNeeds } from './commands/needs'
+import { registerGates } from './commands/gates'
 import { registerNotes } from './commands/notes'
 import { registerPatch } from './commands/patch'
 import { registerEvents } from './commands/events'
@@ -88,6 +89,7 @@ export function buildProgram(io: CliIo): Command {
   registerMcp(program, io)
   registerApprovals(program, io)
   registerNeeds(program, io)
+  registerGates(program, io)
   registerKeys(program, io)
   registerPresence(program, io)
   registerApproveHook(program, io)

@@ -9,6 +9,7 @@ import { type ProjectRegistry, type SettingsStore } from './fleet'
 import type { RoleCache } from './muse'
 import type { HubService } from './hub'
 import type { NeedsService } from './needs'
+import type { GateMonitor } from './approvals'
 import type { PatchService } from './patches'
 import type { ServiceOptions } from './service-types'
 import type { Db } from './sqlite'
@@ -29,6 +30,8 @@ export interface ServiceContext {
   patches: PatchService
   /** The needs-you queue (pushes `needs.changed` while the service watches). */
   needs: NeedsService
+  /** Every installed gate's health, checked off the main thread and cached. */
+  gates: GateMonitor
   /** The operator's signing key and the operator keys trusted here. */
   keys: OperatorKeys
   /** The operator's authenticators and the home's presence policy. */

@@ -16,6 +16,7 @@ import {
   hubHandlers,
   museHandlers,
   needsHandlers,
+  gatesHandlers,
   invokeHandlers,
   notesHandlers,
   patchHandlers
@@ -67,6 +68,7 @@ export async function buildService(root: Root): Promise<MusterService> {
   const keys = await root.get('keys')
   const presence = await root.get('presence')
   const pending = await root.get('approvals')
+  const gates = await root.get('gates')
   const needsService = new NeedsService({
     hubs,
     async approvals(sel) {
@@ -80,11 +82,17 @@ export async function buildService(root: Root): Promise<MusterService> {
     directives: async () => (await dispatch('muse.directives', { state: 'pending' })).directives,
     operator: () => settings.get().operatorId,
     operatorRoles: () => settings.get().operatorRoles,
+    gates: () => gates.report().gates,
     emit: watching ? emit : undefined,
     home: opts.home
   })
   needs = needsService
   root.onClose(() => needsService.close())
+  // gate health: checked a little after start, then every few minutes, off the main thread
+  if (watching) {
+    gates.onChange((report) => emit({ name: 'gates.changed', payload: { at: report.at ?? new Date().toISOString() } }))
+    gates.start()
+  }
 
   // the allowlisted calls the hook's fast path left in the home's spool: recorded before the
   // approvals are read, and every second while the service watches (the app, `muster serve`)
@@ -107,6 +115,7 @@ export async function buildService(root: Root): Promise<MusterService> {
     hubs,
     patches,
     needs: needsService,
+    gates,
     keys,
     presence,
     emit,
@@ -146,7 +155,8 @@ export async function buildService(root: Root): Promise<MusterService> {
     ...patchHandlers(ctx),
     ...approvalHandlers(ctx),
     ...needsHandlers(ctx),
-    ...presenceHandlers(ctx)
+    ...presenceHandlers(ctx),
+    ...gatesHandlers(ctx)
   }
 
   async function dispatch<M extends MethodName>(method: M, input: unknown): Promise<MethodOutput<M>> {

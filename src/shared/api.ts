@@ -12,6 +12,7 @@ import { hubEvents, hubMethods } from './contract/hub'
 import { invokeMethods } from './contract/invoke'
 import { museEvents, museMethods } from './contract/muse'
 import { needsEvents, needsMethods } from './contract/needs'
+import { gatesEvents, gatesMethods } from './contract/gates'
 import { notesEvents, notesMethods } from './contract/notes'
 import { ApiError } from './api-error'
 import { patchEvents, patchMethods } from './contract/patches'
@@ -28,6 +29,7 @@ export * from './contract/patches'
 export * from './contract/approvals'
 export * from './contract/needs'
 export * from './contract/presence'
+export * from './contract/gates'
 
 /** Every request/response method: name -> input and output schemas. */
 export const methods = {
@@ -39,7 +41,8 @@ export const methods = {
   ...patchMethods,
   ...approvalMethods,
   ...needsMethods,
-  ...presenceMethods
+  ...presenceMethods,
+  ...gatesMethods
 } as const
 
 /** Names of every request/response method. */
@@ -58,7 +61,8 @@ export const events = {
   ...patchEvents,
   ...approvalEvents,
   ...needsEvents,
-  ...presenceEvents
+  ...presenceEvents,
+  ...gatesEvents
 } as const
 
 /** Names of every pushed event. */

@@ -14,6 +14,7 @@ const NAMES: Record<EventName, true> = {
   'hub.status': true,
   'muse.written': true,
   'needs.changed': true,
+  'gates.changed': true,
   'notes.changed': true,
   'patch.run': true,
   'patch.output': true

@@ -17,7 +17,7 @@ import {
 import { userHome } from '../../core/hub'
 import type { HookCliOptions } from '../commands/hook-flags'
 import { runHookCommand } from '../approve-hook/run'
-import { globals, homeOf } from '../context'
+import { globals, homeOf, withRoot } from '../context'
 import { CliError, CliExit, printJson, type CliIo } from '../output'
 import { AGENT_ID_MESSAGE, isAgentId } from '../../shared/agent-id'
 
@@ -81,7 +81,7 @@ export async function installHookCommand(io: CliIo, own: InstallOptions, cmd: Co
   const place = { userHome: userHome(io.env), cwd: io.cwd }
   const g = globals(cmd)
   if (o.uninstall) {
-    const r = uninstallGate(harness, settingsFile(harness, place, o.settings))
+    const r = uninstallGate(harness, settingsFile(harness, place, o.settings), homeOf(cmd, io))
     if (g.json) return printJson(io, r)
     io.stdout(
       r.action === 'removed'
@@ -111,16 +111,18 @@ export async function installHookCommand(io: CliIo, own: InstallOptions, cmd: Co
       timeoutMs: o.timeoutMs,
       program: hookProgram(keys.home, o.command),
       operatorKeys: trustedKeyIds(keys.home),
-      version: harness.versions.failClosedSince ? harnessVersion(harness, o.claude) : null
+      version: harness.versions.failClosedSince ? harnessVersion(harness, o.claude) : null,
+      recordIn: keys.home
     },
     place
   )
+  // checked at once, as the harness would run it: its command starts, Codex trusts it, its hub answers
+  const health = await withRoot(cmd, io, async (root) => (await root.get('gates')).checkFile(r.file))
+  const problems = health.filter((g) => !g.ok).map((g) => `${g.event}: ${g.problem}${g.fix ? ` (fix: ${g.fix})` : ''}`)
   if (g.json) {
     const { what: _what, ...rest } = r
-    return printJson(
-      io,
-      harness.gate.plugin ? { file: r.file, events: r.events, migrated_from: [], action: r.action, command: r.command } : rest
-    )
+    const out = harness.gate.plugin ? { file: r.file, events: r.events, migrated_from: [], action: r.action, command: r.command } : rest
+    return printJson(io, { ...out, health })
   }
   const what = { installed: 'installed', updated: 'updated', unchanged: 'already installed (unchanged)' }[
     r.action as 'installed' | 'updated' | 'unchanged'
@@ -130,5 +132,7 @@ export async function installHookCommand(io: CliIo, own: InstallOptions, cmd: Co
   for (const [e, w] of Object.entries(r.what)) text += harness.gate.plugin ? `  reaches you: ${w}\n` : `  ${e} reaches you: ${w}\n`
   if (r.migrated_from.length) text += `  migrated: Muster's older ${r.migrated_from.join(', ')} hook was removed\n`
   for (const n of r.notes) text += `  ${n}\n`
+  for (const p of problems) text += `  not yet a working gate: ${p}\n`
+  if (!problems.length) text += '  checked: its command starts, the harness runs it and its hub answers (muster gates)\n'
   io.stdout(text)
 }

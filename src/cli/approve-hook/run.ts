@@ -3,7 +3,8 @@
  * stdin, opens the smallest context (state DB for the allowlist, one hub), runs the core hook and
  * prints the harness's answer. Shared by the hook's own entry and commander's action.
  */
-import { MAX_HOOK_TIMEOUT_MS, runApproveHook, MAX_HOOK_INPUT_BYTES } from '../../core/approvals'
+import { GATE_PROBE_ANSWER, MAX_HOOK_TIMEOUT_MS, isGateProbe, runApproveHook, MAX_HOOK_INPUT_BYTES } from '../../core/approvals'
+import { MUSTER_VERSION } from '../../core/version'
 import { openHookContext, openRoot } from '../../core/root'
 import { defaultCliHome, resolveHome } from '../../core/fleet'
 import type { CliIo } from '../output'
@@ -44,6 +45,11 @@ export async function runHookCommand(io: CliIo, o: HookCliOptions, signal?: Abor
     stdin = Buffer.from(bytes).toString('utf8')
   } catch (err) {
     return fail((err as Error).message)
+  }
+  // `muster gates` checking that this gate's command starts: answered before anything is opened
+  if (isGateProbe(stdin)) {
+    io.stderr(`${GATE_PROBE_ANSWER} ${MUSTER_VERSION}; nothing was recorded\n`)
+    return 2
   }
   const home = resolveHome(o.home, io.env, defaultCliHome())
   // the state DB as it is (never created or migrated by a hook), and only what the hook asks for

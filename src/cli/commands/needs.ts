@@ -8,9 +8,11 @@ import { collect } from './hub-flags'
 export function registerNeeds(program: Command, io: CliIo): void {
   program
     .command('needs')
-    .description('what waits on you, longest wait first: approvals, patches, tasks, direct messages, stuck tasks, directives, sessions')
+    .description(
+      'what waits on you, longest wait first: approvals, patches, tasks, direct messages, stuck tasks, directives, sessions, broken gates'
+    )
     .option('--hub <name>', 'only this registered hub (default: every known hub and the fleet)')
-    .option('--kind <kind>', 'only this kind (repeatable): approval, patch, task, message, stuck, directive, session', collect)
+    .option('--kind <kind>', 'only this kind (repeatable): approval, patch, task, message, stuck, directive, session, gate', collect)
     .option('--refresh-summary', 'only recompute the summary `muster status` prints (quiet; run by status itself)')
     .action(lazyAction(io, () => import('../actions/needs'), 'needs'))
 }

@@ -13,6 +13,7 @@ import { adapterFor, compareVersions, HARNESS_LIST, type HarnessAdapter } from '
 import { installedCommand, installHooks, shellQuote, uninstallHooks, type HookInstallResult } from './hook-install'
 import { installOwnFile, uninstallOwnFile } from './plugin-file'
 import { launcherPath, writeLauncher, type LauncherTarget } from './gate-launcher'
+import { forgetGate, recordGate } from './gate-records'
 
 /** The lifecycle hook's own timeout in the harness (it returns in milliseconds; this only bounds a stuck start). */
 export const SESSION_HOOK_TIMEOUT_SEC = 10
@@ -66,6 +67,8 @@ export interface GateInstallOptions extends HookTarget {
   operatorKeys: readonly string[]
   /** The harness's version as its own command prints it, or null when it was not found. */
   version: string | null
+  /** Muster's home: the gate is recorded there (`gates.json`), for gate health. */
+  recordIn: string
 }
 
 /** What an install did, with what the operator should know. */
@@ -149,6 +152,7 @@ export function installGate(o: GateInstallOptions, place: InstallPlace): GateIns
     const command = `${programOf(o.program)} ${tail}`
     const action = installOwnFile(file, plugin.source(command, timeoutSec), plugin.mark)
     const events = [...h.gate.defaultEvents]
+    recordGate(o.recordIn, { harness: h.id, file, events, mode: null, agent: o.agent, installed_at: new Date().toISOString() })
     return {
       file,
       events,
@@ -178,13 +182,15 @@ export function installGate(o: GateInstallOptions, place: InstallPlace): GateIns
     h.gate.entry!({ event: p.event, command: p.command, timeoutSec, matcher: matcherFor(p.event), failClosed })
   )
   const r = installHooks(file, specs, 'approve-hook', h.gate.fileBase)
+  recordGate(o.recordIn, { harness: h.id, file, events, mode: o.mode ?? null, agent: o.agent, installed_at: new Date().toISOString() })
   const changedEvents = planned.filter((p) => !p.kept).map((p) => p.event)
   const notes = h.gate.notes?.({ version: o.version, events, changedEvents, action: r.action }) ?? []
   return { ...r, command: planned[0]!.command, what: whatOf(h, events), notes }
 }
 
-/** Removes the approvals gate of one harness from its settings file. */
-export function uninstallGate(h: HarnessAdapter, file: string): HookInstallResult {
+/** Removes the approvals gate of one harness from its settings file (and its record from the home). */
+export function uninstallGate(h: HarnessAdapter, file: string, recordIn: string): HookInstallResult {
+  forgetGate(recordIn, h.id, file)
   if (h.gate.plugin) return { file, events: [], migrated_from: [], action: uninstallOwnFile(file, h.gate.plugin.mark) }
   return uninstallHooks(file, 'approve-hook')
 }

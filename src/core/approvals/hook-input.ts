@@ -11,6 +11,20 @@ import { exitTwo } from './harnesses/types'
 /** Stdin larger than this is refused (a tool input fits easily; the hub keeps 64 KiB of it). */
 export const MAX_HOOK_INPUT_BYTES = 8 * 1024 * 1024
 
+/**
+ * The payload `muster gates` sends through an installed gate's own command line to see that it
+ * resolves and starts: the hook answers it with exit 2 (blocked, should a harness ever send it)
+ * and `GATE_PROBE_ANSWER` on stderr, before opening anything, and records nothing.
+ */
+export const GATE_PROBE = '{"muster_gate_probe":1}'
+/** The start of the hook's answer to a probe. */
+export const GATE_PROBE_ANSWER = 'muster approve-hook: gate probe answered by Muster'
+
+/** True for the gate probe's payload. */
+export function isGateProbe(text: string): boolean {
+  return text.trim() === GATE_PROBE
+}
+
 /** Where a payload comes from, as installed: `--harness` and `--event`. */
 export interface HookSource {
   harness?: string

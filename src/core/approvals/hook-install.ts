@@ -53,6 +53,23 @@ export function installedCommand(file: string, event: string, kind: MusterHookKi
   return commandsOf(nodeValue(array!.children![index]!)).find((c) => c.includes(kind)) ?? null
 }
 
+/** Muster's `kind` entry in `hooks.<event>` of a file as installed: its index there and its value; null for none. */
+export function findInstalled(file: string, event: string, kind: MusterHookKind): { index: number; entry: Record<string, unknown> } | null {
+  const { root } = readSettings(file)
+  const { array, index } = findGroup(root, event, kind)
+  if (index < 0) return null
+  return { index, entry: nodeValue(array!.children![index]!) as Record<string, unknown> }
+}
+
+/** The events of a file holding one of Muster's `kind` entries (none for a file that is missing or not JSON). */
+export function installedEvents(file: string, kind: MusterHookKind): string[] {
+  try {
+    return eventsWith(readSettings(file).text, kind)
+  } catch {
+    return []
+  }
+}
+
 /** Formatting of new text, read from the file: indentation unit and line ending. */
 function formatOf(text: string): FormattingOptions {
   const indent = /\n([ \t]+)\S/.exec(text)?.[1] ?? '  '

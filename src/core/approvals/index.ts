@@ -41,10 +41,20 @@ export {
   type InstallPlace
 } from './gate-install'
 export { harnessVersion } from './harness-version'
+export { checkGates, foundGates, type GateHealthOptions } from './gate-health'
+export {
+  GATES_HEALTH_FILE,
+  GateMonitor,
+  readGatesReport,
+  writeGatesReport,
+  type GateWorkerInput,
+  type GateWorkerOutput
+} from './gate-monitor'
+export { forgetGate, readGateRecords, recordGate, type GateRecord } from './gate-records'
 export { LAUNCHER_MARK, launcherPath, launcherSource, readLauncher, writeLauncher, type LauncherTarget } from './gate-launcher'
 export { HARNESS_LIST, adapterFor, compareVersions, type HarnessAdapter } from './harnesses'
 export { watchHarness } from './harness-watch'
-export { MAX_HOOK_INPUT_BYTES, readHookInput } from './hook-input'
+export { GATE_PROBE, GATE_PROBE_ANSWER, MAX_HOOK_INPUT_BYTES, isGateProbe, readHookInput } from './hook-input'
 export {
   HOOK_JOBS_DIR,
   claimJobs,

@@ -8,7 +8,7 @@
 export { ACTIVE_WITHIN_MS } from './folds/overview'
 export { type AppendInput, type HubPort, type HubSubscription, type StoredArtifact } from './hub-port'
 export { chooseHub, choiceReason, describeChoice, noHubHint, type HubChoice, type HubChoiceSource, type HubSelection } from './hub-choice'
-export { HubRegistry } from './hub-registry'
+export { HubRegistry, type RegisteredHubs } from './hub-registry'
 export { HubService } from './hub-service'
 export { resolvePalace, userHome, type PalaceEnv } from './locate'
 export { isHubUrl } from './remote/remote-url'

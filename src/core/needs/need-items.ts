@@ -4,6 +4,7 @@
  * counts. No I/O here; `needs-service.ts` gathers the inputs.
  */
 import type { ApprovalItem } from '../../shared/contract/approvals-types'
+import type { GateHealth } from '../../shared/contract/gates-types'
 import type { HubEventEnvelope, TaskSummary } from '../../shared/contract/hub-types'
 import { EventType, Status } from '../../shared/contract/hub-vocabulary'
 import type { Directive } from '../../shared/contract/muse'
@@ -223,6 +224,25 @@ export function directiveNeeds(directives: readonly Directive[], roles: readonly
     })
   }
   return out
+}
+
+/** An installed gate that would not stop a call for the operator, with its fix (from the gates' last check). */
+export function gateNeeds(gates: readonly GateHealth[]): NeedItem[] {
+  return gates
+    .filter((g) => !g.ok)
+    .map((g) => ({
+      key: `gate:${g.key}`,
+      kind: 'gate' as const,
+      agent: g.agent,
+      project: null,
+      hub: g.hub,
+      palace: null,
+      since: g.since,
+      title: `${g.label} gate (${g.event}): ${oneLine(g.problem ?? 'broken', 140)}`,
+      detail: g.fix ? `fix: ${oneLine(g.fix, 160)}` : g.file,
+      ref: g.key,
+      link: '#/overview?panel=gates'
+    }))
 }
 
 const KIND_ORDER = new Map(NEED_KINDS.map((k, i) => [k, i]))

@@ -13,11 +13,13 @@ import type { Directive } from '../../shared/contract/muse'
 import type { NeedItem, NeedKind, NeedsChanged, NeedsList, NeedSource } from '../../shared/contract/needs-types'
 import type { PatchSummary } from '../../shared/contract/patch-types'
 import { foldSessions, SESSION_EVENT } from '../../shared/contract/session-state'
+import type { GateHealth } from '../../shared/contract/gates-types'
 import type { HubSelection, HubService } from '../hub'
 import {
   approvalNeed,
   countKinds,
   directiveNeeds,
+  gateNeeds,
   isDirect,
   messageNeeds,
   patchNeed,
@@ -90,6 +92,8 @@ export interface NeedsSources {
   operator(): string
   /** Roles the operator answers for (`ROLE` or `PROJECT/ROLE`). */
   operatorRoles(): readonly string[]
+  /** The installed gates as last checked (cached: reading them costs nothing). */
+  gates?(): readonly GateHealth[]
   /** Receives `needs.changed`; without it nothing is watched (CLI, tests). */
   emit?: (event: PushedEvent) => void
   /** Muster's home: each whole queue computed is summed up in its needs-summary.json (for `muster status`). */
@@ -214,7 +218,8 @@ export class NeedsService {
       Promise.all(targets.map((t) => this.hubNeeds(t, operator))),
       whole ? this.directiveNeeds(now) : Promise.resolve(null)
     ])
-    const items = rank([...hubs.flatMap((h) => h.items), ...(directives?.items ?? [])])
+    const gates = whole ? gateNeeds(this.src.gates?.() ?? []) : []
+    const items = rank([...hubs.flatMap((h) => h.items), ...(directives?.items ?? []), ...gates])
     const sources = [...hubs.map((h) => h.source), ...(directives ? [directives.source] : [])]
     const list: NeedsList = {
       operator,

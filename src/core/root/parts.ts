@@ -3,7 +3,10 @@
  * the approvals service and the contract's service (settings, hubs and patches are in
  * `./hub-parts.ts`). Each is built from the root's other parts and registers its own cleanup.
  */
-import { AllowlistStore, ApprovalsService, OperatorKeys, SnoozeStore, type RuleKeys } from '../approvals'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { AllowlistStore, ApprovalsService, GateMonitor, OperatorKeys, SnoozeStore, type RuleKeys } from '../approvals'
+import { HubRegistry, userHome } from '../hub'
 import { PresenceService } from '../presence'
 import type { MusterService } from '../service-types'
 import type { Root } from './root'
@@ -56,4 +59,34 @@ export async function servicePart(root: Root): Promise<MusterService> {
   // the parts a one-shot command asks for (`patch verify`: hubs and patches)
   const { buildService } = await import('../service')
   return buildService(root)
+}
+
+/** The gate health worker built beside this module's bundle (`gate-health-worker`), or null (running from source). */
+function gateWorker(): string | null {
+  for (const name of ['gate-health-worker.mjs', 'gate-health-worker.js']) {
+    const path = fileURLToPath(new URL(`./${name}`, import.meta.url))
+    if (existsSync(path)) return path
+  }
+  return null
+}
+
+/** Every installed gate's health, checked off the main thread and cached in the home. */
+export async function gatesPart(root: Root): Promise<GateMonitor> {
+  const { home, env = process.env } = root.options
+  const monitor = new GateMonitor({
+    home,
+    userHome: userHome(env),
+    env,
+    cwd: process.cwd(),
+    registry: () => {
+      try {
+        return new HubRegistry(root.get('state'))
+      } catch {
+        return null
+      }
+    },
+    worker: gateWorker()
+  })
+  root.onClose(() => monitor.close())
+  return monitor
 }

@@ -15,7 +15,7 @@ import { ProjectRegistry, STATE_DB_FILE, openStateDb, storedOperatorId } from '.
 import type { HubService, PalaceEnv } from '../hub'
 import type { PatchService } from '../patches'
 import type { PresenceService } from '../presence'
-import type { ApprovalsService, KeyProtector, OperatorKeys } from '../approvals'
+import type { ApprovalsService, GateMonitor, KeyProtector, OperatorKeys } from '../approvals'
 import type { SettingsStore } from '../fleet'
 import type { MusterService, Transport } from '../service-types'
 import { openDatabase, type Db } from '../sqlite'
@@ -70,6 +70,8 @@ export interface RootParts {
   service: Promise<MusterService>
   /** Records the allowlisted calls the hook's fast path left in the home's spool (warnings on stderr). */
   spool: Promise<HookJobDrainer>
+  /** Every installed gate's health, checked off the main thread and cached. */
+  gates: Promise<GateMonitor>
 }
 
 /** A part's name. */
@@ -137,6 +139,7 @@ export function openRoot(opts: RootOptions): Root {
     approvals: () => import('./parts').then((p) => p.approvalsPart(root)),
     presence: () => import('./parts').then((p) => p.presencePart(root)),
     service: () => import('./parts').then((p) => p.servicePart(root)),
+    gates: () => import('./parts').then((p) => p.gatesPart(root)),
     spool: () => import('./drain-hook-jobs').then((d) => d.hookJobDrainer(opts.home, (line) => void process.stderr.write(`${line}\n`)))
   }
 

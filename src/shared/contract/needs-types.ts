@@ -9,9 +9,10 @@ import { z } from 'zod'
  * What an item is: an approval request waiting; a patch waiting to be applied; a task addressed to
  * the operator (open) or requested by the operator and back (ready/blocked); an unread direct
  * message to the operator; a claimed task with no progress (stuck); a directive pending for a role
- * the operator answers for; an agent session waiting for input.
+ * the operator answers for; an agent session waiting for input; an installed gate that would not
+ * stop a call (broken, untrusted, its hub unreachable), with its fix.
  */
-export const NEED_KINDS = ['approval', 'patch', 'task', 'message', 'stuck', 'directive', 'session'] as const
+export const NEED_KINDS = ['approval', 'patch', 'task', 'message', 'stuck', 'directive', 'session', 'gate'] as const
 export const NeedKindSchema = z.enum(NEED_KINDS)
 /** The kind of a needs-you item. */
 export type NeedKind = z.infer<typeof NeedKindSchema>

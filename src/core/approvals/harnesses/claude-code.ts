@@ -156,16 +156,11 @@ export const claudeCode: HarnessAdapter = {
   answer: (call, verdict, reason, extras) =>
     call.event === 'PermissionRequest'
       ? permissionRequestAnswer(verdict, reason, extras?.always ? call.suggestions : null)
-<<<<<<< ours
       : call.event === SKILL_SHELL_EVENT
         ? skillShellAnswer(verdict, reason)
         : preToolUseAnswer(verdict, reason),
-  refuse: (reason) => exitTwo(reason),
-=======
-      : preToolUseAnswer(verdict, reason),
   // a permission request told no in its own shape, so the reason reaches the model (exit 2 only shows the dialog)
   refuse: (reason, event) => (event === 'PermissionRequest' ? permissionRequestAnswer('deny', reason) : exitTwo(reason)),
->>>>>>> theirs
   settings: { under: 'home', path: ['.claude', 'settings.json'] },
   gate: {
     events: CLAUDE_GATE_EVENTS,
@@ -205,14 +200,21 @@ export const claudeCode: HarnessAdapter = {
   faults: {
     'hub-unreachable': {
       outcome: 'blocked',
-      how: 'Muster answers nothing and Claude Code shows its own dialog (in `claude -p`, nobody answers it: denied)'
+      how: 'Muster answers nothing and Claude Code shows its own dialog (`claude -p` has nobody to answer it: denied)'
     },
-    'build-missing': { outcome: 'blocked', how: 'onFailure "block" (2.1.295+): a hook that cannot start blocks the call' },
-    'hook-crash': { outcome: 'blocked', how: 'onFailure "block" (2.1.295+): a hook that crashes blocks the call' },
+    'build-missing': {
+      outcome: 'blocked',
+      how: 'the gate launcher denies with the reason; a launcher that cannot start: onFailure "block" (2.1.295+)'
+    },
+    'hook-crash': {
+      outcome: 'blocked',
+      how: 'the gate launcher denies with the reason; a hook killed outright: onFailure "block" (2.1.295+)'
+    },
     'hook-timeout': { outcome: 'blocked', how: 'Muster denies as a timeout before Claude Code’s own hook timeout' },
     untrusted: { outcome: 'n/a', how: 'Claude Code runs every hook in its settings (no trust step)' },
     'bad-input': { outcome: 'blocked', how: 'exit 2 with the reason; nothing recorded' }
   },
+
   trust: { kind: 'none', how: 'every hook in the settings files runs' },
   versions: { bin: 'claude', args: ['--version'], tested: '2.1.332', failClosedSince: CLAUDE_ON_FAILURE_SINCE }
 }

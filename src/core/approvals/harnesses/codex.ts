@@ -116,12 +116,19 @@ export const codex: HarnessAdapter = {
       outcome: 'blocked',
       how: 'interactive: Muster answers nothing and Codex asks you; `codex exec`: denied with the reason and the fix'
     },
-    'build-missing': { outcome: 'runs', how: 'Codex reports "hook: PreToolUse Failed" and runs the call' },
-    'hook-crash': { outcome: 'runs', how: 'Codex reports "hook: PreToolUse Failed" and runs the call' },
+    'build-missing': {
+      outcome: 'blocked',
+      how: 'the gate launcher denies with the reason; a launcher that cannot start: `|| exit 2` blocks'
+    },
+    'hook-crash': { outcome: 'blocked', how: 'the gate launcher denies with the reason; a hook killed outright: `|| exit 2` blocks' },
     'hook-timeout': { outcome: 'blocked', how: 'Muster denies as a timeout before Codex’s own hook timeout' },
-    untrusted: { outcome: 'runs', how: '`codex exec` skips a hook nobody trusted, silently; only the TUI shows "Hooks need review"' },
+    untrusted: {
+      outcome: 'runs',
+      how: 'Codex offers no way to block it: `codex exec` skips a hook nobody trusted, silently (`muster gates` and the needs-you queue say so until you trust it in the TUI)'
+    },
     'bad-input': { outcome: 'blocked', how: 'exit 2 with the reason; nothing recorded' }
   },
+
   trust: {
     kind: 'review',
     how: 'a new or changed hook runs only once trusted with /hooks in the Codex TUI; `codex exec` skips it silently until then',

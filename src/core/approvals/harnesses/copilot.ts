@@ -84,9 +84,18 @@ export const copilot: HarnessAdapter = {
   },
   faults: {
     'hub-unreachable': { outcome: 'blocked', how: 'permissionRequest: Muster answers nothing and Copilot asks you (`copilot -p`: denied)' },
-    'build-missing': { outcome: 'blocked', how: 'a permission request hook that fails denies ("Permission request hook failed")' },
-    'hook-crash': { outcome: 'blocked', how: 'a permission request hook that fails denies ("Permission request hook failed")' },
-    'hook-timeout': { outcome: 'blocked', how: 'Muster denies as a timeout before `timeoutSec`' },
+    'build-missing': {
+      outcome: 'blocked',
+      how: 'the gate launcher denies with the reason; a hook that cannot start: Copilot denies ("hook failed")'
+    },
+    'hook-crash': {
+      outcome: 'blocked',
+      how: 'the gate launcher denies with the reason; a hook that fails: Copilot denies ("hook failed")'
+    },
+    'hook-timeout': {
+      outcome: 'blocked',
+      how: 'Muster denies as a timeout before `timeoutSec` (past it, Copilot asks you; `copilot -p`: denied)'
+    },
     untrusted: { outcome: 'n/a', how: 'Copilot runs the hooks of a folder it was told to trust' },
     'bad-input': { outcome: 'blocked', how: 'Copilot’s own deny with the reason; nothing recorded' }
   },

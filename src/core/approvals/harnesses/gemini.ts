@@ -62,12 +62,16 @@ export const gemini: HarnessAdapter = {
       outcome: 'blocked',
       how: 'denied with the reason and the fix (an `ask` would hang `gemini -p`, where nobody answers)'
     },
-    'build-missing': { outcome: 'runs', how: 'only exit 2 blocks: Gemini warns "Hook(s) [muster] failed" and runs the call' },
-    'hook-crash': { outcome: 'runs', how: 'only exit 2 blocks: Gemini warns "Hook(s) [muster] failed" and runs the call' },
+    'build-missing': {
+      outcome: 'blocked',
+      how: 'the gate launcher answers exit 2 with the reason; a launcher that cannot start: `|| exit 2`'
+    },
+    'hook-crash': { outcome: 'blocked', how: 'the gate launcher answers exit 2 with the reason; a hook killed outright: `|| exit 2`' },
     'hook-timeout': { outcome: 'blocked', how: 'Muster denies as a timeout before Gemini’s own hook timeout' },
     untrusted: { outcome: 'n/a', how: 'Gemini runs the hooks of the user settings (no trust step for them)' },
     'bad-input': { outcome: 'blocked', how: 'exit 2 with the reason; nothing recorded' }
   },
+
   trust: { kind: 'none', how: 'hooks in the user settings run; a project’s own hooks need the folder trusted' },
   versions: { bin: 'gemini', args: ['--version'], tested: '0.61.0' }
 }

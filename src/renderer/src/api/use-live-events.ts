@@ -70,6 +70,9 @@ export function useLiveEvents(): void {
         case 'patch.output':
           // live test output is appended by the screen showing the run (usePatchOutput)
           break
+        case 'gates.changed':
+          void qc.invalidateQueries({ queryKey: ['gates.list'] })
+          break
         default: {
           const never: never = event
           void never

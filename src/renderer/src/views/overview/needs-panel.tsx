@@ -4,7 +4,18 @@
  * project and hub, how long it has waited, and links to where the operator acts on it.
  */
 import { useState, type ReactNode } from 'react'
-import { CircleAlert, CircleCheck, FileDiff, Hourglass, ListTodo, Mail, MessageSquareMore, Send, ShieldCheck } from 'lucide-react'
+import {
+  CircleAlert,
+  CircleCheck,
+  FileDiff,
+  Hourglass,
+  ListTodo,
+  Mail,
+  MessageSquareMore,
+  Send,
+  ShieldAlert,
+  ShieldCheck
+} from 'lucide-react'
 import type { NeedItem, NeedKind } from '../../../../shared/api'
 import { useNeeds } from '../../api/needs-queries'
 import { useNow } from '../../hooks/use-now'
@@ -18,7 +29,8 @@ const KIND: Record<NeedKind, { label: string; icon: ReactNode }> = {
   message: { label: 'message', icon: <Mail size={14} aria-hidden /> },
   stuck: { label: 'stuck', icon: <Hourglass size={14} aria-hidden /> },
   directive: { label: 'directive', icon: <Send size={14} aria-hidden /> },
-  session: { label: 'session', icon: <MessageSquareMore size={14} aria-hidden /> }
+  session: { label: 'session', icon: <MessageSquareMore size={14} aria-hidden /> },
+  gate: { label: 'gate', icon: <ShieldAlert size={14} aria-hidden /> }
 }
 
 /** How many items the panel lists before "and N more". */

@@ -240,5 +240,32 @@ describe('only the operator approves (separate processes)', () => {
     const list = JSON.parse((await run(['approvals', 'list', ...where, '--home', agentHome, '--history', '10', '--json'])).out)
     const applied = (list.history as { tool_input: { command?: string } }[]).find((i) => i.tool_input.command === 'terraform apply')
     expect(applied).toMatchObject({ state: 'allow', decision: { signed_by: remoteKey }, forged: [] })
-  }, 180_000)
+
+    // untrusted again: a revocation in the trust ledger, so even a hook installed with the key in
+    // --operator-keys stops trusting it at once (no reinstall), and it can never be trusted again
+    expect((await run(['keys', 'untrust', remoteKey, '--home', agentHome])).code).toBe(0)
+    const ownKey = (JSON.parse((await run(['keys', '--home', agentHome, '--json'])).out) as { key: string }).key
+    const third = muster(
+      [
+        'approve-hook',
+        '--home',
+        agentHome,
+        ...where,
+        '--agent',
+        'lab-claude',
+        '--operator-keys',
+        `${ownKey},${remoteKey}`,
+        '--timeout-ms',
+        '8000'
+      ],
+      claude('terraform destroy')
+    )
+    const revoked = await decideRemotely('terraform destroy')
+    expect(revoked.code).toBe(1)
+    expect(revoked.err).toContain(`does not trust this Muster's key (${remoteKey})`)
+    expect(JSON.parse((await third.done).out).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' })
+    const again = await run(['keys', 'trust', remoteKey, '--home', agentHome])
+    expect(again.code).toBe(1)
+    expect(again.err).toMatch(/was revoked in this home's trust ledger/)
+  }, 240_000)
 })

@@ -21,7 +21,7 @@ export function registerKeys(program: Command, io: CliIo): void {
       .action(lazyAction(io, actions, 'trust'))
     keys
       .command('untrust')
-      .description('stop trusting an operator key; reinstall hooks after')
+      .description("revoke an operator key in this home's trust ledger: its hooks stop trusting it at once")
       .argument('<key>', 'the key id')
       .action(lazyAction(io, actions, 'untrust'))
   })

@@ -60,15 +60,18 @@ export async function openHookContext(root: Root, o: HookEnvOptions): Promise<{ 
   const home = root.options.home
   const db = stateOf(root, o.warn)
   const presence = loadHookPresence(home, o.gate, o.warn)
-  const trust = new DecisionTrust(presence.operatorKeys ?? (o.operatorKeys?.length ? o.operatorKeys : trustedKeyIds(home)))
+  const installed = new DecisionTrust(presence.operatorKeys ?? (o.operatorKeys?.length ? o.operatorKeys : trustedKeyIds(home)))
+  // the keys the gate was installed with, less those the trust ledger revoked or rotated away
+  let trust = installed
   let rules: AllowlistStore | null = null
   let operator: string | null = null
   try {
     if (db && AllowlistStore.available(db)) {
-      rules = new AllowlistStore(db, { trust: () => trust })
-      // a home whose rules were saved before the mirror existed (or whose mirror is torn or
-      // stale) gets one now, from the committed rules: the next allowlisted call needs no SQLite
-      if (!rules.mirrorUsable()) rules.refreshMirror()
+      const store = new AllowlistStore(db, { trust: () => installed })
+      const ledger = store.checkLedger()
+      if (!ledger.ok) o.warn(`muster approve-hook: the trust ledger cannot be trusted (${ledger.why}); no allowlist rule answers`)
+      trust = new DecisionTrust(ledger.keys)
+      rules = new AllowlistStore(db, { trust: () => installed }, ledger)
     }
     operator = db ? root.get('operatorId')() : null
   } catch (err) {

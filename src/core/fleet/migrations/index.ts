@@ -12,6 +12,7 @@ import { sql as m008 } from './008-rule-signatures'
 import { sql as m009 } from './009-approval-snoozes'
 import { sql as m010 } from './010-memory-file-stamps'
 import { sql as m011 } from './011-usage'
+import { sql as m012 } from './012-trust-ledger'
 
 /** Ordered migrations: index + 1 is the schema version they bring the DB to. */
-export const migrations: readonly string[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011]
+export const migrations: readonly string[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012]

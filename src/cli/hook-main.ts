@@ -4,7 +4,7 @@
  * of every agent, so it loads neither commander, the ES module loader, the service, the contract's
  * zod schemas nor the dashboard: only the hook's core, one hub and Muster's state DB. A stop signal
  * (the harness giving up on the hook) is recorded as a timeout before the process ends; a harness
- * that is gone (killed) as an abandoned request. Once it has answered, allowlisted calls the fast
+ * that is gone (killed), or one that answered the call itself (SIGUSR1, SIGUSR2), as an abandoned request. Once it has answered, allowlisted calls the fast
  * path left in the home's spool are handed to a detached worker (`approve-worker.cjs`) to record.
  */
 import { join } from 'node:path'
@@ -22,6 +22,13 @@ export async function runHook(argv: readonly string[], stdin?: Uint8Array | null
   const stop = new AbortController()
   process.once('SIGTERM', () => stop.abort())
   process.once('SIGINT', () => stop.abort())
+  // the harness answered the call itself (Muster's OpenCode plugin saw OpenCode reply first):
+  // SIGUSR1 a reject, SIGUSR2 an allow; the request is recorded as not delivered
+  const answered = new AbortController()
+  if (process.platform !== 'win32') {
+    process.once('SIGUSR1', () => answered.abort('reject'))
+    process.once('SIGUSR2', () => answered.abort('allow'))
+  }
 
   // the harness killed outright (SIGKILL) sends no signal: its absence is noticed instead
   const harness = watchHarness()
@@ -31,7 +38,8 @@ export async function runHook(argv: readonly string[], stdin?: Uint8Array | null
       { ...processIo(), readStdin: () => (stdin ? Promise.resolve(stdin) : readAll(process.stdin)) },
       opts,
       stop.signal,
-      harness.signal
+      harness.signal,
+      answered.signal
     )
   } catch (err) {
     // exit 2: every harness reads it as "block this call" (exit 1 would let it through)

@@ -28,7 +28,13 @@ export async function readAll(stream: NodeJS.ReadableStream, max = MAX_HOOK_INPU
  * Runs the hook; returns the exit code (0 whenever the harness got an answer). A hook that cannot
  * run as installed exits 2 with the reason: every harness reads that as "block this call".
  */
-export async function runHookCommand(io: CliIo, o: HookCliOptions, signal?: AbortSignal, gone?: AbortSignal): Promise<number> {
+export async function runHookCommand(
+  io: CliIo,
+  o: HookCliOptions,
+  signal?: AbortSignal,
+  gone?: AbortSignal,
+  answered?: AbortSignal
+): Promise<number> {
   const fail = (message: string): number => {
     io.stderr(`muster approve-hook: ${message}; the call is blocked and nothing was recorded\n`)
     return 2
@@ -70,7 +76,7 @@ export async function runHookCommand(io: CliIo, o: HookCliOptions, signal?: Abor
   try {
     const run = await runApproveHook(
       stdin,
-      { agent: o.agent, project: o.project, harness: o.harness, event: o.event, timeoutMs: o.timeoutMs, signal, gone },
+      { agent: o.agent, project: o.project, harness: o.harness, event: o.event, timeoutMs: o.timeoutMs, signal, gone, answered },
       ctx
     )
     io.stdout(run.stdout)

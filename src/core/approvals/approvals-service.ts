@@ -138,7 +138,7 @@ export class ApprovalsService {
     if (before.state === 'timeout' || before.state === 'abandoned' || before.state === 'expired') {
       const why =
         before.state === 'abandoned'
-          ? 'its harness went away before a decision'
+          ? before.decision?.reason || 'its harness went away before a decision'
           : before.state === 'timeout'
             ? `its hook stopped waiting (${before.decision?.reason || 'timed out'})`
             : 'its hook stopped waiting long ago'

@@ -31,7 +31,7 @@ import type { AppendAndWait } from '../hub/open'
 import type { AllowlistStore } from './allowlist-store'
 import { decidesRequest, decisionAppend, foldApproval, newApprovalId, requestAppend, type ApprovalAsk } from './approval-events'
 import type { DecisionTrust, SignatureRef, TrustVerdict } from './decision-trust'
-import type { HarnessCall, HookVerdict } from './harnesses'
+import type { HarnessAdapter, HarnessCall, HookVerdict } from './harnesses'
 import { readHookInput } from './hook-input'
 import { allowlistedReason } from './allowlist-mirror'
 import { riskOf, presenceNeeded, RISK_CATEGORY_LABEL } from '../../shared/approvals/presence'
@@ -74,6 +74,12 @@ export interface HookOptions {
   signal?: AbortSignal
   /** Aborted when the harness is gone (its process ended): recorded as abandoned. */
   gone?: AbortSignal
+  /**
+   * Aborted when the harness answered the call itself before the operator (OpenCode: `opencode
+   * run` rejects every permission at once, `--auto` approves it), its `reason` the harness's
+   * answer (`reject` or `allow`): recorded as abandoned, not delivered, with the harness's words.
+   */
+  answered?: AbortSignal
 }
 
 /** What the hook printed and how it ended. */
@@ -163,6 +169,13 @@ function reasonFor(d: { decision: ApprovalDecision; reason: string; decided_by: 
 /** The reason of a deny when no hub could be reached: what happened and the fix. */
 export function noHubReason(why: string): string {
   return `Muster could not reach the hub (${why}), so nobody could approve this call: it is denied. Fix: \`muster gates\` names the hub this gate asks through; create or start it, or install the gate again with --hub or --palace`
+}
+
+/** The reason recorded when the harness answered a call itself (`allow` or `reject`) before the operator. */
+export function answeredItselfReason(adapter: HarnessAdapter, answer: unknown): string {
+  const a = answer === 'allow' ? 'allow' : 'reject'
+  const why = adapter.answeredItself?.(a) ?? `${adapter.label} ${a === 'allow' ? 'approved it itself' : 'rejected it itself'}`
+  return `not delivered: ${why}; nothing is waiting for your decision`
 }
 
 /** The request a tool call makes (its project: `--project`, else the registered project holding its cwd, else the cwd's folder name). */
@@ -295,12 +308,14 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
     if (!needsPresence || verdicts.has(e.id) || e.metadata.decision !== 'allow') return
     verdicts.set(e.id, await decisionPresence(e, request, fullInputSha, credentials))
   }
-  const stop = anySignal([opts.signal, opts.gone])
+  const stop = anySignal([opts.signal, opts.gone, opts.answered])
   const first = await waitForDecision(hub, request, timeoutMs, { warn: ctx.warn, trust, judge }, stop)
   let decisions: HubEventEnvelope[] = first ? [first] : []
   if (!first) {
-    const gone = opts.gone?.aborted === true
-    const ending = gone ? ABANDONED_REASON : opts.signal?.aborted ? 'the harness stopped the hook before a decision' : ''
+    // the harness answered it itself: nobody receives the operator's decision any more
+    const itself = opts.answered?.aborted === true ? answeredItselfReason(adapter, opts.answered.reason) : null
+    const gone = opts.gone?.aborted === true || itself !== null
+    const ending = itself ?? (gone ? ABANDONED_REASON : opts.signal?.aborted ? 'the harness stopped the hook before a decision' : '')
     try {
       const mine = await hub.append(
         decisionAppend(request, {

@@ -7,6 +7,11 @@
  * OpenCode's own prompt. A hook that fails or prints nothing usable rejects (fail closed).
  * Install: the plugin file `~/.config/opencode/plugin/muster-approvals.js`, Muster's own (marked
  * on its first line): install writes it whole, uninstall removes it.
+ * `opencode run` answers every `permission.asked` itself at once (reject; `--auto`: once) before
+ * the plugin's hook can ask anyone: the plugin sees OpenCode's `permission.replied` for a
+ * permission its hook still waits on, signals the hook (SIGUSR1 reject, SIGUSR2 allow), which
+ * records the request as not delivered, and replies nothing. So `run` cannot be gated, and no
+ * operator decision is ever recorded for a call nobody was waiting on.
  */
 import { Harness } from '../../../shared/contract/hub-vocabulary'
 import { HookInputError, line, optText, type HarnessAdapter, type HookReply } from './types'
@@ -30,19 +35,37 @@ import { spawn } from 'node:child_process'
 
 const COMMAND = ${JSON.stringify(command)}
 const TIMEOUT_MS = ${timeoutSec * 1000}
+/** The hooks still waiting for the operator, by permission id. */
+const waiting = new Map()
+/** The permissions OpenCode answered itself while Muster's hook waited (\`opencode run\`): never replied to. */
+const answeredItself = new Set()
+
+/** Signals the hook and the shell that runs it (their own process group). */
+function signal(child, name) {
+  try {
+    process.kill(-child.pid, name)
+  } catch {
+    try {
+      child.kill(name)
+    } catch {}
+  }
+}
 
 /** Runs Muster's hook with the event on stdin; its JSON answer, or a reject when it fails. */
 function ask(event) {
   return new Promise((resolve) => {
-    const child = spawn('/bin/sh', ['-c', COMMAND], { stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn('/bin/sh', ['-c', COMMAND], { stdio: ['pipe', 'pipe', 'pipe'], detached: true })
+    const id = event.properties.id
+    waiting.set(id, child)
     let out = ''
     let err = ''
-    const timer = setTimeout(() => child.kill('SIGTERM'), TIMEOUT_MS)
+    const timer = setTimeout(() => signal(child, 'SIGTERM'), TIMEOUT_MS)
     child.stdout.on('data', (d) => (out += d))
     child.stderr.on('data', (d) => (err += d))
     child.on('error', (e) => resolve({ reply: 'reject', message: 'Muster approvals could not run: ' + e.message }))
     child.on('close', (code) => {
       clearTimeout(timer)
+      if (waiting.get(id) === child) waiting.delete(id)
       try {
         const answer = JSON.parse(out)
         if (answer && (answer.reply === null || ['once', 'always', 'reject'].includes(answer.reply))) return resolve(answer)
@@ -55,9 +78,20 @@ function ask(event) {
 
 export const MusterApprovals = async ({ serverUrl, directory }) => ({
   event: async ({ event }) => {
+    if (event.type === 'permission.replied') {
+      // OpenCode answered a permission Muster's hook still waits on (\`opencode run\` rejects every
+      // one at once, \`--auto\` approves it; or a person at OpenCode's prompt): the hook records the
+      // request as not delivered (SIGUSR1 a reject, SIGUSR2 an approval) and nothing is replied
+      const child = waiting.get(event.properties.requestID)
+      if (!child) return
+      waiting.delete(event.properties.requestID)
+      answeredItself.add(event.properties.requestID)
+      signal(child, event.properties.reply === 'reject' ? 'SIGUSR1' : 'SIGUSR2')
+      return
+    }
     if (event.type !== 'permission.asked') return
     const answer = await ask({ ...event, directory })
-    if (answer.reply === null) return
+    if (answeredItself.delete(event.properties.id) || answer.reply === null) return
     const url = new URL('/permission/' + encodeURIComponent(event.properties.id) + '/reply', serverUrl)
     if (directory) url.searchParams.set('directory', directory)
     await fetch(url, {
@@ -108,6 +142,10 @@ export const opencode: HarnessAdapter = {
         ? reject(reason)
         : { stdout: line({ reply: extras?.always ? 'always' : 'once' }), exitCode: 0 },
   refuse: (reason) => reject(reason),
+  answeredItself: (answer) =>
+    answer === 'allow'
+      ? 'OpenCode approved this permission itself before anyone answered here (`opencode run --auto` approves every one), so the call ran without you'
+      : 'OpenCode rejected this permission itself before anyone answered here (`opencode run` rejects every one at once: it cannot be gated; use the TUI or `opencode serve`), or someone answered it at OpenCode’s own prompt',
   settings: { under: 'home', path: ['.config', 'opencode', 'plugin', 'muster-approvals.js'] },
   gate: {
     events: ['permission.asked'],
@@ -115,7 +153,10 @@ export const opencode: HarnessAdapter = {
     what: {
       'permission.asked': 'every permission OpenCode asks for (its `permission` config decides which ask); answered once, always or reject'
     },
-    plugin: { mark: PLUGIN_MARK, source: opencodePluginSource }
+    plugin: { mark: PLUGIN_MARK, source: opencodePluginSource },
+    notes: () => [
+      '`opencode run` cannot be gated: it rejects every permission itself at once (with --auto it approves them) before Muster can ask you; such a request is recorded as not delivered. Gate OpenCode through its TUI or `opencode serve`'
+    ]
   },
   faults: {
     'hub-unreachable': { outcome: 'blocked', how: 'Muster answers nothing and OpenCode asks you' },

@@ -189,6 +189,12 @@ export interface HarnessAdapter {
    * prompt). Default `ask`.
    */
   noHub?(event: string): 'ask' | 'deny'
+  /**
+   * Where the harness can answer a call itself while the hook waits (OpenCode: `opencode run`, or a
+   * person at its own prompt), what happened, in the operator's words: the request is recorded as
+   * not delivered (abandoned), never as the operator's decision.
+   */
+  answeredItself?(answer: 'allow' | 'reject'): string
   /** The settings file the gate and lifecycle hooks go into by default. */
   settings: SettingsLocation
   gate: GateSpec

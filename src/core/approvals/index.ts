@@ -66,7 +66,7 @@ export {
   type HookJob,
   type PendingJob
 } from './hook-jobs'
-export type { HarnessCall } from './harnesses'
+export type { FolderEnv, HarnessCall, RecordUsage, SessionFacts, UsageDelta, UsageReader } from './harnesses'
 export { installHooks, installedCommand, shellQuote, uninstallHooks } from './hook-install'
 export { startDetached } from './session-spawn'
 export { appendSessionState, type SessionRecord } from './session-append'

@@ -10,7 +10,7 @@
  */
 import { ApiError } from '../../shared/api-error'
 import type { BudgetScope } from '../../shared/contract/usage-types'
-import { addTokens, totalTokens, zeroTokens, type TokenCounts } from '../../shared/usage/tokens'
+import { addTokens, totalTokens, zeroTokens, type TokenCounts } from '../../shared/contract/tokens'
 import { readSignature, type DecisionSigner, type DecisionTrust, type SignatureRef } from '../approvals'
 import type { Db } from '../sqlite'
 import type { Prices } from './prices'

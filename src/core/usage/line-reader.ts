@@ -10,8 +10,8 @@
  * Asynchronous reads (libuv's pool), so a long first read leaves the event loop free between chunks.
  */
 import { open } from 'node:fs/promises'
-import { addTokens, noTokens, type TokenCounts } from '../../shared/usage/tokens'
-import type { SessionFacts, UsageReader } from './readers/types'
+import { addTokens, noTokens, type TokenCounts } from '../../shared/contract/tokens'
+import type { SessionFacts, UsageReader } from './readers'
 
 /** Where the last read of a file ended. */
 export interface ReadFrom {

@@ -5,7 +5,7 @@
  * priced as 0: its tokens are counted and it is flagged as unpriced. Every figure made here is an
  * estimate, and is shown labelled as one with the table's date.
  */
-import { TOKEN_KINDS, type TokenCounts } from '../../shared/usage/tokens'
+import { TOKEN_KINDS, type TokenCounts } from '../../shared/contract/tokens'
 import type { ModelPrice, PriceTableInfo } from '../../shared/contract/usage-types'
 import shipped from './price-table.json'
 

@@ -6,7 +6,7 @@
  */
 import { BROADCAST } from '../../shared/contract/hub-vocabulary'
 import { MAX_REPORT_HOURS, USAGE_EVENT, type ReportHour, type UsageReportMetadata } from '../../shared/contract/usage-event'
-import { addTokens, totalTokens, zeroTokens, type TokenCounts } from '../../shared/usage/tokens'
+import { addTokens, totalTokens, zeroTokens, type TokenCounts } from '../../shared/contract/tokens'
 import { projectStream } from '../approvals'
 import type { AppendInput } from '../hub'
 import type { UsageStore } from './usage-store'

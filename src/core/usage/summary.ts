@@ -5,7 +5,7 @@
  * are all unknown to the table has no estimate (null), and every unknown model is named with its
  * tokens: nothing is ever priced as 0 for want of a price. Pure.
  */
-import { addTokens, totalTokens, zeroTokens, type TokenCounts } from '../../shared/usage/tokens'
+import { addTokens, totalTokens, zeroTokens, type TokenCounts } from '../../shared/contract/tokens'
 import type { Spend, UsageGroup, UsageRow, UsageSessionInfo } from '../../shared/contract/usage-types'
 import type { Prices } from './prices'
 

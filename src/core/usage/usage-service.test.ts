@@ -9,7 +9,9 @@ import { budgetPayload, BudgetStore } from './budgets'
 import { readGate } from './gate-file'
 import { readUsageFile } from './line-reader'
 import { Prices } from './prices'
-import { claudeCodeUsage } from './readers'
+import { usageReaderFor } from './readers'
+
+const claudeCodeUsage = usageReaderFor('claude-code')!
 import { UsageService } from './usage-service'
 import { UsageStore } from './usage-store'
 

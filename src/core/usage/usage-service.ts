@@ -24,7 +24,7 @@ import type { Db } from '../sqlite'
 import { budgetLabel, type BudgetKeys } from './budgets'
 import { BudgetGate, pricesOf, type BudgetStatus } from './gate'
 import { PRICE_OVERRIDES_KEY, priceProblem, readOverrides, SHIPPED_PRICES } from './prices'
-import { USAGE_READERS, type FolderEnv } from './readers'
+import { noUsageOf, USAGE_READERS, type FolderEnv } from './readers'
 import { UsageScanner } from './scan'
 import { groupUsage, windowDays, type UsageFact } from './summary'
 import { UsageStore } from './usage-store'
@@ -59,13 +59,6 @@ export interface SummaryQuery {
   harness?: string
   session?: string
   model?: string
-}
-
-/** Harnesses whose records hold no token counts Muster can read, and what they keep instead. */
-const NO_USAGE: Record<string, string> = {
-  cursor: 'Cursor keeps its usage on its servers: no token counts in files on this machine',
-  copilot: 'Copilot CLI’s token counts are not read yet',
-  opencode: 'OpenCode’s token counts are not read yet'
 }
 
 /** The project a stream names (`project/<slug>`), or null. */
@@ -239,7 +232,7 @@ export class UsageService {
     return HARNESSES.map((harness) => {
       const sessions = new Set(facts.filter((f) => f.harness === harness).map((f) => f.session_id)).size
       const reader = USAGE_READERS.find((r) => r.harness === harness)
-      if (!reader) return { harness, status: 'no-usage' as const, note: NO_USAGE[harness] ?? 'no usage records', sessions }
+      if (!reader) return { harness, status: 'no-usage' as const, note: noUsageOf(harness) ?? 'no usage records', sessions }
       const where = reader.roots(this.deps.env).join(', ') || 'its folders (no HOME)'
       return sessions
         ? { harness, status: 'read' as const, note: `read from ${where}`, sessions }

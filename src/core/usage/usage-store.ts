@@ -6,7 +6,7 @@
  * once: one commit wins, the other's read is dropped and done again from the new offset).
  * No zod: the hook's worker loads this.
  */
-import { addTokens, zeroTokens, type TokenCounts } from '../../shared/usage/tokens'
+import { addTokens, zeroTokens, type TokenCounts } from '../../shared/contract/tokens'
 import type { Db } from '../sqlite'
 import type { FileRead, ReadFrom } from './line-reader'
 

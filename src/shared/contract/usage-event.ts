@@ -9,7 +9,7 @@
  * UTC hour (`YYYY-MM-DDTHH`), the newest ones first when a long session has more than fit.
  * Plain TypeScript (no Node): the core and the hooks' worker share it.
  */
-import { tokenCount, type TokenCounts } from '../usage/tokens'
+import { tokenCount, type TokenCounts } from './tokens'
 
 /** The event type, room and topic of a usage report. */
 export const USAGE_EVENT = { type: 'usage.report', room: 'status', topic: 'usage' } as const

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod'
 
-/** Tokens of the four kinds (src/shared/usage/tokens.ts says what each one counts). */
+/** Tokens of the four kinds (src/shared/contract/tokens.ts says what each one counts). */
 export const TokenCountsSchema = z.object({
   input: z.number().int().nonnegative(),
   output: z.number().int().nonnegative(),

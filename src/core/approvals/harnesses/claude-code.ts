@@ -14,6 +14,8 @@
  */
 import { extraFields, provenanceOfPayload } from '../../../shared/approvals/provenance'
 import { Harness } from '../../../shared/contract/hub-vocabulary'
+import { tokenCount } from '../../../shared/contract/tokens'
+import { grownBy, obj, rootFrom, SESSION_ID, str, type RecordUsage, type SeenMessages, type UsageReader } from './usage-reading'
 import {
   compareVersions,
   exitTwo,
@@ -144,6 +146,59 @@ export function lifecycleMessage(event: string, o: Record<string, unknown>): str
   return null
 }
 
+/**
+ * Claude Code's usage: its transcripts (`<config>/projects/<folder>/<session>.jsonl`, subagents
+ * in `<session>/subagents/*.jsonl`), one JSON record per line. An `assistant` record carries the
+ * API message with its `usage` (input, output, cache creation and cache read tokens) and `model`;
+ * a message of several content blocks is written as several records with the same `message.id`,
+ * so each message counts once (the largest counts seen for it). `<synthetic>` messages (Claude
+ * Code's own error notes) used no model. Every record names the `sessionId` and the `cwd`.
+ */
+/** What Claude Code's reader carries between records. */
+interface ClaudeUsageState {
+  seen: SeenMessages
+}
+
+/** The model Claude Code names on messages it made itself. */
+const SYNTHETIC = '<synthetic>'
+
+/** `<folder>/<session>.jsonl`, or a subagent's `<folder>/<session>/subagents/<agent>.jsonl` (the session's). */
+const FILE_RE = new RegExp(`^[^/]+/(${SESSION_ID})(?:\\.jsonl|/subagents/[^/]+\\.jsonl)$`)
+
+/** Claude Code transcripts. */
+export const claudeCodeUsage: UsageReader<ClaudeUsageState> = {
+  harness: Harness.claudeCode,
+  roots: (env) => rootFrom(env, 'CLAUDE_CONFIG_DIR', '.claude', 'projects'),
+  recordFile: (rel) => {
+    const m = FILE_RE.exec(rel)
+    return m ? { session_id: m[1]! } : null
+  },
+  // <folder>/<session>/subagents only
+  prune: (dir) => {
+    const parts = dir.split('/')
+    return parts.length > 3 || (parts.length === 3 && parts[2] !== 'subagents')
+  },
+  wanted: (line) => line.includes('"usage"') || line.includes('"sessionId"'),
+  start: () => ({ seen: [] }),
+  read(r, state): RecordUsage {
+    const facts = { session_id: str(r.sessionId), cwd: str(r.cwd) }
+    const message = obj(r.message)
+    const usage = obj(message?.usage)
+    if (r.type !== 'assistant' || !message || !usage) return { usage: [], facts }
+    const model = str(message.model) ?? 'unknown'
+    if (model === SYNTHETIC) return { usage: [], facts }
+    const counts = {
+      input: tokenCount(usage.input_tokens),
+      output: tokenCount(usage.output_tokens),
+      cache_write: tokenCount(usage.cache_creation_input_tokens),
+      cache_read: tokenCount(usage.cache_read_input_tokens)
+    }
+    const id = str(message.id) ?? str(r.requestId) ?? str(r.uuid)
+    const tokens = id ? grownBy(state.seen, id, counts) : counts
+    return { usage: [{ at: str(r.timestamp) ?? null, model, tokens }], facts }
+  }
+}
+
 /** Claude Code. */
 export const claudeCode: HarnessAdapter = {
   id: Harness.claudeCode,
@@ -216,5 +271,6 @@ export const claudeCode: HarnessAdapter = {
   },
 
   trust: { kind: 'none', how: 'every hook in the settings files runs' },
-  versions: { bin: 'claude', args: ['--version'], tested: '2.1.332', failClosedSince: CLAUDE_ON_FAILURE_SINCE }
+  versions: { bin: 'claude', args: ['--version'], tested: '2.1.332', failClosedSince: CLAUDE_ON_FAILURE_SINCE },
+  usage: claudeCodeUsage
 }

@@ -100,5 +100,6 @@ export const copilot: HarnessAdapter = {
     'bad-input': { outcome: 'blocked', how: 'Copilot’s own deny with the reason; nothing recorded' }
   },
   trust: { kind: 'none', how: 'hooks files of a trusted folder run' },
-  versions: { bin: 'copilot', args: ['--version'], tested: '1.0.102' }
+  versions: { bin: 'copilot', args: ['--version'], tested: '1.0.102' },
+  noUsage: 'Copilot CLI’s usage records are not read yet'
 }

@@ -66,5 +66,6 @@ export const cursor: HarnessAdapter = {
     'bad-input': { outcome: 'blocked', how: 'exit 2 with the reason; nothing recorded' }
   },
   trust: { kind: 'none', how: 'hooks in its hooks file run' },
-  versions: { bin: 'cursor-agent', args: ['--version'], tested: 'none (contract tests on its documented payloads)' }
+  versions: { bin: 'cursor-agent', args: ['--version'], tested: 'none (contract tests on its documented payloads)' },
+  noUsage: 'Cursor’s hooks carry no token counts, and it keeps no usage records Muster can read'
 }

@@ -56,3 +56,4 @@ export type {
   SettingsLocation
 } from './types'
 export { compareVersions, GATE_FAULTS, HookInputError } from './types'
+export type { FolderEnv, RecordUsage, SessionFacts, UsageDelta, UsageReader } from './usage-reading'

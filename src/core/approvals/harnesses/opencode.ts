@@ -167,5 +167,6 @@ export const opencode: HarnessAdapter = {
     'bad-input': { outcome: 'blocked', how: 'rejected with the reason; nothing recorded' }
   },
   trust: { kind: 'none', how: 'every plugin in the plugin folder loads' },
-  versions: { bin: 'opencode', args: ['--version'], tested: '1.18.33' }
+  versions: { bin: 'opencode', args: ['--version'], tested: '1.18.33' },
+  noUsage: 'OpenCode’s usage records are not read yet'
 }

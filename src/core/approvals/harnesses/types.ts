@@ -8,6 +8,7 @@ import type { CallProvenance } from '../../../shared/approvals/provenance'
 import type { ToolInput } from '../../../shared/approvals/tool-call'
 import type { HarnessId } from '../../../shared/contract/hub-vocabulary'
 import type { SessionStateName } from '../../../shared/contract/session-state'
+import type { UsageReader } from './usage-reading'
 
 /** One tool call a harness asks about, in Muster's terms. */
 export interface HarnessCall {
@@ -203,6 +204,10 @@ export interface HarnessAdapter {
   faults: Readonly<Record<GateFault, FaultHandling>>
   trust: TrustSpec
   versions: VersionSpec
+  /** How Muster reads the harness's token usage from its own records (`usage-reading.ts`). */
+  usage?: UsageReader
+  /** Why there is no usage reader (what the harness records instead): shown instead of 0. */
+  noUsage?: string
 }
 
 /** A malformed hook input. */

@@ -2,12 +2,13 @@ import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFil
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { addTokens, totalTokens, zeroTokens, type TokenCounts } from '../../../shared/usage/tokens'
+import { addTokens, totalTokens, zeroTokens, type TokenCounts } from '../../../shared/contract/tokens'
 import { readUsageFile, type FileRead } from '../line-reader'
-import { claudeCodeUsage } from './claude-code'
-import { codexUsage } from './codex'
-import { geminiUsage } from './gemini'
-import type { UsageReader } from './types'
+import { usageReaderFor, type UsageReader } from '.'
+
+const claudeCodeUsage = usageReaderFor('claude-code') as UsageReader<{ seen: [string, unknown][] }>
+const codexUsage = usageReaderFor('codex')!
+const geminiUsage = usageReaderFor('gemini')!
 
 const FIXTURES = resolve(import.meta.dirname, '../../../../test/fixtures/usage')
 const CLAUDE_FILE = join(FIXTURES, 'claude-projects/-tmp-cap-proj/e0a07bda-173f-4359-b3b7-bec87203a92a.jsonl')

@@ -35,6 +35,8 @@ export function isolatedEnv(home: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, MUSTER_HOME: '', HOME: user, USERPROFILE: user, MUSTER_NO_BACKGROUND: '1' }
   delete env.MEMPALACE_PALACE_PATH
   delete env.MEMPAL_PALACE_PATH
+  // the harnesses' own folders follow HOME only: no real transcripts are read
+  for (const k of ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'GEMINI_CLI_HOME']) delete env[k]
   return env
 }
 

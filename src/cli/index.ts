@@ -45,6 +45,8 @@ import { registerServe } from './commands/serve'
 import { registerStatus } from './commands/status'
 import { registerTask } from './commands/task'
 import { registerThread } from './commands/thread'
+import { registerUsage } from './commands/usage'
+import { registerBudget } from './commands/budget'
 import { helpOutput } from './help-output'
 import { defineSubcommands } from './lazy'
 import { CliError, CliExit, fail, processIo, type CliIo } from './output'
@@ -92,6 +94,8 @@ export function buildProgram(io: CliIo): Command {
   registerGates(program, io)
   registerKeys(program, io)
   registerPresence(program, io)
+  registerUsage(program, io)
+  registerBudget(program, io)
   registerApproveHook(program, io)
   registerSessionHook(program, io)
   /** Every command from `top` down reports its errors through runCli and writes to `io`. */

@@ -13,8 +13,9 @@ import type { GateMonitor } from './approvals'
 import type { PatchService } from './patches'
 import type { ServiceOptions } from './service-types'
 import type { Db } from './sqlite'
-import type { OperatorKeys } from './approvals'
+import type { ApprovalsService, OperatorKeys } from './approvals'
 import type { PresenceService } from './presence'
+import type { UsageService } from './usage'
 
 /** Shared state and services for handler groups. */
 export interface ServiceContext {
@@ -36,6 +37,10 @@ export interface ServiceContext {
   keys: OperatorKeys
   /** The operator's authenticators and the home's presence policy. */
   presence: PresenceService
+  /** Pending tool calls and the operator's decisions. */
+  approvals: ApprovalsService
+  /** Token usage, prices and budgets. */
+  usage: UsageService
   /** Sends a pushed event to every subscriber. */
   emit(event: PushedEvent): void
   /** The parsed status of one project (cached while watching). */

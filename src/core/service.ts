@@ -19,7 +19,8 @@ import {
   gatesHandlers,
   invokeHandlers,
   notesHandlers,
-  patchHandlers
+  patchHandlers,
+  usageHandlers
 } from './handlers'
 import { NeedsService } from './needs'
 import type { ServiceContext } from './service-context'
@@ -28,6 +29,8 @@ import type { MusterService, ServiceOptions } from './service-types'
 
 /** How often a watching service records the hook's spooled allowlisted calls. */
 const SPOOL_DRAIN_MS = 1000
+/** How often a watching service reads what the harnesses appended to their records. */
+const USAGE_REFRESH_MS = 1000
 
 /** Any handler; inputs are validated against the contract before the call. */
 type AnyHandler = (input: never) => unknown
@@ -69,6 +72,7 @@ export async function buildService(root: Root): Promise<MusterService> {
   const presence = await root.get('presence')
   const pending = await root.get('approvals')
   const gates = await root.get('gates')
+  const usage = await root.get('usage')
   const needsService = new NeedsService({
     hubs,
     async approvals(sel) {
@@ -83,6 +87,7 @@ export async function buildService(root: Root): Promise<MusterService> {
     operator: () => settings.get().operatorId,
     operatorRoles: () => settings.get().operatorRoles,
     gates: () => gates.report().gates,
+    budgets: async () => usage.budgets(),
     emit: watching ? emit : undefined,
     home: opts.home
   })
@@ -107,6 +112,28 @@ export async function buildService(root: Root): Promise<MusterService> {
     })
   }
 
+  // usage: the gate file is written at once; a watching service reads the harnesses' records
+  // every second (new files every 10 s) and says when anything changed
+  usage.writeGate()
+  if (watching) {
+    let stopped = false
+    let pass: Promise<unknown> = Promise.resolve()
+    const tick = (): void => {
+      pass = usage.refresh().then(
+        (changed) => changed && !stopped && emit({ name: 'usage.changed', payload: { at: new Date().toISOString() } }),
+        () => undefined
+      )
+    }
+    tick()
+    const timer = setInterval(tick, USAGE_REFRESH_MS)
+    timer.unref()
+    root.onClose(async () => {
+      stopped = true
+      clearInterval(timer)
+      await pass
+    })
+  }
+
   const ctx: ServiceContext = {
     opts,
     db,
@@ -118,6 +145,8 @@ export async function buildService(root: Root): Promise<MusterService> {
     gates,
     keys,
     presence,
+    approvals: pending,
+    usage,
     emit,
     roles,
     projectStatus(name) {
@@ -156,7 +185,8 @@ export async function buildService(root: Root): Promise<MusterService> {
     ...approvalHandlers(ctx),
     ...needsHandlers(ctx),
     ...presenceHandlers(ctx),
-    ...gatesHandlers(ctx)
+    ...gatesHandlers(ctx),
+    ...usageHandlers(ctx)
   }
 
   async function dispatch<M extends MethodName>(method: M, input: unknown): Promise<MethodOutput<M>> {

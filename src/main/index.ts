@@ -177,7 +177,12 @@ function start(): void {
           exists: existsSync
         })
       )
-      const svc = await createService({ home, transport: 'ipc', keyProtector: keychainProtector(safeStorage, process.platform) })
+      const svc = await createService({
+        home,
+        transport: 'ipc',
+        env: process.env,
+        keyProtector: keychainProtector(safeStorage, process.platform)
+      })
       service = svc
       closeOnQuit(app, () => svc.close())
 

@@ -17,6 +17,7 @@ import { notesEvents, notesMethods } from './contract/notes'
 import { ApiError } from './api-error'
 import { patchEvents, patchMethods } from './contract/patches'
 import { presenceEvents, presenceMethods } from './contract/presence'
+import { usageEvents, usageMethods } from './contract/usage'
 
 export * from './contract/fleet-types'
 export * from './contract/fleet'
@@ -30,6 +31,7 @@ export * from './contract/approvals'
 export * from './contract/needs'
 export * from './contract/presence'
 export * from './contract/gates'
+export * from './contract/usage'
 
 /** Every request/response method: name -> input and output schemas. */
 export const methods = {
@@ -42,7 +44,8 @@ export const methods = {
   ...approvalMethods,
   ...needsMethods,
   ...presenceMethods,
-  ...gatesMethods
+  ...gatesMethods,
+  ...usageMethods
 } as const
 
 /** Names of every request/response method. */
@@ -62,7 +65,8 @@ export const events = {
   ...approvalEvents,
   ...needsEvents,
   ...presenceEvents,
-  ...gatesEvents
+  ...gatesEvents,
+  ...usageEvents
 } as const
 
 /** Names of every pushed event. */

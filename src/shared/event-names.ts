@@ -17,7 +17,8 @@ const NAMES: Record<EventName, true> = {
   'gates.changed': true,
   'notes.changed': true,
   'patch.run': true,
-  'patch.output': true
+  'patch.output': true,
+  'usage.changed': true
 }
 
 /** Every pushed event's name. */

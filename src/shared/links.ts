@@ -36,6 +36,11 @@ export function directiveLink(id: string, key?: string | null): string {
   return withQuery('#/directives', { id, key })
 }
 
+/** The Usage screen, a budget's row selected when given. */
+export function usageLink(budgetId?: number | null): string {
+  return withQuery('#/usage', { budget: budgetId ? String(budgetId) : null })
+}
+
 /** A role file, optionally at a line. */
 export function roleLink(project: string, role: string, line?: number | null): string {
   return `#/role/${encodeURIComponent(project)}/${encodeURIComponent(role)}${line ? `?line=${line}` : ''}`

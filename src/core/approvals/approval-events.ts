@@ -11,6 +11,7 @@ import { readToolCall, summarizeToolCall, type ToolInput, callSignature } from '
 import type { RuleSpec } from '../../shared/approvals/allow-rules'
 import type { ApprovalDecisionInfo, ApprovalItem, ApprovalState, ForgedDecision } from '../../shared/contract/approvals-types'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
+import type { BudgetHoldInfo } from '../../shared/contract/usage-types'
 import {
   ACK_OF,
   ALWAYS_ALLOW,
@@ -51,6 +52,8 @@ export interface ApprovalAsk {
   provenance?: CallProvenance
   /** The payload's fields no adapter knows, verbatim and bounded. */
   extra?: Record<string, unknown>
+  /** The budget holding the call for the operator (its session over budget), shown on the request. */
+  budget?: BudgetHoldInfo
 }
 
 /** The stream of a project: `project/<slug>` (the task slug rule). */
@@ -84,7 +87,7 @@ export function requestAppend(ask: ApprovalAsk, correlationId: string): { append
       to_agent: ask.to_agent,
       correlation_id: correlationId,
       status: Status.open,
-      body: summarizeToolCall(readToolCall(ask.tool_name, ask.tool_input)),
+      body: `${summarizeToolCall(readToolCall(ask.tool_name, ask.tool_input))}${ask.budget ? ` (held: over budget ${ask.budget.label})` : ''}`,
       metadata: {
         tool_name: ask.tool_name,
         tool_input: input,
@@ -96,7 +99,8 @@ export function requestAppend(ask: ApprovalAsk, correlationId: string): { append
         ...(ask.tool_use_id ? { tool_use_id: ask.tool_use_id } : {}),
         ...(truncated ? { tool_input_truncated: true } : {}),
         ...(ask.provenance ? { provenance: ask.provenance } : {}),
-        ...(ask.extra ? { extra_fields: ask.extra } : {})
+        ...(ask.extra ? { extra_fields: ask.extra } : {}),
+        ...(ask.budget ? { budget: ask.budget } : {})
       }
     }
   }
@@ -277,6 +281,28 @@ export function foldApproval(
     provenance: readProvenance(request.metadata.provenance),
     extra_fields: extraOf(request.metadata.extra_fields),
     presence_required: trust.presence?.needed(request) ?? readGateView(request.metadata)?.presence_required ?? false,
-    presence_risk: trust.presence?.risk?.(request) ?? readGateView(request.metadata)?.risk ?? null
+    presence_risk: trust.presence?.risk?.(request) ?? readGateView(request.metadata)?.risk ?? null,
+    budget: budgetHoldOf(request.metadata.budget)
+  }
+}
+
+/** The budget hold a request's metadata carries, or null when none (or not well-formed). */
+function budgetHoldOf(v: unknown): BudgetHoldInfo | null {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return null
+  const o = v as Record<string, unknown>
+  const n = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null)
+  const scopes = ['session', 'agent', 'project', 'day']
+  if (typeof o.id !== 'number' || typeof o.scope !== 'string' || !scopes.includes(o.scope) || typeof o.label !== 'string') return null
+  return {
+    id: o.id,
+    scope: o.scope as BudgetHoldInfo['scope'],
+    target: typeof o.target === 'string' ? o.target : '',
+    label: o.label,
+    limit_tokens: n(o.limit_tokens),
+    limit_usd: n(o.limit_usd),
+    used_tokens: n(o.used_tokens) ?? 0,
+    used_usd: n(o.used_usd),
+    project: typeof o.project === 'string' ? o.project : null,
+    rule_id: Number.isSafeInteger(o.rule_id) ? (o.rule_id as number) : null
   }
 }

@@ -2,7 +2,7 @@
  * The project registry: which folders Muster watches, under which name and key.
  */
 import { promises as fs } from 'node:fs'
-import { basename, join } from 'node:path'
+import { basename, join, resolve, sep } from 'node:path'
 import type { Project } from '../../shared/api'
 import { ApiError } from '../../shared/api-error'
 import type { Db } from '../sqlite'
@@ -53,6 +53,14 @@ export class ProjectRegistry {
   find(name: string): Project | null {
     const row = this.db.prepare('SELECT name, key, path, added_at FROM projects WHERE name = ?').get(name) as ProjectRow | undefined
     return row ? toProject(row) : null
+  }
+
+  /** The name of the registered project whose folder holds `folder` (the deepest one), or null. */
+  holding(folder: string | null): string | null {
+    if (!folder) return null
+    const dir = resolve(folder)
+    const hits = this.list().filter((p) => dir === p.path || dir.startsWith(p.path.endsWith(sep) ? p.path : p.path + sep))
+    return hits.sort((a, b) => b.path.length - a.path.length)[0]?.name ?? null
   }
 
   /** Registers a folder holding `.muse/`; refuses duplicates and folders without `.muse/`. */

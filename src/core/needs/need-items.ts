@@ -12,7 +12,8 @@ import { NEED_KINDS, type NeedCounts, type NeedItem, type NeedKind } from '../..
 import type { PatchSummary } from '../../shared/contract/patch-types'
 import type { SessionState } from '../../shared/contract/session-state'
 import { eventTypeKey, isApprovalEventType, isEventType } from '../../shared/event-type'
-import { approvalLink, directiveLink, eventLink, patchLink, threadLink } from '../../shared/links'
+import { approvalLink, directiveLink, eventLink, patchLink, threadLink, usageLink } from '../../shared/links'
+import type { Budget } from '../../shared/contract/usage-types'
 
 /** Where a hub item comes from: the hub's shown name, its location, and the name links use (null: the default palace). */
 export interface HubWhere {
@@ -50,6 +51,28 @@ const hubItem = (w: HubWhere, kind: NeedKind, ref: string, rest: Omit<NeedItem, 
   ref,
   ...rest
 })
+
+/** A crossed budget that holds sessions (one not every held session was let go on past): their tool calls wait for the operator. */
+export function budgetNeed(b: Budget, now: Date): NeedItem | null {
+  if (!b.crossed || !b.trusted) return null
+  const held = b.held.filter((h) => !h.released)
+  if (b.scope === 'session' && !held.length) return null
+  const used = b.tokens !== null ? `${b.used.total.toLocaleString('en-US')} tokens` : `$${(b.used.usd ?? 0).toFixed(2)} (estimate)`
+  const agents = [...new Set(held.map((h) => h.agent).filter((a): a is string => !!a))]
+  return {
+    key: `budget:${b.id}:${b.updated_at}`,
+    kind: 'budget',
+    agent: b.scope === 'agent' ? b.target : (agents[0] ?? null),
+    project: b.scope === 'project' ? b.target : null,
+    hub: null,
+    palace: null,
+    since: b.crossed_since ?? now.toISOString(),
+    title: `Budget crossed: ${b.label}`,
+    detail: `${used} used; ${held.length === 1 ? 'its session’s' : `${held.length} sessions’`} tool calls wait for you`,
+    ref: String(b.id),
+    link: usageLink(b.id)
+  }
+}
 
 /** A pending approval request. */
 export function approvalNeed(w: HubWhere, a: ApprovalItem): NeedItem {

@@ -17,6 +17,7 @@ import type { GateHealth } from '../../shared/contract/gates-types'
 import type { HubSelection, HubService } from '../hub'
 import {
   approvalNeed,
+  budgetNeed,
   countKinds,
   directiveNeeds,
   gateNeeds,
@@ -29,6 +30,7 @@ import {
   type HubWhere
 } from './need-items'
 import { writeNeedsSummary } from './summary-file'
+import type { Budget } from '../../shared/contract/usage-types'
 
 /** Direct unread events are read in pages of this size, at most this many pages. */
 const PAGE = 500
@@ -88,6 +90,8 @@ export interface NeedsSources {
   patches(sel: HubSelection): Promise<PatchSummary[]>
   /** Pending directives across the fleet. */
   directives(): Promise<Directive[]>
+  /** The operator's budgets with what they count (none: no budget items). */
+  budgets?(): Promise<Budget[]>
   /** The operator's agent id now. */
   operator(): string
   /** Roles the operator answers for (`ROLE` or `PROJECT/ROLE`). */
@@ -214,13 +218,14 @@ export class NeedsService {
     const operator = this.src.operator()
     const targets = await this.targets(sel)
     const whole = !sel.hub && !sel.palace
-    const [hubs, directives] = await Promise.all([
+    const [hubs, directives, budgets] = await Promise.all([
       Promise.all(targets.map((t) => this.hubNeeds(t, operator))),
-      whole ? this.directiveNeeds(now) : Promise.resolve(null)
+      whole ? this.directiveNeeds(now) : Promise.resolve(null),
+      whole ? this.budgetNeeds(now) : Promise.resolve(null)
     ])
     const gates = whole ? gateNeeds(this.src.gates?.() ?? []) : []
-    const items = rank([...hubs.flatMap((h) => h.items), ...(directives?.items ?? []), ...gates])
-    const sources = [...hubs.map((h) => h.source), ...(directives ? [directives.source] : [])]
+    const items = rank([...hubs.flatMap((h) => h.items), ...(directives?.items ?? []), ...gates, ...(budgets?.items ?? [])])
+    const sources = [...hubs.map((h) => h.source), ...(directives ? [directives.source] : []), ...(budgets ? [budgets.source] : [])]
     const list: NeedsList = {
       operator,
       items,
@@ -319,6 +324,17 @@ export class NeedsService {
     if (!roles.length) return { items: [] as NeedItem[], source }
     try {
       return { items: directiveNeeds(await this.src.directives(), roles, now), source }
+    } catch (err) {
+      return { items: [] as NeedItem[], source: { ...source, ok: false, error: (err as Error).message } }
+    }
+  }
+
+  /** Crossed budgets holding sessions. */
+  private async budgetNeeds(now: Date) {
+    const source: NeedSource = { source: 'budgets', hub: null, palace: null, ok: true, error: null, unread: null }
+    if (!this.src.budgets) return null
+    try {
+      return { items: (await this.src.budgets()).flatMap((b) => budgetNeed(b, now) ?? []), source }
     } catch (err) {
       return { items: [] as NeedItem[], source: { ...source, ok: false, error: (err as Error).message } }
     }

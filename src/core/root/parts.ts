@@ -9,6 +9,7 @@ import { AllowlistStore, ApprovalsService, GateMonitor, OperatorKeys, SnoozeStor
 import { HubRegistry, userHome } from '../hub'
 import { PresenceService } from '../presence'
 import type { MusterService } from '../service-types'
+import { UsageService, type FolderEnv } from '../usage'
 import type { Root } from './root'
 
 /** The operator's keys: made if missing, wrapped when the root has a key protector (the desktop app). */
@@ -51,6 +52,23 @@ export async function approvalsPart(root: Root): Promise<ApprovalsService> {
 export async function presencePart(root: Root): Promise<PresenceService> {
   const settings = await root.get('settings')
   return new PresenceService(root.options.home, () => settings.get().operatorId)
+}
+
+/**
+ * Usage and budgets: this machine's harness records (the folders of the root's environment; none
+ * without one, so a root opened without `env` never reads a real home's records), other machines'
+ * through the hubs.
+ */
+export async function usagePart(root: Root): Promise<UsageService> {
+  const projects = root.get('projects')
+  return new UsageService({
+    db: root.get('state'),
+    keys: await ruleKeysOf(root),
+    settings: await root.get('settings'),
+    projectFor: (cwd) => projects.holding(cwd),
+    env: (root.options.env ?? {}) as FolderEnv,
+    hubs: await root.get('hubs')
+  })
 }
 
 /** The contract's service on the root's parts. */

@@ -20,6 +20,7 @@ import type { SettingsStore } from '../fleet'
 import type { MusterService, Transport } from '../service-types'
 import { openDatabase, type Db } from '../sqlite'
 import type { HookJobDrainer } from './drain-hook-jobs'
+import type { UsageService } from '../usage'
 
 /** How the state DB is opened: created and migrated, or only as it is (the hot paths never create or migrate it). */
 export type StateMode = 'create' | 'existing' | 'read-only'
@@ -72,6 +73,8 @@ export interface RootParts {
   spool: Promise<HookJobDrainer>
   /** Every installed gate's health, checked off the main thread and cached. */
   gates: Promise<GateMonitor>
+  /** Token usage from the harnesses' records and the hubs, the price table, budgets. */
+  usage: Promise<UsageService>
 }
 
 /** A part's name. */
@@ -140,6 +143,7 @@ export function openRoot(opts: RootOptions): Root {
     presence: () => import('./parts').then((p) => p.presencePart(root)),
     service: () => import('./parts').then((p) => p.servicePart(root)),
     gates: () => import('./parts').then((p) => p.gatesPart(root)),
+    usage: () => import('./parts').then((p) => p.usagePart(root)),
     spool: () => import('./drain-hook-jobs').then((d) => d.hookJobDrainer(opts.home, (line) => void process.stderr.write(`${line}\n`)))
   }
 

@@ -17,11 +17,12 @@ export const GATE_FILE = 'usage-gate.json'
 const FORMAT = 'muster.usage-gate/1'
 const MAX_GATE_BYTES = 1024 * 1024
 
-/** A crossed budget as the gate file names it. */
+/** A crossed budget as the gate file names it, and since when it is crossed (ISO). */
 export interface GateEntry {
   id: number
   scope: string
   target: string
+  since: string
 }
 
 /** The identity of the state DB file: device and inode. */
@@ -64,9 +65,9 @@ export function readGate(dbFile: string): GateEntry[] | null {
     const out: GateEntry[] = []
     for (const e of o.crossed as unknown[]) {
       if (!e || typeof e !== 'object') return null
-      const { id, scope, target } = e as Record<string, unknown>
+      const { id, scope, target, since } = e as Record<string, unknown>
       if (typeof id !== 'number' || typeof scope !== 'string' || typeof target !== 'string') return null
-      out.push({ id, scope, target })
+      out.push({ id, scope, target, since: typeof since === 'string' ? since : '' })
     }
     return out
   } catch {

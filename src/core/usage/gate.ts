@@ -19,7 +19,7 @@ import {
   type CheckedBudget,
   type ScopedUsage
 } from './budgets'
-import { writeGate, type GateEntry } from './gate-file'
+import { readGate, writeGate, type GateEntry } from './gate-file'
 import { PRICE_OVERRIDES_KEY, Prices, readOverrides } from './prices'
 import { UsageStore } from './usage-store'
 
@@ -107,22 +107,38 @@ export class BudgetGate {
     for (const s of this.statuses()) {
       if (!s.crossed || !covers(s.budget, call)) continue
       if (call.session_id && s.released.has(call.session_id)) continue
-      return holdInfo(s)
+      return holdInfo(s, call.project)
     }
     return null
   }
 
-  /** Writes the gate file beside the DB from the budgets crossed now; returns them. */
-  writeGateFile(statuses: readonly BudgetStatus[] = this.statuses()): GateEntry[] {
-    const crossed = statuses.filter((s) => s.crossed).map((s) => ({ id: s.budget.id, scope: s.budget.scope, target: s.budget.target }))
+  /** The state DB's file, or null for one in memory. */
+  private file(): string | null {
     const file = this.deps.db.name
-    if (file && file !== ':memory:' && !this.deps.db.memory) writeGate(file, crossed)
+    return file && file !== ':memory:' && !this.deps.db.memory ? file : null
+  }
+
+  /** The budgets the gate file names as crossed, with since when (empty without one). */
+  crossedSince(): Map<number, string> {
+    const file = this.file()
+    return new Map((file ? (readGate(file) ?? []) : []).map((e) => [e.id, e.since]))
+  }
+
+  /** Writes the gate file beside the DB from the budgets crossed now (keeping since when each one is); returns them. */
+  writeGateFile(statuses: readonly BudgetStatus[] = this.statuses()): GateEntry[] {
+    const file = this.file()
+    const before = this.crossedSince()
+    const now = (this.deps.now ?? (() => new Date()))().toISOString()
+    const crossed = statuses
+      .filter((s) => s.crossed)
+      .map((s) => ({ id: s.budget.id, scope: s.budget.scope, target: s.budget.target, since: before.get(s.budget.id) || now }))
+    if (file) writeGate(file, crossed)
     return crossed
   }
 }
 
 /** What a held call's request carries about the budget. */
-export function holdInfo(s: BudgetStatus, ruleId: number | null = null): BudgetHoldInfo {
+export function holdInfo(s: BudgetStatus, project: string | null, ruleId: number | null = null): BudgetHoldInfo {
   return {
     id: s.budget.id,
     scope: s.budget.scope,
@@ -132,6 +148,7 @@ export function holdInfo(s: BudgetStatus, ruleId: number | null = null): BudgetH
     limit_usd: s.budget.usd,
     used_tokens: s.use.tokens,
     used_usd: s.use.usd,
+    project,
     rule_id: ruleId
   }
 }

@@ -175,7 +175,7 @@ describe('budgets', () => {
     expect(b.held).toEqual([
       { session_id: CLAUDE_SESSION, harness: 'claude-code', agent: 'mac-claude', total: 316, usd: b.held[0]!.usd, released: false }
     ])
-    expect(readGate(join(home, STATE_DB_FILE))).toEqual([{ id: b.id, scope: 'session', target: CLAUDE_SESSION }])
+    expect(readGate(join(home, STATE_DB_FILE))).toEqual([{ id: b.id, scope: 'session', target: CLAUDE_SESSION, since: expect.any(String) }])
     const hold = service.gate.holdFor({ session_id: CLAUDE_SESSION, agent: 'mac-claude', project: null })
     expect(hold).toMatchObject({ id: b.id, used_tokens: 316, limit_tokens: 300 })
     expect(service.gate.holdFor({ session_id: 'other', agent: 'mac-claude', project: null })).toBeNull()

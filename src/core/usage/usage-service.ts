@@ -269,8 +269,8 @@ export class UsageService {
 
   /** Every budget with what it counts now. */
   budgets(): Budget[] {
-    const statuses = this.gate.statuses()
-    return statuses.map((s) => this.budgetOf(s))
+    const since = this.gate.crossedSince()
+    return this.gate.statuses().map((s) => this.budgetOf(s, since))
   }
 
   /** Sets (adds or replaces) the budget of a scope and target, signed by the operator. */
@@ -303,10 +303,10 @@ export class UsageService {
   budget(id: number): Budget {
     const s = this.gate.statuses().find((x) => x.budget.id === id)
     if (!s) throw new ApiError(`no budget #${id}`, 'not_found')
-    return this.budgetOf(s)
+    return this.budgetOf(s, this.gate.crossedSince())
   }
 
-  private budgetOf(s: BudgetStatus): Budget {
+  private budgetOf(s: BudgetStatus, since: ReadonlyMap<number, string>): Budget {
     const b = s.budget
     return {
       id: b.id,
@@ -327,6 +327,7 @@ export class UsageService {
         unpriced_models: [...s.use.unpriced_models].sort()
       },
       crossed: s.crossed,
+      crossed_since: s.crossed ? since.get(b.id) || null : null,
       held: s.crossed
         ? [...s.use.sessions.entries()].map(([session_id, x]) => ({
             session_id,

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { DECISIONS } from './hub-vocabulary'
+import { BudgetHoldSchema } from './usage-types'
 
 /** One `approval.decision` as the inbox shows it. */
 export const ApprovalDecisionSchema = z.object({
@@ -111,7 +112,9 @@ export const ApprovalItemSchema = z.object({
   /** An allow needs the operator's presence (the agent's gate said so, or this home's policy). */
   presence_required: z.boolean().optional(),
   /** Why: the risky-list entry it matched (null: every allow needs it, or none). */
-  presence_risk: z.string().nullable().optional()
+  presence_risk: z.string().nullable().optional(),
+  /** The budget that held the call for the operator (its session over budget), as the hook recorded it. */
+  budget: BudgetHoldSchema.nullable().optional()
 })
 /** A request as the inbox shows it. */
 export type ApprovalItem = z.infer<typeof ApprovalItemSchema>

@@ -10,9 +10,10 @@ import { z } from 'zod'
  * the operator (open) or requested by the operator and back (ready/blocked); an unread direct
  * message to the operator; a claimed task with no progress (stuck); a directive pending for a role
  * the operator answers for; an agent session waiting for input; an installed gate that would not
- * stop a call (broken, untrusted, its hub unreachable), with its fix.
+ * stop a call (broken, untrusted, its hub unreachable), with its fix; a budget crossed (its
+ * sessions' tool calls wait for the operator).
  */
-export const NEED_KINDS = ['approval', 'patch', 'task', 'message', 'stuck', 'directive', 'session', 'gate'] as const
+export const NEED_KINDS = ['approval', 'patch', 'task', 'message', 'stuck', 'directive', 'session', 'gate', 'budget'] as const
 export const NeedKindSchema = z.enum(NEED_KINDS)
 /** The kind of a needs-you item. */
 export type NeedKind = z.infer<typeof NeedKindSchema>

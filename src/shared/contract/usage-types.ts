@@ -151,6 +151,8 @@ export const BudgetSchema = z.object({
   label: z.string(),
   used: SpendSchema,
   crossed: z.boolean(),
+  /** Since when it is crossed (ISO), as the gate first saw it. */
+  crossed_since: z.string().nullable(),
   /** The sessions it holds (when crossed). */
   held: z.array(HeldSessionSchema)
 })
@@ -167,6 +169,8 @@ export const BudgetHoldSchema = z.object({
   limit_usd: z.number().nullable(),
   used_tokens: z.number(),
   used_usd: z.number().nullable(),
+  /** The project the hook found for the call (a project budget's target), or null. */
+  project: z.string().nullable(),
   /** The allowlist rule that would have allowed the call (the call runs once the budget no longer holds it). */
   rule_id: z.number().int().nullable()
 })

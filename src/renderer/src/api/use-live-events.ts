@@ -73,6 +73,11 @@ export function useLiveEvents(): void {
         case 'gates.changed':
           void qc.invalidateQueries({ queryKey: ['gates.list'] })
           break
+        case 'usage.changed':
+          void qc.invalidateQueries({ queryKey: ['usage.summary'] })
+          void qc.invalidateQueries({ queryKey: ['budget.list'] })
+          void qc.invalidateQueries({ queryKey: ['usage.prices'] })
+          break
         default: {
           const never: never = event
           void never

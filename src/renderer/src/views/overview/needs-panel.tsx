@@ -8,6 +8,7 @@ import {
   CircleAlert,
   CircleCheck,
   FileDiff,
+  Gauge,
   Hourglass,
   ListTodo,
   Mail,
@@ -30,7 +31,8 @@ const KIND: Record<NeedKind, { label: string; icon: ReactNode }> = {
   stuck: { label: 'stuck', icon: <Hourglass size={14} aria-hidden /> },
   directive: { label: 'directive', icon: <Send size={14} aria-hidden /> },
   session: { label: 'session', icon: <MessageSquareMore size={14} aria-hidden /> },
-  gate: { label: 'gate', icon: <ShieldAlert size={14} aria-hidden /> }
+  gate: { label: 'gate', icon: <ShieldAlert size={14} aria-hidden /> },
+  budget: { label: 'budget', icon: <Gauge size={14} aria-hidden /> }
 }
 
 /** How many items the panel lists before "and N more". */

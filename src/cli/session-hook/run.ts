@@ -21,6 +21,8 @@ export interface SessionJob {
   home?: string
   cwd: string
   state: SessionStateMetadata
+  /** The session's record file the harness named, read for usage by the worker. */
+  transcript_path?: string
 }
 
 /** The worker's job for this call, or why nothing is recorded. */
@@ -31,6 +33,7 @@ export function sessionJob(o: SessionHookOptions, input: string, cwd: string, no
   const read = readSessionHook(input, { harness: o.harness, event: o.event })
   if (!read.ok) return { reason: read.reason }
   const job: SessionJob = { agent: o.agent, cwd, state: { ...read.state, at: now.toISOString() } }
+  if (read.transcript_path) job.transcript_path = read.transcript_path
   for (const k of ['project', 'hub', 'palace', 'home'] as const) if (o[k]) job[k] = o[k]
   return { job }
 }

@@ -14,7 +14,7 @@ export const SESSION_HOOK_EVENTS = Object.fromEntries(LIFECYCLE_HARNESSES.map((h
 export const MAX_SESSION_MESSAGE = 200
 
 /** What one lifecycle hook call says, or why nothing is recorded. */
-export type SessionRead = { ok: true; state: SessionStateMetadata } | { ok: false; reason: string }
+export type SessionRead = { ok: true; state: SessionStateMetadata; transcript_path: string | null } | { ok: false; reason: string }
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null)
 const clip = (s: string): string => (s.length > MAX_SESSION_MESSAGE ? `${s.slice(0, MAX_SESSION_MESSAGE - 1)}…` : s)
@@ -48,7 +48,9 @@ export function readSessionHook(input: string, src: { harness?: string; event?: 
       hook_event: event,
       cwd: typeof p.cwd === 'string' ? p.cwd : '',
       ...(message ? { message: clip(message.replace(/\s+/g, ' ').trim()) } : {})
-    }
+    },
+    // the harness's record of the session (read for usage by the worker; never sent to the hub)
+    transcript_path: text(p.transcript_path)
   }
 }
 

@@ -9,6 +9,9 @@
  * (no mirror, a mirror of another DB, no rule allowing the call, bad options or input, a home the
  * job cannot be written to) returns the stdin read so far to the full hook (`approve-hook.cjs`),
  * which decides exactly as before: this path can only ever allow by a rule the operator signed.
+ * While any budget is crossed, or when the budgets' gate file beside the state DB is missing,
+ * unreadable or another DB's (`core/usage/gate-file.ts`), every call goes to the full hook, which
+ * holds the calls of over-budget sessions for the operator, allowlisted or not.
  */
 import { readSync, writeSync } from 'node:fs'
 import { homedir } from 'node:os'
@@ -28,6 +31,7 @@ import {
 import { STATE_DB_FILE, defaultCliHome, resolveHome } from '../core/fleet'
 import { loadHookPresence } from '../core/presence'
 import { presenceNeeded } from '../shared/approvals/presence'
+import { readGate } from '../core/usage'
 import { isAgentId } from '../shared/agent-id'
 import { parseHookArgv, type HookCliOptions } from './commands/hook-flags'
 
@@ -102,6 +106,8 @@ function usable(o: HookCliOptions): o is HookCliOptions & { agent: string } {
 
 /** The mirrored rule that allows the call on `stdin`, with the call and its harness's adapter; null for none. */
 function allowingRule(o: HookCliOptions & { agent: string }, stdin: Buffer, home: string) {
+  // a crossed budget (or a gate file that cannot say) sends every call the long way
+  if (readGate(join(home, STATE_DB_FILE))?.length !== 0) return null
   const mirror = readMirrorFile(join(home, STATE_DB_FILE))
   if (!mirror?.rules.length) return null
   const read = readHookInput(stdin.toString('utf8'), { harness: o.harness, event: o.event })

@@ -26,6 +26,7 @@ import {
   type ApprovalDecision
 } from '../../shared/contract/hub-vocabulary'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
+import type { BudgetHoldInfo } from '../../shared/contract/usage-types'
 import type { HubSubscription } from '../hub'
 import type { AppendAndWait } from '../hub/open'
 import type { AllowlistStore } from './allowlist-store'
@@ -57,6 +58,11 @@ export interface HookContext {
   operator: string
   /** A registered project holding `cwd`, if any. */
   projectFor(cwd: string | null): string | null
+  /**
+   * The budget holding a call of this session, agent and project for the operator (a crossed
+   * budget the operator signed), or null; absent where the state DB has no budgets.
+   */
+  budgetHold?(call: { session_id: string | null; agent: string; project: string | null }): BudgetHoldInfo | null
   /** One line on stderr. */
   warn(line: string): void
 }
@@ -274,7 +280,18 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
 
   // a call that needs the operator's presence is never answered by a rule (rules carry no presence)
   const rule = needsPresence ? null : (ctx.rules?.firstMatch(toMatch) ?? null)
-  if (rule) {
+  // an over-budget session's calls wait for the operator, allowlisted ones included (the budget is
+  // shown on the request); budgets that cannot be read leave no call to the allowlist either
+  let hold: BudgetHoldInfo | null = null
+  let unsure = false
+  try {
+    hold = ctx.budgetHold?.({ session_id: call.session_id, agent: opts.agent, project: ask.project }) ?? null
+  } catch (err) {
+    unsure = true
+    ctx.warn(`muster approve-hook: the budgets could not be checked (${(err as Error).message}); the call waits for the operator`)
+  }
+  if (hold) ask.budget = { ...hold, rule_id: rule?.id ?? null }
+  else if (rule && !unsure) {
     const correlationId = await recordAllowlisted(ctx, ask, rule)
     return answer('allow', allowlistedReason(rule), correlationId)
   }

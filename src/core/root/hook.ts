@@ -4,12 +4,13 @@
  * and the registered projects (their stores), and one hub port for the selected palace or
  * registered hub. A missing or older state DB simply means no allowlist and requests addressed to `'*'`.
  */
-import { resolve, sep } from 'node:path'
 import { BROADCAST } from '../../shared/contract/hub-vocabulary'
 import { AllowlistStore, DecisionTrust, trustedKeyIds, type HookContext } from '../approvals'
+import { SettingsStore } from '../fleet'
 import { HubRegistry, type PalaceEnv } from '../hub'
 import { openChosenHub } from '../hub/open'
 import { loadHookPresence } from '../presence'
+import { BudgetGate, readGate, writeGate } from '../usage'
 import type { Db } from '../sqlite'
 import { NoStateDb, type Root } from './root'
 
@@ -34,17 +35,6 @@ export interface HookEnvOptions {
   warn(line: string): void
 }
 
-/** The registered project whose folder holds `cwd` (the deepest one), or null. */
-function projectOf(root: Root, cwd: string | null): string | null {
-  if (!cwd) return null
-  const dir = resolve(cwd)
-  const hits = root
-    .get('projects')
-    .list()
-    .filter((p) => dir === p.path || dir.startsWith(p.path.endsWith(sep) ? p.path : p.path + sep))
-  return hits.sort((a, b) => b.path.length - a.path.length)[0]?.name ?? null
-}
-
 /** The root's state DB, or null when there is none or it cannot be read (warned). */
 function stateOf(root: Root, warn: (line: string) => void): Db | null {
   try {
@@ -53,6 +43,47 @@ function stateOf(root: Root, warn: (line: string) => void): Db | null {
     if (!(err instanceof NoStateDb)) warn(`muster approve-hook: cannot read Muster's state DB (${(err as Error).message}); no allowlist`)
     return null
   }
+}
+
+/**
+ * The hook's budget check on the state DB (none without one): a crossed budget the operator signed
+ * holds the call. The gate file the fast path reads is written again when it cannot be read (a
+ * home from before budgets, a torn file), so the next allowlisted call is answered fast again.
+ */
+function budgetsOf(
+  db: Db | null,
+  trust: DecisionTrust,
+  projectFor: (cwd: string | null) => string | null,
+  warn: (line: string) => void
+): Pick<HookContext, 'budgetHold'> {
+  if (!db) return {}
+  const file = db.name
+  /** The gate file again when it cannot be read; a home that cannot be written keeps the fast path off. */
+  const regate = (write: () => void): void => {
+    try {
+      if (readGate(file) === null) write()
+    } catch (err) {
+      warn(`muster approve-hook: the budgets' gate file could not be written (${(err as Error).message})`)
+    }
+  }
+  let gate: BudgetGate
+  try {
+    if (!BudgetGate.available(db)) {
+      regate(() => writeGate(file, []))
+      return {}
+    }
+    gate = new BudgetGate({ db, keys: { trust: () => trust }, settings: new SettingsStore(db), projectFor })
+  } catch (err) {
+    const why = (err as Error).message
+    // fail closed: no call is left to the allowlist while the budgets cannot be read
+    return {
+      budgetHold: () => {
+        throw new Error(why)
+      }
+    }
+  }
+  regate(() => gate.writeGateFile())
+  return { budgetHold: (call) => gate.holdFor(call) }
 }
 
 /** Opens the hook's context on a root opened with `state: 'existing'`; `close` releases the hub (the root closes the DB). */
@@ -84,19 +115,21 @@ export async function openHookContext(root: Root, o: HookEnvOptions): Promise<{ 
     { env: o.env, cwd: o.cwd },
     { lockTimeoutMs: o.lockTimeoutMs ?? HOOK_LOCK_TIMEOUT_MS, home, callTimeoutMs: HOOK_CALL_TIMEOUT_MS }
   )
+  const projectFor = (cwd: string | null): string | null => {
+    try {
+      return db ? root.get('projects').holding(cwd) : null
+    } catch {
+      return null
+    }
+  }
   const ctx: HookContext = {
     hub,
     rules,
     trust,
     presence,
     operator: operator ?? BROADCAST,
-    projectFor: (cwd) => {
-      try {
-        return db ? projectOf(root, cwd) : null
-      } catch {
-        return null
-      }
-    },
+    projectFor,
+    ...budgetsOf(db, trust, projectFor, o.warn),
     warn: o.warn
   }
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hasHidden, visible, visibleParts } from './visible-text'
+import { cutAt, hasHidden, visible, visibleParts, visibleTitle } from './visible-text'
 
 describe('visible: hostile text shown escaped', () => {
   it('escapes terminal controls, bidi, zero-width and tag characters; leaves ordinary text alone', () => {
@@ -31,5 +31,32 @@ describe('visible: hostile text shown escaped', () => {
       { text: 'ko', hidden: false }
     ])
     expect(visibleParts('plain')).toEqual([{ text: 'plain', hidden: false }])
+  })
+
+  it('cuts a 10 MB line: the shown part, then one note saying how much is not shown', () => {
+    const huge = '\u202e' + 'x'.repeat(10 * 1024 * 1024)
+    const parts = visibleParts(huge, { max: 2000 })
+    expect(parts).toHaveLength(3)
+    expect(parts[0]).toEqual({ text: '\\u202e', hidden: true })
+    expect(parts[1]!.text).toHaveLength(1999)
+    expect(parts[2]).toEqual({ text: `… ${(huge.length - 2000).toLocaleString('en-US')} more characters`, hidden: false, cut: true })
+    expect(visibleParts('short', { max: 10 })).toEqual([{ text: 'short', hidden: false }])
+    // a surrogate pair is never split (its half would show as a lone surrogate)
+    expect(cutAt('ab😀c', 3)).toBe('ab')
+    expect(cutAt('ab😀c', 4)).toBe('ab😀')
+  })
+
+  it('tabs kept when asked, as one plain run; every other hidden character still marked', () => {
+    expect(visibleParts('a\tb\u200bc', { keepTabs: true })).toEqual([
+      { text: 'a\tb', hidden: false },
+      { text: '\\u200b', hidden: true },
+      { text: 'c', hidden: false }
+    ])
+  })
+
+  it('titles (tooltips, labels): escapes as text, cut at 300 characters', () => {
+    expect(visibleTitle('evil\u202e')).toBe('evil\\u202e')
+    const t = visibleTitle('y'.repeat(1000))
+    expect(t).toBe(`${'y'.repeat(300)} … 700 more characters`)
   })
 })

@@ -55,22 +55,61 @@ export function hasHidden(text: string, o: VisibleOptions = {}): boolean {
   return hit
 }
 
-/** A piece of text: plain, or one hidden character's escape (the UI marks these). */
+/** A piece of text: plain, one hidden character's escape, or the note that the rest was cut (the UI marks the last two). */
 export interface VisiblePart {
   text: string
   hidden: boolean
+  /** This part stands for characters not shown: `… 10,485,640 more characters`. */
+  cut?: boolean
 }
 
+/** Options of `visibleParts`: `max` cuts a longer text (a 10 MB line must not reach the page whole). */
+export interface VisiblePartsOptions extends VisibleOptions {
+  /** Characters shown at most (UTF-16 units; a surrogate pair is never split); the rest becomes one `cut` part. */
+  max?: number
+}
+
+/** The first `max` UTF-16 units of `text`, one less when that would split a surrogate pair. */
+export function cutAt(text: string, max: number): string {
+  if (text.length <= max) return text
+  const code = text.charCodeAt(max - 1)
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)
+}
+
+/** The note that stands for what a cut left out. */
+export const cutNote = (left: number): string => `… ${left.toLocaleString('en-US')} more character${left === 1 ? '' : 's'}`
+
 /** The text cut into plain runs and escaped hidden characters, for a UI that marks the latter. */
-export function visibleParts(text: string, o: VisibleOptions = {}): VisiblePart[] {
+export function visibleParts(text: string, o: VisiblePartsOptions = {}): VisiblePart[] {
+  const shown = o.max !== undefined ? cutAt(text, o.max) : text
+  const cut = shown.length < text.length ? [{ text: cutNote(text.length - shown.length), hidden: false, cut: true }] : []
+  // the common case (every row of a long list): nothing hidden, one part, no regex built
+  if (!hasHidden(shown, o)) return [...(shown ? [{ text: shown, hidden: false }] : []), ...cut]
   const re = new RegExp((o.multiline ? MULTI : SINGLE).source, 'gu')
   const parts: VisiblePart[] = []
   let at = 0
-  for (const m of text.matchAll(re)) {
-    if (m.index > at) parts.push({ text: text.slice(at, m.index), hidden: false })
+  const plain = (end: number): void => {
+    if (end > at) {
+      const last = parts[parts.length - 1]
+      if (last && !last.hidden) last.text += shown.slice(at, end)
+      else parts.push({ text: shown.slice(at, end), hidden: false })
+    }
+  }
+  for (const m of shown.matchAll(re)) {
+    if (o.keepTabs && m[0] === '\t') continue
+    plain(m.index)
     parts.push({ text: escapeChar(m[0]), hidden: true })
     at = m.index + m[0].length
   }
-  if (at < text.length) parts.push({ text: text.slice(at), hidden: false })
-  return parts
+  plain(shown.length)
+  return [...parts, ...cut]
+}
+
+/**
+ * Agent text for an attribute that cannot hold marks (a `title` tooltip, an `aria-label`): hidden
+ * characters as their escapes, cut at `max` characters.
+ */
+export function visibleTitle(text: string, max = 300): string {
+  const shown = cutAt(text, max)
+  return visible(shown) + (shown.length < text.length ? ` ${cutNote(text.length - shown.length)}` : '')
 }

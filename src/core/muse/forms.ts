@@ -1,7 +1,9 @@
 /**
  * Line-level recognisers for the header meanings (spec section 3) and the four directive forms
  * (spec section 4, reference regexes). Each is applied to one VS16-stripped line, only after a
- * cheap prefix check, and none can backtrack badly on a 10 KB line.
+ * cheap prefix check, and none can backtrack badly on a 10 KB line. A line longer than
+ * MAX_FORM_LINE is no directive or notice at all: V8's backtracking engine runs out of stack on a
+ * 10 MB line (the whole file then read as unreadable), and no real directive line is that long.
  */
 import type { DirectiveMark, SectionKind } from '../../shared/api'
 import { DIRECTIVE_ID_SOURCE } from '../../shared/directive-id'
@@ -57,6 +59,9 @@ export interface DirectiveLine {
   statusAt: number
 }
 
+/** Characters of a line the directive and notice forms are tried on; a longer line matches none (lint names it). */
+export const MAX_FORM_LINE = 64 * 1024
+
 /** The mark of a status emoji. */
 export function markOf(emoji: string | undefined): DirectiveMark {
   return emoji === '🟡' ? 'pending' : emoji === '✅' ? 'done' : 'none'
@@ -64,6 +69,7 @@ export function markOf(emoji: string | undefined): DirectiveMark {
 
 /** Recognises a SPEC or LOOSE directive line (`📡 ...`), or null. */
 export function matchBareDirective(line: string): DirectiveLine | null {
+  if (line.length > MAX_FORM_LINE) return null
   const spec = SPEC_RE.exec(line)
   if (spec?.groups) {
     const g = spec.groups
@@ -98,6 +104,7 @@ export function matchBareDirective(line: string): DirectiveLine | null {
 
 /** Recognises a HEAD directive header line, or null. */
 export function matchHeadDirective(line: string): DirectiveLine | null {
+  if (line.length > MAX_FORM_LINE) return null
   const m = HEAD_RE.exec(line)
   if (!m?.groups) return null
   const g = m.groups
@@ -152,6 +159,7 @@ function firstMark(s: string, from = 0): { at: number; emoji: '🟡' | '✅' } |
  * one the target is the file's own role (target ''). Header and separator rows are no directives.
  */
 export function matchRowDirective(line: string): DirectiveLine | null {
+  if (line.length > MAX_FORM_LINE) return null
   if (!line.trimStart().startsWith('|')) return null
   const row = cells(line)
   if (row.length < 2) return null
@@ -182,6 +190,7 @@ export function matchRowDirective(line: string): DirectiveLine | null {
 
 /** Recognises an ANNOUNCE heading (`## 📡 S109 — title (...)`), or null; HEAD is matched first. */
 export function matchAnnounce(line: string): DirectiveLine | null {
+  if (line.length > MAX_FORM_LINE) return null
   const m = ANNOUNCE_RE.exec(line)
   if (!m?.groups) return null
   const tail = m.groups.tail!
@@ -208,6 +217,7 @@ export function matchAnnounce(line: string): DirectiveLine | null {
  * returns the offset of the emoji in the line too (for pickup), or null.
  */
 export function matchBlockStatus(line: string): { mark: DirectiveMark; text: string; at: number } | null {
+  if (line.length > MAX_FORM_LINE) return null
   const m = /^[\s>*_-]*(?:(?:状态|狀態|Status|State)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*)?(?=🟡|✅)/i.exec(line)
   if (!m) return null
   const emoji = line.startsWith('🟡', m[0].length) ? '🟡' : '✅'
@@ -225,6 +235,7 @@ export interface NoticeLine {
 
 /** Recognises a NOTICE header line, or null. */
 export function matchNotice(line: string): NoticeLine | null {
+  if (line.length > MAX_FORM_LINE) return null
   const m = NOTICE_RE.exec(line)
   if (!m?.groups) return null
   const g = m.groups

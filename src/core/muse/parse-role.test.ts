@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { describeUpstream, upstreamPath } from '../../../test/helpers/fixtures'
+import { MAX_FORM_LINE } from './forms'
 import { parseRole } from './parse-role'
 
 const FIXTURES = upstreamPath('muse-real', '.muse')
@@ -274,5 +275,26 @@ describe('parseRole edge cases (spec section 7)', () => {
         .sort()
         .join()
     ).toBe('head,head,head,head,head,head,spec,spec,spec,spec,spec,spec')
+  })
+
+  it('a 10 MB line in any form leaves the file readable: that line is no directive, the rest parses', () => {
+    const huge = 'x'.repeat(10 * 1024 * 1024)
+    const ok = '📡 **S100→QA**: 🟡 **ordinary**'
+    for (const line of [
+      `📡 **S902→BUILD**: 🟡 **${huge}**`,
+      `📡 S902→BUILD: ${huge}`,
+      `### S902→BUILD (3/13) — ✅ ${huge}`,
+      `## 📡 S902 — ${huge}`,
+      `### 📡 QA→BUILD 通知 (2026-03-15 23:46) ${huge}`
+    ]) {
+      const p = parseRole('build.md', `# T\n## 📡 已接收战略指令\n${line}\n\n${ok}\n`)
+      expect(p.directives.map((d) => d.id)).toEqual(['S100'])
+    }
+    // up to the limit every form still reads
+    const long = 'y'.repeat(MAX_FORM_LINE - 40)
+    expect(parseRole('build.md', `# T\n## 📡 已接收战略指令\n📡 **S902→BUILD**: 🟡 **${long}**\n`).directives[0]).toMatchObject({
+      id: 'S902',
+      title: long
+    })
   })
 })

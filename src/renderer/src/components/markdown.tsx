@@ -1,12 +1,15 @@
 /**
  * Markdown as role files use it: GFM (tables, task lists, strikethrough), Chinese text and emoji.
  * Raw HTML is dropped (the L0 comment included), links leave the app only for http(s), and remote
- * images are shown as their alt text (the CSP would block them anyway).
+ * images are shown as their alt text (the CSP would block them anyway). What agents wrote is shown
+ * as on every other screen: hidden characters (bidi, zero-width, terminal escapes) marked as their
+ * escapes, and a line past MAX_MARKDOWN_LINE characters cut before it is parsed.
  */
 import { useMemo, type ReactElement } from 'react'
 import Markdown, { type Components, type Options } from 'react-markdown'
 import remarkGfm from 'remark-gfm'
-import type { Element, Root, RootContent } from 'hast'
+import type { Element, ElementContent, Root, RootContent } from 'hast'
+import { cutAt, hasHidden, visibleParts } from '../../../shared/visible-text'
 
 /** A highlighted range of source lines (1-based, inclusive), e.g. a directive and its body. */
 export interface LineRange {
@@ -47,6 +50,55 @@ function addRangeClass(node: Element, start: number, ranges: readonly LineRange[
       return
     }
   }
+}
+
+/**
+ * Rehype plugin: every text node holding a hidden character is split into its plain runs and
+ * `<mark class="hidden-char">` escapes, as the `Visible` component shows them (code blocks too: a
+ * bidi control in code is the Trojan Source attack).
+ */
+function rehypeHidden() {
+  const mark = (node: Root | Element): void => {
+    const out: (RootContent | ElementContent)[] = []
+    let changed = false
+    for (const child of node.children) {
+      if (child.type === 'text' && hasHidden(child.value, { multiline: true })) {
+        changed = true
+        for (const p of visibleParts(child.value, { multiline: true, keepTabs: true }))
+          out.push(
+            p.hidden
+              ? {
+                  type: 'element',
+                  tagName: 'mark',
+                  properties: { className: ['hidden-char'], title: 'a hidden character, shown escaped', dataTestid: 'hidden-char' },
+                  children: [{ type: 'text', value: p.text }]
+                }
+              : { type: 'text', value: p.text }
+          )
+      } else {
+        if (child.type === 'element') mark(child)
+        out.push(child)
+      }
+    }
+    if (changed) node.children = out as typeof node.children
+  }
+  return (tree: Root) => mark(tree)
+}
+
+/** Characters of one source line rendered at most; the rest is named, never parsed (a 10 MB line would freeze the page). */
+export const MAX_MARKDOWN_LINE = 10_000
+
+/** `text` with every line over MAX_MARKDOWN_LINE characters cut, saying how much was left out. */
+export function cutLongLines(text: string): string {
+  if (text.length <= MAX_MARKDOWN_LINE) return text
+  const lines = text.split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    if (line.length <= MAX_MARKDOWN_LINE) continue
+    const shown = cutAt(line, MAX_MARKDOWN_LINE)
+    lines[i] = `${shown} … [${(line.length - shown.length).toLocaleString('en-US')} more characters on this line, not shown]`
+  }
+  return lines.join('\n')
 }
 
 const EXTERNAL = /^https?:\/\//i
@@ -95,8 +147,8 @@ export function MarkdownView({
 }): ReactElement {
   const rendered = useMemo(
     () => (
-      <Markdown remarkPlugins={REMARK} rehypePlugins={[[rehypeLines, { ranges }]]} components={COMPONENTS} skipHtml>
-        {text}
+      <Markdown remarkPlugins={REMARK} rehypePlugins={[[rehypeLines, { ranges }], rehypeHidden]} components={COMPONENTS} skipHtml>
+        {cutLongLines(text)}
       </Markdown>
     ),
     [text, ranges]

@@ -1,7 +1,7 @@
 /**
  * One file of the diff view: header with its flags, then its hunks (react-diff-view) in chunks of
  * rows, collapsed behind "Load anyway" when large, described when binary. CR bytes are shown as a
- * ↵ marker. Everything after the first screen's rows (more rows, colours) follows the first paint.
+ * ↵ marker, other hidden characters as their escapes. Everything after the first screen's rows (more rows, colours) follows the first paint.
  */
 import { memo, startTransition, useEffect, useMemo, useState } from 'react'
 import { Diff, Hunk, type ChangeData, type DiffType, type HunkData, type HunkTokens, type ViewType } from 'react-diff-view'
@@ -9,12 +9,23 @@ import { afterPaint } from './after-paint'
 import { requestTokens } from './highlighter'
 import { FIRST_SCREEN_ROWS, languageOf, type DiffFile } from './patch-model'
 import { rowChunks, sliceRows } from './row-chunks'
+import { visible } from '../../../../shared/visible-text'
+import { Visible } from '../visible'
 
-/** Display copy of a hunk: each CR byte becomes a visible ↵ (U+21B5; fonts on Linux lack ␍, U+240D). The raw patch is untouched. */
-function withVisibleCr(hunk: HunkData): HunkData {
-  if (!hunk.changes.some((c) => c.content.includes('\r'))) return hunk
-  const changes: ChangeData[] = hunk.changes.map((c) => (c.content.includes('\r') ? { ...c, content: c.content.replace(/\r/g, '↵') } : c))
-  return { ...hunk, changes }
+/**
+ * Display copy of a hunk: each CR byte becomes a visible ↵ (U+21B5; fonts on Linux lack ␍, U+240D)
+ * and every other hidden character its escape (`\u202e`: a bidi control in code is the Trojan
+ * Source attack, shown as what it is, never applied). The raw patch is untouched.
+ */
+function withVisibleHidden(hunk: HunkData): HunkData {
+  let changed = false
+  const changes: ChangeData[] = hunk.changes.map((c) => {
+    const content = visible(c.content.includes('\r') ? c.content.replace(/\r/g, '↵') : c.content, { keepTabs: true })
+    if (content === c.content) return c
+    changed = true
+    return { ...c, content }
+  })
+  return changed ? { ...hunk, changes } : hunk
 }
 
 /** One chunk of a file's rows as its own table: re-rendered only when its rows, layout or colours change. */
@@ -36,7 +47,7 @@ interface Colours {
 /** Props: the file and the current view type. */
 export function DiffFile({ file, viewType }: { file: DiffFile; viewType: ViewType }) {
   const [loaded, setLoaded] = useState(!file.large)
-  const all = useMemo(() => (loaded ? file.data.hunks.map(withVisibleCr) : []), [loaded, file])
+  const all = useMemo(() => (loaded ? file.data.hunks.map(withVisibleHidden) : []), [loaded, file])
   // the first screen's rows render at once; the rest follow one chunk per frame (each chunk its
   // own table, so a step renders only its own rows), after the first screen has been painted
   const chunks = useMemo(() => rowChunks(all, FIRST_SCREEN_ROWS).map(([from, to]) => sliceRows(all, from, to)), [all])
@@ -71,7 +82,7 @@ export function DiffFile({ file, viewType }: { file: DiffFile; viewType: ViewTyp
     <section className="dv-file" id={file.id} tabIndex={-1} aria-labelledby={`${file.id}-title`} data-testid="diff-file">
       <header className="dv-file-head" data-diff-row>
         <h3 id={`${file.id}-title`} className="dv-file-path">
-          {data.type === 'rename' ? `${data.oldPath} → ${data.newPath}` : file.path}
+          <Visible text={data.type === 'rename' ? `${data.oldPath} → ${data.newPath}` : file.path} />
         </h3>
         <span className={`dv-tag dv-tag-${data.type}`}>{data.type}</span>
         {!file.binary && <span className="dv-tag">{languageOf(file.path)}</span>}

@@ -7,6 +7,8 @@ import { CopyButton } from '../../components/copy-button'
 import { Keys } from '../../components/kbd'
 import { MarkdownView } from '../../components/markdown'
 import { InlineError } from '../../components/state-views'
+import { Visible } from '../../components/visible'
+import { visibleTitle } from '../../../../shared/visible-text'
 import { goTo, roleHref } from '../../lib/muse-route'
 import { canPickUp, pickupProject, primaryOccurrence, resolutionText } from './directive-model'
 import { useDirectivesUi } from './directives-store'
@@ -15,12 +17,16 @@ import { DirectiveStateBadge, MarkBadge } from './state-badge'
 /** A place in a role file, as a link that opens the role viewer at that line. */
 function Place({ o }: { o: LocatedOccurrence }) {
   return (
-    <a className="place" href={roleHref(o.project, o.role, o.line)} title={`Open ${o.project}/.muse/${o.file} at line ${o.line}`}>
+    <a
+      className="place"
+      href={roleHref(o.project, o.role, o.line)}
+      title={visibleTitle(`Open ${o.project}/.muse/${o.file} at line ${o.line}`)}
+    >
       <span className="place-who">
-        {o.project} · {o.role}
+        <Visible text={`${o.project} · ${o.role}`} />
       </span>
       <span className="mono place-file">
-        {o.file}:{o.line}
+        <Visible text={`${o.file}:${o.line}`} />
       </span>
     </a>
   )
@@ -84,16 +90,18 @@ export function DirectiveDetail({ d }: { d: Directive }) {
                 : null
 
   return (
-    <aside className="dir-detail" data-testid="directive-detail" aria-label={`Directive ${d.id} to ${d.target}`}>
+    <aside className="dir-detail" data-testid="directive-detail" aria-label={visibleTitle(`Directive ${d.id} to ${d.target}`)}>
       <header className="dd-head">
         <div className="dd-id-row">
           <DirectiveStateBadge state={d.state} testId="detail-state" />
           <span className="dd-id mono">{d.id}</span>
           <ArrowRight size={13} aria-hidden className="muted" />
-          <span className="dd-target mono">{d.target}</span>
+          <span className="dd-target mono">
+            <Visible text={d.target} />
+          </span>
           <CopyButton text={`${d.id}→${d.target}`} label="Copy id and target" />
         </div>
-        <h2 className="dd-title">{d.title || <span className="muted">(no title)</span>}</h2>
+        <h2 className="dd-title">{d.title ? <Visible text={d.title} /> : <span className="muted">(no title)</span>}</h2>
       </header>
 
       <dl className="dd-meta">
@@ -116,15 +124,19 @@ export function DirectiveDetail({ d }: { d: Directive }) {
             <a
               className="place"
               href={roleHref(target.project, target.role, d.receipt?.line)}
-              title={`Open ${target.project}/.muse/${target.file}`}
+              title={visibleTitle(`Open ${target.project}/.muse/${target.file}`)}
             >
               <span className="place-who">
-                {target.project} · {target.role}
+                <Visible text={`${target.project} · ${target.role}`} />
               </span>
-              <span className="mono place-file">{target.file}</span>
+              <span className="mono place-file">
+                <Visible text={target.file} />
+              </span>
             </a>
           ) : (
-            <span className={d.resolution.kind === 'unresolved' ? 'text-error' : undefined}>{resolutionText(d)}</span>
+            <span className={d.resolution.kind === 'unresolved' ? 'text-error' : undefined}>
+              <Visible text={resolutionText(d)} />
+            </span>
           )}
         </dd>
         {(src ?? written)?.date && (
@@ -136,8 +148,8 @@ export function DirectiveDetail({ d }: { d: Directive }) {
         {(src ?? written)?.section && (
           <>
             <dt>Section</dt>
-            <dd className="ellipsis" title={(src ?? written)?.section ?? undefined}>
-              {(src ?? written)?.section}
+            <dd className="ellipsis" title={visibleTitle((src ?? written)?.section ?? '')}>
+              <Visible text={(src ?? written)?.section ?? ''} />
             </dd>
           </>
         )}
@@ -146,7 +158,11 @@ export function DirectiveDetail({ d }: { d: Directive }) {
           {d.receipt ? (
             <span className="dd-receipt">
               <Place o={d.receipt} />
-              {d.receipt.statusText && <span className="muted ellipsis">{d.receipt.statusText}</span>}
+              {d.receipt.statusText && (
+                <span className="muted ellipsis">
+                  <Visible text={d.receipt.statusText} />
+                </span>
+              )}
             </span>
           ) : (
             <span className="muted">none yet</span>
@@ -155,8 +171,8 @@ export function DirectiveDetail({ d }: { d: Directive }) {
         {src?.statusText && (
           <>
             <dt>Status</dt>
-            <dd className="ellipsis" title={src.statusText}>
-              {src.statusText.replace(/^[—–-]\s*/, '')}
+            <dd className="ellipsis" title={visibleTitle(src.statusText)}>
+              <Visible text={src.statusText.replace(/^[—–-]\s*/, '')} />
             </dd>
           </>
         )}
@@ -166,7 +182,11 @@ export function DirectiveDetail({ d }: { d: Directive }) {
         {confirming ? (
           <div className="dd-confirm" role="alertdialog" aria-label="Confirm pickup" data-testid="pickup-confirm-bar">
             <span>
-              Write the receipt into <strong>{target?.file ?? d.target}</strong> and mark the source line ✅?
+              Write the receipt into{' '}
+              <strong>
+                <Visible text={target?.file ?? d.target} />
+              </strong>{' '}
+              and mark the source line ✅?
             </span>
             <button type="button" className="btn btn-primary" onClick={doPickup} data-testid="pickup-confirm" autoFocus>
               {label}

@@ -5,6 +5,8 @@ import { ArrowRight } from 'lucide-react'
 import type { Directive } from '../../../../shared/api'
 import { directiveRowTestId, primaryOccurrence } from './directive-model'
 import { DirectiveStateBadge } from './state-badge'
+import { visibleTitle } from '../../../../shared/visible-text'
+import { Visible } from '../../components/visible'
 
 /** Row height in px; rows are single-line so the virtualiser can use a fixed size. */
 const ROW_H = 30
@@ -13,12 +15,17 @@ function Route({ d }: { d: Directive }) {
   const src = d.source ?? primaryOccurrence(d)
   return (
     <span className="dir-route">
-      <span className="dir-from ellipsis" title={src ? `${src.project} · ${src.role}` : 'sender unknown (only a receipt was found)'}>
+      <span
+        className="dir-from ellipsis"
+        title={src ? visibleTitle(`${src.project} · ${src.role}`) : 'sender unknown (only a receipt was found)'}
+      >
         {src ? (
           <>
-            <span className="dir-proj">{src.project}</span>
+            <span className="dir-proj">
+              <Visible text={src.project} />
+            </span>
             <span className="dir-sep">/</span>
-            {d.source ? src.role : '?'}
+            {d.source ? <Visible text={src.role} /> : '?'}
           </>
         ) : (
           '?'
@@ -27,9 +34,9 @@ function Route({ d }: { d: Directive }) {
       <ArrowRight size={12} aria-hidden className="dir-arrow" />
       <span
         className={`dir-target mono ellipsis${d.resolution.kind === 'unresolved' ? ' text-error' : ''}`}
-        title={d.resolution.kind === 'unresolved' ? d.resolution.reason : d.target}
+        title={visibleTitle(d.resolution.kind === 'unresolved' ? d.resolution.reason : d.target)}
       >
-        {d.target}
+        <Visible text={d.target} />
       </span>
     </span>
   )
@@ -70,14 +77,18 @@ function Row({
       <span role="gridcell" className="dc-route">
         <Route d={d} />
       </span>
-      <span role="gridcell" className="dc-title ellipsis" title={d.title}>
-        {d.title || <span className="muted">(no title)</span>}
+      <span role="gridcell" className="dc-title ellipsis" title={visibleTitle(d.title)}>
+        {d.title ? <Visible text={d.title} /> : <span className="muted">(no title)</span>}
       </span>
       <span role="gridcell" className="dc-date ellipsis" title={src?.date ?? undefined}>
         {src?.date ?? <span className="faint">—</span>}
       </span>
-      <span role="gridcell" className="dc-file mono ellipsis" title={src ? `${src.project}/.muse/${src.file}:${src.line}` : undefined}>
-        {src ? `${src.file}:${src.line}` : '—'}
+      <span
+        role="gridcell"
+        className="dc-file mono ellipsis"
+        title={src ? visibleTitle(`${src.project}/.muse/${src.file}:${src.line}`) : undefined}
+      >
+        {src ? <Visible text={`${src.file}:${src.line}`} /> : '—'}
       </span>
     </div>
   )

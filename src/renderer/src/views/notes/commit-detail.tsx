@@ -6,14 +6,18 @@ import { CopyButton } from '../../components/copy-button'
 import { formatBytes, plural } from '../../lib/format'
 import { NoteCard } from './note-card'
 import { SHAPE_LABELS, shortSha } from './notes-model'
+import { Visible } from '../../components/visible'
+import { visibleTitle } from '../../../../shared/visible-text'
 
 function Body({ body, findings }: { body: NoteBody; findings: readonly NoteFinding[] }) {
   const shape = SHAPE_LABELS[body.shape]
   const mine = findings.filter((f) => f.ref === body.ref)
   return (
-    <section className="nd-body" aria-label={`Notes in ${body.ref}`} data-testid="note-body" data-shape={body.shape}>
+    <section className="nd-body" aria-label={`Notes in ${visibleTitle(body.ref)}`} data-testid="note-body" data-shape={body.shape}>
       <header className="nd-body-head">
-        <span className="mono nd-ref">{body.ref}</span>
+        <span className="mono nd-ref">
+          <Visible text={body.ref} />
+        </span>
         <Chip tone="mono" title={shape.title} data-testid="note-shape">
           {shape.label}
         </Chip>
@@ -35,7 +39,9 @@ function Body({ body, findings }: { body: NoteBody; findings: readonly NoteFindi
           <div className="nd-bad-head text-error">
             <CircleAlert size={13} aria-hidden /> Not JSON, from line {u.line}: kept as written, not dropped
           </div>
-          <pre className="mono">{u.text}</pre>
+          <pre className="mono">
+            <Visible text={u.text} multiline keepTabs />
+          </pre>
         </div>
       ))}
     </section>
@@ -73,14 +79,15 @@ export function CommitDetail({
           </Chip>
         )}
       </div>
-      <h2 className="nd-subject">{commit.subject ?? 'Commit not in this repository'}</h2>
+      <h2 className="nd-subject">{commit.subject ? <Visible text={commit.subject} /> : 'Commit not in this repository'}</h2>
       <p className="muted nd-meta">
-        {commit.author ?? 'unknown author'}
+        {commit.author ? <Visible text={commit.author} /> : 'unknown author'}
         {commit.date && <> · {commit.date.replace('T', ' ').replace('Z', ' UTC')}</>}
       </p>
       {general.map((f, i) => (
         <p key={i} className={`nd-finding ${f.level === 'error' ? 'text-error' : 'nl-warn'}`}>
-          {f.level === 'error' ? <CircleAlert size={13} aria-hidden /> : <TriangleAlert size={13} aria-hidden />} {f.message}
+          {f.level === 'error' ? <CircleAlert size={13} aria-hidden /> : <TriangleAlert size={13} aria-hidden />}{' '}
+          <Visible text={f.message} />
         </p>
       ))}
       {commit.bodies.map((b) => (

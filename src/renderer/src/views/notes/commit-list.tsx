@@ -11,6 +11,8 @@ import { Chip } from '../../components/chip'
 import { Keys } from '../../components/kbd'
 import { plural, shortAge } from '../../lib/format'
 import { shortSha, type CommitRow } from './notes-model'
+import { Visible } from '../../components/visible'
+import { visibleTitle } from '../../../../shared/visible-text'
 
 /** Row height in px (keep in sync with `.nl-row` in notes.css). */
 const ROW = 34
@@ -31,18 +33,20 @@ function Row({ row, selected, top, onSelect, now }: { row: CommitRow; selected: 
       data-sha={c.sha}
     >
       <span className="mono nl-sha">{shortSha(c.sha)}</span>
-      <span className="nl-subject" title={c.subject ?? undefined}>
-        <span className="ellipsis">{c.subject ?? <em className="muted">commit not in this repository</em>}</span>
+      <span className="nl-subject" title={c.subject ? visibleTitle(c.subject) : undefined}>
+        <span className="ellipsis">
+          {c.subject ? <Visible text={c.subject} /> : <em className="muted">commit not in this repository</em>}
+        </span>
         {!c.merged && (
           <span className="nl-branch" title="Not reachable from the default branch">
             <GitBranch size={11} aria-hidden /> not merged
           </span>
         )}
       </span>
-      <span className="nl-agents" title={row.namespaces.join(', ')}>
+      <span className="nl-agents" title={visibleTitle(row.namespaces.join(', '))}>
         {row.namespaces.slice(0, SHOWN_AGENTS).map((ns) => (
           <Chip key={ns} tone="mono">
-            {ns}
+            <Visible text={ns} max={200} />
           </Chip>
         ))}
         {row.namespaces.length > SHOWN_AGENTS && <span className="nl-more">+{row.namespaces.length - SHOWN_AGENTS}</span>}

@@ -2,23 +2,36 @@
 import { ArrowUpFromLine, Archive } from 'lucide-react'
 import type { NoteFinding, SquadNote } from '../../../../shared/api'
 import { Chip } from '../../components/chip'
+import { Visible } from '../../components/visible'
+import { visibleTitle } from '../../../../shared/visible-text'
 
 /** Fields shown in the card's header or summary, not repeated below. */
 const SHOWN = new Set(['agent', 'timestamp', 'type', 'promote_to_permanent', 'archive_on_close'])
 
 function Value({ value }: { value: unknown }) {
-  if (typeof value === 'string') return <span className="nc-text">{value}</span>
+  if (typeof value === 'string')
+    return (
+      <span className="nc-text">
+        <Visible text={value} multiline keepTabs />
+      </span>
+    )
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return <span className="num">{String(value)}</span>
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
     return (
       <ul className="nc-list">
         {value.map((v, i) => (
-          <li key={i}>{v}</li>
+          <li key={i}>
+            <Visible text={v} multiline keepTabs />
+          </li>
         ))}
       </ul>
     )
   }
-  return <code className="nc-json">{JSON.stringify(value, null, 1).replace(/\n\s*/g, ' ')}</code>
+  return (
+    <code className="nc-json">
+      <Visible text={JSON.stringify(value, null, 1).replace(/\n\s*/g, ' ')} />
+    </code>
+  )
 }
 
 /** The card; `findings` are the ones about this note. */
@@ -28,13 +41,17 @@ export function NoteCard({ note, findings }: { note: SquadNote; findings: readon
     <article
       className={`note-card${findings.some((f) => f.level === 'error') ? ' note-card-error' : ''}`}
       data-testid="note-card"
-      aria-label={`Note by ${note.agent ?? 'unknown agent'}`}
+      aria-label={`Note by ${note.agent ? visibleTitle(note.agent) : 'unknown agent'}`}
     >
       <header className="nc-head">
-        <strong className="nc-agent">{note.agent ?? <em className="muted">no agent</em>}</strong>
-        {note.type && <Chip tone={note.type === 'decision' ? 'accent' : 'neutral'}>{note.type}</Chip>}
+        <strong className="nc-agent">{note.agent ? <Visible text={note.agent} /> : <em className="muted">no agent</em>}</strong>
+        {note.type && (
+          <Chip tone={note.type === 'decision' ? 'accent' : 'neutral'}>
+            <Visible text={note.type} max={200} />
+          </Chip>
+        )}
         <span className="nc-time mono" title="timestamp">
-          {note.timestamp ?? 'no timestamp'}
+          {note.timestamp ? <Visible text={note.timestamp} max={200} /> : 'no timestamp'}
         </span>
         <span className="card-spacer" />
         <span className="nc-line muted" title="Line in the note body">
@@ -44,7 +61,9 @@ export function NoteCard({ note, findings }: { note: SquadNote; findings: readon
       <dl className="nc-fields">
         {fields.map(([k, v]) => (
           <div key={k} className="nc-field">
-            <dt>{k}</dt>
+            <dt>
+              <Visible text={k} max={200} />
+            </dt>
             <dd>
               <Value value={v} />
             </dd>
@@ -67,7 +86,7 @@ export function NoteCard({ note, findings }: { note: SquadNote; findings: readon
       )}
       {findings.map((f, i) => (
         <p key={i} className={`nc-finding ${f.level === 'error' ? 'text-error' : 'nl-warn'}`}>
-          {f.message}
+          <Visible text={f.message} />
         </p>
       ))}
     </article>

@@ -3,6 +3,8 @@
 import { useState } from 'react'
 import { CircleAlert, TriangleAlert } from 'lucide-react'
 import { roleHref } from '../../lib/muse-route'
+import { visibleTitle } from '../../../../shared/visible-text'
+import { Visible } from '../../components/visible'
 
 /** One line of the list; `line` makes it a link into the role viewer. */
 export interface CardFinding {
@@ -28,14 +30,22 @@ export function FindingsList({ project, findings }: { project: string; findings:
         {shown.map((f, i) => (
           <li key={i} className={`finding finding-${f.level}`}>
             {f.level === 'error' ? <CircleAlert size={13} aria-label="error" /> : <TriangleAlert size={13} aria-label="warning" />}
-            {f.role && <span className="finding-role">{f.role}</span>}
+            {f.role && (
+              <span className="finding-role">
+                <Visible text={f.role} />
+              </span>
+            )}
             {f.role && f.line ? (
-              <a className="finding-msg ellipsis" href={roleHref(project, f.role, f.line)} title={`${f.message} (line ${f.line})`}>
-                {f.message}
+              <a
+                className="finding-msg ellipsis"
+                href={roleHref(project, f.role, f.line)}
+                title={`${visibleTitle(f.message)} (line ${f.line})`}
+              >
+                <Visible text={f.message} />
               </a>
             ) : (
-              <span className="finding-msg ellipsis" title={f.message}>
-                {f.message}
+              <span className="finding-msg ellipsis" title={visibleTitle(f.message)}>
+                <Visible text={f.message} />
               </span>
             )}
           </li>

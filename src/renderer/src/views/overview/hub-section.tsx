@@ -16,6 +16,8 @@ import { shortAge } from '../../lib/format'
 import { timelineHref } from '../../stores/timeline-store'
 import type { TimelineFilters } from '../timeline/timeline-query'
 import { InboxBell } from './hub-inbox-bell'
+import { visibleTitle } from '../../../../shared/visible-text'
+import { Visible } from '../../components/visible'
 
 type HubOverview = MethodOutput<'hub.overview'>['hubs'][number]
 type Agent = HubOverview['agents'][number]
@@ -37,10 +39,12 @@ function AgentPill({ agent, href }: { agent: Agent; href: string }) {
       className={`hub-agent hub-agent-${agent.state}${stale ? ' stale' : ''}`}
       data-testid={`hub-agent-${agent.agent}`}
       data-state={agent.state}
-      title={`${agent.agent}: ${STATE_LABELS[agent.state]} (${agent.reason})${agent.presence ? `\nlast seen ${agent.presence.at}${agent.presence.stale ? ' (stale)' : ''}` : '\nnever announced presence'}`}
+      title={`${visibleTitle(agent.agent)}: ${STATE_LABELS[agent.state]} (${visibleTitle(agent.reason)})${agent.presence ? `\nlast seen ${agent.presence.at}${agent.presence.stale ? ' (stale)' : ''}` : '\nnever announced presence'}`}
     >
       <span className="hub-dot" aria-hidden />
-      <span className="hub-agent-name">{agent.agent}</span>
+      <span className="hub-agent-name">
+        <Visible text={agent.agent} />
+      </span>
       <span className="hub-agent-state">
         {STATE_LABELS[agent.state]}
         {waiting && (

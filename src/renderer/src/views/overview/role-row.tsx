@@ -6,6 +6,8 @@ import { formatBytes } from '../../lib/format'
 import { roleHref } from '../../lib/muse-route'
 import { useDirectivesUi } from '../directives/directives-store'
 import { LineBar } from './line-bar'
+import { visibleTitle } from '../../../../shared/visible-text'
+import { Visible } from '../../components/visible'
 
 /** How many flag chips fit before collapsing the rest into "+N". */
 const VISIBLE_FLAGS = 3
@@ -17,12 +19,18 @@ function Flags({ flags }: { flags: readonly string[] }) {
   return (
     <span className="flags">
       {shown.map((f, i) => (
-        <Chip key={i} className="flag" title={f}>
-          {f}
+        <Chip key={i} className="flag" title={visibleTitle(f)}>
+          <Visible text={f} max={200} />
         </Chip>
       ))}
       {rest > 0 && (
-        <Chip className="flag-more" title={flags.slice(VISIBLE_FLAGS).join('\n')}>
+        <Chip
+          className="flag-more"
+          title={flags
+            .slice(VISIBLE_FLAGS)
+            .map((f) => visibleTitle(f))
+            .join('\n')}
+        >
           +{rest}
         </Chip>
       )}
@@ -89,8 +97,8 @@ export function RoleRow({ project, role, pending }: { project: string; role: Rol
         <>
           <td className="col-version">
             {l0.version ? (
-              <Chip tone="mono" data-testid={`l0-version-${id}`} title={l0.version}>
-                {l0.version}
+              <Chip tone="mono" data-testid={`l0-version-${id}`} title={visibleTitle(l0.version)}>
+                <Visible text={l0.version} max={200} />
               </Chip>
             ) : (
               <span className="muted" data-testid={`l0-version-${id}`} title="This L0 line has no version part">
@@ -103,9 +111,9 @@ export function RoleRow({ project, role, pending }: { project: string; role: Rol
               <span
                 className={`priority ellipsis${l0.topPriority ? '' : ' muted'}`}
                 data-testid={`l0-priority-${id}`}
-                title={l0.topPriority ?? l0.raw}
+                title={visibleTitle(l0.topPriority ?? l0.raw)}
               >
-                {l0.topPriority ?? '—'}
+                {l0.topPriority ? <Visible text={l0.topPriority} /> : '—'}
               </span>
               {l0.overLimit && (
                 <span className="overlimit" title={`L0 body is ${l0.length} characters; the spec allows 120`}>

@@ -10,6 +10,8 @@ import type { SessionStateName } from '../../../../shared/contract/session-state
 import { useAgentSessions, type AgentSession } from '../../api/session-queries'
 import { useNow } from '../../hooks/use-now'
 import { shortAge } from '../../lib/format'
+import { visibleTitle } from '../../../../shared/visible-text'
+import { Visible } from '../../components/visible'
 
 const STATE: Record<SessionStateName, { label: string; icon: ReactNode; rank: number }> = {
   waiting: { label: 'waiting for input', icon: <Hourglass size={14} aria-hidden />, rank: 0 },
@@ -37,7 +39,7 @@ function SessionRow({ s, now }: { s: AgentSession; now: number }) {
       data-testid="session-row"
       data-session={s.session_id}
       data-state={s.state}
-      title={`${s.harness} session ${s.session_id}\n${s.cwd}\nlast hook: ${s.hook_event} at ${new Date(s.since).toLocaleString()}`}
+      title={`${visibleTitle(s.harness)} session ${visibleTitle(s.session_id)}\n${visibleTitle(s.cwd)}\nlast hook: ${visibleTitle(s.hook_event)} at ${new Date(s.since).toLocaleString()}`}
     >
       <span className="row-list-label session-state">
         {st.icon}
@@ -45,12 +47,17 @@ function SessionRow({ s, now }: { s: AgentSession; now: number }) {
       </span>
       <span className="row-list-text session-text">
         <span className="row-list-clip session-agent">
-          {s.agent} <span className="muted">· {s.harness}</span>
+          <Visible text={s.agent} />{' '}
+          <span className="muted">
+            · <Visible text={s.harness} />
+          </span>
         </span>
         <span className="row-list-clip session-where muted">
-          {[s.stream.replace(/^project\//, ''), folder !== s.stream.replace(/^project\//, '') ? folder : null, s.message]
-            .filter(Boolean)
-            .join(' · ')}
+          <Visible
+            text={[s.stream.replace(/^project\//, ''), folder !== s.stream.replace(/^project\//, '') ? folder : null, s.message]
+              .filter(Boolean)
+              .join(' · ')}
+          />
         </span>
       </span>
       <span className="row-list-time session-since" data-testid="session-since" title={`since ${new Date(s.since).toLocaleString()}`}>

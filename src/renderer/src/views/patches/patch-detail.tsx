@@ -39,7 +39,9 @@ export function PatchDetail({ hub, id }: { hub: string | null; id: string }) {
             </strong>{' '}
             → <Visible text={e.to_agent ?? '*'} />
           </span>
-          <span>{s.project ?? e.stream}</span>
+          <span>
+            <Visible text={s.project ?? e.stream} />
+          </span>
           {e.branch && (
             <Chip tone="mono">
               <GitBranch size={11} aria-hidden /> <Visible text={e.branch} />
@@ -62,7 +64,11 @@ export function PatchDetail({ hub, id }: { hub: string | null; id: string }) {
             </a>
           )}
         </div>
-        {s.state !== 'waiting' && v.verdict !== 'refused' && <p className="patch-state-reason muted">{s.state_reason}</p>}
+        {s.state !== 'waiting' && v.verdict !== 'refused' && (
+          <p className="patch-state-reason muted">
+            <Visible text={s.state_reason} />
+          </p>
+        )}
       </header>
       <VerificationPanel v={v} />
       <ApplyPanel hub={hub} id={e.id} refusedReason={refusedReason} lastRun={runs.at(-1) ?? null} />

@@ -54,7 +54,9 @@ export function PatchList({ patches, selected, onSelect }: PatchListProps) {
             <span className="patch-row-from">
               <Visible text={p.event.from_agent} />
             </span>
-            <span className="muted">→ {p.event.to_agent ?? '*'}</span>
+            <span className="muted">
+              → <Visible text={p.event.to_agent ?? '*'} />
+            </span>
             <span className="card-spacer" />
             <PatchStateBadge state={p.state} verdict={p.verdict} byMuster={p.state_by_muster} />
           </div>
@@ -62,7 +64,9 @@ export function PatchList({ patches, selected, onSelect }: PatchListProps) {
             <Visible text={p.event.body.split('\n')[0] || p.event.correlation_id || p.event.id} />
           </div>
           <div className="patch-row-meta muted">
-            <span>{p.project ?? p.event.stream}</span>
+            <span>
+              <Visible text={p.project ?? p.event.stream} />
+            </span>
             {p.event.branch && (
               <span className="mono">
                 <Visible text={p.event.branch} />

@@ -2,6 +2,8 @@
 import { ArrowRight } from 'lucide-react'
 import type { DirectiveOccurrence, DirectiveState, Notice } from '../../../../shared/api'
 import { DirectiveStateBadge, MarkBadge } from '../directives/state-badge'
+import { Visible } from '../../components/visible'
+import { visibleTitle } from '../../../../shared/visible-text'
 
 /** One directive line of this file, with its cross-project state when the directive index knows it. */
 export interface RoleDirectiveItem {
@@ -39,17 +41,21 @@ export function RoleDirectives({
                 type="button"
                 className="rd-item"
                 onClick={() => onJump(o.line)}
-                title={`${o.id}→${o.target}: ${o.title} (line ${o.line})`}
+                title={visibleTitle(`${o.id}→${o.target}: ${o.title} (line ${o.line})`)}
                 data-testid={`role-directive-${o.id}`}
               >
                 <span className="rd-top">
                   {state ? <DirectiveStateBadge state={state} /> : <MarkBadge mark={o.mark} />}
                   <span className="mono rd-id">{o.id}</span>
                   <ArrowRight size={11} aria-hidden className="faint" />
-                  <span className="mono rd-target ellipsis">{o.target}</span>
+                  <span className="mono rd-target ellipsis">
+                    <Visible text={o.target} />
+                  </span>
                   <span className="rd-line num">:{o.line}</span>
                 </span>
-                <span className="rd-title ellipsis">{o.title || o.statusText || ' '}</span>
+                <span className="rd-title ellipsis">
+                  <Visible text={o.title || o.statusText || ' '} />
+                </span>
               </button>
             </li>
           ))}

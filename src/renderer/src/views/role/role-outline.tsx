@@ -2,6 +2,8 @@
 import { useEffect, useRef } from 'react'
 import type { RoleDetail } from '../../../../shared/api'
 import { plainInline } from '../../components/markdown'
+import { Visible } from '../../components/visible'
+import { visibleTitle } from '../../../../shared/visible-text'
 
 type Section = RoleDetail['sections'][number]
 
@@ -44,10 +46,12 @@ export function RoleOutline({
                 className={`outline-item outline-l${Math.min(4, s.level - minLevel + 1)}${active === s.line ? ' active' : ''}`}
                 onClick={() => onJump(s.line)}
                 aria-current={active === s.line ? 'location' : undefined}
-                title={`${plainInline(s.title)} (lines ${s.line}–${s.endLine})`}
+                title={`${visibleTitle(plainInline(s.title))} (lines ${s.line}–${s.endLine})`}
                 data-line={s.line}
               >
-                <span className="ellipsis">{plainInline(s.title)}</span>
+                <span className="ellipsis">
+                  <Visible text={plainInline(s.title)} />
+                </span>
                 {KIND_LABEL[s.kind] && <span className={`outline-kind outline-kind-${s.kind}`}>{KIND_LABEL[s.kind]}</span>}
               </button>
             </li>

@@ -3,6 +3,8 @@ import { Radio } from 'lucide-react'
 import { BROADCAST, EventType } from '../../../../shared/api'
 import { eventTypeKey } from '../../../../shared/event-type'
 import { Chip, type ChipTone } from '../../components/chip'
+import { Visible } from '../../components/visible'
+import { visibleTitle } from '../../../../shared/visible-text'
 
 /** Event time: `14:03:22` today, `Nov 29 14:03` before; the full UTC stamp in the tooltip. */
 export function EventTime({ iso, className }: { iso: string; className?: string }) {
@@ -36,8 +38,8 @@ export function typeFamily(raw: string): string {
 /** The event type as a coloured badge. */
 export function TypeBadge({ type }: { type: string }) {
   return (
-    <span className={`ev-type ev-type-${typeFamily(type)}`} title={type}>
-      {type}
+    <span className={`ev-type ev-type-${typeFamily(type)}`} title={visibleTitle(type)}>
+      <Visible text={type} max={80} />
     </span>
   )
 }
@@ -67,8 +69,8 @@ export function StatusBadge({ status, testId }: { status: string | null | undefi
 export function Route({ from, to }: { from: string; to: string | null | undefined }) {
   return (
     <span className="ev-route">
-      <span className="ev-agent ellipsis" title={from}>
-        {from}
+      <span className="ev-agent ellipsis" title={visibleTitle(from)}>
+        <Visible text={from} max={300} />
       </span>
       <span className="ev-arrow" aria-label="to">
         →
@@ -79,8 +81,8 @@ export function Route({ from, to }: { from: string; to: string | null | undefine
           all
         </span>
       ) : to ? (
-        <span className="ev-agent ellipsis" title={to}>
-          {to}
+        <span className="ev-agent ellipsis" title={visibleTitle(to)}>
+          <Visible text={to} max={300} />
         </span>
       ) : (
         <span className="ev-none" title="No to_agent">
@@ -95,14 +97,20 @@ export function Route({ from, to }: { from: string; to: string | null | undefine
 export function Lane({ stream, room, topic }: { stream: string; room: string; topic: string | null | undefined }) {
   const full = [stream, room, topic].filter(Boolean).join(' / ')
   return (
-    <span className="ev-lane ellipsis" title={full}>
-      <span className="ev-stream">{stream.replace(/^project\//, '')}</span>
+    <span className="ev-lane ellipsis" title={visibleTitle(full)}>
+      <span className="ev-stream">
+        <Visible text={stream.replace(/^project\//, '')} max={300} />
+      </span>
       <span className="ev-sep">/</span>
-      <span>{room}</span>
+      <span>
+        <Visible text={room} max={300} />
+      </span>
       {topic && (
         <>
           <span className="ev-sep">/</span>
-          <span className="ev-topic">{topic}</span>
+          <span className="ev-topic">
+            <Visible text={topic} max={300} />
+          </span>
         </>
       )}
     </span>
@@ -122,19 +130,19 @@ export function CorrelationChip({
   if (!id) return null
   if (!onOpen) {
     return (
-      <Chip tone="mono" title={id}>
-        {id}
+      <Chip tone="mono" title={visibleTitle(id)}>
+        <Visible text={id} max={300} />
       </Chip>
     )
   }
   const chip = {
     className: 'chip chip-mono ev-corr',
-    title: `Open the thread ${id} (t)`,
+    title: `Open the thread ${visibleTitle(id)} (t)`,
     onClick: (e: React.MouseEvent) => {
       e.stopPropagation()
       onOpen(id)
     },
-    children: id
+    children: <Visible text={id} max={300} />
   }
   // inside a listbox option nothing may take focus (the option is the one interactive thing):
   // the chip opens the thread on a click; from the keyboard, `t` opens the selected row's thread

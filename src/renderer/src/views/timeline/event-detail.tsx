@@ -18,6 +18,8 @@ import { AckForm, ReplyForm } from './event-actions'
 import { CorrelationChip, EventTime, Route, StatusBadge, TypeBadge } from './event-bits'
 import type { TimelineEvent } from './hub-types'
 import { OperatorLine, ReadOnlyNote } from './operator-line'
+import { visibleTitle } from '../../../../shared/visible-text'
+import { Visible } from '../../components/visible'
 
 /** Detail pane for event `id`; `preview` (the list row) shows while the full event loads. */
 export function EventDetail({ hub, id, preview }: { hub: string | null; id: string; preview: TimelineEvent | undefined }) {
@@ -52,8 +54,7 @@ export function EventDetail({ hub, id, preview }: { hub: string | null; id: stri
           </dd>
           <dt>Lane</dt>
           <dd className="mono">
-            {event.stream} / {event.room}
-            {event.topic ? ` / ${event.topic}` : ''}
+            <Visible text={`${event.stream} / ${event.room}${event.topic ? ` / ${event.topic}` : ''}`} />
           </dd>
           <dt>Time</dt>
           <dd>
@@ -65,8 +66,13 @@ export function EventDetail({ hub, id, preview }: { hub: string | null; id: stri
             <>
               <dt>Branch</dt>
               <dd className="mono">
-                <GitBranch size={12} aria-hidden /> {event.branch ?? '—'}
-                {event.base_commit && <span className="muted"> @ {event.base_commit}</span>}
+                <GitBranch size={12} aria-hidden /> <Visible text={event.branch ?? '—'} />
+                {event.base_commit && (
+                  <span className="muted">
+                    {' '}
+                    @ <Visible text={event.base_commit} />
+                  </span>
+                )}
               </dd>
             </>
           )}
@@ -88,7 +94,7 @@ export function EventDetail({ hub, id, preview }: { hub: string | null; id: stri
         <section className="tl-section">
           <h3>Body</h3>
           <pre className="tl-body-full" data-testid="event-body">
-            {full.data ? full.data.event.body : event.body}
+            <Visible text={full.data ? full.data.event.body : event.body} multiline keepTabs />
             {!full.data && event.body_truncated ? '…' : ''}
           </pre>
           {!full.data && event.body_truncated && <p className="hint">Loading the full body ({event.body_length} characters)…</p>}
@@ -98,7 +104,7 @@ export function EventDetail({ hub, id, preview }: { hub: string | null; id: stri
           <section className="tl-section">
             <h3>Metadata</h3>
             <pre className="tl-json" data-testid="event-metadata">
-              {metadataText(event)}
+              <Visible text={metadataText(event)} multiline keepTabs />
             </pre>
           </section>
         )}
@@ -195,11 +201,13 @@ function AckChain({ hub, event }: { hub: string | null; event: TimelineEvent }) 
           {acks.data.map((a) => (
             <li key={a.id} data-testid={`ack-${a.id}`}>
               <StatusBadge status={a.status} />
-              <span className="mono">{a.from_agent}</span>
+              <span className="mono">
+                <Visible text={a.from_agent} />
+              </span>
               <RelativeTime iso={a.created_at} className="muted" />
               {a.body && (
-                <span className="tl-ack-body ellipsis" title={a.body}>
-                  {a.body}
+                <span className="tl-ack-body ellipsis" title={visibleTitle(a.body)}>
+                  <Visible text={a.body.replace(/(?:\r\n|[\n\t ])+/g, ' ')} />
                 </span>
               )}
             </li>

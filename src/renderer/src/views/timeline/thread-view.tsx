@@ -13,6 +13,7 @@ import { plural } from '../../lib/format'
 import { useTimelineStore } from '../../stores/timeline-store'
 import { PaneIdAndClose } from './pane-id'
 import { EventTime, Route, StatusBadge } from './event-bits'
+import { Visible } from '../../components/visible'
 
 /** How long a stuck task has waited, "3 h 20 min". */
 function duration(ms: number): string {
@@ -73,7 +74,10 @@ export function ThreadView({ hub, correlationId }: { hub: string | null; correla
               )}
               {thread.data.state_by && (
                 <span className="muted">
-                  by <span className="mono">{thread.data.state_by}</span>
+                  by{' '}
+                  <span className="mono">
+                    <Visible text={thread.data.state_by} />
+                  </span>
                   {thread.data.state_at && (
                     <>
                       {' '}
@@ -85,14 +89,20 @@ export function ThreadView({ hub, correlationId }: { hub: string | null; correla
             </div>
             {thread.data.request ? (
               <>
-                <h3 className="tl-task-title">{thread.data.request.title}</h3>
+                <h3 className="tl-task-title">
+                  <Visible text={thread.data.request.title} />
+                </h3>
                 <p className="tl-task-meta">
                   <Route from={thread.data.request.from_agent} to={thread.data.request.to_agent} />
-                  <span className="mono muted">{thread.data.request.stream}</span>
+                  <span className="mono muted">
+                    <Visible text={thread.data.request.stream} />
+                  </span>
                   {thread.data.request.branch && (
                     <span className="mono muted">
-                      <GitBranch size={12} aria-hidden /> {thread.data.request.branch}
-                      {thread.data.request.base_commit && ` @ ${thread.data.request.base_commit.slice(0, 10)}`}
+                      <GitBranch size={12} aria-hidden />{' '}
+                      <Visible
+                        text={`${thread.data.request.branch}${thread.data.request.base_commit ? ` @ ${thread.data.request.base_commit.slice(0, 10)}` : ''}`}
+                      />
                     </span>
                   )}
                 </p>
@@ -105,7 +115,10 @@ export function ThreadView({ hub, correlationId }: { hub: string | null; correla
               {thread.data.claimed_by && (
                 <>
                   {' '}
-                  · claimed by <span className="mono">{thread.data.claimed_by}</span>
+                  · claimed by{' '}
+                  <span className="mono">
+                    <Visible text={thread.data.claimed_by} />
+                  </span>
                 </>
               )}
               {thread.data.last_at && (
@@ -127,17 +140,23 @@ export function ThreadView({ hub, correlationId }: { hub: string | null; correla
                 <span className="tl-step-dot" aria-hidden />
                 <button type="button" className="tl-step-main" onClick={() => openDetail(s.id)} title="Open this event">
                   <span className="tl-step-head">
-                    <strong className="tl-step-label">{stepLabel(s.type, s.status)}</strong>
+                    <strong className="tl-step-label">
+                      <Visible text={stepLabel(s.type, s.status)} max={80} />
+                    </strong>
                     {s.voided && <Chip title="Voided by a superseded ack">voided</Chip>}
                     <span className="card-spacer" />
                     <EventTime iso={s.created_at} className="muted" />
                   </span>
                   <span className="tl-step-who">
                     <Route from={s.from_agent} to={s.to_agent} />
-                    <span className="mono faint">{s.type}</span>
+                    <span className="mono faint">
+                      <Visible text={s.type} max={80} />
+                    </span>
                   </span>
                   {s.body && (
-                    <span className="tl-step-body">{s.body.split('\n').find((l) => l.trim() && l.trim() !== 'Goal:') ?? s.body}</span>
+                    <span className="tl-step-body">
+                      <Visible text={s.body.split('\n').find((l) => l.trim() && l.trim() !== 'Goal:') ?? s.body} />
+                    </span>
                   )}
                 </button>
               </li>

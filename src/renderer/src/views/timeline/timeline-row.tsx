@@ -4,6 +4,8 @@ import { BROADCAST } from '../../../../shared/api'
 import { OUT_OF_SEQUENCE, OUT_OF_SEQUENCE_WHY, outOfSequence } from '../../../../shared/hub-sequence'
 import { CorrelationChip, EventTime, Lane, Route, StatusBadge, TypeBadge } from './event-bits'
 import type { TimelineEvent } from './hub-types'
+import { visibleTitle } from '../../../../shared/visible-text'
+import { Visible } from '../../components/visible'
 
 /** Row height in px; fixed so 1,000,000 rows need no measuring (28 px × 1e6 fits Chromium's limit). */
 export const ROW_HEIGHT = 28
@@ -62,7 +64,8 @@ const RowCells = memo(function RowCells({
   onThread: (correlationId: string) => void
   taskState?: string | undefined
 }) {
-  const preview = event.body.replace(/\s+/g, ' ').trim()
+  // line breaks, tabs and runs of spaces fold into one space; a lone carriage return stays, marked
+  const preview = event.body.replace(/(?:\r\n|[\n\t ])+/g, ' ').trim()
   return (
     <>
       <EventTime iso={event.created_at} />
@@ -75,13 +78,16 @@ const RowCells = memo(function RowCells({
       >
         <StatusBadge status={taskState ?? event.status} testId={taskState ? 'task-state' : undefined} />
       </span>
-      <span className="tl-body ellipsis" title={event.body_truncated ? `${preview}… (${event.body_length} characters)` : preview}>
+      <span
+        className="tl-body ellipsis"
+        title={event.body_truncated ? `${visibleTitle(preview)}… (${event.body_length} characters)` : visibleTitle(preview)}
+      >
         {outOfSequence(event.seq) && (
           <span className="tl-out-of-sequence" title={OUT_OF_SEQUENCE_WHY} data-testid="out-of-sequence">
             {OUT_OF_SEQUENCE}
           </span>
         )}
-        {preview || <span className="faint">(empty body)</span>}
+        {preview ? <Visible text={preview} max={400} /> : <span className="faint">(empty body)</span>}
       </span>
       <span className="tl-corr">
         <CorrelationChip id={event.correlation_id} onOpen={onThread} inOption />

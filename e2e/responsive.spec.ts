@@ -2,7 +2,9 @@
  * Every screen at every size (issue 20, point 5): a phone (390x844), a tablet (768x1024), a laptop
  * (1280x800) and a desktop (1600x1000), both themes. No horizontal scrolling on any screen, the
  * Approve and Deny buttons of a pending approval in view, axe clean; a screenshot of each screen at
- * each size in each theme (e2e/artifacts/responsive/) to look at. At the desktop size axe is
+ * each size in each theme (e2e/artifacts/responsive/) to look at. Nothing cut off or squeezed (issue
+ * 33, point 6): every hub card's counts and agent chips inside the card, the role tables' top
+ * priority column wide enough for its one-line header, each screen's subtitle at a readable width. At the desktop size axe is
  * a11y.spec.ts's job: it scans every screen there in both themes (1600x1000 is the suite's viewport).
  */
 import type { Page } from '@playwright/test'
@@ -54,6 +56,32 @@ async function sideways(page: Page): Promise<{ page: number; main: number; wides
   })
 }
 
+/** What is cut off or squeezed on the current screen: hub cards, role tables, the subtitle. */
+async function squeezed(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = []
+    const name = (el: Element): string => `${el.tagName.toLowerCase()}.${el.className} "${(el.textContent ?? '').trim().slice(0, 40)}"`
+    for (const card of document.querySelectorAll('.hub-card')) {
+      const c = card.getBoundingClientRect()
+      for (const el of card.querySelectorAll('.hub-count, .hub-agent')) {
+        const r = el.getBoundingClientRect()
+        if (r.right > c.right + 1 || r.left < c.left - 1)
+          out.push(
+            `hub card cuts off ${name(el)} (${Math.round(r.left)}-${Math.round(r.right)} in ${Math.round(c.left)}-${Math.round(c.right)})`
+          )
+      }
+    }
+    for (const th of document.querySelectorAll('table.roles thead th')) {
+      const r = th.getBoundingClientRect()
+      if (r.width > 0 && r.height > 40)
+        out.push(`role table header ${name(th)} wraps: ${Math.round(r.height)}px high, ${Math.round(r.width)}px wide`)
+    }
+    const sub = document.querySelector('#main .screen-header-text p')
+    if (sub && sub.getBoundingClientRect().width < 240) out.push(`subtitle squeezed to ${Math.round(sub.getBoundingClientRect().width)}px`)
+    return out
+  })
+}
+
 for (const size of SIZES) {
   for (const scheme of ['light', 'dark'] as const) {
     const axe = 'axeElsewhere' in size ? '' : ', axe clean'
@@ -76,6 +104,7 @@ for (const size of SIZES) {
         const s = await sideways(page)
         if (s.page > 0 || s.main > 0)
           problems.push(`${name}: scrolls sideways by ${s.page}px (page) / ${s.main}px (main); widest: ${s.widest}`)
+        for (const p of await squeezed(page)) problems.push(`${name}: ${p}`)
         if (name === 'approvals') {
           for (const b of ['approve', 'deny']) {
             const box = await page.getByTestId(b).boundingBox()
@@ -85,6 +114,12 @@ for (const size of SIZES) {
         }
         if (axe) for (const v of await seriousViolations(page)) problems.push(`${name}: axe: ${v}`)
         await page.screenshot({ path: `e2e/artifacts/responsive/${name}-${size.name}-${scheme}.png` })
+        if (name === 'overview') {
+          // below the fold: the hub card and the first project's role table
+          await page.locator('.hub-card').first().scrollIntoViewIfNeeded()
+          await settled(page)
+          await page.screenshot({ path: `e2e/artifacts/responsive/overview-hub-${size.name}-${scheme}.png` })
+        }
       }
       expect(problems).toEqual([])
     })

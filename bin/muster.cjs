@@ -69,6 +69,28 @@ function isSessionHookCall(args) {
   return args[i] === 'session-hook' && args[i + 1] !== 'install' && !args.includes('--help') && !args.includes('-h')
 }
 
+/**
+ * The Node.js lines Muster runs on: package.json's `engines` (^22.12.0 || ^24.0.0), kept in step by
+ * test/node-lines.test.ts. Another Node gets one line saying which Node it is and what to do, not
+ * an error from deep inside a module built for another one.
+ */
+const SUPPORTED_NODE = [
+  [22, 12],
+  [24, 0]
+]
+
+/** The line and the fix for an unsupported Node, or null when this Node is supported. */
+function unsupportedNode(version, execPath, installed) {
+  const [major, minor] = version.slice(1).split('.').map(Number)
+  if (SUPPORTED_NODE.some(([M, m]) => major === M && minor >= m)) return null
+  return (
+    `muster: Muster runs on Node.js 22 (22.12 or later) or 24; this is Node.js ${version} (${execPath})\n` +
+    (installed
+      ? '  install Node.js 22 or 24 and put it first on PATH\n'
+      : '  install Node.js 22 or 24 (e.g. nvm install 22), then in this checkout run: npm rebuild better-sqlite3\n')
+  )
+}
+
 /** Exits once what was written to stdout and stderr has reached them (pipes are asynchronous on Windows). */
 function exitWhenFlushed() {
   let left = 2
@@ -88,6 +110,14 @@ function stop(message) {
  * is called instead of `stop` when this build cannot run the call.
  */
 function main(args, gate = { fault: stop }) {
+  // hook calls answer their harness in its own format whatever happens; everything else says first
+  // when it runs on a Node it does not support
+  const wrongNode =
+    isHookCall(args) || isSessionHookCall(args) ? null : unsupportedNode(process.version, process.execPath, existsSync(NATIVE))
+  if (wrongNode) {
+    process.stderr.write(wrongNode)
+    process.exit(1)
+  }
   enableCompileCache(process.env)
   if (!process.env.MUSTER_SQLITE_BINDING && existsSync(NATIVE)) {
     const addon = join(NATIVE, `node-v${process.versions.modules}-${process.platform}-${process.arch}`, 'better_sqlite3.node')

@@ -49,7 +49,7 @@ import { registerUsage } from './commands/usage'
 import { registerBudget } from './commands/budget'
 import { helpOutput } from './help-output'
 import { defineSubcommands } from './lazy'
-import { CliError, CliExit, fail, processIo, type CliIo } from './output'
+import { CliError, CliExit, errorText, fail, processIo, type CliIo } from './output'
 import { argparseMessage, isArgparseStyle, progOf, USAGE_EXIT, UsageError, usageLine } from './usage'
 
 /** The command that raised each commander error (its `exitOverride` records it). */
@@ -166,8 +166,8 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
     if (err instanceof UsageError) return usageFail(io, err.command, err.message)
     if (err instanceof CliExit) return err.exitCode
     const upstream = isArgparseStyle(running)
-    if (err instanceof CliError) return fail(io, json, err.message, err.exitCode, upstream)
-    return fail(io, json, err instanceof Error ? err.message : String(err), 1, upstream)
+    if (err instanceof CliError) return fail(io, json, errorText(err), err.exitCode, upstream)
+    return fail(io, json, errorText(err), 1, upstream)
   }
 }
 

@@ -208,14 +208,41 @@ export function count(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`
 }
 
+/** Lines of an error kept after its first (a hint, the cause): more is noise, not help. */
+const MORE_LINES = 8
+
 /**
- * An error: one line on stderr, or `{"error": ...}` on stdout with --json. The commands twinning
- * `mempalace` ones print it as upstream's `_logstream_fail` does (cli/cmd_coord.py): Python's
+ * An error's text for `fail`: its message, then `cause: …` for each cause (`new Error(m, { cause })`)
+ * the message does not already include, so "what to run" and "why" both reach the operator. An
+ * error marked `causeShown` has said it in its own words already.
+ */
+export function errorText(err: unknown): string {
+  if (!(err instanceof Error)) return String(err)
+  let text = err.message
+  if ((err as { causeShown?: boolean }).causeShown) return text
+  let cause: unknown = err.cause
+  for (let depth = 0; cause instanceof Error && depth < 3; depth++, cause = cause.cause) {
+    const first = cause.message.split('\n')[0]!.trim()
+    if (first && !text.includes(first)) text += `\ncause: ${first}`
+  }
+  return text
+}
+
+/**
+ * An error: its first line on stderr (`muster: …`), then its hint and cause lines indented, or
+ * `{"error": ..., "detail": [...]}` on stdout with --json. The commands twinning `mempalace` ones
+ * print the first line as upstream's `_logstream_fail` does (cli/cmd_coord.py): Python's
  * `json.dumps({"error": msg})`, or `Error: <msg>` on stderr.
  */
 export function fail(io: CliIo, json: boolean, message: string, code: number, upstream = false): number {
-  const line = message.split('\n')[0]!.trim()
-  if (json) io.stdout(upstream ? upstreamErrorJson(line) : JSON.stringify({ error: line }) + '\n')
-  else io.stderr(upstream ? `Error: ${line}\n` : `muster: ${line}\n`)
+  const lines = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+  const line = lines[0] ?? ''
+  const more = upstream ? [] : lines.slice(1, 1 + MORE_LINES).map((l) => (l.length > 300 ? `${l.slice(0, 299)}…` : l))
+  if (json)
+    io.stdout(upstream ? upstreamErrorJson(line) : JSON.stringify(more.length ? { error: line, detail: more } : { error: line }) + '\n')
+  else io.stderr(upstream ? `Error: ${line}\n` : `muster: ${line}\n${more.map((l) => `  ${l}\n`).join('')}`)
   return code
 }

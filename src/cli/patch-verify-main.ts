@@ -9,7 +9,7 @@
 import type { Command } from 'commander'
 import { verify } from './actions/patch'
 import { parsePatchVerifyArgv } from './commands/patch-verify-flags'
-import { CliError, CliExit, directIo, fail, type CliIo } from './output'
+import { CliError, CliExit, directIo, errorText, fail, type CliIo } from './output'
 
 /** Runs a plain `patch verify` call in `argv` (the words after `muster`) and gives its exit code, or null to leave it to the CLI. */
 export async function answerVerify(argv: readonly string[], io: CliIo = directIo()): Promise<number | null> {
@@ -23,7 +23,7 @@ export async function answerVerify(argv: readonly string[], io: CliIo = directIo
     return 0
   } catch (err) {
     if (err instanceof CliExit) return err.exitCode
-    if (err instanceof CliError) return fail(io, args.json, err.message, err.exitCode)
-    return fail(io, args.json, err instanceof Error ? err.message : String(err), 1)
+    if (err instanceof CliError) return fail(io, args.json, errorText(err), err.exitCode)
+    return fail(io, args.json, errorText(err), 1)
   }
 }

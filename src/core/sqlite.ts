@@ -50,11 +50,61 @@ export interface OpenOptions {
 /** Opens a SQLite file with the configured native binding and a busy timeout. */
 export function openDatabase(file: string, opts: OpenOptions = {}): Db {
   const binding = nativeBinding ?? installedBinding()
-  const db = new Database(file, {
-    readonly: opts.readonly ?? false,
-    fileMustExist: opts.mustExist ?? false,
-    timeout: opts.busyTimeoutMs ?? 10_000,
-    ...(binding ? { nativeBinding: binding } : {})
-  })
-  return db
+  try {
+    return new Database(file, {
+      readonly: opts.readonly ?? false,
+      fileMustExist: opts.mustExist ?? false,
+      timeout: opts.busyTimeoutMs ?? 10_000,
+      ...(binding ? { nativeBinding: binding } : {})
+    })
+  } catch (err) {
+    throw addonError(err, binding) ?? err
+  }
+}
+
+/** Node.js lines by the NODE_MODULE_VERSION (ABI) their native addons are built for. */
+const NODE_ABI: Record<string, string> = { '108': '18', '115': '20', '120': '21', '127': '22', '131': '23', '137': '24', '141': '25' }
+
+/** An addon's ABI as the operator knows it: `Node.js 20 (NODE_MODULE_VERSION 115)`. */
+const abiName = (abi: string): string =>
+  NODE_ABI[abi] ? `Node.js ${NODE_ABI[abi]} (NODE_MODULE_VERSION ${abi})` : `NODE_MODULE_VERSION ${abi}`
+
+/** The SQLite addon cannot be loaded by this runtime: which one it was built for, and what to run. */
+export class SqliteAddonError extends Error {
+  /** The message already says what Node's own text says (which ABI, what to run): printers leave the cause out. */
+  readonly causeShown = true
+  constructor(message: string, cause: unknown) {
+    super(message, { cause })
+    this.name = 'SqliteAddonError'
+  }
+}
+
+/**
+ * The load failure of better-sqlite3's addon said plainly (Node's own text starts "The module
+ * '…/better_sqlite3.node'" and puts the fix five lines further): one line naming the Node.js the
+ * addon was built for and the one running, and the command that fixes it. Null for any other error.
+ */
+export function addonError(err: unknown, binding: string | null | undefined): SqliteAddonError | null {
+  const message = err instanceof Error ? err.message : ''
+  const code = (err as NodeJS.ErrnoException | null)?.code
+  const abi = /NODE_MODULE_VERSION (\d+)\. This version of Node\.js requires\s+NODE_MODULE_VERSION (\d+)/.exec(message)
+  const missing = /Could not locate the bindings file|Cannot find module '[^']*better_sqlite3\.node'/.test(message)
+  if (!abi && !missing && code !== 'ERR_DLOPEN_FAILED') return null
+  const electron = process.versions.electron
+  const running = electron
+    ? `Electron ${electron} (NODE_MODULE_VERSION ${process.versions.modules})`
+    : `Node.js ${process.version} (NODE_MODULE_VERSION ${process.versions.modules})`
+  // a source checkout: the addon lives in <root>/node_modules/better-sqlite3
+  const root = binding?.includes('node_modules') ? binding.slice(0, binding.lastIndexOf('node_modules') - 1) : null
+  const fix = electron
+    ? 'run: npm run prepare:electron-native'
+    : root
+      ? `run: npm rebuild better-sqlite3 (in ${root})`
+      : 'install Node.js 22 or 24 (the LTS lines this build carries an addon for)'
+  const what = abi
+    ? `the SQLite addon (better-sqlite3) was built for ${abiName(abi[1]!)}, not for this ${running}`
+    : missing
+      ? 'the SQLite addon (better-sqlite3) is not built'
+      : `the SQLite addon (better-sqlite3) cannot be loaded by this ${running}`
+  return new SqliteAddonError(`${what}\n${fix}`, err)
 }

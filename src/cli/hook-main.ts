@@ -4,7 +4,7 @@
  * of every agent, so it loads neither commander, the ES module loader, the service, the contract's
  * zod schemas nor the dashboard: only the hook's core, one hub and Muster's state DB. A stop signal
  * (the harness giving up on the hook) is recorded as a timeout before the process ends; a harness
- * that is gone (killed), or one that answered the call itself (SIGUSR1, SIGUSR2), as an abandoned request. Once it has answered, allowlisted calls the fast
+ * that is gone (killed), or one that answered the call itself (SIGUSR2, SIGALRM), as an abandoned request. Once it has answered, allowlisted calls the fast
  * path left in the home's spool are handed to a detached worker (`approve-worker.cjs`) to record.
  */
 import { join } from 'node:path'
@@ -23,11 +23,13 @@ export async function runHook(argv: readonly string[], stdin?: Uint8Array | null
   process.once('SIGTERM', () => stop.abort())
   process.once('SIGINT', () => stop.abort())
   // the harness answered the call itself (Muster's OpenCode plugin saw OpenCode reply first):
-  // SIGUSR1 a reject, SIGUSR2 an allow; the request is recorded as not delivered
+  // SIGUSR2 a reject, SIGALRM an allow; the request is recorded as not delivered. Both end a
+  // process by default, so one that comes before these handlers ends the hook before it asked
+  // anything (SIGUSR1 would not: Node opens its inspector on it)
   const answered = new AbortController()
   if (process.platform !== 'win32') {
-    process.once('SIGUSR1', () => answered.abort('reject'))
-    process.once('SIGUSR2', () => answered.abort('allow'))
+    process.once('SIGUSR2', () => answered.abort('reject'))
+    process.once('SIGALRM', () => answered.abort('allow'))
   }
 
   // the harness killed outright (SIGKILL) sends no signal: its absence is noticed instead

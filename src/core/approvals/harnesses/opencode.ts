@@ -9,7 +9,7 @@
  * on its first line): install writes it whole, uninstall removes it.
  * `opencode run` answers every `permission.asked` itself at once (reject; `--auto`: once) before
  * the plugin's hook can ask anyone: the plugin sees OpenCode's `permission.replied` for a
- * permission its hook still waits on, signals the hook (SIGUSR1 reject, SIGUSR2 allow), which
+ * permission its hook still waits on, signals the hook (SIGUSR2 reject, SIGALRM allow), which
  * records the request as not delivered, and replies nothing. So `run` cannot be gated, and no
  * operator decision is ever recorded for a call nobody was waiting on.
  */
@@ -81,12 +81,12 @@ export const MusterApprovals = async ({ serverUrl, directory }) => ({
     if (event.type === 'permission.replied') {
       // OpenCode answered a permission Muster's hook still waits on (\`opencode run\` rejects every
       // one at once, \`--auto\` approves it; or a person at OpenCode's prompt): the hook records the
-      // request as not delivered (SIGUSR1 a reject, SIGUSR2 an approval) and nothing is replied
+      // request as not delivered (SIGUSR2 a reject, SIGALRM an approval) and nothing is replied
       const child = waiting.get(event.properties.requestID)
       if (!child) return
       waiting.delete(event.properties.requestID)
       answeredItself.add(event.properties.requestID)
-      signal(child, event.properties.reply === 'reject' ? 'SIGUSR1' : 'SIGUSR2')
+      signal(child, event.properties.reply === 'reject' ? 'SIGUSR2' : 'SIGALRM')
       return
     }
     if (event.type !== 'permission.asked') return

@@ -6,6 +6,7 @@ import type { MusterService } from '../service-types'
 import { createHub, type HubFile as HubFile } from '../hub/store/schema'
 import { appendEvent } from '../hub/store/writer'
 import { testKeys } from '../../../test/helpers/operator-key'
+import { ABANDONED_REASON } from '../../shared/contract/hub-vocabulary'
 const open: { close(): unknown }[] = []
 afterEach(async () => {
   while (open.length) await open.pop()!.close()
@@ -276,7 +277,7 @@ describe('approvals inbox (service)', () => {
         to_agent: 'mac-claude',
         correlation_id: r.correlation_id,
         body: 'timeout',
-        metadata: { ack_of: r.id, decision: 'timeout', reason: 'gone', decided_by: by }
+        metadata: { ack_of: r.id, decision: 'timeout', reason: by === 'abandoned' ? ABANDONED_REASON : 'gone', decided_by: by }
       })
     const svc = await service()
     await svc.call('hubs.add', { palace: a.palace, name: 'a' })
@@ -284,7 +285,7 @@ describe('approvals inbox (service)', () => {
     expect(list.pending).toEqual([])
     expect(list.history.map((h) => h.state).sort()).toEqual(['abandoned', 'timeout'])
     await expect(svc.call('approvals.decide', { hub: 'a', id: r1.correlation_id!, decision: 'allow' })).rejects.toThrow(
-      /^no agent is waiting for appr_\w+: its harness went away before a decision; your decision was not recorded$/
+      /^no agent is waiting for appr_\w+: the harness went away before a decision \(its process ended\); nothing is waiting for an answer; your decision was not recorded$/
     )
     await expect(svc.call('approvals.decide', { hub: 'a', id: r2.correlation_id!, decision: 'deny' })).rejects.toThrow(
       /no agent is waiting/

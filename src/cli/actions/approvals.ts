@@ -54,7 +54,11 @@ export async function listApprovals(io: CliIo, o: { hub?: string; history?: numb
   if ((sel.hub || sel.palace) && failed) throw new CliError(failed.error ?? `hub ${failed.hub} could not be read`)
   if (globals(cmd).json) return printJson(io, o.history ? out : { ...out, history: undefined })
   for (const h of out.hubs.filter((x) => !x.ok)) io.stderr(`muster: hub ${visible(h.hub)} could not be read: ${visible(h.error ?? '')}\n`)
-  if (!out.pending.length) io.stdout('nothing is waiting for you\n')
+  const unreadable = out.hubs.filter((h) => !h.ok).map((h) => `hub ${visible(h.hub)}`)
+  if (!out.pending.length)
+    io.stdout(
+      `nothing is waiting for you${unreadable.length ? ` in the hubs that could be read (not read: ${unreadable.join(', ')})` : ''}\n`
+    )
   else {
     const rows = out.pending.map((p) => [waited(p), p.agent, p.project, p.correlation_id, truncate(p.summary, 70)])
     io.stdout(table([['WAITING', 'AGENT', 'PROJECT', 'ID', 'REQUEST'], ...rows]))

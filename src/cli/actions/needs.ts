@@ -22,7 +22,9 @@ export async function needs(io: CliIo, o: { hub?: string; kind?: string[]; refre
   if (globals(cmd).json) return printJson(io, list)
   for (const f of failed) io.stderr(`muster: ${f.source} could not be read: ${f.error}\n`)
   const now = Date.now()
-  if (!list.items.length) io.stdout('nothing waits on you\n')
+  // a source that could not be read is never an empty queue: the totals say what they leave out
+  const unread = failed.length ? ` in what could be read (not read: ${failed.map((f) => f.source).join(', ')})` : ''
+  if (!list.items.length) io.stdout(`nothing waits on you${unread}\n`)
   else {
     const rows = list.items.map((i) => [
       waitedFor(Date.parse(i.since), now),
@@ -35,5 +37,5 @@ export async function needs(io: CliIo, o: { hub?: string; kind?: string[]; refre
     io.stdout(table([['WAITING', 'KIND', 'AGENT', 'PROJECT', 'WHAT', 'OPEN'], ...rows]))
   }
   const u = list.unread
-  io.stdout(`${list.count} waiting · unread: ${u.direct} direct, ${u.broadcast} broadcast (not counted)\n`)
+  io.stdout(`${list.count} waiting${unread} · unread: ${u.direct} direct, ${u.broadcast} broadcast (not counted)\n`)
 }

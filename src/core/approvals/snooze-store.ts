@@ -26,11 +26,21 @@ export class SnoozeStore {
     this.db.prepare('DELETE FROM approval_snoozes WHERE correlation_id = ?').run(correlationId)
   }
 
-  /** The snoozes still running at `now` (correlation id to until); expired ones are dropped. */
+  /**
+   * The snoozes still running at `now` (correlation id to until). Expired ones are dropped when the
+   * state DB can be written; a read-only home still reads (a read never needs the prune).
+   */
   active(now = new Date()): Map<string, string> {
     const at = now.toISOString()
-    this.db.prepare('DELETE FROM approval_snoozes WHERE until <= ?').run(at)
-    const rows = this.db.prepare('SELECT correlation_id, until FROM approval_snoozes').all() as { correlation_id: string; until: string }[]
+    try {
+      this.db.prepare('DELETE FROM approval_snoozes WHERE until <= ?').run(at)
+    } catch (err) {
+      if (!String((err as { code?: unknown }).code ?? '').startsWith('SQLITE_READONLY')) throw err
+    }
+    const rows = this.db.prepare('SELECT correlation_id, until FROM approval_snoozes WHERE until > ?').all(at) as {
+      correlation_id: string
+      until: string
+    }[]
     return new Map(rows.map((r) => [r.correlation_id, r.until]))
   }
 }

@@ -450,6 +450,17 @@ describe("muster mcp: MemPalace's newest tool contract (mcp_server/protocol.py, 
     expect(lines).toHaveLength(13) // the notification got no answer
   })
 
+  it('a line that is an object without method or id (`{}`) is answered at once: -32600 Invalid Request, id null', async () => {
+    const { args } = setup()
+    const lines = await rawSession(
+      args,
+      ['{}', '{"method":5}', '{"jsonrpc":"2.0","method":"no/such"}', '{"jsonrpc":"2.0","id":9,"method":"ping"}'],
+      3
+    )
+    const invalid = '{"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "Invalid Request"}}'
+    expect(lines).toEqual([invalid, invalid, '{"jsonrpc": "2.0", "id": 9, "result": {}}'])
+  })
+
   it('metadata numbers pass through byte for byte: ints past 2^53, 1.0 and -0.0 stored and listed as sent', async () => {
     const { palace, args } = setup()
     const [appended, listed] = await rawSession(

@@ -4,7 +4,8 @@
  * SDK, because agents meet its exact behaviour:
  * - one request per line, parsed like Python's `json.loads` (ints past 2^53, `1.0`, `-0.0` and any
  *   id kept exactly, `shared/py-json-parse`); a line that is not JSON is answered -32700 with id
- *   null; a request that is not an object -32600 "Invalid Request"; every request with an id is
+ *   null; a request that is not an object, or has neither a method string nor an id (`{}`), -32600
+ *   "Invalid Request" with id null; every request with an id is
  *   answered with that id as given (a float, a big int, even an object); notifications never are;
  * - `initialize` (protocol version negotiated from upstream's list), `ping`, `tools/list`,
  *   `tools/call`; an unknown method is -32601 "Unknown method: m" unless it is a notification;
@@ -132,6 +133,9 @@ export class JsonRpcDispatcher {
       return response(id, 'result', { tools })
     }
     if (method === 'tools/call') return this.call(id, params, signal)
+    // without a method string it is no notification but an invalid request (`{}`): JSON-RPC 2.0
+    // answers -32600 with id null at once, where a silent wait would hang the client
+    if (typeof rawMethod !== 'string' && !request.has('id')) return rpcError(null, -32600, 'Invalid Request')
     if (id === null) return null
     const message =
       typeof rawMethod === 'string' ? `Unknown method: ${rawMethod}` : `Unknown method: expected a string, got ${pyTypeName(rawMethod)}`

@@ -42,6 +42,7 @@ import { sanitizeListQuery } from './values/filter-values'
 import { HubValidationError, patchWarnings, validateBaseCommit } from './values/validate'
 import { watchHub, type WatchOutcome, type WatchRequest } from './watch/watch-run'
 import { artifactIntegrity } from './values/integrity'
+import { watchRegistry } from './registry-watch'
 
 /** A chosen hub: how it is shown (registered name, else its location), where it lives, the hub. */
 export interface ChosenHub {
@@ -97,6 +98,7 @@ export class HubService {
   private readonly open: OpenHubs
   private readonly live: HubLive | null
   private readonly env: PalaceEnv
+  private readonly stopRegistryWatch: () => void
 
   constructor(private readonly opts: HubServiceOptions) {
     this.registry = new HubRegistry(opts.state)
@@ -110,6 +112,18 @@ export class HubService {
         })
       : null
     this.resync()
+    // a hub registered or removed by another process (the CLI) is tailed or dropped at once
+    this.stopRegistryWatch = this.live
+      ? watchRegistry(
+          opts.state,
+          () =>
+            this.registry
+              .list()
+              .map((h) => `${h.name}\t${locationOf(h)}`)
+              .join('\n'),
+          () => this.resync()
+        )
+      : () => undefined
   }
 
   // ---- choosing hubs ----
@@ -490,6 +504,7 @@ export class HubService {
 
   /** Stops live tails and closes every hub. */
   async close(): Promise<void> {
+    this.stopRegistryWatch()
     this.live?.close()
     await this.open.closeAll()
   }

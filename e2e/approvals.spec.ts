@@ -234,6 +234,11 @@ test('approve and always allow: the proposed rule is shown before saving, and th
   await expect(page.getByTestId('rule-input_pattern')).toHaveValue('npm run lint *')
   await expect(page.getByTestId('rule-label')).toContainText('Bash(npm run lint *) for mac-claude')
   await expect(page.getByTestId('rule-label')).toContainText('matches this request')
+  // the grant in words, and what Claude Code keeps (a PreToolUse answer: nothing)
+  await expect(page.getByTestId('grant-rule')).toHaveText(
+    'Bash: `npm run lint` with any further arguments (never past ; & | < > $, a backtick or a line break), for agent mac-claude'
+  )
+  await expect(page.getByTestId('grant-native')).toContainText('its PreToolUse answer keeps nothing')
   await page.screenshot({ path: 'e2e/artifacts/approvals-always-allow.png' })
   await page.getByTestId('rule-input_pattern').fill('npm run test *')
   await expect(page.getByTestId('rule-label')).toContainText('does not match this request')

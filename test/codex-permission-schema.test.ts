@@ -25,6 +25,15 @@ const call: HarnessCall = {
   suggestions: null
 }
 
+/** The same call with the "always" updates Codex offered (it may copy Claude Code's `permission_suggestions`). */
+const suggested: HarnessCall = {
+  ...call,
+  suggestions: [
+    { type: 'setMode', mode: 'acceptEdits', destination: 'session' },
+    { type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'npm test:*' }], behavior: 'allow', destination: 'localSettings' }
+  ]
+}
+
 /** Every answer Muster can give Codex to a PermissionRequest (printing nothing is Codex's own prompt). */
 function answers(): { label: string; out: Record<string, unknown> }[] {
   const codex = adapterFor('codex')!
@@ -32,13 +41,16 @@ function answers(): { label: string; out: Record<string, unknown> }[] {
     ['allow', false],
     ['allow', true],
     ['deny', false],
+    ['deny', true],
     ['ask', false]
   ]
-  return cases
-    .map(([verdict, always]) => ({
-      label: `${verdict}${always ? ' always' : ''}`,
-      reply: codex.answer(call, verdict, 'because', { always })
-    }))
+  return [call, suggested]
+    .flatMap((c) =>
+      cases.map(([verdict, always]) => ({
+        label: `${verdict}${always ? ' always' : ''}${c.suggestions ? ' (with suggestions)' : ''}`,
+        reply: codex.answer(c, verdict, 'because', { always })
+      }))
+    )
     .filter((a) => a.reply.stdout.trim() !== '')
     .map((a) => ({ label: a.label, out: JSON.parse(a.reply.stdout) as Record<string, unknown> }))
 }
@@ -84,5 +96,16 @@ describe('Codex answers (whatever is installed)', () => {
     const byLabel = Object.fromEntries(answers().map((a) => [a.label, a.out]))
     expect(byLabel['allow always']).toEqual(byLabel['allow'])
     expect(byLabel['allow always']).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } })
+    expect(byLabel['allow always (with suggestions)']).toEqual(byLabel['allow'])
+  })
+
+  it('no answer carries updatedPermissions, updatedInput or interrupt, whatever Codex offered (issue 32 point 2)', () => {
+    const all = answers()
+    expect(all.length).toBeGreaterThanOrEqual(8)
+    for (const { label, out } of all) {
+      const d = (out.hookSpecificOutput as Record<string, unknown>).decision as Record<string, unknown>
+      expect(Object.keys(d).sort(), label).toEqual(d.behavior === 'deny' ? ['behavior', 'message'] : ['behavior'])
+      expect(JSON.stringify(out), label).not.toMatch(/updatedPermissions|updatedInput|interrupt|setMode|addRules/)
+    }
   })
 })

@@ -54,6 +54,8 @@ export interface ApprovalAsk {
   extra?: Record<string, unknown>
   /** The budget holding the call for the operator (its session over budget), shown on the request. */
   budget?: BudgetHoldInfo
+  /** What the harness itself would remember on an "always" reply (OpenCode's `always` patterns). */
+  harness_always?: string[]
 }
 
 /** The stream of a project: `project/<slug>` (the task slug rule). */
@@ -100,7 +102,8 @@ export function requestAppend(ask: ApprovalAsk, correlationId: string): { append
         ...(truncated ? { tool_input_truncated: true } : {}),
         ...(ask.provenance ? { provenance: ask.provenance } : {}),
         ...(ask.extra ? { extra_fields: ask.extra } : {}),
-        ...(ask.budget ? { budget: ask.budget } : {})
+        ...(ask.budget ? { budget: ask.budget } : {}),
+        ...(ask.harness_always ? { harness_always: ask.harness_always } : {})
       }
     }
   }
@@ -263,6 +266,7 @@ export function foldApproval(
     stream: request.stream,
     project: request.stream.replace(/^project\//, ''),
     harness: text(request.metadata.harness),
+    hook_event_name: text(request.metadata.hook_event_name),
     session_id: text(request.metadata.session_id),
     cwd: text(request.metadata.cwd),
     tool_name: toolName,
@@ -282,8 +286,16 @@ export function foldApproval(
     extra_fields: extraOf(request.metadata.extra_fields),
     presence_required: trust.presence?.needed(request) ?? readGateView(request.metadata)?.presence_required ?? false,
     presence_risk: trust.presence?.risk?.(request) ?? readGateView(request.metadata)?.risk ?? null,
-    budget: budgetHoldOf(request.metadata.budget)
+    budget: budgetHoldOf(request.metadata.budget),
+    harness_always: stringsOf(request.metadata.harness_always)
   }
+}
+
+/** A stored list of strings (at most 16, each cut to 256 characters), or null. */
+function stringsOf(v: unknown): string[] | null {
+  if (!Array.isArray(v)) return null
+  const list = v.filter((x): x is string => typeof x === 'string').slice(0, 16)
+  return list.length ? list.map((x) => x.slice(0, 256)) : null
 }
 
 /** The budget hold a request's metadata carries, or null when none (or not well-formed). */

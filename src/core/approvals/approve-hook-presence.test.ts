@@ -169,4 +169,22 @@ describe('approve-hook under a presence policy', () => {
     await decide(hub, req, 'allow', proof(req, { command: 'git push origin main', description: 'x' }))
     expect((await pushed).verdict).toBe('allow')
   })
+
+  it('an "always" allow made with presence leaves Claude Code no rule of its own: the next call comes back for presence', async () => {
+    const { hub, ctx } = setup('every-allow')
+    const input = { command: 'npm test', description: 'x' }
+    const payload = JSON.stringify({ ...JSON.parse(bash('npm test')), hook_event_name: 'PermissionRequest' })
+    const run = runApproveHook(payload, { agent: 'mac-claude', timeoutMs: 20_000 }, ctx)
+    const req = await request(hub)
+    await hub.append(
+      decisionAppend(
+        req,
+        { decision: 'allow', reason: '', decided_by: 'desk-muster', from_agent: 'desk-muster', always: true },
+        { signer: operator.signer, presence: proof(req, input, phone, true) }
+      )
+    )
+    const out = await run
+    expect(out.verdict).toBe('allow')
+    expect(JSON.parse(out.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } })
+  })
 })

@@ -203,7 +203,8 @@ export function askFor(
     tool_input: call.tool_input,
     timeout_ms: opts.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
     ...(call.provenance ? { provenance: call.provenance } : {}),
-    ...(call.extra ? { extra: call.extra } : {})
+    ...(call.extra ? { extra: call.extra } : {}),
+    ...(call.harness_always ? { harness_always: call.harness_always } : {})
   }
 }
 
@@ -357,7 +358,9 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
     d.decision === 'timeout'
       ? timeoutReason(timeoutMs, d.reason === `no decision within ${formatSeconds(timeoutMs)}` ? '' : d.reason)
       : reasonFor(d)
-  return answer(d.decision === 'allow' ? 'allow' : 'deny', reason, request.correlation_id, d.decision === 'allow' && d.always === true)
+  // a call that needs presence leaves the harness no lasting grant: its next one must come back here
+  const always = d.decision === 'allow' && d.always === true && !needsPresence
+  return answer(d.decision === 'allow' ? 'allow' : 'deny', reason, request.correlation_id, always)
 }
 
 /** One signal aborted when any of `signals` is. */

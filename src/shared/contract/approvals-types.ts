@@ -20,7 +20,7 @@ export const ApprovalDecisionSchema = z.object({
   created_at: z.string(),
   /** The operator key that signed it (null: the hook's own timeout record). */
   signed_by: z.string().nullable().optional(),
-  /** An allow that also asked to always allow such calls (the harness's own permission update where it keeps one). */
+  /** An allow that also asked to always allow such calls (the hook adds the narrowest grant the harness keeps: `native-grant.ts`). */
   always: z.boolean().optional(),
   /** An allow made with the operator's presence (a checked proof from an enrolled authenticator). */
   presence: z.boolean().optional()
@@ -80,6 +80,8 @@ export const ApprovalItemSchema = z.object({
   /** The stream without its `project/` prefix. */
   project: z.string(),
   harness: z.string().nullable(),
+  /** The harness's hook event that asked (`PermissionRequest`, `PreToolUse`, ...). */
+  hook_event_name: z.string().nullable().optional(),
   session_id: z.string().nullable(),
   cwd: z.string().nullable(),
   tool_name: z.string(),
@@ -114,7 +116,9 @@ export const ApprovalItemSchema = z.object({
   /** Why: the risky-list entry it matched (null: every allow needs it, or none). */
   presence_risk: z.string().nullable().optional(),
   /** The budget that held the call for the operator (its session over budget), as the hook recorded it. */
-  budget: BudgetHoldSchema.nullable().optional()
+  budget: BudgetHoldSchema.nullable().optional(),
+  /** What the harness itself would remember on an "always" reply (OpenCode's `always` patterns), as its hook stored them. */
+  harness_always: z.array(z.string()).nullable().optional()
 })
 /** A request as the inbox shows it. */
 export type ApprovalItem = z.infer<typeof ApprovalItemSchema>

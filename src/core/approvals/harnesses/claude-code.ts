@@ -4,7 +4,9 @@
  * - PreToolUse: `hookSpecificOutput.permissionDecision` allow / deny / ask with a reason.
  * - PermissionRequest (fires only where Claude Code would show its own dialog):
  *   `hookSpecificOutput.decision.behavior` allow / deny (`message` on deny); "always allow" adds
- *   the `updatedPermissions` Claude Code itself offered (`permission_suggestions`). It has no
+ *   one `addRules` update Muster builds from the call (`shared/approvals/native-grant.ts`: this
+ *   exact command, file or host, for the session only), never Claude Code's own
+ *   `permission_suggestions` (they can set the mode to acceptEdits or add a folder). It has no
  *   "ask": printing nothing lets Claude Code show its dialog.
  * Exit 2 blocks the call (and denies a permission request), with stderr as the reason. From
  * 2.1.295 a command hook may carry `onFailure: "block"`: a hook that crashes or times out blocks.
@@ -12,6 +14,7 @@
  * dialog, whatever the permission mode or allow rules); `PreToolUse` (every matching call) only
  * when asked, with a matcher of the tools that change things or reach out.
  */
+import { claudeAlwaysUpdates } from '../../../shared/approvals/native-grant'
 import { extraFields, provenanceOfPayload } from '../../../shared/approvals/provenance'
 import { Harness } from '../../../shared/contract/hub-vocabulary'
 import { tokenCount } from '../../../shared/contract/tokens'
@@ -210,7 +213,7 @@ export const claudeCode: HarnessAdapter = {
   parse: (o) => parseToolEvent(o, Harness.claudeCode, CLAUDE_GATE_EVENTS),
   answer: (call, verdict, reason, extras) =>
     call.event === 'PermissionRequest'
-      ? permissionRequestAnswer(verdict, reason, extras?.always ? call.suggestions : null)
+      ? permissionRequestAnswer(verdict, reason, extras?.always ? claudeAlwaysUpdates(call) : null)
       : call.event === SKILL_SHELL_EVENT
         ? skillShellAnswer(verdict, reason)
         : preToolUseAnswer(verdict, reason),

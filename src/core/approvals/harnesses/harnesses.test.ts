@@ -84,18 +84,56 @@ const codexPre = {
 }
 
 describe('harness adapters (contract tests on the published payloads)', () => {
-  it('Claude Code PermissionRequest: "approve and always allow" returns Claude Code’s own permission update', async () => {
+  it('Claude Code PermissionRequest: "approve and always allow" adds this exact call for the session, never its own suggestions', async () => {
     const { out, json, req } = await decided(claudePermission, {}, 'allow', { always: true })
     expect(out.exitCode).toBe(0)
     expect(json).toEqual({
       hookSpecificOutput: {
         hookEventName: 'PermissionRequest',
-        decision: { behavior: 'allow', updatedPermissions: claudePermission.permission_suggestions }
+        decision: {
+          behavior: 'allow',
+          updatedPermissions: [
+            { type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'npm publish' }], behavior: 'allow', destination: 'session' }
+          ]
+        }
       }
     })
     expect(req.metadata).toMatchObject({ harness: 'claude-code', hook_event_name: 'PermissionRequest' })
     const plain = await decided(claudePermission, {}, 'allow')
     expect(plain.json.hookSpecificOutput.decision).toEqual({ behavior: 'allow' })
+  })
+
+  it('Claude Code: its setMode and addDirectories suggestions never reach the answer (issue 32 point 1)', async () => {
+    // what Claude Code 2.1.332 offered for `touch marker-a` inside the project, and for a write outside it
+    const touch = {
+      ...claudePermission,
+      tool_input: { command: 'touch marker-a' },
+      permission_suggestions: [
+        { type: 'addDirectories', directories: ['/work/muse'], destination: 'session' },
+        { type: 'setMode', mode: 'acceptEdits', destination: 'session' }
+      ]
+    }
+    const { json } = await decided(touch, {}, 'allow', { always: true })
+    expect(json.hookSpecificOutput.decision.updatedPermissions).toEqual([
+      { type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'touch marker-a' }], behavior: 'allow', destination: 'session' }
+    ])
+    expect(JSON.stringify(json)).not.toMatch(/setMode|addDirectories|acceptEdits|localSettings/)
+    const outside = {
+      ...touch,
+      tool_input: { command: 'date >> /tmp/outside.log' },
+      permission_suggestions: [{ type: 'addDirectories', directories: ['/tmp'], destination: 'session' }]
+    }
+    expect((await decided(outside, {}, 'allow', { always: true })).json.hookSpecificOutput.decision.updatedPermissions).toEqual([
+      {
+        type: 'addRules',
+        rules: [{ toolName: 'Bash', ruleContent: 'date >> /tmp/outside.log' }],
+        behavior: 'allow',
+        destination: 'session'
+      }
+    ])
+    // an MCP tool: Claude Code's rule would name the tool without its arguments, so nothing but the allow
+    const mcp = { ...claudePermission, tool_name: 'mcp__github__create_issue', tool_input: { title: 'x' } }
+    expect((await decided(mcp, {}, 'allow', { always: true })).json.hookSpecificOutput.decision).toEqual({ behavior: 'allow' })
   })
 
   it('Codex: a payload with permission_mode is still Codex (detected on the whole payload); PreToolUse is deny-only', async () => {
@@ -254,7 +292,12 @@ describe('harness adapters (contract tests on the published payloads)', () => {
     expect(denied.req.metadata).toMatchObject({ harness: 'opencode', tool_name: 'bash', tool_input: { command: 'git push origin main' } })
     expect(denied.json).toEqual({ reply: 'reject', message: 'denied by desk in Muster: not here' })
     expect((await decided(asked, {}, 'allow')).json).toEqual({ reply: 'once' })
-    expect((await decided(asked, {}, 'allow', { always: true })).json).toEqual({ reply: 'always' })
+    // OpenCode would remember `git push *` (any arguments): broader than the call, so "once"
+    const broad = await decided(asked, {}, 'allow', { always: true })
+    expect(broad.json).toEqual({ reply: 'once' })
+    expect(broad.req.metadata.harness_always).toEqual(['git push *'])
+    const exact = { ...asked, properties: { ...asked.properties, always: ['git push origin main'] } }
+    expect((await decided(exact, {}, 'allow', { always: true })).json).toEqual({ reply: 'always' })
   })
 
   it('a harness that goes away while its request waits: recorded as abandoned at once, and the request leaves the inbox', async () => {

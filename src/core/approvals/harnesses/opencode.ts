@@ -1,7 +1,9 @@
 /**
  * OpenCode asks through its server, not a hook command: a `permission.asked` event
  * (`id`, `sessionID`, `permission`, `patterns`, `metadata`, `always`, `tool`), answered with
- * `POST /permission/:id/reply` `{reply: "once" | "always" | "reject", message?}`. Muster's
+ * `POST /permission/:id/reply` `{reply: "once" | "always" | "reject", message?}` ("always" makes
+ * OpenCode remember its `always` patterns for the session: Muster sends it only when they are the
+ * call itself, see `native-grant.ts`). Muster's
  * OpenCode plugin (its source is below) hands each asked event to `muster approve-hook --harness
  * opencode` on stdin and sends back the `reply` it prints; `null` leaves the question to
  * OpenCode's own prompt. A hook that fails or prints nothing usable rejects (fail closed).
@@ -13,6 +15,7 @@
  * records the request as not delivered, and replies nothing. So `run` cannot be gated, and no
  * operator decision is ever recorded for a call nobody was waiting on.
  */
+import { opencodeAlwaysIsExact } from '../../../shared/approvals/native-grant'
 import { Harness } from '../../../shared/contract/hub-vocabulary'
 import { HookInputError, line, optText, type HarnessAdapter, type HookReply } from './types'
 
@@ -132,15 +135,17 @@ export const opencode: HarnessAdapter = {
       cwd: typeof o.directory === 'string' ? o.directory : null,
       tool_use_id: typeof tool.callID === 'string' ? tool.callID : optText(p, 'id'),
       transcript_path: null,
-      suggestions: Array.isArray(p.always) ? (p.always as unknown[]) : null
+      suggestions: Array.isArray(p.always) ? (p.always as unknown[]) : null,
+      ...(Array.isArray(p.always) ? { harness_always: p.always.filter((x): x is string => typeof x === 'string').slice(0, 16) } : {})
     }
   },
-  answer: (_call, verdict, reason, extras) =>
+  // "always" only where what OpenCode would remember is this call exactly (its usual `npm test *` is not)
+  answer: (call, verdict, reason, extras) =>
     verdict === 'ask'
       ? { stdout: line({ reply: null }), exitCode: 0 }
       : verdict === 'deny'
         ? reject(reason)
-        : { stdout: line({ reply: extras?.always ? 'always' : 'once' }), exitCode: 0 },
+        : { stdout: line({ reply: extras?.always && opencodeAlwaysIsExact(call.harness_always, call) ? 'always' : 'once' }), exitCode: 0 },
   refuse: (reason) => reject(reason),
   answeredItself: (answer) =>
     answer === 'allow'

@@ -21,8 +21,10 @@ export interface HarnessCall {
   cwd: string | null
   tool_use_id: string | null
   transcript_path: string | null
-  /** The harness's own "always allow" updates it offered (Claude Code `permission_suggestions`). */
+  /** The harness's own "always allow" updates it offered (Claude Code `permission_suggestions`): kept for the record, never sent back. */
   suggestions: unknown[] | null
+  /** What the harness itself would remember on an "always" reply (OpenCode's `always` patterns). */
+  harness_always?: string[]
   /** Where the call comes from (MCP server, subagent, permission mode, skill), as the harness said. */
   provenance?: CallProvenance
   /** The payload's fields the adapter does not know, verbatim and bounded (`extraFields`). */
@@ -42,7 +44,7 @@ export interface HookReply {
 
 /** An answer's extras. */
 export interface AnswerExtras {
-  /** The operator approved and asked to always allow: return the harness's own permission update where it keeps one. */
+  /** The operator approved and asked to always allow: add the narrowest lasting grant the harness keeps (`native-grant.ts`), if any. */
   always?: boolean
 }
 

@@ -1,9 +1,12 @@
 /**
  * "Approve and always allow": the rule Muster proposes for a request, shown (and editable) before
- * it is saved, with a live check that it matches this request and what it would never match.
+ * it is saved, with a live check that it matches this request, and the exact grant in words: what
+ * Muster's rule allows and what the agent's tool itself keeps (`native-grant.ts`).
  */
 import { useId, useState } from 'react'
 import { proposeRule, ruleLabel, ruleMatches, ruleProblem, type RuleSpec } from '../../../../shared/approvals/allow-rules'
+import { nativeGrantWords } from '../../../../shared/approvals/native-grant'
+import { ruleWords } from '../../../../shared/approvals/rule-words'
 import { unreadableInput } from '../../../../shared/approvals/tool-call'
 import type { ApprovalItem } from '../../../../shared/api'
 import { InlineError } from '../../components/state-views'
@@ -76,6 +79,12 @@ export function RuleProposal({
           <span className="text-error">does not match this request</span>
         )}
       </p>
+      <div className="appr-grant" data-testid="grant-words">
+        <p>
+          <strong>You grant:</strong> <span data-testid="grant-rule">{problem ? '—' : ruleWords(rule)}</span>
+        </p>
+        <p data-testid="grant-native">{nativeGrantWords(item)}</p>
+      </div>
       <InlineError error={error} />
       <div className="appr-actions">
         <button type="submit" className="btn btn-primary" disabled={busy || !!problem || !matches} data-testid="rule-save">

@@ -1,0 +1,61 @@
+/**
+ * An allowlist rule in the operator's words: what it allows, for whom (`Bash: npm test with any
+ * further arguments, for agent mac-claude`). The "always allow" confirmation shows it before the
+ * rule is saved, so the grant is read, not decoded from patterns.
+ * Pure (no Node, no zod): the screen and the CLI share it.
+ */
+import type { RuleSpec } from './allow-rules'
+import { isShellTool } from './tool-call'
+
+/** Tools whose input pattern is a file path pattern (as `allow-rules.ts` reads them). */
+const PATH_TOOLS = new Set(['Read', 'Edit', 'MultiEdit', 'Write', 'NotebookRead', 'NotebookEdit', 'LS', 'Glob', 'Grep'])
+
+/** A pattern's text without its `\` escapes. */
+const unescape = (p: string): string => p.replace(/\\(.)/g, '$1')
+/** True when a pattern has an unescaped `*` or `?`. */
+const hasGlob = (p: string): boolean => /(^|[^\\])(\\\\)*[*?]/.test(p)
+
+/** Who a rule is for. */
+function agentWords(pattern: string): string {
+  if (pattern === '*') return 'any agent'
+  return hasGlob(pattern) ? `agents matching ${pattern}` : `agent ${unescape(pattern)}`
+}
+
+/** What a shell rule allows. */
+function commandWords(pattern: string): string {
+  const prefix = /^(.*?)(?::\*| \*|(?<=[^\s\\*])\*)$/su.exec(pattern.trim())
+  if (prefix && !prefix[1]!.endsWith('\\') && !hasGlob(prefix[1]!))
+    return `\`${unescape(prefix[1]!.trimEnd())}\` with any further arguments (never past ; & | < > $, a backtick or a line break)`
+  if (hasGlob(pattern)) return `commands matching \`${pattern}\` (* never past ; & | < > $, a backtick or a line break)`
+  return `exactly \`${unescape(pattern)}\``
+}
+
+/** What a path rule allows, and where its pattern starts from. */
+function pathWords(pattern: string): string {
+  const where = pattern.startsWith('//')
+    ? ''
+    : pattern.startsWith('~/')
+      ? ' (from your home folder)'
+      : pattern.startsWith('/')
+        ? ' (from the project folder)'
+        : ' (below the project folder)'
+  const shown = pattern.startsWith('//') ? pattern.slice(1) : pattern
+  return hasGlob(pattern) ? `files matching ${shown}${where}` : `the file ${unescape(shown)}${where}`
+}
+
+/** What a rule's input pattern allows. */
+function inputWords(rule: RuleSpec): string {
+  const p = rule.input_pattern
+  if (p === '*') return 'any input'
+  if (isShellTool(rule.tool_name)) return commandWords(p)
+  if (PATH_TOOLS.has(rule.tool_name)) return pathWords(p)
+  const domain = /^domain:(.+)$/u.exec(p)
+  if (domain) return domain[1]!.startsWith('*.') ? `any host under ${domain[1]!.slice(2)}` : `the host ${domain[1]!} only`
+  return hasGlob(p) ? `arguments matching ${p}` : `exactly the arguments ${unescape(p)}`
+}
+
+/** A rule in the operator's words: the tool, what it allows, and for whom. */
+export function ruleWords(rule: RuleSpec): string {
+  const tool = rule.tool_name === '*' ? 'any tool' : hasGlob(rule.tool_name) ? `tools matching ${rule.tool_name}` : unescape(rule.tool_name)
+  return `${tool}: ${inputWords(rule)}, for ${agentWords(rule.agent_pattern)}`
+}

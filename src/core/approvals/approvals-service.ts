@@ -8,7 +8,7 @@ import { ApiError } from '../../shared/api-error'
 import { unreadableInput } from '../../shared/approvals/tool-call'
 import type { ApprovalItem } from '../../shared/contract/approvals-types'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
-import { APPROVAL_ID_RE, EventType, type ApprovalDecision } from '../../shared/contract/hub-vocabulary'
+import { ABANDONED_REASON, APPROVAL_ID_RE, EventType, type ApprovalDecision } from '../../shared/contract/hub-vocabulary'
 import type { HubSelection, HubService } from '../hub'
 import { decisionAppend, foldApproval } from './approval-events'
 import { listHubApprovals } from './approval-list'
@@ -40,6 +40,11 @@ export interface DecideResult {
   item: ApprovalItem
   outcome: 'decided' | 'conflict'
   event: HubEventEnvelope
+}
+
+/** Why nobody waits for an abandoned request: the hook's own words, shortened for the usual one. */
+function abandonedWhy(reason: string | undefined): string {
+  return !reason || reason === ABANDONED_REASON ? 'its harness went away before a decision' : reason
 }
 
 /** Pending requests counted per signature, so each item knows how many identical ones wait. */
@@ -138,7 +143,7 @@ export class ApprovalsService {
     if (before.state === 'timeout' || before.state === 'abandoned' || before.state === 'expired') {
       const why =
         before.state === 'abandoned'
-          ? before.decision?.reason || 'its harness went away before a decision'
+          ? abandonedWhy(before.decision?.reason)
           : before.state === 'timeout'
             ? `its hook stopped waiting (${before.decision?.reason || 'timed out'})`
             : 'its hook stopped waiting long ago'

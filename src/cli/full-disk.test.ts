@@ -76,5 +76,10 @@ describe.skipIf(!mounted)('a full disk (a real 4 MiB tmpfs filled to the last by
     expect(send.err).toMatch(/cannot write .*build\.md: the disk is full/)
     expect(readFileSync(join(project, '.muse/build.md'), 'utf8')).toBe(before)
     expect(readdirSync(join(project, '.muse')).sort()).toEqual(['build.md', 'qa.md'])
+
+    // the queue is read; its summary file cannot be written, and its temp file is not left behind
+    const needs = muster(home, 'needs')
+    expect(needs.code).toBe(0)
+    expect(readdirSync(home).filter((n) => n.endsWith('.tmp'))).toEqual([])
   })
 })

@@ -4,7 +4,7 @@
  * can send the operator there to confirm with an authenticator. The URL names a host, not an
  * address (`http://localhost:<port>`): WebAuthn works only on host names.
  */
-import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
+import { readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { processAlive } from '../core/process-alive'
@@ -20,12 +20,17 @@ export function servedBase(host: string, port: number, tls: boolean): string {
 /** Writes the beacon; `remove` takes it away again (only if it is still this process's). */
 export function writeServeBeacon(home: string, url: string): { remove(): void } {
   const file = join(home, FILE)
+  const tmp = `${file}.${process.pid}.tmp`
   try {
-    const tmp = `${file}.${process.pid}.tmp`
     writeFileSync(tmp, JSON.stringify({ url, pid: process.pid, started_at: new Date().toISOString() }), { mode: 0o600 })
     renameSync(tmp, file)
   } catch {
-    // a home that cannot be written: the commands say to start muster serve
+    // a home that cannot be written: the commands say to start muster serve (and a full disk keeps no temp)
+    try {
+      rmSync(tmp, { force: true })
+    } catch {
+      /* none was made */
+    }
   }
   return {
     remove() {

@@ -2,7 +2,7 @@
  * Writes the needs-you summary file (`shared/needs-summary.ts`) after each whole-queue computation,
  * atomically (temp file + rename), so a concurrent `muster status` reads the old or the new one.
  */
-import { renameSync, writeFileSync } from 'node:fs'
+import { renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { NeedsList } from '../../shared/contract/needs-types'
 import { NEEDS_SUMMARY_FILE, type NeedsSummary } from '../../shared/needs-summary'
@@ -29,6 +29,11 @@ export function writeNeedsSummary(home: string, list: NeedsList): void {
     writeFileSync(tmp, JSON.stringify(summaryOf(list)) + '\n')
     renameSync(tmp, file)
   } catch {
-    /* a read-only home: status just has no needs line */
+    // a read-only home or a full disk: status just has no needs line, and no half-written temp stays
+    try {
+      rmSync(tmp, { force: true })
+    } catch {
+      /* a read-only home made none */
+    }
   }
 }

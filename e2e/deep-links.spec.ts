@@ -2,20 +2,9 @@
  * The addresses `muster://` links open (src/shared/deep-link.ts turns a link into one of these
  * hashes; the desktop app sets it on its window): each selects the item it names on the demo fleet.
  */
-import type { APIRequestContext } from '@playwright/test'
 import { deepLinkHash } from '../src/shared/deep-link'
-import { test, expect, type Served } from './fixtures'
-
-async function call<T>(request: APIRequestContext, served: Served, method: string, input: unknown): Promise<T> {
-  const token = new URL(served.openUrl).searchParams.get('token') ?? ''
-  const res = await request.post(`${served.baseUrl.replace(/\/$/, '')}/api/call/${method}`, {
-    headers: { Authorization: `Bearer ${token}` },
-    data: input
-  })
-  const body = (await res.json()) as T & { error?: string }
-  if (!res.ok()) throw new Error(`${method}: ${body.error}`)
-  return body
-}
+import { call } from './api'
+import { test, expect } from './fixtures'
 
 test('a link opens the approval, the patch or the thread it names', async ({ page, request, demo }) => {
   type Pending = { correlation_id: string; agent: string; project: string; hub: string }

@@ -7,9 +7,10 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { APIRequestContext, Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { seriousViolations } from './axe'
-import { expect, test, type Served } from './fixtures'
+import { call } from './api'
+import { expect, test } from './fixtures'
 import { settled } from './settle'
 
 // Each test scans and shoots several states in both themes (axe takes seconds a scan on a loaded
@@ -28,17 +29,6 @@ async function shoot(page: Page, name: string, testId = 'screen-patches'): Promi
     await page.screenshot({ path: `e2e/artifacts/patches-${name}-${scheme}.png` })
   }
   await page.emulateMedia({ colorScheme: 'light' })
-}
-
-async function call<T>(request: APIRequestContext, served: Served, method: string, input: unknown): Promise<T> {
-  const token = new URL(served.openUrl).searchParams.get('token') ?? ''
-  const res = await request.post(`${served.baseUrl.replace(/\/$/, '')}/api/call/${method}`, {
-    headers: { Authorization: `Bearer ${token}` },
-    data: input
-  })
-  const body = (await res.json()) as T & { error?: string }
-  if (!res.ok()) throw new Error(`${method}: ${body.error}`)
-  return body
 }
 
 async function pick(page: Page, text: string): Promise<void> {

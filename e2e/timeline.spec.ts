@@ -9,21 +9,10 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { APIRequestContext, Page } from '@playwright/test'
 import type { HubEventEnvelope } from '../src/shared/api'
+import { call } from './api'
 import { test, expect, type Served } from './fixtures'
 
 const ROOT = resolve(import.meta.dirname, '..')
-
-/** Calls a contract method of the served app over HTTP. */
-async function call<T>(request: APIRequestContext, served: Served, method: string, input: unknown): Promise<T> {
-  const token = new URL(served.openUrl).searchParams.get('token') ?? ''
-  const res = await request.post(`${served.baseUrl.replace(/\/$/, '')}/api/call/${method}`, {
-    headers: { Authorization: `Bearer ${token}` },
-    data: input
-  })
-  const body = (await res.json()) as T & { error?: string }
-  if (!res.ok()) throw new Error(`${method}: ${body.error}`)
-  return body
-}
 
 /** Makes sure the demo hub is registered in the running server (idempotent) and returns it. */
 async function demoHub(request: APIRequestContext, served: Served): Promise<{ name: string; palace: string }> {

@@ -1,9 +1,11 @@
 /** Registers one project folder: path (required) and an optional display name. */
-import { useId, useState, type FormEvent } from 'react'
-import { FolderPlus, LoaderCircle } from 'lucide-react'
+import { useState, type FormEvent } from 'react'
+import { FolderPlus } from 'lucide-react'
 import { useAddProject } from '../api/queries'
 import type { Project } from '../../../shared/api'
+import { FolderField, TextField } from './form-field'
 import { InlineError } from './state-views'
+import { SubmitButton } from './submit-button'
 
 /** The add-project form; `onAdded` runs after the server accepted the folder. */
 export function AddProjectForm({
@@ -15,7 +17,6 @@ export function AddProjectForm({
   autoFocus?: boolean
   compact?: boolean
 }) {
-  const id = useId()
   const [path, setPath] = useState('')
   const [name, setName] = useState('')
   const add = useAddProject()
@@ -38,45 +39,33 @@ export function AddProjectForm({
   return (
     <form className={`form${compact ? ' form-compact' : ''}`} onSubmit={submit} data-testid="add-project">
       <div className="field-row">
-        <div className="field field-grow">
-          <label htmlFor={`${id}-path`}>Project folder</label>
-          <input
-            id={`${id}-path`}
-            data-testid="add-project-path"
-            className="input mono"
-            placeholder="/home/you/code/my-app"
-            value={path}
-            onChange={(e) => setPath(e.target.value)}
-            autoFocus={autoFocus}
-            spellCheck={false}
-            autoComplete="off"
-            required
-          />
-        </div>
-        <div className="field field-name">
-          <label htmlFor={`${id}-name`}>
-            Name <span className="muted">(optional)</span>
-          </label>
-          <input
-            id={`${id}-name`}
-            data-testid="add-project-name"
-            className="input"
-            placeholder="folder name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            spellCheck={false}
-            autoComplete="off"
-          />
-        </div>
-        <button
-          type="submit"
+        <FolderField
+          label="Project folder"
+          testId="add-project-path"
+          placeholder="/home/you/code/my-app"
+          value={path}
+          onChange={setPath}
+          autoFocus={autoFocus}
+        />
+        <TextField
+          label="Name"
+          optional
+          fieldClass="field-name"
+          testId="add-project-name"
+          literal
+          placeholder="folder name"
+          value={name}
+          onChange={setName}
+        />
+        <SubmitButton
+          busy={add.isPending}
+          icon={FolderPlus}
           className="btn btn-primary field-submit"
-          data-testid="add-project-submit"
-          disabled={add.isPending || !path.trim()}
+          testId="add-project-submit"
+          disabled={!path.trim()}
         >
-          {add.isPending ? <LoaderCircle size={14} className="spin" aria-hidden /> : <FolderPlus size={14} aria-hidden />}
           Add project
-        </button>
+        </SubmitButton>
       </div>
       <p className="hint">
         A folder that contains a <code>.muse/</code> directory with role files.

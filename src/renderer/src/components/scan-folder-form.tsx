@@ -1,10 +1,12 @@
 /** Scans a parent folder and registers every project with a `.muse/` found under it. */
-import { useId, useState, type FormEvent } from 'react'
-import { FolderSearch, LoaderCircle } from 'lucide-react'
+import { useState, type FormEvent } from 'react'
+import { FolderSearch } from 'lucide-react'
 import { useScanFolder } from '../api/queries'
 import type { MethodOutput } from '../../../shared/api'
 import { plural } from '../lib/format'
+import { FolderField } from './form-field'
 import { InlineError } from './state-views'
+import { SubmitButton } from './submit-button'
 
 /** The scan form with a short report of what was added and what was skipped. */
 export function ScanFolderForm({
@@ -16,7 +18,6 @@ export function ScanFolderForm({
   autoFocus?: boolean
   compact?: boolean
 }) {
-  const id = useId()
   const [dir, setDir] = useState('')
   const scan = useScanFolder()
 
@@ -29,25 +30,23 @@ export function ScanFolderForm({
   return (
     <form className={`form${compact ? ' form-compact' : ''}`} onSubmit={submit} data-testid="scan-folder">
       <div className="field-row">
-        <div className="field field-grow">
-          <label htmlFor={`${id}-dir`}>Parent folder</label>
-          <input
-            id={`${id}-dir`}
-            data-testid="scan-folder-path"
-            className="input mono"
-            placeholder="/home/you/code"
-            value={dir}
-            onChange={(e) => setDir(e.target.value)}
-            autoFocus={autoFocus}
-            spellCheck={false}
-            autoComplete="off"
-            required
-          />
-        </div>
-        <button type="submit" className="btn field-submit" data-testid="scan-folder-submit" disabled={scan.isPending || !dir.trim()}>
-          {scan.isPending ? <LoaderCircle size={14} className="spin" aria-hidden /> : <FolderSearch size={14} aria-hidden />}
+        <FolderField
+          label="Parent folder"
+          testId="scan-folder-path"
+          placeholder="/home/you/code"
+          value={dir}
+          onChange={setDir}
+          autoFocus={autoFocus}
+        />
+        <SubmitButton
+          busy={scan.isPending}
+          icon={FolderSearch}
+          className="btn field-submit"
+          testId="scan-folder-submit"
+          disabled={!dir.trim()}
+        >
           Scan folder
-        </button>
+        </SubmitButton>
       </div>
       <p className="hint">
         Registers every sub-folder that holds a <code>.muse/</code> directory.

@@ -6,6 +6,7 @@ import { useState, type FormEvent } from 'react'
 import { CircleCheck, OctagonX, ShieldQuestion } from 'lucide-react'
 import { useChainCheck } from '../../api/queries'
 import { CopyButton } from '../../components/copy-button'
+import { Field, TextField } from '../../components/form-field'
 import { InlineError } from '../../components/state-views'
 
 const PHASES = [
@@ -34,59 +35,38 @@ export function ChainCheckForm() {
       <h2 id="cc-title" className="cc-title">
         <ShieldQuestion size={15} aria-hidden /> Check an invocation
       </h2>
-      <div className="field">
-        <label htmlFor="cc-chain">Chain so far</label>
-        <input
-          id="cc-chain"
-          className="input mono"
-          value={chain}
-          onChange={(e) => setChain(e.target.value)}
-          placeholder="cro → cfo (empty: a first call)"
-          data-testid="chain-check-chain"
-        />
-      </div>
+      <TextField
+        label="Chain so far"
+        mono
+        value={chain}
+        onChange={setChain}
+        placeholder="cro → cfo (empty: a first call)"
+        testId="chain-check-chain"
+      />
       <div className="field-row">
-        <div className="field cc-half">
-          <label htmlFor="cc-target">Invoke</label>
-          <input
-            id="cc-target"
-            className="input mono"
-            value={target}
-            onChange={(e) => setTarget(e.target.value)}
-            placeholder="coo"
-            required
-            data-testid="chain-check-target"
-          />
-        </div>
-        <div className="field cc-half">
-          <label htmlFor="cc-caller">
-            Caller <span className="muted">(optional)</span>
-          </label>
-          <input
-            id="cc-caller"
-            className="input mono"
-            value={caller}
-            onChange={(e) => setCaller(e.target.value)}
-            placeholder="executive-mentor"
-          />
-        </div>
+        <TextField
+          label="Invoke"
+          fieldClass="cc-half"
+          mono
+          value={target}
+          onChange={setTarget}
+          placeholder="coo"
+          required
+          testId="chain-check-target"
+        />
+        <TextField label="Caller" optional fieldClass="cc-half" mono value={caller} onChange={setCaller} placeholder="executive-mentor" />
       </div>
-      <div className="field">
-        <label htmlFor="cc-phase">Context</label>
-        <select
-          id="cc-phase"
-          className="input select"
-          value={phase}
-          onChange={(e) => setPhase(e.target.value)}
-          data-testid="chain-check-phase"
-        >
-          {PHASES.map((p) => (
-            <option key={p.value} value={p.value}>
-              {p.label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <Field label="Context">
+        {(id) => (
+          <select id={id} className="input select" value={phase} onChange={(e) => setPhase(e.target.value)} data-testid="chain-check-phase">
+            {PHASES.map((p) => (
+              <option key={p.value} value={p.value}>
+                {p.label}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
       <div>
         <button type="submit" className="btn btn-primary" disabled={check.isPending}>
           Check

@@ -7,6 +7,7 @@
 import { useState, type FormEvent } from 'react'
 import { FolderOpen, Plus, Server } from 'lucide-react'
 import type { MethodInput } from '../../../../shared/api'
+import { TextField } from '../../components/form-field'
 import { InlineError } from '../../components/state-views'
 
 type Kind = 'local' | 'remote'
@@ -29,7 +30,8 @@ export function AddHubForm({
   const [name, setName] = useState('')
   const [create, setCreate] = useState(false)
 
-  const ready = kind === 'local' ? !!palace.trim() : !!url.trim()
+  const local = kind === 'local'
+  const ready = local ? !!palace.trim() : !!url.trim()
   const submit = (e: FormEvent): void => {
     e.preventDefault()
     const named = name.trim() || undefined
@@ -69,50 +71,27 @@ export function AddHubForm({
         ))}
       </div>
       <div className="field-row">
-        {kind === 'local' ? (
-          <div className="field field-grow">
-            <label htmlFor="add-hub-palace">Palace folder</label>
-            <input
-              id="add-hub-palace"
-              className="input mono"
-              value={palace}
-              onChange={(e) => setPalace(e.target.value)}
-              placeholder="~/.mempalace/palace"
-              spellCheck={false}
-              autoComplete="off"
-              data-testid="add-hub-palace"
-            />
-          </div>
-        ) : (
-          <div className="field field-grow">
-            <label htmlFor="add-hub-url">Server URL</label>
-            <input
-              id="add-hub-url"
-              className="input mono"
-              value={url}
-              onChange={(e) => setUrl(e.target.value)}
-              placeholder="http://10.0.0.5:8765"
-              spellCheck={false}
-              autoComplete="off"
-              data-testid="add-hub-url"
-            />
-          </div>
-        )}
-        <div className="field field-name">
-          <label htmlFor="add-hub-name">
-            Name <span className="muted">(optional)</span>
-          </label>
-          <input
-            id="add-hub-name"
-            className="input"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            placeholder={kind === 'local' ? 'folder name' : 'host-port'}
-            spellCheck={false}
-            autoComplete="off"
-            data-testid="add-hub-name"
-          />
-        </div>
+        <TextField
+          key={kind}
+          label={local ? 'Palace folder' : 'Server URL'}
+          fieldClass="field-grow"
+          mono
+          value={local ? palace : url}
+          onChange={local ? setPalace : setUrl}
+          placeholder={local ? '~/.mempalace/palace' : 'http://10.0.0.5:8765'}
+          literal
+          testId={local ? 'add-hub-palace' : 'add-hub-url'}
+        />
+        <TextField
+          label="Name"
+          optional
+          fieldClass="field-name"
+          value={name}
+          onChange={setName}
+          placeholder={local ? 'folder name' : 'host-port'}
+          literal
+          testId="add-hub-name"
+        />
         <button type="submit" className="btn btn-primary field-submit" disabled={pending || !ready} data-testid="add-hub-submit">
           <Plus size={14} aria-hidden /> Add hub
         </button>
@@ -125,21 +104,17 @@ export function AddHubForm({
       ) : (
         <>
           <div className="field-row">
-            <div className="field field-grow">
-              <label htmlFor="add-hub-token">
-                Token <span className="muted">(optional)</span>
-              </label>
-              <input
-                id="add-hub-token"
-                type="password"
-                className="input mono"
-                value={token}
-                onChange={(e) => setToken(e.target.value)}
-                spellCheck={false}
-                autoComplete="off"
-                data-testid="add-hub-token"
-              />
-            </div>
+            <TextField
+              label="Token"
+              optional
+              fieldClass="field-grow"
+              type="password"
+              mono
+              value={token}
+              onChange={setToken}
+              literal
+              testId="add-hub-token"
+            />
           </div>
           <p className="hint">
             The server's bearer token (<code>mempalace serve --token</code>). Muster checks it against the server, keeps a copy in its home

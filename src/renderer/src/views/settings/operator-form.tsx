@@ -1,8 +1,10 @@
 /** The operator's agent id, used when Muster acts on the hub on the operator's behalf. */
-import { useId, useState, type FormEvent } from 'react'
-import { Check, LoaderCircle } from 'lucide-react'
+import { useState, type FormEvent } from 'react'
+import { Check } from 'lucide-react'
 import { useSettings, useUpdateSettings } from '../../api/queries'
+import { TextField } from '../../components/form-field'
 import { InlineError } from '../../components/state-views'
+import { SubmitButton } from '../../components/submit-button'
 
 /** Text input + Save; the server validates the id. Re-mounts when the saved value changes. */
 export function OperatorForm() {
@@ -23,7 +25,6 @@ function OperatorFormFields({
   loading: boolean
   loadError: Error | null
 }) {
-  const id = useId()
   const [value, setValue] = useState(saved)
 
   const submit = (e: FormEvent): void => {
@@ -35,24 +36,20 @@ function OperatorFormFields({
   return (
     <form className="form" onSubmit={submit} data-testid="operator-form">
       <div className="field-row">
-        <div className="field field-grow">
-          <label htmlFor={`${id}-op`}>Operator id</label>
-          <input
-            id={`${id}-op`}
-            className="input mono"
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-            placeholder="operator@workstation"
-            spellCheck={false}
-            autoComplete="off"
-            disabled={loading}
-            data-testid="operator-id"
-          />
-        </div>
-        <button type="submit" className="btn field-submit" disabled={!dirty || update.isPending} data-testid="operator-save">
-          {update.isPending ? <LoaderCircle size={14} className="spin" aria-hidden /> : <Check size={14} aria-hidden />}
+        <TextField
+          label="Operator id"
+          fieldClass="field-grow"
+          mono
+          literal
+          value={value}
+          onChange={setValue}
+          placeholder="operator@workstation"
+          disabled={loading}
+          testId="operator-id"
+        />
+        <SubmitButton busy={update.isPending} icon={Check} className="btn field-submit" disabled={!dirty} testId="operator-save">
           Save
-        </button>
+        </SubmitButton>
       </div>
       <p className="hint">The agent id Muster uses for your acks, replies and task requests on the hub.</p>
       {!dirty && update.isSuccess && <p className="hint text-ok">Saved.</p>}

@@ -1,16 +1,17 @@
 /** Acting on one event as the operator: ack it with a status, or reply to its sender. */
-import { useId, useState, type FormEvent } from 'react'
-import { Check, LoaderCircle, Reply } from 'lucide-react'
+import { useState, type FormEvent } from 'react'
+import { Check, Reply } from 'lucide-react'
 import { ACK_STATUSES, EventType, REPLY_STATUSES, Status } from '../../../../shared/api'
 import { useAck, useAppend, useWriteRefusal, hubSel } from '../../api/hub-queries'
+import { Field, TextField } from '../../components/form-field'
 import { InlineError } from '../../components/state-views'
+import { SubmitButton } from '../../components/submit-button'
 import { useToastStore } from '../../stores/toast-store'
 import type { TimelineEvent } from './hub-types'
 import { useOperatorId } from './operator-line'
 
 /** The ack form: status (claimed / applied / failed / blocked / superseded) and an optional body. */
 export function AckForm({ hub, event, onDone }: { hub: string | null; event: TimelineEvent; onDone: () => void }) {
-  const id = useId()
   const operator = useOperatorId()
   const ack = useAck()
   const refusal = useWriteRefusal(hub)
@@ -36,47 +37,29 @@ export function AckForm({ hub, event, onDone }: { hub: string | null; event: Tim
       <p className="hint">
         <code>event.ack</code> to <code>{event.from_agent}</code> in thread <code>{event.correlation_id ?? event.id}</code>
       </p>
-      <div className="field">
-        <label htmlFor={`${id}-status`}>Status</label>
-        <select
-          id={`${id}-status`}
-          className="input tl-inline-select"
-          value={status}
-          onChange={(e) => setStatus(e.target.value)}
-          data-testid="ack-status"
-          autoFocus
-        >
-          {ACK_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-body`}>
-          Note <span className="muted">(optional: evidence, reason)</span>
-        </label>
-        <textarea
-          id={`${id}-body`}
-          className="input textarea"
-          rows={3}
-          value={body}
-          onChange={(e) => setBody(e.target.value)}
-          data-testid="ack-body"
-        />
-      </div>
+      <Field label="Status">
+        {(fid) => (
+          <select
+            id={fid}
+            className="input tl-inline-select"
+            value={status}
+            onChange={(e) => setStatus(e.target.value)}
+            data-testid="ack-status"
+            autoFocus
+          >
+            {ACK_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <TextField label="Note" aside="optional: evidence, reason" rows={3} value={body} onChange={setBody} testId="ack-body" />
       <div className="tl-action-buttons">
-        <button
-          type="submit"
-          className="btn btn-primary"
-          disabled={ack.isPending || !operator || !!refusal}
-          title={refusal ?? undefined}
-          data-testid="ack-submit"
-        >
-          {ack.isPending ? <LoaderCircle size={14} className="spin" aria-hidden /> : <Check size={14} aria-hidden />}
+        <SubmitButton busy={ack.isPending} icon={Check} disabled={!operator || !!refusal} title={refusal} testId="ack-submit">
           Ack as {status}
-        </button>
+        </SubmitButton>
         <button type="button" className="btn" onClick={onDone}>
           Cancel
         </button>
@@ -88,7 +71,6 @@ export function AckForm({ hub, event, onDone }: { hub: string | null; event: Tim
 
 /** A `task.reply` to the event's sender, in the same stream, room and thread. */
 export function ReplyForm({ hub, event, onDone }: { hub: string | null; event: TimelineEvent; onDone: () => void }) {
-  const id = useId()
   const operator = useOperatorId()
   const append = useAppend()
   const refusal = useWriteRefusal(hub)
@@ -127,19 +109,7 @@ export function ReplyForm({ hub, event, onDone }: { hub: string | null; event: T
         <code>task.reply</code> to <code>{event.from_agent}</code> in <code>{event.stream}</code> / <code>{event.room}</code>, thread{' '}
         <code>{thread}</code>
       </p>
-      <div className="field">
-        <label htmlFor={`${id}-body`}>Reply</label>
-        <textarea
-          id={`${id}-body`}
-          className="input textarea"
-          rows={4}
-          value={body}
-          onChange={(e) => setBody(e.target.value)}
-          autoFocus
-          data-testid="reply-body"
-          required
-        />
-      </div>
+      <TextField label="Reply" rows={4} value={body} onChange={setBody} autoFocus testId="reply-body" required />
       <div className="tl-action-buttons">
         <select
           className="input tl-inline-select"
@@ -154,16 +124,15 @@ export function ReplyForm({ hub, event, onDone }: { hub: string | null; event: T
             </option>
           ))}
         </select>
-        <button
-          type="submit"
-          className="btn btn-primary"
-          disabled={append.isPending || !body.trim() || !operator || !!refusal}
-          title={refusal ?? undefined}
-          data-testid="reply-submit"
+        <SubmitButton
+          busy={append.isPending}
+          icon={Reply}
+          disabled={!body.trim() || !operator || !!refusal}
+          title={refusal}
+          testId="reply-submit"
         >
-          {append.isPending ? <LoaderCircle size={14} className="spin" aria-hidden /> : <Reply size={14} aria-hidden />}
           Send reply
-        </button>
+        </SubmitButton>
         <button type="button" className="btn" onClick={onDone}>
           Cancel
         </button>

@@ -3,18 +3,25 @@
  * registered projects; the backend checks the base commit against that project's git repository
  * and its message shows inline.
  */
-import { useId, useState, type FormEvent } from 'react'
-import { CircleAlert, ListPlus, LoaderCircle, X } from 'lucide-react'
+import { useState, type FormEvent } from 'react'
+import { CircleAlert, ListPlus, X } from 'lucide-react'
 import { hubSel, useTaskCreate, useWriteRefusal } from '../../api/hub-queries'
 import { useProjects } from '../../api/queries'
 import { useToastStore } from '../../stores/toast-store'
 import { useTimelineStore } from '../../stores/timeline-store'
 import { errorMessage } from '../../lib/format'
+import { Field, TextField } from '../../components/form-field'
+import { SubmitButton } from '../../components/submit-button'
 import { OperatorLine, ReadOnlyNote, useOperatorId } from './operator-line'
+
+/** Where the work happens: the branch and the commit it starts from (checked in the project's repository). */
+const GIT_FIELDS = [
+  { key: 'branch', label: 'Branch', placeholder: 'fix/cache-ttl', testId: 'task-branch' },
+  { key: 'base_commit', label: 'Base commit', placeholder: '7–64 hex characters', testId: 'task-base' }
+] as const
 
 /** The create-task pane; `agents` fill the "to" suggestions. */
 export function TaskForm({ hub, agents }: { hub: string | null; agents: readonly string[] }) {
-  const id = useId()
   const projects = useProjects()
   const create = useTaskCreate()
   const operator = useOperatorId()
@@ -23,7 +30,7 @@ export function TaskForm({ hub, agents }: { hub: string | null; agents: readonly
   const openThread = useTimelineStore((s) => s.openThread)
   const setAction = useTimelineStore((s) => s.setAction)
   const [form, setForm] = useState({ project: '', to_agent: '', goal: '', branch: '', base_commit: '', done: '' })
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }))
+  const set = (k: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [k]: value }))
   const project = form.project || projects.data?.[0]?.name || ''
 
   const submit = (e: FormEvent): void => {
@@ -54,96 +61,59 @@ export function TaskForm({ hub, agents }: { hub: string | null; agents: readonly
         <OperatorLine />
         <ReadOnlyNote hub={hub} />
         <div className="field-row">
-          <div className="field field-grow">
-            <label htmlFor={`${id}-project`}>Project</label>
-            <select id={`${id}-project`} className="input" value={project} onChange={set('project')} data-testid="task-project" required>
-              {projects.data?.length ? (
-                projects.data.map((p) => (
-                  <option key={p.name} value={p.name}>
-                    {p.name}
-                  </option>
-                ))
-              ) : (
-                <option value="">No registered projects</option>
-              )}
-            </select>
-          </div>
-          <div className="field field-grow">
-            <label htmlFor={`${id}-to`}>To agent</label>
-            <input
-              id={`${id}-to`}
-              className="input mono"
-              value={form.to_agent}
-              onChange={set('to_agent')}
-              list={`${id}-agents`}
-              placeholder="win-codex"
-              data-testid="task-to"
-              required
-              spellCheck={false}
-              autoComplete="off"
-            />
-            <datalist id={`${id}-agents`}>
-              {agents.map((a) => (
-                <option key={a} value={a} />
-              ))}
-            </datalist>
-          </div>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-goal`}>Goal</label>
-          <textarea
-            id={`${id}-goal`}
-            className="input textarea"
-            rows={2}
-            value={form.goal}
-            onChange={set('goal')}
-            data-testid="task-goal"
+          <Field label="Project" fieldClass="field-grow">
+            {(fid) => (
+              <select
+                id={fid}
+                className="input"
+                value={project}
+                onChange={(e) => set('project')(e.target.value)}
+                data-testid="task-project"
+                required
+              >
+                {projects.data?.length ? (
+                  projects.data.map((p) => (
+                    <option key={p.name} value={p.name}>
+                      {p.name}
+                    </option>
+                  ))
+                ) : (
+                  <option value="">No registered projects</option>
+                )}
+              </select>
+            )}
+          </Field>
+          <TextField
+            label="To agent"
+            fieldClass="field-grow"
+            mono
+            literal
+            value={form.to_agent}
+            onChange={set('to_agent')}
+            suggestions={agents}
+            placeholder="win-codex"
+            testId="task-to"
             required
-            autoFocus
           />
         </div>
+        <TextField label="Goal" rows={2} value={form.goal} onChange={set('goal')} testId="task-goal" required autoFocus />
         <div className="field-row">
-          <div className="field field-grow">
-            <label htmlFor={`${id}-branch`}>Branch</label>
-            <input
-              id={`${id}-branch`}
-              className="input mono"
-              value={form.branch}
-              onChange={set('branch')}
-              placeholder="fix/cache-ttl"
-              data-testid="task-branch"
+          {GIT_FIELDS.map((g) => (
+            <TextField
+              key={g.key}
+              label={g.label}
+              fieldClass="field-grow"
+              mono
+              literal
+              value={form[g.key]}
+              onChange={set(g.key)}
+              placeholder={g.placeholder}
+              testId={g.testId}
               required
-              spellCheck={false}
-              autoComplete="off"
             />
-          </div>
-          <div className="field field-grow">
-            <label htmlFor={`${id}-base`}>Base commit</label>
-            <input
-              id={`${id}-base`}
-              className="input mono"
-              value={form.base_commit}
-              onChange={set('base_commit')}
-              placeholder="7–64 hex characters"
-              data-testid="task-base"
-              required
-              spellCheck={false}
-              autoComplete="off"
-            />
-          </div>
+          ))}
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-done`}>Definition of done</label>
-          <textarea
-            id={`${id}-done`}
-            className="input textarea"
-            rows={3}
-            value={form.done}
-            onChange={set('done')}
-            data-testid="task-done"
-            required
-          />
-        </div>
+        <TextField label="Definition of done" rows={3} value={form.done} onChange={set('done')} testId="task-done" required />
         <p className="hint">
           Written as <code>task.request</code> in <code>project/{project || '…'}</code> / <code>delegation</code>, status <code>open</code>,
           with the canonical body. The base commit is checked in the project’s repository.
@@ -155,16 +125,15 @@ export function TaskForm({ hub, agents }: { hub: string | null; agents: readonly
           </p>
         )}
         <div className="tl-action-buttons">
-          <button
-            type="submit"
-            className="btn btn-primary"
-            disabled={create.isPending || !operator || !project || !!refusal}
-            title={refusal ?? undefined}
-            data-testid="task-submit"
+          <SubmitButton
+            busy={create.isPending}
+            icon={ListPlus}
+            disabled={!operator || !project || !!refusal}
+            title={refusal}
+            testId="task-submit"
           >
-            {create.isPending ? <LoaderCircle size={14} className="spin" aria-hidden /> : <ListPlus size={14} aria-hidden />}
             Request task
-          </button>
+          </SubmitButton>
           <button type="button" className="btn" onClick={close}>
             Cancel
           </button>

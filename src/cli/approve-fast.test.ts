@@ -122,11 +122,13 @@ describe('approve-hook fast path: the allowlist mirror', () => {
     expect(raw.events.filter((e) => e.type === 'approval.request')).toEqual([])
     const thread = await until(async () => {
       const t = await allowlisted('npm test -- --run')
-      return t.length === 2 ? t : null
+      return t.length === 3 ? t : null
     })
-    expect(thread.map((e) => [e.type, e.metadata.decided_by ?? null])).toEqual([
+    expect(thread.map((e) => [e.type, e.metadata.decided_by ?? e.metadata.stage ?? null])).toEqual([
       ['approval.request', null],
-      ['approval.decision', 'allowlist:Bash(npm test*) for mac-*']
+      ['approval.decision', 'allowlist:Bash(npm test*) for mac-*'],
+      // offered only once the answer was out: delivered
+      ['approval.receipt', 'delivered']
     ])
     // the decision carries the signed rule: the inbox shows it as the operator's, not forged
     const list = await service.call('approvals.list', { hub: 'main' })
@@ -165,7 +167,11 @@ describe('approve-hook fast path: the allowlist mirror', () => {
     writeFileSync(mirror(), good.slice(0, 40))
     const torn = await hook('npm run build -- --prod')
     expect(decisionOf(torn)).toMatchObject({ permissionDecision: 'allow' })
-    expect((await allowlisted('npm run build -- --prod')).map((e) => e.type)).toEqual(['approval.request', 'approval.decision'])
+    expect((await allowlisted('npm run build -- --prod')).map((e) => e.type)).toEqual([
+      'approval.request',
+      'approval.decision',
+      'approval.receipt'
+    ])
     // the hook holds no key, so it writes no mirror: the app or serve writes it again from the DB's committed rules
     expect(readMirror(stateDb())).toBeNull()
     const app = await createService({ home, transport: 'http', watch: true })

@@ -172,10 +172,12 @@ describe('muster approve-hook (real process)', () => {
     })
     // answered from the rules' mirror: the record waits in the home's spool for the next drainer (here the service)
     const req = await requestFor('npm test -- --run')
-    const decided = await until(async () => ((await thread(req.correlation_id!)).length === 2 ? thread(req.correlation_id!) : null))
-    expect(decided.map((e) => [e.type, e.metadata.decided_by ?? null])).toEqual([
+    const decided = await until(async () => ((await thread(req.correlation_id!)).length === 3 ? thread(req.correlation_id!) : null))
+    expect(decided.map((e) => [e.type, e.metadata.decided_by ?? e.metadata.stage ?? null])).toEqual([
       ['approval.request', null],
-      ['approval.decision', 'allowlist:Bash(npm test*) for mac-*']
+      ['approval.decision', 'allowlist:Bash(npm test*) for mac-*'],
+      // the fast path offered the record only once its answer was out
+      ['approval.receipt', 'delivered']
     ])
     const hits = async () => (await service.call('approvals.rules', {})).rules.find((r) => r.id === rule.id)!.hits
     expect(await until(async () => ((await hits()) === 1 ? 1 : null))).toBe(1)

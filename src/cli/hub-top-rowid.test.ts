@@ -109,7 +109,8 @@ async function hubStillWorks(label: string): Promise<void> {
   })
   // the service answers too (it answered 500 before)
   const thread = await service.call('hub.list', { hub: 'main', correlation_id: item!.correlation_id, limit: 50 })
-  expect(thread.events.map((e) => e.type)).toEqual(['approval.request', 'approval.decision'])
+  // the hook recorded the delivery once its answer was out
+  expect(thread.events.map((e) => e.type)).toEqual(['approval.request', 'approval.decision', 'approval.receipt'])
   // Muster's rows are in sequence: the decision right after the request, far below the top
   const [req, dec] = rowids(thread.events.map((e) => e.id)).map(BigInt)
   expect(dec! > req!).toBe(true)

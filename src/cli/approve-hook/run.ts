@@ -73,6 +73,7 @@ export async function runHookCommand(
     gate: o.gate,
     warn: (line) => io.stderr(`${line}\n`)
   })
+  ctx.receipts = { home, ...(o.hub ? { hub: o.hub } : {}), ...(o.palace ? { palace: o.palace } : {}) }
   try {
     const run = await runApproveHook(
       stdin,
@@ -81,6 +82,8 @@ export async function runHookCommand(
     )
     io.stdout(run.stdout)
     if (run.stderr) io.stderr(`${run.stderr}\n`)
+    // the answer is out: its receipt and the marker a later hook of the session settles
+    await run.delivered?.()
     return run.exitCode
   } finally {
     await close()

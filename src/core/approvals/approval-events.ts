@@ -9,7 +9,14 @@ import { expiryDeadline } from '../../shared/approvals/expiry'
 import { readProvenance, type CallProvenance } from '../../shared/approvals/provenance'
 import { readToolCall, summarizeToolCall, type ToolInput, callSignature } from '../../shared/approvals/tool-call'
 import type { RuleSpec } from '../../shared/approvals/allow-rules'
-import type { ApprovalDecisionInfo, ApprovalItem, ApprovalState, ForgedDecision } from '../../shared/contract/approvals-types'
+import type {
+  ApprovalDecisionInfo,
+  ApprovalItem,
+  ApprovalReceiptInfo,
+  ApprovalStage,
+  ApprovalState,
+  ForgedDecision
+} from '../../shared/contract/approvals-types'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
 import type { BudgetHoldInfo } from '../../shared/contract/usage-types'
 import {
@@ -20,11 +27,13 @@ import {
   EventType,
   Room,
   Status,
-  type ApprovalDecision
+  type ApprovalDecision,
+  type ReceiptOutcome
 } from '../../shared/contract/hub-vocabulary'
 import { type AppendInput, taskSlug } from '../hub'
 import type { PresenceProof } from '../presence'
 import { PRESENCE, readGateView } from './approval-presence'
+import { isOutcome, readReceipt } from './approval-receipts'
 import { SIGNATURE, SIGNED_RULE, decisionPayload, type DecisionSigner, type DecisionTrust, type SignatureRef } from './decision-trust'
 /** A request's metadata is kept under this size (the hub's limit is 64 KiB). */
 export const MAX_REQUEST_METADATA_BYTES = 60 * 1024
@@ -228,10 +237,11 @@ export function expiresAt(request: HubEventEnvelope): Date | null {
 }
 
 /**
- * Folds a request with its thread's decisions (any order; sorted by seq here): the first decision
- * a trusted operator gave wins, the rest are conflicts, untrusted ones are forged (never applied);
- * with none, the request is pending until its timeout has passed (plus a grace for the hook's own
- * timeout record), then expired.
+ * Folds a request with its thread's decisions and receipts (any order; sorted by seq here): the
+ * first decision a trusted operator gave wins, the rest are conflicts, untrusted ones are forged
+ * (never applied); a withdrawal before any decision wins over them all; with none, the request is
+ * pending until its timeout has passed (plus a grace for the hook's own timeout record), then
+ * expired. The receipts give its stage (`stageOf`).
  */
 export function foldApproval(
   request: HubEventEnvelope,
@@ -240,16 +250,25 @@ export function foldApproval(
   trust: DecisionTrust,
   now = Date.now()
 ): ApprovalItem {
-  const { decisions, forged } = judgeDecisions(request, decisionEvents, trust)
-  const [first, ...conflicts] = decisions
+  const judged = judgeDecisions(request, decisionEvents, trust)
+  const receipts = decisionEvents.flatMap((e) => readReceipt(e, request) ?? []).sort((a, b) => a.seq - b.seq)
+  // a withdrawal before any decision ends the request: later decisions reached nobody (conflicts)
+  const withdrawal = receipts.find((r) => r.stage === 'withdrawn') ?? null
+  const withdrawnFirst = withdrawal !== null && (judged.decisions[0]?.seq ?? Infinity) > withdrawal.seq
+  const first = withdrawnFirst ? null : (judged.decisions[0] ?? null)
+  const conflicts = withdrawnFirst ? judged.decisions : judged.decisions.slice(1)
+  const forged = judged.forged
   const expires = expiresAt(request)
-  const state: ApprovalState = first
-    ? first.decision === 'timeout' && first.decided_by === DECIDED_BY_ABANDONED
-      ? 'abandoned'
-      : first.decision
-    : now > expiryDeadline(request.created_at, request.metadata.timeout_ms)
-      ? 'expired'
-      : 'pending'
+  const state: ApprovalState = withdrawnFirst
+    ? 'withdrawn'
+    : first
+      ? first.decision === 'timeout' && first.decided_by === DECIDED_BY_ABANDONED
+        ? 'abandoned'
+        : first.decision
+      : now > expiryDeadline(request.created_at, request.metadata.timeout_ms)
+        ? 'expired'
+        : 'pending'
+  const { stage, outcome } = stageOf(state, receipts)
   const toolName = text(request.metadata.tool_name) ?? 'unknown'
   const toolInput =
     request.metadata.tool_input && typeof request.metadata.tool_input === 'object' && !Array.isArray(request.metadata.tool_input)
@@ -287,7 +306,10 @@ export function foldApproval(
     presence_required: trust.presence?.needed(request) ?? readGateView(request.metadata)?.presence_required ?? false,
     presence_risk: trust.presence?.risk?.(request) ?? readGateView(request.metadata)?.risk ?? null,
     budget: budgetHoldOf(request.metadata.budget),
-    harness_always: stringsOf(request.metadata.harness_always)
+    harness_always: stringsOf(request.metadata.harness_always),
+    stage,
+    outcome,
+    receipts
   }
 }
 
@@ -296,6 +318,22 @@ function stringsOf(v: unknown): string[] | null {
   if (!Array.isArray(v)) return null
   const list = v.filter((x): x is string => typeof x === 'string').slice(0, 16)
   return list.length ? list.map((x) => x.slice(0, 256)) : null
+}
+
+/** How far a request got, from its state and its receipts (seq order). */
+export function stageOf(
+  state: ApprovalState,
+  receipts: readonly ApprovalReceiptInfo[]
+): { stage: ApprovalStage; outcome: ReceiptOutcome | null } {
+  if (state === 'withdrawn') return { stage: 'withdrawn', outcome: null }
+  if (state === 'pending') return { stage: 'asked', outcome: null }
+  if (state === 'abandoned' || state === 'expired') return { stage: 'not_delivered', outcome: null }
+  const done = receipts.find((r) => isOutcome(r.stage))
+  if (done) return { stage: 'done', outcome: done.stage as ReceiptOutcome }
+  // a delivered allow whose session ended before the call ran
+  if (receipts.some((r) => r.stage === 'withdrawn')) return { stage: 'withdrawn', outcome: null }
+  if (receipts.some((r) => r.stage === 'delivered')) return { stage: 'delivered', outcome: null }
+  return { stage: 'decided', outcome: null }
 }
 
 /** The budget hold a request's metadata carries, or null when none (or not well-formed). */

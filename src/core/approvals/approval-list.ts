@@ -1,7 +1,7 @@
 /**
  * One hub's approvals, read through the `HubPort` interface only (so local and remote hubs work
  * alike): the requests of the last day, and at least the newest 500 (newest first, paged with
- * upstream's `before_event_id`), then every decision after the oldest of them (paged with
+ * upstream's `before_event_id`), then every decision and receipt after the oldest of them (paged with
  * `since_event_id`), folded per thread.
  */
 import type { ApprovalItem } from '../../shared/contract/approvals-types'
@@ -54,7 +54,12 @@ export async function listHubApprovals(
   const byThread = new Map<string, HubEventEnvelope[]>()
   let since = oldest.id
   for (;;) {
-    const page = await hub.list({ type: EventType.approvalDecision, since_event_id: since, order: 'asc', limit: PAGE })
+    const page = await hub.list({
+      type: [EventType.approvalDecision, EventType.approvalReceipt],
+      since_event_id: since,
+      order: 'asc',
+      limit: PAGE
+    })
     for (const d of page.events) {
       const key = d.correlation_id ?? ''
       const list = byThread.get(key)

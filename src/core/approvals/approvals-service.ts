@@ -122,7 +122,8 @@ export class ApprovalsService {
 
   /**
    * Allows or denies a request as the operator; reports whether this decision was the first. A
-   * request nobody waits for any more (timed out, abandoned by its harness, or expired) is refused
+   * request nobody waits for any more (timed out, abandoned by its harness, withdrawn by its
+   * session, or expired) is refused
    * and nothing is appended: a decision nobody receives is never recorded.
    */
   async decide(
@@ -140,13 +141,16 @@ export class ApprovalsService {
     const withPresence = sel.decision === 'allow' ? await this.checkPresence(sel, request) : null
     const me = this.opts.operator()
     const before = await this.thread(sel, request)
-    if (before.state === 'timeout' || before.state === 'abandoned' || before.state === 'expired') {
+    if (before.state === 'timeout' || before.state === 'abandoned' || before.state === 'expired' || before.state === 'withdrawn') {
+      const withdrawal = before.receipts?.find((r) => r.stage === 'withdrawn')
       const why =
         before.state === 'abandoned'
           ? abandonedWhy(before.decision?.reason)
-          : before.state === 'timeout'
-            ? `its hook stopped waiting (${before.decision?.reason || 'timed out'})`
-            : 'its hook stopped waiting long ago'
+          : before.state === 'withdrawn'
+            ? `it was withdrawn (${withdrawal?.hook_event || 'its session ended'}${withdrawal?.reason ? `: ${withdrawal.reason}` : ''})`
+            : before.state === 'timeout'
+              ? `its hook stopped waiting (${before.decision?.reason || 'timed out'})`
+              : 'its hook stopped waiting long ago'
       throw new ApiError(
         `no agent is waiting for ${request.correlation_id ?? request.id}: ${why}; your decision was not recorded`,
         'conflict'
@@ -254,7 +258,7 @@ export class ApprovalsService {
     const chosen = this.opts.hubs.choose(sel)
     const thread = await chosen.hub.list({
       correlation_id: request.correlation_id ?? request.id,
-      type: EventType.approvalDecision,
+      type: [EventType.approvalDecision, EventType.approvalReceipt],
       order: 'asc',
       limit: 500
     })

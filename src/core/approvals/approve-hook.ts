@@ -38,6 +38,8 @@ import { allowlistedReason } from './allowlist-mirror'
 import { riskOf, presenceNeeded, RISK_CATEGORY_LABEL } from '../../shared/approvals/presence'
 import { emptyPresence, type HookPresence } from '../presence'
 import { GATE, decisionPresence, inputSha256, type GateView } from './approval-presence'
+import { receiptAppend, requestRef, withdraws } from './approval-receipts'
+import { digest, dropMarker, leaveMarker, receiptsEnabled, type ReceiptMarker } from './receipt-markers'
 
 /** Default wait: 9 minutes, below Claude Code's own 600 s hook timeout. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 540_000
@@ -63,6 +65,8 @@ export interface HookContext {
    * budget the operator signed), or null; absent where the state DB has no budgets.
    */
   budgetHold?(call: { session_id: string | null; agent: string; project: string | null }): BudgetHoldInfo | null
+  /** Where receipt markers go (Muster's home) and the hub the hook was told, as later hooks reopen it; absent: none left. */
+  receipts?: { home: string; hub?: string; palace?: string }
   /** One line on stderr. */
   warn(line: string): void
 }
@@ -97,16 +101,23 @@ export interface HookRun {
   verdict: HookVerdict | null
   /** The request's correlation id when one was appended. */
   correlation_id: string | null
+  /**
+   * To run once the answer is out (printed): records the `delivered` receipt and leaves the marker
+   * a later hook of the session settles (`receipt-markers.ts`); never throws. Absent when nothing
+   * was asked, or the request was withdrawn.
+   */
+  delivered?: () => Promise<void>
 }
 
 const isHub = (h: HookContext['hub']): h is AppendAndWait => !('unreachable' in h)
 
 /**
  * Waits for the first decision a trusted operator signed after the request on a live tail (a
- * forged one, or an allow without the presence the gate needs, is reported and ignored); null on
- * timeout or abort. Decisions are judged one after the other, in the hub's order.
+ * forged one, or an allow without the presence the gate needs, is reported and ignored), or its
+ * withdrawal (the session was interrupted or ended: that receipt is returned); null on timeout or
+ * abort. Decisions are judged one after the other, in the hub's order.
  */
-function waitForDecision(
+function waitForAnswer(
   hub: AppendAndWait,
   request: HubEventEnvelope,
   timeoutMs: number,
@@ -133,11 +144,12 @@ function waitForDecision(
       { after_id: request.id },
       {
         events: (events) => {
-          const mine = events.filter((e) => decidesRequest(e, request))
+          const mine = events.filter((e) => decidesRequest(e, request) || withdraws(e, request))
           if (!mine.length) return
           queue = queue.then(async () => {
             for (const e of mine) {
               if (done) return
+              if (withdraws(e, request)) return finish(e)
               await ctx.judge(e)
               const v = ctx.trust.checkDecision(e, request)
               if (v.ok) return finish(e)
@@ -214,13 +226,13 @@ export type AllowingRule = RuleSpec & { id: number; signature: SignatureRef | nu
 /**
  * Records a call an allowlist rule allowed: the rule's hit is counted, and the hub gets the
  * request plus a decision by `allowlist:<rule>` carrying the signed rule. Failures are warned,
- * never thrown (the call is allowed either way). Returns the request's correlation id, if appended.
+ * never thrown (the call is allowed either way). Returns the request, if appended.
  */
 export async function recordAllowlisted(
   ctx: Pick<HookContext, 'hub' | 'rules' | 'warn'>,
   ask: ApprovalAsk,
   rule: AllowingRule
-): Promise<string | null> {
+): Promise<HubEventEnvelope | null> {
   const label = ruleLabel(rule)
   const hub = ctx.hub
   try {
@@ -243,7 +255,7 @@ export async function recordAllowlisted(
         { rule }
       )
     )
-    return request.correlation_id
+    return request
   } catch (err) {
     ctx.warn(`muster approve-hook: allowed by allowlist rule ${label}, but not recorded in the hub: ${(err as Error).message}`)
     return null
@@ -293,8 +305,12 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
   }
   if (hold) ask.budget = { ...hold, rule_id: rule?.id ?? null }
   else if (rule && !unsure) {
-    const correlationId = await recordAllowlisted(ctx, ask, rule)
-    return answer('allow', allowlistedReason(rule), correlationId)
+    const request = await recordAllowlisted(ctx, ask, rule)
+    if (!request) return answer('allow', allowlistedReason(rule))
+    return {
+      ...answer('allow', allowlistedReason(rule), request.correlation_id),
+      delivered: markerKeeper(ctx, call, ask, request).delivered('allow')
+    }
   }
 
   const unreachable = (why: string): HookRun => {
@@ -327,7 +343,14 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
     verdicts.set(e.id, await decisionPresence(e, request, fullInputSha, credentials))
   }
   const stop = anySignal([opts.signal, opts.gone, opts.answered])
-  const first = await waitForDecision(hub, request, timeoutMs, { warn: ctx.warn, trust, judge }, stop)
+  const marks = markerKeeper(ctx, call, ask, request)
+  marks.waiting()
+  const first = await waitForAnswer(hub, request, timeoutMs, { warn: ctx.warn, trust, judge }, stop)
+  if (first && withdraws(first, request)) {
+    // the session hook took the marker and recorded the withdrawal: nobody waits for this answer
+    const why = typeof first.metadata.reason === 'string' && first.metadata.reason ? first.metadata.reason : 'the session ended'
+    return answer('deny', `Muster approvals: the request was withdrawn (${why})`, request.correlation_id)
+  }
   let decisions: HubEventEnvelope[] = first ? [first] : []
   if (!first) {
     // the harness answered it itself: nobody receives the operator's decision any more
@@ -360,7 +383,67 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
       : reasonFor(d)
   // a call that needs presence leaves the harness no lasting grant: its next one must come back here
   const always = d.decision === 'allow' && d.always === true && !needsPresence
-  return answer(d.decision === 'allow' ? 'allow' : 'deny', reason, request.correlation_id, always)
+  const verdict = d.decision === 'allow' ? 'allow' : 'deny'
+  const out = answer(verdict, reason, request.correlation_id, always)
+  // an abandoned request's answer reaches nobody: not delivered, and nothing of it will run
+  if (folded.state === 'abandoned') return { ...out, delivered: marks.drop }
+  return { ...out, delivered: marks.delivered(verdict) }
+}
+
+/**
+ * A request's receipt side: the `waiting` marker while the operator decides, then, once the
+ * answer is out, the `delivered` receipt in the hub and the allow's marker (a deny's is removed:
+ * nothing of it runs). Markers only where the harness's receipt hooks are installed.
+ */
+function markerKeeper(
+  ctx: Pick<HookContext, 'hub' | 'receipts' | 'warn'>,
+  call: HarnessCall,
+  ask: ApprovalAsk,
+  request: Pick<HubEventEnvelope, 'id' | 'correlation_id' | 'stream' | 'from_agent'>
+): { waiting(): void; delivered(verdict: 'allow' | 'deny'): () => Promise<void>; drop(): Promise<void> } {
+  const ref = requestRef(request)
+  const where = ctx.receipts
+  const session = call.session_id
+  const on = !!where && !!session && receiptsEnabled(where.home, call.harness)
+  const leave = (state: ReceiptMarker['state']): void => {
+    if (!on) return
+    try {
+      leaveMarker(where!.home, call.harness, session!, {
+        ...(where!.hub ? { hub: where!.hub } : {}),
+        ...(where!.palace ? { palace: where!.palace } : {}),
+        request: ref,
+        tool_name: call.tool_name,
+        digest: digest(call.tool_name, call.tool_input),
+        tool_use_id: call.tool_use_id,
+        state,
+        at: new Date().toISOString()
+      })
+    } catch (err) {
+      ctx.warn(
+        `muster approve-hook: no receipt marker for ${ref.correlation_id} (${(err as Error).message}); its outcome will not be recorded`
+      )
+    }
+  }
+  const drop = (): void => {
+    if (on) dropMarker(where!.home, call.harness, session!, { tool_use_id: call.tool_use_id, request: ref })
+  }
+  return {
+    waiting: () => leave('waiting'),
+    drop: async () => drop(),
+    delivered: (verdict) => async () => {
+      if (verdict === 'allow') leave('allow')
+      else drop()
+      const hub = ctx.hub
+      if (!isHub(hub)) return
+      try {
+        await hub.append(
+          receiptAppend(ref, { stage: 'delivered', hook_event: call.event, from_agent: ask.agent, verdict, tool_use_id: call.tool_use_id })
+        )
+      } catch (err) {
+        ctx.warn(`muster approve-hook: the answer was delivered, but its receipt was not recorded: ${(err as Error).message}`)
+      }
+    }
+  }
 }
 
 /** One signal aborted when any of `signals` is. */

@@ -13,6 +13,21 @@ export {
   type MirroredRule
 } from './allowlist-mirror'
 export { decisionAppend, projectStream, requestAppend } from './approval-events'
+export { readReceipt, receiptAppend, recordReceipt, requestRef, type ReceiptWrite } from './approval-receipts'
+export {
+  RECEIPTS_DIR,
+  STALE_CLAIM_MS,
+  disableReceipts,
+  enableReceipts,
+  leaveMarker,
+  receiptsEnabled,
+  sessionHasMarkers,
+  takeMarker,
+  takeSessionMarkers,
+  type ReceiptMarker,
+  type RequestRef,
+  type TakenMarker
+} from './receipt-markers'
 export { DecisionTrust, KEY_ID_RE, readSignature, rulePayload, type DecisionSigner, type SignatureRef } from './decision-trust'
 export { OperatorKeys, KEYS_DIR, trustedKeyIds, type KeyProtector, type TrustedKey } from './operator-keys'
 export { ApprovalsService } from './approvals-service'

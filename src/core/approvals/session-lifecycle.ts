@@ -56,6 +56,6 @@ export function readSessionHook(input: string, src: { harness?: string; event?: 
 
 /** The one-line body of a session state event. */
 export function sessionBody(s: SessionStateMetadata): string {
-  const what = { working: 'working', waiting: 'waiting for input', done: 'done' }[s.state]
+  const what = { working: 'working', waiting: 'waiting for input', done: 'done', interrupted: 'interrupted' }[s.state]
   return `${s.harness} session ${s.session_id.slice(0, 12)}: ${what}${s.message ? ` (${s.message})` : ''}`
 }

@@ -27,6 +27,7 @@ export interface HubWhere {
 const NOT_MESSAGES: ReadonlySet<string> = new Set([
   EventType.approvalRequest,
   EventType.approvalDecision,
+  EventType.approvalReceipt,
   EventType.patchReady,
   EventType.taskRequest
 ])

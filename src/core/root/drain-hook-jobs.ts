@@ -6,7 +6,7 @@
  * (hooks' workers, `muster serve`, the app, commands) never record one twice. Called by the full
  * hook's detached worker, by the service while it watches, and before the approvals are read.
  */
-import { askFor, claimJobs, recordAllowlisted, releaseJobs, takeJob, type HookJob } from '../approvals'
+import { askFor, claimJobs, receiptAppend, recordAllowlisted, releaseJobs, requestRef, takeJob, type HookJob } from '../approvals'
 import { basename } from 'node:path'
 import type { Db } from '../sqlite'
 import { checkHookJob } from './hook-job-check'
@@ -75,7 +75,22 @@ export async function drainHookJobs(home: string, warn: (line: string) => void):
         contexts.set(key, opened)
       }
       const { ctx } = opened
-      await recordAllowlisted(ctx, askFor(job.call, o, ctx), job.rule)
+      const ask = askFor(job.call, o, ctx)
+      const request = await recordAllowlisted(ctx, ask, job.rule)
+      // the fast path offers a job only once its answer is out: the allow was delivered
+      const hub = ctx.hub
+      if (request && !('unreachable' in hub))
+        await hub
+          .append(
+            receiptAppend(requestRef(request), {
+              stage: 'delivered',
+              hook_event: job.call.event,
+              from_agent: ask.agent,
+              verdict: 'allow',
+              tool_use_id: job.call.tool_use_id
+            })
+          )
+          .catch((err: Error) => warn(`muster: the delivery of ${request.correlation_id} was not recorded: ${err.message}`))
       done++
     }
   } catch (err) {

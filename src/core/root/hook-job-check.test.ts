@@ -54,11 +54,18 @@ describe('the hook spool drainer checks every job', () => {
     expect(warned.join('\n')).toMatch(/is not the rule it names/)
     expect(warned.join('\n')).toMatch(/does not allow this call for other-agent/)
     expect(existsSync(elsewhere)).toBe(false)
-    // the good jobs reached the registered hub: a request and its allowlist decision each
+    // the good jobs reached the registered hub: a request, its allowlist decision and its delivery each
     const { LocalHub } = await import('../hub/local/local-hub')
     const hub = new LocalHub(palace, { busyTimeoutMs: 300 })
     const events = (await hub.list({ order: 'asc', limit: 50 })).events
     await hub.close()
-    expect(events.map((e) => e.type)).toEqual(['approval.request', 'approval.decision', 'approval.request', 'approval.decision'])
+    expect(events.map((e) => e.type)).toEqual([
+      'approval.request',
+      'approval.decision',
+      'approval.receipt',
+      'approval.request',
+      'approval.decision',
+      'approval.receipt'
+    ])
   })
 })

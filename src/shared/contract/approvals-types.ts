@@ -3,7 +3,7 @@
  * with its folded state and decisions (first wins, later ones are conflicts), allowlist rules.
  */
 import { z } from 'zod'
-import { DECISIONS } from './hub-vocabulary'
+import { DECISIONS, DONE_RECEIPTS, RECEIPT_STAGES } from './hub-vocabulary'
 import { BudgetHoldSchema } from './usage-types'
 
 /** One `approval.decision` as the inbox shows it. */
@@ -49,11 +49,36 @@ export type ForgedDecision = z.infer<typeof ForgedDecisionSchema>
 
 /**
  * Where a request stands: waiting, decided, abandoned (its harness went away; the hook recorded
- * it), or expired (past its timeout, the hook gone without a record).
+ * it), expired (past its timeout, the hook gone without a record), or withdrawn (its session was
+ * interrupted or ended before a decision: nobody waits for one).
  */
-export const ApprovalStateSchema = z.enum(['pending', 'allow', 'deny', 'timeout', 'abandoned', 'expired'])
+export const ApprovalStateSchema = z.enum(['pending', 'allow', 'deny', 'timeout', 'abandoned', 'expired', 'withdrawn'])
 /** A request's state. */
 export type ApprovalState = z.infer<typeof ApprovalStateSchema>
+
+/** One `approval.receipt`: what happened to the request after it was asked (`RECEIPT_STAGES`). */
+export const ApprovalReceiptSchema = z.object({
+  id: z.string(),
+  seq: z.number().int(),
+  stage: z.enum(RECEIPT_STAGES),
+  /** The harness event that said so (`PostToolUse`, `Interrupt`, ...), or `approve-hook` for a delivery. */
+  hook_event: z.string(),
+  reason: z.string(),
+  from_agent: z.string(),
+  created_at: z.string()
+})
+/** A receipt. */
+export type ApprovalReceiptInfo = z.infer<typeof ApprovalReceiptSchema>
+
+/**
+ * How far a request got: asked (no decision yet), decided, delivered (the hook printed the
+ * answer), done (the harness's own later event: `outcome`), withdrawn (its session was
+ * interrupted or ended first: undecided, or a delivered allow that never ran), not_delivered (its
+ * hook was gone before a decision: abandoned or expired).
+ */
+export const ApprovalStageSchema = z.enum(['asked', 'decided', 'delivered', 'done', 'withdrawn', 'not_delivered'])
+/** A request's stage. */
+export type ApprovalStage = z.infer<typeof ApprovalStageSchema>
 
 /** Where a call comes from (the pure reader and its words: `shared/approvals/provenance.ts`). */
 export const CallProvenanceSchema = z.object({
@@ -118,7 +143,13 @@ export const ApprovalItemSchema = z.object({
   /** The budget that held the call for the operator (its session over budget), as the hook recorded it. */
   budget: BudgetHoldSchema.nullable().optional(),
   /** What the harness itself would remember on an "always" reply (OpenCode's `always` patterns), as its hook stored them. */
-  harness_always: z.array(z.string()).nullable().optional()
+  harness_always: z.array(z.string()).nullable().optional(),
+  /** How far the request got (from its decision and receipts). */
+  stage: ApprovalStageSchema.optional(),
+  /** What the harness did with the delivered call (stage `done`), else null. */
+  outcome: z.enum(DONE_RECEIPTS).nullable().optional(),
+  /** The thread's receipts, in seq order. */
+  receipts: z.array(ApprovalReceiptSchema).optional()
 })
 /** A request as the inbox shows it. */
 export type ApprovalItem = z.infer<typeof ApprovalItemSchema>

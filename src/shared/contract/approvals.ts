@@ -34,7 +34,7 @@ export const approvalMethods = {
   },
   /**
    * Allows or denies a request as the operator; if another decision came first, this one is recorded
-   * as a conflict. A request nobody waits for (timed out, abandoned, expired) is refused: "no agent is waiting".
+   * as a conflict. A request nobody waits for (timed out, abandoned, withdrawn, expired) is refused: "no agent is waiting".
    */
   'approvals.decide': {
     input: HubSelector.extend({

@@ -13,6 +13,7 @@ export const EventType = {
   status: 'status',
   approvalRequest: 'approval.request',
   approvalDecision: 'approval.decision',
+  approvalReceipt: 'approval.receipt',
   chatMessage: 'chat.message',
   reviewComment: 'review.comment',
   ciResult: 'ci.result'
@@ -112,6 +113,19 @@ export const ABANDONED_REASON = 'the harness went away before a decision (its pr
 export const ALWAYS_ALLOW = 'always'
 /** `decided_by` of an allowlist rule's decision is `allowlist:<rule>`. */
 export const ALLOWLIST_DECIDER_PREFIX = 'allowlist:'
+/**
+ * What an `approval.receipt` (metadata `stage`, in the request's thread) says happened after the
+ * request: `delivered` (the hook printed the answer), the harness's own later event for the call
+ * (`ran`, `failed`, `denied`, `interrupted`), or `withdrawn` (the session was interrupted or ended
+ * first: nobody waits for a decision, or a delivered call never ran).
+ */
+export const RECEIPT_STAGES = ['delivered', 'ran', 'failed', 'denied', 'interrupted', 'withdrawn'] as const
+/** One receipt stage. */
+export type ReceiptStage = (typeof RECEIPT_STAGES)[number]
+/** The receipts that close a delivered call: what the harness did with it. */
+export const DONE_RECEIPTS = ['ran', 'failed', 'denied', 'interrupted'] as const satisfies readonly ReceiptStage[]
+/** One outcome of a delivered call. */
+export type ReceiptOutcome = (typeof DONE_RECEIPTS)[number]
 /** Approval correlation ids: `appr_<8+ lowercase hex>`. */
 export const APPROVAL_ID_RE = /^appr_[0-9a-f]{8,}$/
 /** Harnesses whose hooks route tool calls to the operator (`approval.request` metadata `harness`). */

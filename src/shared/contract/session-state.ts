@@ -10,8 +10,8 @@
 /** The event type, room and topic of a session state event. */
 export const SESSION_EVENT = { type: 'status', room: 'status', topic: 'session' } as const
 
-/** What a session is doing. */
-export const SESSION_STATES = ['working', 'waiting', 'done'] as const
+/** What a session is doing (`interrupted`: the user stopped its turn; it waits for a new prompt). */
+export const SESSION_STATES = ['working', 'waiting', 'done', 'interrupted'] as const
 /** A session state. */
 export type SessionStateName = (typeof SESSION_STATES)[number]
 

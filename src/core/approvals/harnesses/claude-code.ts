@@ -46,6 +46,8 @@ export const TOOL_EVENTS = ['PreToolUse', 'PermissionRequest'] as const
 export const SKILL_SHELL_EVENT = 'PreSkillShellCommand'
 /** The first Claude Code that sends it. */
 export const SKILL_SHELL_SINCE = '2.1.332'
+/** The first Claude Code that sends `Interrupt` (the user stopped the turn: its waits are withdrawn). */
+export const CLAUDE_INTERRUPT_SINCE = '2.1.335'
 /** Every event Claude Code's gate can answer. */
 const CLAUDE_GATE_EVENTS = [...TOOL_EVENTS, SKILL_SHELL_EVENT] as const
 
@@ -144,6 +146,7 @@ export function matcherGroup(event: string, matcher: string | undefined, hook: R
 /** The Stop / SessionEnd / Notification line of a Claude-Code-shaped lifecycle payload. */
 export function lifecycleMessage(event: string, o: Record<string, unknown>): string | null {
   if (event === 'Notification') return textOf(o.message)
+  if (event === 'Interrupt') return [textOf(o.reason), textOf(o.via) && `via ${textOf(o.via)}`].filter(Boolean).join(', ') || null
   if (event === 'SessionEnd') return textOf(o.reason)
   if (event === 'Stop' || event === 'AfterAgent') return textOf(o.last_assistant_message) ?? textOf(o.prompt_response)
   return null
@@ -253,7 +256,18 @@ export const claudeCode: HarnessAdapter = {
   lifecycle: {
     events: { SessionStart: 'waiting', UserPromptSubmit: 'working', Notification: 'waiting', Stop: 'waiting', SessionEnd: 'done' },
     recognizes: (o) => typeof o.hook_event_name === 'string',
-    message: lifecycleMessage
+    message: lifecycleMessage,
+    receipts: {
+      calls: {
+        PostToolUse: () => 'ran',
+        // a call the user stopped while it ran (Esc) is interrupted, not failed
+        PostToolUseFailure: (o) => (o.is_interrupt === true ? 'interrupted' : 'failed'),
+        PermissionDenied: () => 'denied'
+      },
+      ends: { Interrupt: 'interrupted' },
+      endOutcome: (event, o) => (event === 'Interrupt' && o.reason === 'permission_denied' ? 'denied' : 'withdrawn'),
+      since: CLAUDE_INTERRUPT_SINCE
+    }
   },
   faults: {
     'hub-unreachable': {

@@ -179,7 +179,8 @@ export const codex: HarnessAdapter = {
     events: { SessionStart: 'waiting', UserPromptSubmit: 'working', Stop: 'waiting' },
     recognizes: (o) => typeof o.hook_event_name === 'string' && ('turn_id' in o || looksLikeCodex(o)),
     message: lifecycleMessage,
-    note: 'Codex asks you to trust new or changed hooks once (/hooks)'
+    note: 'Codex asks you to trust new or changed hooks once (/hooks)',
+    receipts: { calls: { PostToolUse: () => 'ran' }, ends: {} }
   },
   faults: {
     'hub-unreachable': {

@@ -6,7 +6,7 @@
  */
 import type { CallProvenance } from '../../../shared/approvals/provenance'
 import type { ToolInput } from '../../../shared/approvals/tool-call'
-import type { HarnessId } from '../../../shared/contract/hub-vocabulary'
+import type { HarnessId, ReceiptOutcome } from '../../../shared/contract/hub-vocabulary'
 import type { SessionStateName } from '../../../shared/contract/session-state'
 import type { UsageReader } from './usage-reading'
 
@@ -113,6 +113,23 @@ export interface LifecycleSpec {
   message(event: string, o: Record<string, unknown>): string | null
   /** A line install prints (e.g. Codex's trust review). */
   note?: string
+  /** The receipt hooks, installed with `session-hook install --receipts`, where the harness has them. */
+  receipts?: ReceiptSpec
+}
+
+/**
+ * The harness's own events after a call Muster answered, and the ones that end a session's waits:
+ * what the receipt of each says (`approval.receipt`, `core/approvals/approval-receipts.ts`).
+ */
+export interface ReceiptSpec {
+  /** Per-call events (their payload names the call): the outcome each records. */
+  calls: Readonly<Record<string, (o: Record<string, unknown>) => ReceiptOutcome>>
+  /** Events that end the session's waits, besides the lifecycle's `done`, and the session state each means. */
+  ends: Readonly<Record<string, SessionStateName>>
+  /** What an end says of a delivered allow that has not run: `denied` (the user refused it), else `withdrawn`. */
+  endOutcome?(event: string, o: Record<string, unknown>): 'denied' | 'withdrawn'
+  /** The first release that sends every one of these events, for install's note. */
+  since?: string
 }
 
 /** A fault the gate may meet between the harness and the operator. */

@@ -69,7 +69,10 @@ function approvalsWaiting(db: Db, shape: HubShape, now: number): Map<string, num
   const threads = threadsOn(db, shape, [...new Set(requests.map((r) => r.correlation_id).filter((c): c is string => !!c))])
   const out = new Map<string, number>()
   for (const r of requests) {
-    const decided = (threads.get(r.correlation_id ?? '') ?? []).some((e) => e.type === EventType.approvalDecision)
+    // decided, or withdrawn (its session was interrupted or ended): nobody waits for it
+    const decided = (threads.get(r.correlation_id ?? '') ?? []).some(
+      (e) => e.type === EventType.approvalDecision || (e.type === EventType.approvalReceipt && e.metadata.stage === 'withdrawn')
+    )
     if (!decided && now <= expiryDeadline(r.created_at, r.metadata.timeout_ms)) out.set(r.from_agent, (out.get(r.from_agent) ?? 0) + 1)
   }
   return out

@@ -77,7 +77,8 @@ export const STATE_LABEL: Record<ApprovalItem['state'], string> = {
   deny: 'Denied',
   timeout: 'Timed out',
   abandoned: 'Abandoned',
-  expired: 'Expired'
+  expired: 'Expired',
+  withdrawn: 'Withdrawn'
 }
 
 /** Seconds until a pending request's hook stops waiting, or null. */

@@ -20,7 +20,8 @@ const TONE: Record<ApprovalItem['state'], ChipTone> = {
   deny: 'error',
   timeout: 'warning',
   abandoned: 'warning',
-  expired: 'warning'
+  expired: 'warning',
+  withdrawn: 'warning'
 }
 
 /** Which decisions the history shows. */
@@ -31,13 +32,15 @@ function byWho(item: ApprovalItem, who: Who): boolean {
   const d = item.decision
   const rule = !!d && d.decided_by.startsWith(ALLOWLIST_DECIDER_PREFIX)
   if (who === 'rules') return rule
-  if (who === 'nobody') return item.state === 'timeout' || item.state === 'abandoned' || item.state === 'expired'
+  if (who === 'nobody')
+    return item.state === 'timeout' || item.state === 'abandoned' || item.state === 'expired' || item.state === 'withdrawn'
   return !!d && !rule && d.decision !== 'timeout'
 }
 
 function Conflicts({ item }: { item: ApprovalItem }) {
   if (!item.conflicts.length) return null
-  const first = item.decision!
+  // a withdrawn request has no first decision: every decision came after the withdrawal
+  const first = item.decision ?? item.receipts?.find((r) => r.stage === 'withdrawn') ?? item.conflicts[0]!
   return (
     <ul className="appr-conflicts" data-testid="approval-conflicts">
       {item.conflicts.map((c) => (
@@ -51,7 +54,9 @@ function Conflicts({ item }: { item: ApprovalItem }) {
           ) : (
             ''
           )}{' '}
-          <span className="muted">(not applied: the first decision wins)</span>
+          <span className="muted">
+            {item.decision ? '(not applied: the first decision wins)' : '(not applied: the request was withdrawn first)'}
+          </span>
         </li>
       ))}
     </ul>

@@ -1,10 +1,10 @@
 /**
  * The Overview's "Agent sessions": every session the harnesses' lifecycle hooks report (Claude
  * Code, Codex, Gemini CLI, Copilot CLI; `muster session-hook install`), as working, waiting for
- * input or done, with since when. Waiting first (they need the operator), then working, then the
+ * input, interrupted or done, with since when. Waiting first (they need the operator), then working, then the
  * sessions that ended in the last day. Hidden until some harness reports a session.
  */
-import { CircleCheck, Hourglass, Loader } from 'lucide-react'
+import { CircleCheck, CircleStop, Hourglass, Loader } from 'lucide-react'
 import type { ReactNode } from 'react'
 import type { SessionStateName } from '../../../../shared/contract/session-state'
 import { useAgentSessions, type AgentSession } from '../../api/session-queries'
@@ -15,6 +15,8 @@ import { Visible } from '../../components/visible'
 
 const STATE: Record<SessionStateName, { label: string; icon: ReactNode; rank: number }> = {
   waiting: { label: 'waiting for input', icon: <Hourglass size={14} aria-hidden />, rank: 0 },
+  // the user stopped its turn (Claude Code's Interrupt): it waits for a new prompt
+  interrupted: { label: 'interrupted', icon: <CircleStop size={14} aria-hidden />, rank: 1 },
   working: { label: 'working', icon: <Loader size={14} aria-hidden />, rank: 1 },
   done: { label: 'done', icon: <CircleCheck size={14} aria-hidden />, rank: 2 }
 }

@@ -144,3 +144,39 @@ describe('table rows and announcement headings', () => {
     ])
   })
 })
+
+describe('states beyond 🟡 and ✅, quoted lines under a heading, the blockquote receipt form', () => {
+  const STATES = join(REPO_ROOT, 'test', 'fixtures', 'forms', 'states')
+
+  it('🚫 / 🔒 / 🟢 are their own states; a quoted 📡 line is no title; the quoted receipt form is a lint finding', async () => {
+    const dir = join(tmpDir(), 'states')
+    cpSync(STATES, dir, { recursive: true })
+    const home = tmpDir()
+    expect((await run(home, 'projects', 'add', dir)).code).toBe(0)
+    const text = readFileSync(join(dir, '.muse', 'build.md'), 'utf8')
+    const p = parseRole('build.md', text)
+    expect(digestRole('build.md', Buffer.from(text))).toEqual(digestOf(p))
+    const listed = JSON.parse((await run(home, 'directives', '--json')).out) as { directives: Listed[] }
+    const by = Object.fromEntries(listed.directives.map((d) => [d.key, `${d.state} | ${d.title}`]))
+    expect(by).toEqual({
+      'S201→STATES/BUILD': 'skipped | 旧方案的压测',
+      'S202→STATES/BUILD': 'frozen | 大版本重构',
+      'S203→STATES/BUILD': 'active | 存储迁移',
+      'S204→STATES/BUILD': 'received | 缓存预热',
+      'S205→STATES/BUILD': 'received | 日志轮转',
+      'S209→STATES/BUILD': 'skipped | 取消的需求'
+    })
+    const s201 = listed.directives.find((d) => d.key === 'S201→STATES/BUILD')!
+    expect(s201.occurrences.map((o) => `${o.form} ${o.mark} ${o.statusText}`).sort()).toEqual(['head skipped 跳过 12/02', 'spec pending '])
+    const frozen = JSON.parse((await run(home, 'directives', '--state', 'frozen', '--json')).out) as { directives: Listed[] }
+    expect(frozen.directives.map((d) => d.key)).toEqual(['S202→STATES/BUILD'])
+
+    const lint = await run(home, 'lint', '--json')
+    const findings = (JSON.parse(lint.out) as { findings: { code: string; file: string; line: number; message: string }[] }).findings
+    expect(findings.filter((f) => f.code === 'unmatched-directive').map((f) => `${f.file}:${f.line}`)).toEqual([
+      'build.md:26',
+      'build.md:27',
+      'build.md:28'
+    ])
+  })
+})

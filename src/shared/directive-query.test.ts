@@ -127,7 +127,7 @@ const keys = (list: readonly Directive[]) => list.map((d) => d.key)
 describe('directive query: states', () => {
   it('takes the state names from the contract schema, in list order', () => {
     expect(DIRECTIVE_STATES).toBe(DirectiveStateSchema.options)
-    expect(DIRECTIVE_STATES).toEqual(['pending', 'received', 'delivered', 'untracked'])
+    expect(DIRECTIVE_STATES).toEqual(['pending', 'received', 'delivered', 'skipped', 'frozen', 'active', 'untracked'])
   })
 
   it('filters by state and counts every state plus the total', () => {

@@ -4,7 +4,15 @@
  * target) and derives the state: delivered (✅ at a source), received (the target's file holds a
  * receipt), pending (🟡 somewhere, no receipt), untracked (no mark at all).
  */
-import type { Directive, DirectiveOccurrence, DirectiveState, MuseHub, LocatedOccurrence, Resolution } from '../../shared/api'
+import type {
+  Directive,
+  DirectiveMark,
+  DirectiveOccurrence,
+  DirectiveState,
+  MuseHub,
+  LocatedOccurrence,
+  Resolution
+} from '../../shared/api'
 import { directiveNumber } from '../../shared/directive-query'
 import type { ScannedProject } from './fleet-scan'
 
@@ -124,14 +132,22 @@ export function collectDirectives(fleet: FleetView): Directive[] {
     .map((x) => x.g)
 }
 
+/** The marks that are a state of their own. */
+const OWN_STATES = { skipped: 'skipped', frozen: 'frozen', active: 'active' } as const satisfies Partial<
+  Record<DirectiveMark, DirectiveState>
+>
+
 function finish(g: Directive): void {
   const atTarget = (o: LocatedOccurrence) => (g.resolution.kind === 'all' ? o.sectionKind === 'received' : isAtTarget(o, g.resolution))
   const sources = g.occurrences.filter((o) => !atTarget(o))
   const receipts = g.occurrences.filter((o) => atTarget(o) && isReceipt(o))
   g.source = sources.find((o) => o.mark === 'pending') ?? sources[0] ?? null
   g.receipt = receipts[0] ?? null
+  // a 🚫 / 🔒 / 🟢 says what became of it, the target's own word first: never shown as "received"
+  const said = [...receipts, ...g.occurrences].find((o) => o.mark in OWN_STATES)
   let state: DirectiveState = 'untracked'
-  if (sources.some((o) => o.mark === 'done')) state = 'delivered'
+  if (said) state = OWN_STATES[said.mark as keyof typeof OWN_STATES]
+  else if (sources.some((o) => o.mark === 'done')) state = 'delivered'
   else if (receipts.length > 0) state = 'received'
   else if (g.occurrences.some((o) => o.mark === 'pending')) state = 'pending'
   g.state = state

@@ -8,6 +8,17 @@
 import type { DirectiveMark, SectionKind } from '../../shared/api'
 import { DIRECTIVE_ID_SOURCE } from '../../shared/directive-id'
 
+/** The status emoji a directive line may carry (spec: 🟡 and ✅; real files also 🚫, 🔒, 🟢). */
+const STATUS = '🟡|✅|🚫|🔒|🟢'
+/** The same, as a list (none is a prefix of another). */
+const STATUS_EMOJI = ['🟡', '✅', '🚫', '🔒', '🟢'] as const
+type StatusEmoji = (typeof STATUS_EMOJI)[number]
+
+/** The status emoji `s` starts with, or undefined. */
+function leadingMark(s: string): StatusEmoji | undefined {
+  return STATUS_EMOJI.find((e) => s.startsWith(e))
+}
+
 /** A directive id, bounded (`shared/directive-id.ts`): a longer one matches no form. */
 const ID = DIRECTIVE_ID_SOURCE
 /** A project key or role as written in a target: ASCII upper case (`BUILD`), or a name in a script without case (`产品`). */
@@ -16,7 +27,7 @@ const TARGET = String.raw`${NAME}(?:\/${NAME})?`
 
 /** SPEC: `📡 **S041→MUSE/BUILD**: 🟡 **title** rest`. */
 export const SPEC_RE = new RegExp(
-  String.raw`^📡\s*\*\*(?<id>${ID})→(?<target>${TARGET})\*\*:\s*(?<status>🟡|✅)\s*\*\*(?<title>.+?)\*\*(?<rest>.*)$`,
+  String.raw`^📡\s*\*\*(?<id>${ID})→(?<target>${TARGET})\*\*:\s*(?<status>${STATUS})\s*\*\*(?<title>.+?)\*\*(?<rest>.*)$`,
   'du'
 )
 /** HEAD: `### S029→MUSE/BUILD (3/13) — ✅ 已接收 3/14 16:00` (any trailing text tolerated). */
@@ -25,7 +36,7 @@ export const HEAD_RE = new RegExp(
   'du'
 )
 /** LOOSE: `📡 S025→DYA/GM: V1.2.0 加入健康证明功能`. */
-export const LOOSE_RE = new RegExp(String.raw`^📡\s+(?<id>${ID})→(?<target>${TARGET}):\s*(?:(?<status>🟡|✅)\s*)?(?<title>.*)$`, 'du')
+export const LOOSE_RE = new RegExp(String.raw`^📡\s+(?<id>${ID})→(?<target>${TARGET}):\s*(?:(?<status>${STATUS})\s*)?(?<title>.*)$`, 'du')
 /** NOTICE: `### 📡 QA→BUILD 通知 (2026-03-15 23:46)` with an optional status. */
 export const NOTICE_RE =
   /^(?<h>#{2,4})\s+📡\s+(?<src>[A-Z][A-Z0-9_-]*)→(?<dst>[A-Z][A-Z0-9_-]*)(?:\s+通知)?\s+\((?<date>\d{4}-\d{2}-\d{2} \d{2}:\d{2})\)\s*(?:—\s*)?(?:(?<status>🟡|✅)\s*(?<stext>.*)|(?<rest>.*))$/
@@ -62,9 +73,11 @@ export interface DirectiveLine {
 /** Characters of a line the directive and notice forms are tried on; a longer line matches none (lint names it). */
 export const MAX_FORM_LINE = 64 * 1024
 
+const MARKS: Record<StatusEmoji, DirectiveMark> = { '🟡': 'pending', '✅': 'done', '🚫': 'skipped', '🔒': 'frozen', '🟢': 'active' }
+
 /** The mark of a status emoji. */
 export function markOf(emoji: string | undefined): DirectiveMark {
-  return emoji === '🟡' ? 'pending' : emoji === '✅' ? 'done' : 'none'
+  return (emoji && MARKS[emoji as StatusEmoji]) || 'none'
 }
 
 /** Recognises a SPEC or LOOSE directive line (`📡 ...`), or null. */
@@ -109,7 +122,7 @@ export function matchHeadDirective(line: string): DirectiveLine | null {
   if (!m?.groups) return null
   const g = m.groups
   const tail = g.tail!.trim()
-  const first = tail.startsWith('🟡') ? '🟡' : tail.startsWith('✅') ? '✅' : undefined
+  const first = leadingMark(tail)
   const statusAt = first ? m.indices!.groups!.tail![0] + g.tail!.indexOf(first) : -1
   const statusText = first ? tail.slice(first.length).trim() : tail
   return { form: 'head', id: g.id!, target: g.target!, mark: markOf(first), statusText, title: '', date: g.date!.trim(), statusAt }
@@ -143,12 +156,14 @@ function cells(line: string): { text: string; at: number }[] {
   return out
 }
 
-/** The first 🟡 or ✅ in `s` at or after `from`: its offset and emoji, or null. */
-function firstMark(s: string, from = 0): { at: number; emoji: '🟡' | '✅' } | null {
-  const y = s.indexOf('🟡', from)
-  const c = s.indexOf('✅', from)
-  if (y < 0 && c < 0) return null
-  return y >= 0 && (c < 0 || y < c) ? { at: y, emoji: '🟡' } : { at: c, emoji: '✅' }
+/** The first status emoji in `s` at or after `from`: its offset and emoji, or null. */
+function firstMark(s: string, from = 0): { at: number; emoji: StatusEmoji } | null {
+  let best: { at: number; emoji: StatusEmoji } | null = null
+  for (const emoji of STATUS_EMOJI) {
+    const at = s.indexOf(emoji, from)
+    if (at >= 0 && (!best || at < best.at)) best = { at, emoji }
+  }
+  return best
 }
 
 /**
@@ -164,7 +179,7 @@ export function matchRowDirective(line: string): DirectiveLine | null {
   const row = cells(line)
   if (row.length < 2) return null
   let first = plainText(row[0]!.text)
-  const lead = first.startsWith('🟡') || first.startsWith('✅') ? first.slice(0, first.startsWith('🟡') ? 2 : 1) : ''
+  const lead = leadingMark(first) ?? ''
   if (lead) first = first.slice(lead.length).trim()
   const m = ROW_ID_RE.exec(first)
   if (!m?.groups) return null
@@ -218,9 +233,9 @@ export function matchAnnounce(line: string): DirectiveLine | null {
  */
 export function matchBlockStatus(line: string): { mark: DirectiveMark; text: string; at: number } | null {
   if (line.length > MAX_FORM_LINE) return null
-  const m = /^[\s>*_-]*(?:(?:状态|狀態|Status|State)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*)?(?=🟡|✅)/i.exec(line)
+  const m = /^[\s>*_-]*(?:(?:状态|狀態|Status|State)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*)?(?=🟡|✅|🚫|🔒|🟢)/iu.exec(line)
   if (!m) return null
-  const emoji = line.startsWith('🟡', m[0].length) ? '🟡' : '✅'
+  const emoji = leadingMark(line.slice(m[0].length))!
   return { mark: markOf(emoji), text: trimSeparators(plainText(line.slice(m[0].length + emoji.length))), at: m[0].length }
 }
 
@@ -267,7 +282,6 @@ export function matchTodo(line: string): { done: boolean; text: string } | null 
 /** A status line closing a notice (`🟡 待 BUILD 处理`, `✅ BUILD 无需操作`), or null. */
 export function matchStatusLine(line: string): { mark: DirectiveMark; text: string } | null {
   const t = line.replace(/\uFE0F/g, '').trim()
-  if (t.startsWith('🟡')) return { mark: 'pending', text: t.slice(2).trim() }
-  if (t.startsWith('✅')) return { mark: 'done', text: t.slice(1).trim() }
-  return null
+  const emoji = leadingMark(t)
+  return emoji ? { mark: markOf(emoji), text: t.slice(emoji.length).trim() } : null
 }

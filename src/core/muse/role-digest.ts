@@ -15,7 +15,7 @@
  * - no block is open and no footer is awaited (`machine.settled`), else the line is decoded;
  * - a fence candidate (up to 3 spaces, then a backtick or tilde) is decoded; inside a fence any
  *   other line is skipped;
- * - a header candidate (up to 3 spaces, then `#`) and a line starting with 📡 are decoded;
+ * - a header candidate (up to 3 spaces, then `#`) and a line starting with 📡 or `>` are decoded;
  * - inside a received or outgoing directives section (`machine.inDirectives`), a table row
  *   candidate (up to 3 spaces, then `|`) and a line whose bytes hold an S-id or a 📡 are decoded;
  * - a line starting with `-`, `*`, `_` or a space is decoded unless a byte proves it is no rule:
@@ -137,6 +137,8 @@ export function digestRole(file: string, buf: Buffer): RoleDigest {
     const first = s < e ? buf[s]! : -1
     if ((first === 0x2d || first === 0x2a || first === 0x5f || first === SPACE) && maybeRule(s, e))
       return machine.line(buf.toString('utf8', s, e), lineNo)
+    // a quoted line may open the blockquote receipt form (lint reads it)
+    if (first === 0x3e) return machine.line(buf.toString('utf8', s, e), lineNo)
     // 📡 is F0 9F 93 A1
     if (first === 0xf0 && e - s >= 4 && buf[s + 1] === 0x9f && buf[s + 2] === 0x93 && buf[s + 3] === 0xa1)
       return machine.line(buf.toString('utf8', s, e), lineNo)

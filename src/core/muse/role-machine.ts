@@ -88,6 +88,8 @@ export class RoleLineMachine {
   private readonly statusAt = new Map<number, number>()
   private readonly statusLine = new Map<number, number>()
   private readonly unmatched: UnmatchedLine[] = []
+  /** True inside a blockquote that opened with a receipt heading (`> **… 已接收战略指令 …**`). */
+  private inQuotedReceipt = false
   /** True while the innermost ordinary section is a directives section (received or outgoing). */
   private inDirs = false
   private readonly fence = new FenceTracker()
@@ -109,9 +111,12 @@ export class RoleLineMachine {
     private readonly keepItems: boolean
   ) {}
 
-  /** True when no block is open and no footer is awaited: a line can only change fence, header, rule, 📡 or TODO state. */
+  /**
+   * True when no block is open, no footer is awaited and no quoted receipt is open: a line can only
+   * change fence, header, rule, 📡, `>` receipt or TODO state.
+   */
   get settled(): boolean {
-    return this.open === null && !this.afterRule
+    return this.open === null && !this.afterRule && !this.inQuotedReceipt
   }
 
   /** True inside a fenced code block. */
@@ -147,6 +152,7 @@ export class RoleLineMachine {
         this.pastFooter = true
       }
     }
+    if (this.inQuotedReceipt && !raw.startsWith('>')) this.inQuotedReceipt = false
     const inFence = this.fence.feed(raw)
     if (this.open?.quoteOnly && !raw.startsWith('>')) this.close()
     if (inFence) {
@@ -179,6 +185,7 @@ export class RoleLineMachine {
         return
       }
     }
+    if (!open && this.quotedReceipt(raw, lineNo)) return
     if (!open && this.inDirs) {
       // a table row is a directive only outside another directive's block (a receipt's body may hold tables)
       if (first === 124 /* | */ || (first === 32 && raw.trimStart().startsWith('|'))) {
@@ -306,7 +313,7 @@ export class RoleLineMachine {
       const d = this.directives[open.index]!
       d.body = body.join('\n')
       d.endLine = d.line + (open.quoteOnly ? body.length : open.last)
-      if (!d.title) d.title = body.length ? titleOf(body.find((l) => l.trim() !== '') ?? '') : d.statusText
+      if (!d.title) d.title = body.length ? bodyTitle(d.id, body) : d.statusText
       if (d.form === 'announce' && d.mark === 'none') this.blockStatus(d, open)
     } else {
       const n = this.notices[open.index]!
@@ -325,6 +332,19 @@ export class RoleLineMachine {
       }
     }
     this.open = null
+  }
+
+  /**
+   * The blockquote receipt form (`> **🔴 BUILD 已接收战略指令 …**` then `> - S205 …` items): no
+   * form Muster reads, so the heading line and every quoted item naming an S-id are lint findings,
+   * never silently left out. True when the line was taken as part of one.
+   */
+  private quotedReceipt(raw: string, lineNo: number): boolean {
+    if (!raw.startsWith('>')) return false
+    if (QUOTED_RECEIPT_RE.test(raw)) this.inQuotedReceipt = true
+    else if (!this.inQuotedReceipt || !ANY_ID_RE.test(raw)) return false
+    this.unmatched.push({ line: lineNo, text: raw.trim().slice(0, 120) })
+    return true
   }
 
   /** An announcement without a status in its heading takes the first status line of its block. */
@@ -364,6 +384,29 @@ export class RoleLineMachine {
       sectionKind: parent?.kind ?? 'other'
     }
   }
+}
+
+/** A quoted bold line announcing received directives: `> **🔴 BUILD 已接收战略指令 (12/03)**`. */
+const QUOTED_RECEIPT_RE = /^>\s*\*\*[^*]*(?:接收|received)[^*]*(?:指令|directive)/iu
+
+/**
+ * The title of a directive from its body: the first line that is no directive line itself. A
+ * quoted copy of the directive's own line (`> 📡 **S204→X**: 🟡 **title**`) gives its title; a
+ * quoted line of another directive is never taken for this one's title.
+ */
+function bodyTitle(id: string, body: string[]): string {
+  for (const line of body) {
+    if (line.trim() === '') continue
+    const bare = line.replace(/^\s*>\s?/, '').replace(/\uFE0F/g, '')
+    if (!bare.startsWith('📡')) return titleOf(line)
+    const quoted = matchBareDirective(bare)
+    if (quoted) {
+      if (quoted.id === id && quoted.title) return quoted.title
+      continue
+    }
+    if (!ANY_ID_RE.test(bare)) return titleOf(line)
+  }
+  return ''
 }
 
 /** A line that closes a file: all-italic (`*MUSE QA v1.0*`) or a last-updated stamp. */

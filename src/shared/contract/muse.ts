@@ -56,8 +56,8 @@ export const TodoProgressSchema = z.object({
 })
 export type TodoProgress = z.infer<typeof TodoProgressSchema>
 
-/** Status emoji on a directive or notice: 🟡 pending, ✅ done, or none written. */
-export const DirectiveMarkSchema = z.enum(['pending', 'done', 'none'])
+/** Status emoji on a directive or notice: 🟡 pending, ✅ done, 🚫 skipped, 🔒 frozen, 🟢 active, or none written. */
+export const DirectiveMarkSchema = z.enum(['pending', 'done', 'skipped', 'frozen', 'active', 'none'])
 export type DirectiveMark = z.infer<typeof DirectiveMarkSchema>
 
 /** One directive as written in one file, in one of the forms of spec section 4. */
@@ -110,8 +110,11 @@ export const ResolutionSchema = z.discriminatedUnion('kind', [
 ])
 export type Resolution = z.infer<typeof ResolutionSchema>
 
-/** Cross-project state: 🟡 at source and no receipt; receipt at target; ✅ at source; no mark anywhere. */
-export const DirectiveStateSchema = z.enum(['pending', 'received', 'delivered', 'untracked'])
+/**
+ * Cross-project state: 🟡 at source and no receipt; receipt at target; ✅ at source; no mark
+ * anywhere; or what a 🚫 (skipped), 🔒 (frozen) or 🟢 (active) mark says, the target's first.
+ */
+export const DirectiveStateSchema = z.enum(['pending', 'received', 'delivered', 'skipped', 'frozen', 'active', 'untracked'])
 export type DirectiveState = z.infer<typeof DirectiveStateSchema>
 
 /** A directive occurrence with the project it was found in. */

@@ -11,8 +11,14 @@ const LABELS: Record<StateFilter, string> = {
   pending: '🟡 Pending',
   received: 'Received',
   delivered: '✅ Delivered',
+  skipped: '🚫 Skipped',
+  frozen: '🔒 Frozen',
+  active: '🟢 Active',
   untracked: 'Untracked'
 }
+
+/** States offered as a filter only when some directive has them. */
+const RARE = new Set<StateFilter>(['skipped', 'frozen', 'active', 'untracked'])
 
 /** Filters of the directive list; `counts` are per state after the other filters. */
 export function DirectiveFilterBar({
@@ -27,7 +33,7 @@ export function DirectiveFilterBar({
   searchRef: RefObject<HTMLInputElement | null>
 }) {
   const ui = useDirectivesUi()
-  const options: StateFilter[] = ['all', ...DIRECTIVE_STATES.filter((s) => s !== 'untracked' || counts.untracked > 0)]
+  const options: StateFilter[] = ['all', ...DIRECTIVE_STATES.filter((s) => !RARE.has(s) || counts[s] > 0)]
   const filtered = ui.state !== 'all' || ui.project || ui.role || ui.text
   return (
     <div className="dir-filters" role="toolbar" aria-label="Directive filters">

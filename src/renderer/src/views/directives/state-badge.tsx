@@ -1,4 +1,4 @@
-/** The state of a directive as a chip: 🟡 pending, received, ✅ delivered, or untracked. */
+/** The state of a directive as a chip: 🟡 pending, received, ✅ delivered, 🚫 skipped, 🔒 frozen, 🟢 active, or untracked. */
 import type { DirectiveOccurrence, DirectiveState } from '../../../../shared/api'
 import { Chip, type ChipTone } from '../../components/chip'
 
@@ -8,6 +8,9 @@ const LOOK: Record<DirectiveState, { tone: ChipTone; label: string; title: strin
   pending: { tone: 'warning', label: '🟡 pending', title: '🟡 at the source and no receipt at the target: needs pickup' },
   received: { tone: 'accent', label: '📥 received', title: 'The target wrote a receipt, but the source line is still 🟡' },
   delivered: { tone: 'ok', label: '✅ delivered', title: '✅ at the source: picked up and passed on' },
+  skipped: { tone: 'neutral', label: '🚫 skipped', title: '🚫 written for it: the target will not carry it out' },
+  frozen: { tone: 'neutral', label: '🔒 frozen', title: '🔒 written for it: on hold until unfrozen' },
+  active: { tone: 'accent', label: '🟢 active', title: '🟢 written for it: being carried out' },
   untracked: { tone: 'neutral', label: 'untracked', title: 'No 🟡 or ✅ written anywhere (older loose form)' }
 }
 
@@ -33,6 +36,13 @@ export function MarkBadge({ mark }: { mark: Mark }) {
     return (
       <Chip tone="ok" title="✅ written on this line">
         ✅
+      </Chip>
+    )
+  const own = { skipped: '🚫', frozen: '🔒', active: '🟢' } as const
+  if (mark === 'skipped' || mark === 'frozen' || mark === 'active')
+    return (
+      <Chip tone={mark === 'active' ? 'accent' : 'neutral'} title={`${own[mark]} (${mark}) written on this line`}>
+        {own[mark]}
       </Chip>
     )
   return (

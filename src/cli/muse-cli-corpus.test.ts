@@ -124,7 +124,7 @@ describe('muster directives answers with the shared directive query (own corpus)
     ).toEqual(['S096→LUMEN/BUILD'])
     expect(await run(home, 'directives', '--state', 'bogus')).toMatchObject({
       code: 1,
-      err: "muster: --state must be one of pending, received, delivered, untracked (got 'bogus')\n"
+      err: "muster: --state must be one of pending, received, delivered, skipped, frozen, active, untracked (got 'bogus')\n"
     })
   })
 

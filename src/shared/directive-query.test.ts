@@ -133,8 +133,8 @@ describe('directive query: states', () => {
   it('filters by state and counts every state plus the total', () => {
     expect(keys(queryDirectives(ALL, { state: 'pending' }))).toEqual(['S113→ALL', 'S112→ORBIT/BUILD', 'S112→ORBIT/QA'])
     expect(keys(queryDirectives(ALL, { state: 'untracked' }))).toEqual(['S098→KITE/GM@HELM'])
-    expect(countStates(ALL)).toEqual({ all: 6, pending: 3, received: 1, delivered: 1, untracked: 1 })
-    expect(countStates([])).toEqual({ all: 0, pending: 0, received: 0, delivered: 0, untracked: 0 })
+    expect(countStates(ALL)).toEqual({ all: 6, pending: 3, received: 1, delivered: 1, skipped: 0, frozen: 0, active: 0, untracked: 1 })
+    expect(countStates([])).toEqual({ all: 0, pending: 0, received: 0, delivered: 0, skipped: 0, frozen: 0, active: 0, untracked: 0 })
   })
 })
 

@@ -34,6 +34,7 @@ interface InstallOptions {
   project?: string
   command?: string
   uninstall?: boolean
+  receipts?: boolean
 }
 
 /** Adds (or removes) Muster's lifecycle hooks in a harness's settings. */
@@ -43,7 +44,7 @@ export async function installSessionHookCommand(io: CliIo, own: InstallOptions, 
   const place = { userHome: userHome(io.env), cwd: io.cwd }
   const g = globals(cmd)
   if (o.uninstall) {
-    const r = uninstallLifecycle(settingsFile(harness, place, o.settings))
+    const r = uninstallLifecycle(settingsFile(harness, place, o.settings), { home: homeOf(cmd, io), harness })
     if (g.json) return printJson(io, r)
     io.stdout(
       r.action === 'removed'
@@ -63,7 +64,9 @@ export async function installSessionHookCommand(io: CliIo, own: InstallOptions, 
       palace: g.palace ? resolve(io.cwd, g.palace) : undefined,
       hub: o.hub,
       project: o.project,
-      program: hookProgram(homeOf(cmd, io), o.command)
+      program: hookProgram(homeOf(cmd, io), o.command),
+      receipts: o.receipts === true,
+      markersIn: homeOf(cmd, io)
     },
     place
   )
@@ -74,6 +77,9 @@ export async function installSessionHookCommand(io: CliIo, own: InstallOptions, 
   io.stdout(
     `${what}: Muster's lifecycle hooks (${r.events.join(', ')}) for ${o.agent} in ${r.file}\n  ${r.command}\n` +
       '  the Overview shows each session as working, waiting for input or done; the hook never blocks or fails a turn\n' +
+      (o.receipts
+        ? '  receipts: each answered call is recorded as ran, failed, denied or interrupted; an interrupted or ended session withdraws what it waited for\n'
+        : '') +
       r.notes.map((n) => `  ${n}\n`).join('')
   )
 }

@@ -14,6 +14,7 @@ import { installedCommand, installHooks, shellQuote, uninstallHooks, type HookIn
 import { installOwnFile, uninstallOwnFile } from './plugin-file'
 import { launcherPath, writeLauncher, type LauncherTarget } from './gate-launcher'
 import { forgetGate, recordGate } from './gate-records'
+import { disableReceipts, enableReceipts } from './receipt-markers'
 
 /** The lifecycle hook's own timeout in the harness (it returns in milliseconds; this only bounds a stuck start). */
 export const SESSION_HOOK_TIMEOUT_SEC = 10
@@ -200,6 +201,14 @@ export interface LifecycleInstallOptions extends HookTarget {
   harness: HarnessAdapter
   settings?: string
   program: HookProgram
+  /**
+   * Also the receipt hooks (the harness's events after a call, and the ones ending a session's
+   * waits): the approve-hook then leaves markers in `markersIn` (Muster's home) for them. Without
+   * it an install takes them out again.
+   */
+  receipts?: boolean
+  /** Muster's home, where the markers go (required with `receipts`). */
+  markersIn?: string
 }
 
 /** What a lifecycle install did. */
@@ -216,9 +225,14 @@ export function installLifecycle(o: LifecycleInstallOptions, place: InstallPlace
   const h = o.harness
   const life = h.lifecycle
   if (!life || !h.gate.entry) throw new ApiError(`${h.label} has no lifecycle hooks`, 'invalid_input')
+  if (o.receipts && !life.receipts) throw new ApiError(`${h.label} has no events after a call for receipts`, 'invalid_input')
   const file = settingsFile(h, place, o.settings)
   const base = `${programOf(o.program)} ${targetWords('session-hook', h.name, o).map(shellQuote).join(' ')}`
-  const specs = Object.keys(life.events).map((event) =>
+  const events = [
+    ...Object.keys(life.events),
+    ...(o.receipts && life.receipts ? [...Object.keys(life.receipts.ends), ...Object.keys(life.receipts.calls)] : [])
+  ]
+  const specs = events.map((event) =>
     h.gate.entry!({
       event,
       command: h.gate.eventInCommand ? `${base} --event ${shellQuote(event)}` : base,
@@ -226,11 +240,22 @@ export function installLifecycle(o: LifecycleInstallOptions, place: InstallPlace
     })
   )
   const r = installHooks(file, specs, 'session-hook', h.gate.fileBase)
-  return { ...r, command: base, notes: life.note ? [life.note] : [] }
+  if (o.markersIn) {
+    if (o.receipts) enableReceipts(o.markersIn, h.id)
+    else disableReceipts(o.markersIn, h.id)
+  }
+  const notes = [
+    ...(life.note ? [life.note] : []),
+    ...(o.receipts && life.receipts?.since
+      ? [`${h.label} sends every receipt event from ${life.receipts.since}; an older one sends what it has`]
+      : [])
+  ]
+  return { ...r, command: base, notes }
 }
 
-/** Removes the lifecycle hooks from a settings file. */
-export function uninstallLifecycle(file: string): HookInstallResult {
+/** Removes the lifecycle hooks from a settings file (and, given Muster's home, the harness's receipt markers). */
+export function uninstallLifecycle(file: string, markers?: { home: string; harness: HarnessAdapter }): HookInstallResult {
+  if (markers) disableReceipts(markers.home, markers.harness.id)
   return uninstallHooks(file, 'session-hook')
 }
 

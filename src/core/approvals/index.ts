@@ -17,6 +17,7 @@ export { readReceipt, receiptAppend, recordReceipt, requestRef, type ReceiptWrit
 export {
   RECEIPTS_DIR,
   STALE_CLAIM_MS,
+  claimed,
   disableReceipts,
   enableReceipts,
   leaveMarker,
@@ -85,4 +86,5 @@ export type { FolderEnv, HarnessCall, RecordUsage, SessionFacts, UsageDelta, Usa
 export { installHooks, installedCommand, shellQuote, uninstallHooks } from './hook-install'
 export { startDetached } from './session-spawn'
 export { appendSessionState, type SessionRecord } from './session-append'
-export { readSessionHook, SESSION_HOOK_EVENTS, sessionBody } from './session-lifecycle'
+export { readSessionHook, SESSION_HOOK_EVENTS, sessionBody, type SessionEnd } from './session-lifecycle'
+export { recordTaken, settleSessionEnd, type ReceiptHubs } from './session-receipts'

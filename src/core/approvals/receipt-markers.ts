@@ -15,7 +15,7 @@
  * Light on purpose (node:fs and node:path only): the session hook loads it on every tool call.
  */
 import { existsSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { callSignature, type ToolInput } from '../../shared/approvals/tool-call'
 import { makeDirSync } from '../make-dir'
 
@@ -52,6 +52,8 @@ export interface ReceiptMarker {
 /** A marker taken by this process: settle it once recorded, or restore it. */
 export interface TakenMarker {
   marker: ReceiptMarker
+  /** The claimed file: another process (the session hook's worker) settles it with `claimed(file)`. */
+  claim: string
   /** Deletes the claim (and the session's folder when it is empty); never throws. */
   settle(): void
   /** Puts the marker back for a later event; never throws. */
@@ -188,6 +190,13 @@ function claim(dir: string, f: { name: string; base: string }, now: number): Tak
   } catch {
     return null
   }
+  return claimed(to)
+}
+
+/** A claim this process was handed (the hook took it, its worker records it); null when it is gone or not a marker. */
+export function claimed(to: string): TakenMarker | null {
+  const dir = dirname(to)
+  const base = basename(to).replace(/\.\d+\.\d+\.claim$/, '')
   const settle = (): void => {
     try {
       unlinkSync(to)
@@ -204,16 +213,17 @@ function claim(dir: string, f: { name: string; base: string }, now: number): Tak
   try {
     marker = JSON.parse(readFileSync(to, 'utf8')) as ReceiptMarker
     if (!marker?.request?.id || !marker.request.correlation_id || typeof marker.digest !== 'string') throw new Error('not a marker')
-  } catch {
-    settle()
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') settle()
     return null
   }
   return {
     marker,
+    claim: to,
     settle,
     restore: () => {
       try {
-        renameSync(to, join(dir, f.base))
+        renameSync(to, join(dir, base))
       } catch {
         // gone already
       }

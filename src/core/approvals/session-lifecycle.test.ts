@@ -117,7 +117,7 @@ describe('session lifecycle hooks', () => {
     const at = (s: number) => new Date(Date.UTC(2026, 11, 5, 10, 0, s)).toISOString()
     const state = (event: string, s: number) => {
       const r = readSessionHook(JSON.stringify(claude(event)), { harness: 'claude' })
-      if (!r.ok) throw new Error(r.reason)
+      if (!r.ok || !r.state) throw new Error('not a session state')
       return { ...r.state, at: at(s) }
     }
     // the Stop's worker wins the race to the hub over the prompt's
@@ -141,7 +141,7 @@ describe('session lifecycle hooks', () => {
     closers.push(() => hub.close())
     const ctx: HookContext = { hub, rules: null, trust: new DecisionTrust([]), operator: 'desk', projectFor: () => null, warn: () => {} }
     const r = readSessionHook(JSON.stringify(claude('Stop')), { harness: 'claude' })
-    if (!r.ok) throw new Error(r.reason)
+    if (!r.ok || !r.state) throw new Error('not a session state')
     await expect(appendSessionState(ctx, { agent: 'a', state: r.state })).rejects.toThrow()
   })
 })

@@ -46,7 +46,7 @@ function Row({ item, selected, style, onSelect }: { item: ApprovalItem; selected
     <div
       role="row"
       aria-selected={selected}
-      className={`appr-row${selected ? ' selected' : ''}`}
+      className={`table-row appr-row${selected ? ' selected' : ''}`}
       data-testid={`approval-row-${item.correlation_id}`}
       style={style}
       onClick={onSelect}
@@ -114,13 +114,13 @@ export function PendingList({
   }, [selectedIndex, items.length, virtualizer])
   return (
     <div
-      className="appr-table"
+      className="table-list appr-table"
       role="grid"
       aria-label="Pending approval requests, oldest first"
       aria-rowcount={items.length}
       data-testid="approval-list"
     >
-      <div role="row" className="appr-row appr-head">
+      <div role="row" className="table-row table-head appr-row appr-head">
         <span role="columnheader">Waiting</span>
         <span role="columnheader">Agent</span>
         <span role="columnheader">Project</span>
@@ -131,7 +131,7 @@ export function PendingList({
         </span>
       </div>
       {/* the rows' group is the scrolling box: the keyboard reaches it (axe scrollable-region-focusable) */}
-      <div ref={scrollRef} className="appr-scroll" role="rowgroup" tabIndex={0}>
+      <div ref={scrollRef} className="table-scroll appr-scroll" role="rowgroup" tabIndex={0}>
         <div role="presentation" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => {
             const item = items[v.index]!

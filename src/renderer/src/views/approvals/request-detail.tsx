@@ -106,7 +106,7 @@ export function RequestDetail({
   const proposing = useApprovalsUi((s) => s.proposing === item.id)
   const setProposing = useApprovalsUi((s) => s.setProposing)
   return (
-    <aside className="appr-detail" aria-label="Selected request" data-testid="approval-detail">
+    <aside className="split-side appr-detail" aria-label="Selected request" data-testid="approval-detail">
       <header className="appr-detail-head">
         <Chip tone="mono" title={item.tool_name}>
           {toolLabel(item.tool_name)}

@@ -90,7 +90,7 @@ export function DirectiveDetail({ d }: { d: Directive }) {
                 : null
 
   return (
-    <aside className="dir-detail" data-testid="directive-detail" aria-label={visibleTitle(`Directive ${d.id} to ${d.target}`)}>
+    <aside className="split-side dir-detail" data-testid="directive-detail" aria-label={visibleTitle(`Directive ${d.id} to ${d.target}`)}>
       <header className="dd-head">
         <div className="dd-id-row">
           <DirectiveStateBadge state={d.state} testId="detail-state" />

@@ -61,7 +61,7 @@ function Row({
     <div
       role="row"
       aria-selected={selected}
-      className={`dir-row dir-row-${d.state}${selected ? ' selected' : ''}`}
+      className={`table-row dir-row dir-row-${d.state}${selected ? ' selected' : ''}`}
       data-testid={directiveRowTestId(d)}
       data-state={d.state}
       style={style}
@@ -121,8 +121,8 @@ export function DirectiveList({
   }, [selectedIndex, items.length, virtualizer])
 
   return (
-    <div className="dir-table" role="grid" aria-label="Directives" aria-rowcount={items.length} data-testid="directive-list">
-      <div role="row" className="dir-row dir-head">
+    <div className="table-list dir-table" role="grid" aria-label="Directives" aria-rowcount={items.length} data-testid="directive-list">
+      <div role="row" className="table-row table-head dir-row dir-head">
         <span role="columnheader">State</span>
         <span role="columnheader">Id</span>
         <span role="columnheader">From → target</span>
@@ -131,7 +131,7 @@ export function DirectiveList({
         <span role="columnheader">Source line</span>
       </div>
       {/* the rows' group is the scrolling box: the keyboard reaches it (axe scrollable-region-focusable) */}
-      <div ref={scrollRef} className="dir-scroll" role="rowgroup" tabIndex={0}>
+      <div ref={scrollRef} className="table-scroll dir-scroll" role="rowgroup" tabIndex={0}>
         <div role="presentation" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => {
             const d = items[v.index]!

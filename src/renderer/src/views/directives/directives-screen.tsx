@@ -194,7 +194,7 @@ export function DirectivesScreen({ openSend = false }: { openSend?: boolean }) {
             {selected ? (
               <DirectiveDetail key={selected.key} d={selected} />
             ) : (
-              <aside className="dir-detail dir-detail-empty">
+              <aside className="split-side dir-detail dir-detail-empty">
                 <Plus size={16} aria-hidden className="faint" />
                 <span className="muted">Select a directive to see its body and pick it up.</span>
               </aside>

@@ -26,7 +26,7 @@ function Row({ row, selected, top, onSelect, now }: { row: CommitRow; selected: 
       id={`nl-opt-${c.sha}`}
       role="option"
       aria-selected={selected}
-      className={`nl-row${selected ? ' selected' : ''}${c.merged ? '' : ' nl-unmerged'}`}
+      className={`table-row nl-row${selected ? ' selected' : ''}${c.merged ? '' : ' nl-unmerged'}`}
       style={{ transform: `translateY(${top}px)` }}
       onClick={onSelect}
       data-testid="notes-commit"
@@ -118,8 +118,8 @@ export function CommitList({
   }
 
   return (
-    <div className="nl-wrap">
-      <div className="nl-row nl-head" aria-hidden>
+    <div className="table-list nl-wrap">
+      <div className="table-row table-head nl-row nl-head" aria-hidden>
         <span>Commit</span>
         <span>Subject</span>
         <span>Notes by</span>
@@ -129,7 +129,7 @@ export function CommitList({
       </div>
       <div
         ref={scrollRef}
-        className="nl-scroll"
+        className="table-scroll nl-scroll"
         role="listbox"
         tabIndex={0}
         aria-label="Commits with notes"

@@ -175,15 +175,15 @@ export function NotesScreen() {
           </div>
           <span className="muted notes-shown">{plural(rows.length, 'commit')} shown</span>
         </div>
-        <div className="notes-split">
-          <div className="notes-main">
+        <div className="screen-split notes-split">
+          <div className="split-main notes-main">
             {rows.length ? (
               <CommitList rows={rows} selected={current?.sha ?? null} onSelect={setSelected} />
             ) : (
               <EmptyState icon={<Search size={18} />} title="No commit matches the filters" />
             )}
           </div>
-          <aside className="notes-side" aria-label="Selected commit">
+          <aside className="split-main notes-side" aria-label="Selected commit">
             {current && <CommitDetail commit={current} findings={byCommit.get(current.sha) ?? []} defaultBranch={snap.defaultBranch} />}
           </aside>
         </div>

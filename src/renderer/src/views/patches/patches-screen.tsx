@@ -107,8 +107,8 @@ export function PatchesScreen() {
     )
   } else {
     body = (
-      <div className="patches-split">
-        <div className="patches-left">
+      <div className="screen-split patches-split">
+        <div className="split-main patches-left">
           <div className="patches-filters">
             <select
               className="input select"
@@ -139,7 +139,7 @@ export function PatchesScreen() {
             <p className="muted patches-none">No patch matches these filters.</p>
           )}
         </div>
-        <div className="patches-right">{current ? <PatchDetail key={current} hub={hub} id={current} /> : null}</div>
+        <div className="split-main patches-right">{current ? <PatchDetail key={current} hub={hub} id={current} /> : null}</div>
       </div>
     )
   }

@@ -6,12 +6,13 @@
  * role file is either untouched or holds the directive exactly once. How soon it ends is
  * `npm run bench`'s figure (serve shutdown), not asserted here.
  */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { openSync, readdirSync, readFileSync, statSync, watch, writeSync, closeSync } from 'node:fs'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { builtCli } from '../../test/helpers/built-cli'
+import { startServe, stopServe } from '../../test/helpers/serve-process'
 import { tmpDir, writeTree } from '../../test/helpers/tmp'
 
 let bin: string
@@ -65,21 +66,8 @@ describe('muster serve stopped during a send into a 100 MB role file', () => {
     const added = spawnSync(process.execPath, [bin, 'projects', 'add', root, '--name', 'p', '--home', home], { encoding: 'utf8' })
     expect(added.status, added.stderr).toBe(0)
 
-    const proc = spawn(process.execPath, [bin, 'serve', '--port', '0', '--token', TOKEN, '--home', home, '--json'], {
-      env: { ...process.env, MUSTER_HOME: '' }
-    })
-    let out = ''
-    let err = ''
-    proc.stderr.on('data', (d: Buffer) => (err += d))
-    const exited = new Promise<number | null>((res) => proc.on('close', (code) => res(code)))
-    const port = await new Promise<number>((resolve, reject) => {
-      proc.stdout.on('data', (d: Buffer) => {
-        out += d
-        const m = /"port":\s*(\d+)/.exec(out)
-        if (m) resolve(Number(m[1]))
-      })
-      proc.on('close', () => reject(new Error(`serve ended: ${err}`)))
-    })
+    const serve = await startServe(bin, home, TOKEN)
+    const { proc, port } = serve
 
     // the signal goes the moment the send's temp file appears beside the role file
     const sawTemp = new Promise<void>((resolve) => {
@@ -93,11 +81,8 @@ describe('muster serve stopped during a send into a 100 MB role file', () => {
     const sent = call(port, 'muse.send', { project: 'p', from: 'build', to: 'QA', title: 'while stopping', body: 'b' })
     const first = await Promise.race([sawTemp.then(() => 'temp' as const), sent.then(() => 'answered' as const)])
     expect(first, 'the send was still writing when the signal went').toBe('temp')
-    proc.kill('SIGTERM')
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 60_000)
-    const code = await exited
-    clearTimeout(timer)
-    expect(proc.signalCode, `ended by itself, not by the SIGKILL fallback: ${err}`).toBeNull()
+    const code = await stopServe(serve, 60_000)
+    expect(proc.signalCode, `ended by itself, not by the SIGKILL fallback: ${serve.stderr()}`).toBeNull()
     expect(code).toBe(0)
 
     const answer = await sent

@@ -3,11 +3,12 @@
  * another process (issue 23, point 4): app.info and hub.list answer, and SIGTERM ends the server
  * while a hub wait and an event stream are open.
  */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { builtCli } from '../../test/helpers/built-cli'
+import { startServe, stopServe } from '../../test/helpers/serve-process'
 import { tmpDir } from '../../test/helpers/tmp'
 import { createHub } from '../core/hub/store/schema'
 import { appendEvent } from '../core/hub/store/writer'
@@ -58,21 +59,8 @@ describe('muster serve with a huge rowid in a hub', () => {
     const added = spawnSync(process.execPath, [bin, 'hubs', 'add', palace, '--name', 'big', '--home', home], { encoding: 'utf8' })
     expect(added.status, added.stderr).toBe(0)
 
-    const proc = spawn(process.execPath, [bin, 'serve', '--port', '0', '--token', TOKEN, '--home', home, '--json'], {
-      env: { ...process.env, MUSTER_HOME: '' }
-    })
-    let out = ''
-    let err = ''
-    proc.stderr.on('data', (d: Buffer) => (err += d))
-    const exited = new Promise<number | null>((res) => proc.on('close', (code) => res(code)))
-    const port = await new Promise<number>((resolve, reject) => {
-      proc.stdout.on('data', (d: Buffer) => {
-        out += d
-        const m = /"port":\s*(\d+)/.exec(out)
-        if (m) resolve(Number(m[1]))
-      })
-      proc.on('close', () => reject(new Error(`serve ended: ${err}`)))
-    })
+    const serve = await startServe(bin, home, TOKEN)
+    const { proc, port } = serve
     for (let i = 0; i < 20; i++) expect((await call(port, 'app.info', {})).status).toBe(200)
     const listed = await call(port, 'hub.list', { hub: 'big', order: 'desc', limit: 50 })
     expect(listed.status, JSON.stringify(listed.body)).toBe(200)
@@ -92,10 +80,7 @@ describe('muster serve with a huge rowid in a hub', () => {
     stream.on('error', () => {})
     stream.end()
     await new Promise((r) => setTimeout(r, 500))
-    proc.kill('SIGTERM')
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000)
-    const code = await exited
-    clearTimeout(timer)
+    const code = await stopServe(serve, 10_000)
     expect(proc.signalCode, 'ended by itself, not by the SIGKILL fallback').toBeNull()
     expect(code).toBe(0)
   }, 120_000)

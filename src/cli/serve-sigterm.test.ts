@@ -8,11 +8,10 @@
  */
 import { spawnSync } from 'node:child_process'
 import { openSync, readdirSync, readFileSync, statSync, watch, writeSync, closeSync } from 'node:fs'
-import { request } from 'node:http'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { builtCli } from '../../test/helpers/built-cli'
-import { startServe, stopServe } from '../../test/helpers/serve-process'
+import { callServe, startServe, stopServe } from '../../test/helpers/serve-process'
 import { tmpDir, writeTree } from '../../test/helpers/tmp'
 
 let bin: string
@@ -22,28 +21,8 @@ beforeAll(() => {
 
 const TOKEN = 'serve-sigterm-token-0123456789'
 
-/** POSTs one API call; resolves with the status and body text, or the socket error's message. */
-function call(port: number, method: string, input: unknown): Promise<{ status: number; text: string }> {
-  return new Promise((resolve) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: `/api/call/${method}`,
-        method: 'POST',
-        headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }
-      },
-      (res) => {
-        let text = ''
-        res.on('data', (d) => (text += d))
-        res.on('end', () => resolve({ status: res.statusCode!, text }))
-        res.on('error', (e) => resolve({ status: 0, text: e.message }))
-      }
-    )
-    req.on('error', (e) => resolve({ status: 0, text: e.message }))
-    req.end(JSON.stringify(input))
-  })
-}
+/** POSTs one API call to the server. */
+const call = (port: number, method: string, input: unknown) => callServe(port, TOKEN, method, input)
 
 /** A role file of about `mb` MB: a header, an outgoing section and many plain lines. */
 function bigRoleFile(path: string, mb: number): void {

@@ -8,7 +8,7 @@ import { request } from 'node:http'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { builtCli } from '../../test/helpers/built-cli'
-import { startServe, stopServe } from '../../test/helpers/serve-process'
+import { callServe, startServe, stopServe } from '../../test/helpers/serve-process'
 import { tmpDir } from '../../test/helpers/tmp'
 import { createHub } from '../core/hub/store/schema'
 import { appendEvent } from '../core/hub/store/writer'
@@ -21,30 +21,15 @@ beforeAll(() => {
 
 const TOKEN = 'serve-stop-token-0123456789'
 
-/** POSTs one API call; resolves with status and parsed body. */
-function call(
+/** POSTs one API call; resolves with status and parsed body (rejects on a socket error). */
+async function call(
   port: number,
   method: string,
   input: unknown
 ): Promise<{ status: number; body: Record<string, unknown> & { events?: { id: string }[] } }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: `/api/call/${method}`,
-        method: 'POST',
-        headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }
-      },
-      (res) => {
-        let text = ''
-        res.on('data', (d) => (text += d))
-        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text || 'null') }))
-      }
-    )
-    req.on('error', reject)
-    req.end(JSON.stringify(input))
-  })
+  const { status, text } = await callServe(port, TOKEN, method, input)
+  if (status === 0) throw new Error(text)
+  return { status, body: JSON.parse(text || 'null') }
 }
 
 describe('muster serve with a huge rowid in a hub', () => {

@@ -4,6 +4,7 @@
  * SIGTERM with a SIGKILL fallback so a hung server cannot hang the test.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { request } from 'node:http'
 
 /** A started server: the process, its port, its exit code once it ends, and what it wrote to stderr so far. */
 export interface ServeProcess {
@@ -40,4 +41,27 @@ export async function stopServe(serve: ServeProcess, fallbackMs: number): Promis
   const code = await serve.exited
   clearTimeout(timer)
   return code
+}
+
+/** POSTs one API call to the server on `port` with `token`; resolves with the status and body text, or status 0 and the socket error's message. */
+export function callServe(port: number, token: string, method: string, input: unknown): Promise<{ status: number; text: string }> {
+  return new Promise((resolve) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: `/api/call/${method}`,
+        method: 'POST',
+        headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+      },
+      (res) => {
+        let text = ''
+        res.on('data', (d) => (text += d))
+        res.on('end', () => resolve({ status: res.statusCode!, text }))
+        res.on('error', (e) => resolve({ status: 0, text: e.message }))
+      }
+    )
+    req.on('error', (e) => resolve({ status: 0, text: e.message }))
+    req.end(JSON.stringify(input))
+  })
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { makeRepo } from '../../test/helpers/git-repo'
 import { tmpDir } from '../../test/helpers/tmp'
-import { runCliIn as run } from '../../test/helpers/cli'
+import { notesWriteArgs, runCliIn as run } from '../../test/helpers/cli'
 
 async function setup() {
   const home = tmpDir()
@@ -14,28 +14,16 @@ async function setup() {
   return { home, repo, main }
 }
 
+/** Data's decision note, marked for promotion. */
+const JWT_DECISION = '{"decision":"Use JWT RS256","reasoning":"Matches existing auth pattern","promote_to_permanent":true}'
+
 describe('muster notes', () => {
   it('write appends in the own namespace; list shows every note and the findings', async () => {
     const { home, repo, main } = await setup()
-    const w = await run(
-      home,
-      'notes',
-      'write',
-      '--project',
-      'app',
-      '--agent',
-      'Data',
-      '--type',
-      'decision',
-      '--content',
-      '{"decision":"Use JWT RS256","reasoning":"Matches existing auth pattern","promote_to_permanent":true}'
-    )
+    const w = await run(home, ...notesWriteArgs('app', 'Data', 'decision', JWT_DECISION))
     expect(w).toMatchObject({ code: 0, err: '' })
     expect(w.out).toBe(`appended to refs/notes/squad/data on ${main.slice(0, 12)} (line 1)\n`)
-    const j = JSON.parse(
-      (await run(home, 'notes', 'write', '--project', 'app', '--agent', 'Data', '--type', 'progress', '--content', '"step 2"', '--json'))
-        .out
-    )
+    const j = JSON.parse((await run(home, ...notesWriteArgs('app', 'Data', 'progress', '"step 2"', '--json'))).out)
     expect(j).toMatchObject({ ref: 'refs/notes/squad/data', commit: main, note: { line: 3, summary: 'step 2' } })
     await repo.note('squad/worf', main, 'oops {')
 
@@ -55,19 +43,7 @@ describe('muster notes', () => {
 
   it('promote --dry-run shows exactly the entry, promote writes it once', async () => {
     const { home, repo, main } = await setup()
-    await run(
-      home,
-      'notes',
-      'write',
-      '--project',
-      'app',
-      '--agent',
-      'Data',
-      '--type',
-      'decision',
-      '--content',
-      '{"decision":"Use JWT RS256","reasoning":"Matches existing auth pattern","promote_to_permanent":true}'
-    )
+    await run(home, ...notesWriteArgs('app', 'Data', 'decision', JWT_DECISION))
     const dry = await run(home, 'notes', 'promote', '--project', 'app', '--dry-run')
     expect(dry.code).toBe(0)
     expect(dry.out).toMatch(
@@ -85,39 +61,12 @@ describe('muster notes', () => {
 
   it('bad input: one line, exit 1, nothing written', async () => {
     const { home, repo } = await setup()
-    const r = await run(
-      home,
-      'notes',
-      'write',
-      '--project',
-      'app',
-      '--agent',
-      'Data',
-      '--type',
-      'progress',
-      '--content',
-      '"x"',
-      '--ref',
-      'squad/worf'
-    )
+    const r = await run(home, ...notesWriteArgs('app', 'Data', 'progress', '"x"', '--ref', 'squad/worf'))
     expect(r).toMatchObject({ code: 1, out: '' })
     expect(r.err).toBe(
       'muster: Data may write only refs/notes/squad/data or the shared refs/notes/squad/research and refs/notes/squad/review, not refs/notes/squad/worf\n'
     )
-    const j = await run(
-      home,
-      'notes',
-      'write',
-      '--project',
-      'app',
-      '--agent',
-      'Data',
-      '--type',
-      'progress',
-      '--content',
-      'plain text',
-      '--json'
-    )
+    const j = await run(home, ...notesWriteArgs('app', 'Data', 'progress', 'plain text', '--json'))
     expect(JSON.parse(j.out)).toEqual({ error: '--content must be JSON: an object of note fields, or a quoted string' })
     expect((await run(home, 'notes', 'list', '--project', 'ghost')).err).toBe(
       "muster: unknown project 'ghost' (see: muster projects list)\n"

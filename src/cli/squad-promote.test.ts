@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { makeRepo } from '../../test/helpers/git-repo'
 import { tmpDir } from '../../test/helpers/tmp'
-import { runCliIn as run } from '../../test/helpers/cli'
+import { notesWriteArgs, runCliIn as run } from '../../test/helpers/cli'
 
 /** A project on main with a merged commit carrying an archive note, a foreign promote note and an owner's one. */
 async function setup() {
@@ -77,38 +77,14 @@ describe('squad notes promote as v0.12 does', () => {
 
   it('a shared namespace keeps the writer: --agent research is refused, --ref squad/research keeps --agent', async () => {
     const { home } = await setup()
-    const bad = await run(
-      home,
-      'notes',
-      'write',
-      '--project',
-      'app',
-      '--agent',
-      'research',
-      '--type',
-      'research',
-      '--content',
-      '{"topic":"t","findings":{}}'
-    )
+    const bad = await run(home, ...notesWriteArgs('app', 'research', 'research', '{"topic":"t","findings":{}}'))
     expect(bad.code).not.toBe(0)
     expect(bad.err).toContain(
       'research is a shared namespace, not an agent: write as yourself into it (--agent <you> --ref squad/research)'
     )
     const good = await run(
       home,
-      'notes',
-      'write',
-      '--project',
-      'app',
-      '--agent',
-      'mac-claude',
-      '--type',
-      'research',
-      '--ref',
-      'squad/research',
-      '--content',
-      '{"topic":"t","findings":{}}',
-      '--json'
+      ...notesWriteArgs('app', 'mac-claude', 'research', '{"topic":"t","findings":{}}', '--ref', 'squad/research', '--json')
     )
     expect(good.code, good.err).toBe(0)
     expect(JSON.parse(good.out)).toMatchObject({ ref: 'refs/notes/squad/research', note: { agent: 'mac-claude', namespace: 'research' } })

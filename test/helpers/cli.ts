@@ -30,3 +30,8 @@ export async function runCliWith(home: string, io: { env: NodeJS.ProcessEnv; cwd
 export function noteAppendArgs(hub: string, from: string, ...extra: string[]): string[] {
   return ['events', 'append', '--hub', hub, '--type', 'note', '--stream', 's', '--room', 'r', '--from-agent', from, ...extra]
 }
+
+/** The arguments of `muster notes write` of a note of TYPE with CONTENT by AGENT in PROJECT, then EXTRA. */
+export function notesWriteArgs(project: string, agent: string, type: string, content: string, ...extra: string[]): string[] {
+  return ['notes', 'write', '--project', project, '--agent', agent, '--type', type, '--content', content, ...extra]
+}

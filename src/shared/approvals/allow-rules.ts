@@ -7,7 +7,10 @@
  *   `npm run test:*` are prefix rules with a word boundary (`npm run test`, `npm run test -x`, never
  *   `npm run testify`); a trailing `*` glued to a word is read the same way (narrower than Claude
  *   Code, which lets `ls*` match `lsof`); `*` elsewhere matches any run of characters; no `*` ever
- *   matches `; & | < > $ \`` or a line break, so a prefix rule never allows `safe && other`;
+ *   matches `; & | < > $ \`` or a line break, so a prefix rule never allows `safe && other`, and none
+ *   covers an argument that changes what the command does (`dangerous-args.ts`: `npm test *` never
+ *   allows `--script-shell=...`, `find *` never `-delete`); such an argument is allowed only where
+ *   the rule writes it out;
  * - file paths (Read, Edit, Write, ...): gitignore-style, `*` and `?` within one path segment, `**`
  *   across segments; `//abs/path` from the filesystem root, `~/path` from the home folder, `/path`
  *   from the project (the call's working folder), `path` and `./path` from the working folder (a
@@ -21,6 +24,7 @@
  * makes the next character literal, the whole text must match.
  * Pure (no Node, no zod): the hook process and the screen share it.
  */
+import { coveredDanger, dangerousArgs, dangerWhy } from './dangerous-args'
 import { readToolCall, stableJson, unreadableInput, type ToolInput } from './tool-call'
 
 /** A rule's three patterns. */
@@ -65,8 +69,9 @@ const PATH: GlobChars = { star: '[^/]', globstar: '[\\s\\S]' }
 const URL_CHARS: GlobChars = { star: '[^/?#@\\\\\\s]', globstar: '[^\\s]' }
 const JSON_TEXT: GlobChars = { star: '[^"/]', globstar: '[^"]' }
 
-/** Compiles a glob body into RegExp source (not anchored). */
-function globSource(pattern: string, chars: GlobChars): string {
+/** Compiles a glob body into RegExp source (not anchored); `capture`: each `*` and `?` is a group (what it matched). */
+function globSource(pattern: string, chars: GlobChars, capture = false): string {
+  const group = (body: string): string => (capture ? `(${body})` : body)
   let re = ''
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!
@@ -78,8 +83,8 @@ function globSource(pattern: string, chars: GlobChars): string {
         re += `(?:${chars.globstar}*/)?`
         i++
       } else re += `${chars.globstar}*`
-    } else if (c === '*') re += `${chars.star}*`
-    else if (c === '?') re += chars.star
+    } else if (c === '*') re += group(`${chars.star}*`)
+    else if (c === '?') re += group(chars.star)
     else re += escapeRe(c)
   }
   return re
@@ -100,16 +105,54 @@ const hasDotDot = (path: string): boolean => /(^|[\\/])\.\.([\\/]|$)/.test(path)
 /** True when a JSON text holds a string with a `..` path segment. */
 const jsonHasDotDot = (json: string): boolean => /(^|["\\/])\.\.(["\\/]|$)/.test(json)
 
-/** A shell command against a Claude Code Bash rule. */
-function commandMatches(pattern: string, command: string): boolean {
-  let p = pattern.trim()
+/** How a shell command stands against a Bash rule: allowed, or not, and why not where a wildcard was refused. */
+export interface CommandVerdict {
+  matches: boolean
+  /** The rule's text would have matched, but a wildcard would have covered what none may: why. */
+  declined?: string
+}
+
+/** Builds the RegExp of a Bash rule (each wildcard a group), with the given characters for `*`. */
+function commandRegExp(pattern: string, chars: GlobChars): RegExp {
+  const p = pattern.trim()
   // `prefix:*` (legacy), `prefix *` and a trailing `prefix*`: the prefix, then nothing or a space and more
   const prefix = /^(.*?)(?::\*| \*|(?<=[^\s\\*])\*)$/su.exec(p)
-  if (prefix && !prefix[1]!.endsWith('\\')) {
-    p = prefix[1]!.trimEnd()
-    return new RegExp(`^${globSource(p, SHELL)}(?:[ \\t]${SHELL.star}*)?$`, 'u').test(command.trim())
+  if (prefix && !prefix[1]!.endsWith('\\'))
+    return new RegExp(`^${globSource(prefix[1]!.trimEnd(), chars, true)}(?:([ \\t]${chars.star}*))?$`, 'du')
+  return new RegExp(`^${globSource(p, chars, true)}$`, 'du')
+}
+
+/**
+ * A shell command against a Claude Code Bash rule, with the dangerous-argument guard
+ * (`dangerous-args.ts`): no wildcard covers an argument that changes what the command does.
+ */
+export function commandVerdict(pattern: string, command: string): CommandVerdict {
+  const cmd = command.trim()
+  const m = commandRegExp(pattern, SHELL).exec(cmd)
+  if (!m) {
+    // would it have matched had a wildcard crossed a shell operator? then say so
+    if (commandRegExp(pattern, ANY).test(cmd)) {
+      const op = /[;&|<>$`\n\r]/.exec(cmd)?.[0] ?? ''
+      return {
+        matches: false,
+        declined: `no wildcard covers a shell operator (here ${op === '\n' || op === '\r' ? 'a line break' : op}; never ; & | < > $, a backtick or a line break)`
+      }
+    }
+    return { matches: false }
   }
-  return new RegExp(`^${globSource(p, SHELL)}$`, 'u').test(command.trim())
+  const covered = (m.indices ?? []).slice(1).filter((r): r is [number, number] => !!r)
+  const danger = coveredDanger(cmd, covered)
+  if (danger)
+    return {
+      matches: false,
+      declined: `no wildcard covers ${dangerWhy(danger)}; a rule allows it only where it writes it out`
+    }
+  return { matches: true }
+}
+
+/** A shell command against a Claude Code Bash rule. */
+function commandMatches(pattern: string, command: string): boolean {
+  return commandVerdict(pattern, command).matches
 }
 
 /** A path made absolute (`/` separators, `.` segments dropped), or null when it cannot be (relative without a folder, or `..`). */
@@ -202,6 +245,17 @@ export function ruleMatches(rule: RuleSpec, call: CallToMatch): boolean {
   return inputMatches(rule.input_pattern, call)
 }
 
+/**
+ * Why a rule for this agent and tool does not allow the call although its pattern reads as if it
+ * would (a wildcard would cover a dangerous argument or a shell operator), or null.
+ */
+export function ruleDeclined(rule: RuleSpec, call: CallToMatch): string | null {
+  if (!globRegExp(rule.agent_pattern).test(call.agent) || !globRegExp(rule.tool_name).test(call.tool_name)) return null
+  if (rule.input_pattern === '*' || unreadableInput(call.tool_name, call.tool_input)) return null
+  const tc = readToolCall(call.tool_name, call.tool_input)
+  return tc.kind === 'bash' ? (commandVerdict(rule.input_pattern, tc.command).declined ?? null) : null
+}
+
 /** How a rule is named in `decided_by` and on screen: `Bash(npm test*)`, plus ` for <agents>` unless any agent. */
 export function ruleLabel(rule: RuleSpec): string {
   const agents = rule.agent_pattern === '*' ? '' : ` for ${rule.agent_pattern}`
@@ -243,6 +297,8 @@ function commandRule(command: string): string {
   if ([...SHELL_OPERATORS].some((c) => cmd.includes(c))) return globLiteral(cmd)
   const m = SCRIPT_PREFIX.exec(cmd)
   if (!m || NOT_SCRIPTS.test(m[1]!) || !m[2]) return globLiteral(cmd)
+  // an argument no wildcard covers: only the exact command can allow it
+  if (dangerousArgs(cmd).length) return globLiteral(cmd)
   return `${globLiteral(m[1]!)} *`
 }
 

@@ -81,7 +81,7 @@ describe('the grant in the operator’s words', () => {
 
   it('reads a rule back in words', () => {
     expect(ruleWords({ agent_pattern: 'mac-claude', tool_name: 'Bash', input_pattern: 'npm test *' })).toBe(
-      'Bash: `npm test` with any further arguments (never past ; & | < > $, a backtick or a line break), for agent mac-claude'
+      'Bash: `npm test` with any further arguments except shell operators and arguments that change what it does (--script-shell, -c, --call, …), for agent mac-claude'
     )
     expect(ruleWords({ agent_pattern: '*', tool_name: 'Bash', input_pattern: 'git status' })).toBe(
       'Bash: exactly `git status`, for any agent'

@@ -5,6 +5,7 @@
  * Pure (no Node, no zod): the screen and the CLI share it.
  */
 import type { RuleSpec } from './allow-rules'
+import { ANY_PROGRAM, DANGEROUS_ARGS } from './dangerous-args'
 import { isShellTool } from './tool-call'
 
 /** Tools whose input pattern is a file path pattern (as `allow-rules.ts` reads them). */
@@ -21,12 +22,20 @@ function agentWords(pattern: string): string {
   return hasGlob(pattern) ? `agents matching ${pattern}` : `agent ${unescape(pattern)}`
 }
 
+/** The exceptions every wildcard of a shell rule has: a few of its program's dangerous arguments, as examples. */
+function exceptions(text: string): string {
+  const program = (text.trim().split(/\s+/)[0] ?? '').replace(/^.*\//, '').toLowerCase()
+  const own = (DANGEROUS_ARGS[program] ?? []).map(([spec]) => spec).filter((spec) => spec.startsWith('-'))
+  const examples = [...new Set([...own, ...ANY_PROGRAM.map(([spec]) => spec)])].slice(0, 3)
+  return `except shell operators and arguments that change what it does (${examples.join(', ')}, …)`
+}
+
 /** What a shell rule allows. */
 function commandWords(pattern: string): string {
   const prefix = /^(.*?)(?::\*| \*|(?<=[^\s\\*])\*)$/su.exec(pattern.trim())
   if (prefix && !prefix[1]!.endsWith('\\') && !hasGlob(prefix[1]!))
-    return `\`${unescape(prefix[1]!.trimEnd())}\` with any further arguments (never past ; & | < > $, a backtick or a line break)`
-  if (hasGlob(pattern)) return `commands matching \`${pattern}\` (* never past ; & | < > $, a backtick or a line break)`
+    return `\`${unescape(prefix[1]!.trimEnd())}\` with any further arguments ${exceptions(prefix[1]!)}`
+  if (hasGlob(pattern)) return `commands matching \`${pattern}\` ${exceptions(pattern)}`
   return `exactly \`${unescape(pattern)}\``
 }
 

@@ -149,7 +149,9 @@ export const ApprovalItemSchema = z.object({
   /** What the harness did with the delivered call (stage `done`), else null. */
   outcome: z.enum(DONE_RECEIPTS).nullable().optional(),
   /** The thread's receipts, in seq order. */
-  receipts: z.array(ApprovalReceiptSchema).optional()
+  receipts: z.array(ApprovalReceiptSchema).optional(),
+  /** Why an allowlist rule that reads as if it allowed the call did not (a wildcard over a dangerous argument), as the hook said. */
+  rule_declined: z.string().nullable().optional()
 })
 /** A request as the inbox shows it. */
 export type ApprovalItem = z.infer<typeof ApprovalItemSchema>

@@ -5,7 +5,7 @@
  */
 import { threadLink } from '../../../../shared/links'
 import { useState, type RefObject } from 'react'
-import { AlarmClock, Check, ChevronRight, CopyCheck, Fingerprint, ShieldPlus, X } from 'lucide-react'
+import { AlarmClock, Check, ChevronRight, CopyCheck, Fingerprint, ShieldAlert, ShieldPlus, X } from 'lucide-react'
 import type { RuleSpec } from '../../../../shared/approvals/allow-rules'
 import type { ApprovalItem } from '../../../../shared/api'
 import { Chip } from '../../components/chip'
@@ -175,6 +175,14 @@ export function RequestDetail({
             <span>Needs your presence: every allow is confirmed with your authenticator</span>
           )}
           {presenceUnavailable() && <span className="text-error">{presenceUnavailable()}.</span>}
+        </p>
+      )}
+      {item.rule_declined && (
+        <p className="appr-declined" data-testid="rule-declined">
+          <ShieldAlert size={14} aria-hidden />
+          <span>
+            Asked although a rule looks like it covers it: <Visible text={item.rule_declined} />
+          </span>
         </p>
       )}
       {item.identical > 1 && !item.presence_required && (

@@ -4,7 +4,9 @@
  * Muster's rule allows and what the agent's tool itself keeps (`native-grant.ts`).
  */
 import { useId, useState } from 'react'
-import { proposeRule, ruleLabel, ruleMatches, ruleProblem, type RuleSpec } from '../../../../shared/approvals/allow-rules'
+import { proposeRule, ruleDeclined, ruleLabel, ruleMatches, ruleProblem, type RuleSpec } from '../../../../shared/approvals/allow-rules'
+import { dangerousArgs, dangerWhy } from '../../../../shared/approvals/dangerous-args'
+import { readToolCall } from '../../../../shared/approvals/tool-call'
 import { nativeGrantWords } from '../../../../shared/approvals/native-grant'
 import { ruleWords } from '../../../../shared/approvals/rule-words'
 import { unreadableInput } from '../../../../shared/approvals/tool-call'
@@ -32,8 +34,12 @@ export function RuleProposal({
   // a rule can never be broader than what the operator saw: none for arguments nobody could read
   const unreadable = unreadableInput(item.tool_name, item.tool_input)
   const problem = unreadable ? `no rule can be offered for ${unreadable}: approve it once instead` : ruleProblem(rule)
-  const matches =
-    !problem && ruleMatches(rule, { agent: item.agent, tool_name: item.tool_name, tool_input: item.tool_input, cwd: item.cwd })
+  const call = { agent: item.agent, tool_name: item.tool_name, tool_input: item.tool_input, cwd: item.cwd }
+  const matches = !problem && ruleMatches(rule, call)
+  // why a wildcard rule was not proposed, and why an edited one would not match
+  const tc = readToolCall(item.tool_name, item.tool_input)
+  const danger = !unreadable && tc.kind === 'bash' ? (dangerousArgs(tc.command.trim())[0] ?? null) : null
+  const declined = !problem && !matches ? ruleDeclined(rule, call) : null
   const field = (key: keyof RuleSpec, label: string, hint: string) => (
     <div className="field">
       <label htmlFor={`${id}-${key}`}>{label}</label>
@@ -76,9 +82,16 @@ export function RuleProposal({
         ) : matches ? (
           <span className="text-ok">matches this request</span>
         ) : (
-          <span className="text-error">does not match this request</span>
+          <span className="text-error" data-testid="rule-declined-why">
+            does not match this request{declined ? `: ${declined}` : ''}
+          </span>
         )}
       </p>
+      {danger && (
+        <p className="hint" data-testid="rule-exact-why">
+          Only the exact command is offered: no wildcard covers {dangerWhy(danger)}.
+        </p>
+      )}
       <div className="appr-grant" data-testid="grant-words">
         <p>
           <strong>You grant:</strong> <span data-testid="grant-rule">{problem ? '—' : ruleWords(rule)}</span>

@@ -1,4 +1,5 @@
 /** `muster approvals list | decide` at work, through the service like the Approvals screen. */
+import { stageWords } from '../../shared/approvals/stage-words'
 import type { Command } from 'commander'
 import type { ApprovalItem } from '../../shared/api'
 import type { MusterService } from '../../core/service-types'
@@ -78,13 +79,14 @@ export async function listApprovals(io: CliIo, o: { hub?: string; history?: numb
     io.stdout('\n')
     const rows = out.history.map((h) => [
       h.state,
+      stageWords(h),
       h.decision?.decided_by ?? '-',
       waited(h),
       h.agent,
       h.correlation_id,
       truncate(h.summary, 50) + (h.conflicts.length ? `  (+${h.conflicts.length} conflict)` : '')
     ])
-    io.stdout(table([['OUTCOME', 'BY', 'WAITED', 'AGENT', 'ID', 'REQUEST'], ...rows]))
+    io.stdout(table([['OUTCOME', 'STAGE', 'BY', 'WAITED', 'AGENT', 'ID', 'REQUEST'], ...rows]))
     io.stdout(forgedLines(out.history))
   }
 }

@@ -1,7 +1,7 @@
 /**
- * Decided requests, newest first: what was asked, the outcome, who decided (the operator, an
- * allowlist rule, the timeout), why, how long it waited, and any conflicting later decisions
- * (recorded, never applied).
+ * Decided requests, newest first: what was asked, the outcome and how far it got (delivered, ran,
+ * never ran...), who decided (the operator, an allowlist rule, the timeout), why, how long it
+ * waited, and any conflicting later decisions (recorded, never applied).
  */
 import { useMemo, useState } from 'react'
 import { History } from 'lucide-react'
@@ -12,6 +12,7 @@ import { RelativeTime } from '../../components/relative-time'
 import { EmptyState } from '../../components/state-views'
 import { deciderLabel, displaySummary, formatWait, STATE_LABEL, waitedMs } from './approval-format'
 import { ForgedList } from './forged-list'
+import { stageWords } from '../../../../shared/approvals/stage-words'
 import { Visible } from '../../components/visible'
 
 const TONE: Record<ApprovalItem['state'], ChipTone> = {
@@ -131,6 +132,12 @@ export function HistoryList({ items }: { items: readonly ApprovalItem[] }) {
                 </td>
                 <td>
                   <Chip tone={TONE[i.state]}>{STATE_LABEL[i.state]}</Chip>
+                  {i.stage && (
+                    <span className="appr-stage muted" data-testid="approval-stage" data-stage={i.stage}>
+                      {' '}
+                      {stageWords(i)}
+                    </span>
+                  )}
                 </td>
                 <td className="ellipsis" title={i.decision?.decided_by ?? 'no decision was recorded: the hook stopped waiting without one'}>
                   {i.decision ? <Visible text={deciderLabel(i.decision)} /> : <span className="muted">nobody</span>}

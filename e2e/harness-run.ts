@@ -1,5 +1,5 @@
 /**
- * The run scaffolding the real-harness e2e share (Claude Code, Codex, Gemini CLI; each installed by
+ * The run scaffolding the real-harness e2e share (Claude Code, Codex, Gemini CLI, Copilot CLI; each installed by
  * `.ci/run` in a test-only `.cache/<name>/`): where a harness CLI lives, `muster <hook> install`
  * through the built CLI against the demo fleet's hub, one harness process with its output kept,
  * opening the request it raised in the dashboard, and the hub's approval history.

@@ -1,0 +1,89 @@
+/**
+ * The real GitHub Copilot CLI (npm `@github/copilot` in the test-only `.cache/copilot/`, filled by
+ * `.ci/run`) with no login: `COPILOT_OFFLINE=true` and `COPILOT_PROVIDER_BASE_URL` pointed at a
+ * Chat Completions stand-in on 127.0.0.1, `--trust-folder` for the project's hooks file. Muster's
+ * gate is installed the default way (`muster approve-hook install --harness copilot`:
+ * `.github/hooks/muster.json`, `permissionRequest`). The scripted model runs one `bash` command
+ * that creates a marker file; the operator decides in the dashboard, seeing the very command that
+ * runs (Copilot sends it as `toolInput`). Allowed: it runs; denied: it does not, and the reason
+ * reaches the model.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { startChatStandIn, type ChatStandIn } from './chat-completions-stand-in'
+import { test, expect, type Served } from './fixtures'
+import { harnessCli, historyOf, musterInstall, openRequest, startHarness } from './harness-run'
+
+const COPILOT = harnessCli('copilot', 'node_modules', '.bin', 'copilot')
+
+test.skip(!existsSync(COPILOT), 'Copilot CLI absent (.cache/copilot: filled by .ci/run): skipping the real-harness e2e')
+
+/** Installs Muster's gate into the project's Copilot hooks file and starts `copilot -p` there. */
+function runCopilot(served: Served, workDir: string, standIn: ChatStandIn) {
+  const project = join(workDir, 'copilot-project')
+  const home = join(workDir, 'copilot-user')
+  mkdirSync(project, { recursive: true })
+  mkdirSync(home, { recursive: true })
+  const hooks = join(project, '.github', 'hooks', 'muster.json')
+  musterInstall(served, [
+    'approve-hook',
+    'install',
+    '--harness',
+    'copilot',
+    '--agent',
+    'e2e-copilot',
+    '--settings',
+    hooks,
+    '--project',
+    'muse'
+  ])
+  expect(Object.keys((JSON.parse(readFileSync(hooks, 'utf8')) as { hooks: object }).hooks)).toEqual(['permissionRequest'])
+  return startHarness(COPILOT, ['-p', 'Create the marker file.', '--trust-folder', '--model', 'gpt-4.1'], project, {
+    HOME: home,
+    COPILOT_OFFLINE: 'true',
+    COPILOT_PROVIDER_BASE_URL: standIn.url
+  })
+}
+
+test('Copilot CLI: the command shown is the command that runs; allowed in the dashboard, it runs', async ({ page, demo, workDir }) => {
+  test.setTimeout(240_000)
+  const marker = join(workDir, 'copilot-project', 'allowed-marker.txt')
+  const standIn = await startChatStandIn(`touch ${marker}`)
+  const copilot = runCopilot(demo, workDir, standIn)
+  try {
+    // the inbox shows the command itself (`touch <marker>`), not `bash {}`
+    await openRequest(page, demo, 'e2e-copilot', marker, 'copilot')
+    await page.getByTestId('approve').click()
+    const out = await copilot.done
+    expect(out.code, out.out).toBe(0)
+    expect(existsSync(marker)).toBe(true)
+    expect(standIn.toolResults).toHaveLength(1)
+    expect(historyOf(demo, 'e2e-copilot')[0]).toMatchObject({ harness: 'copilot', state: 'allow' })
+  } finally {
+    copilot.kill()
+    await standIn.close()
+  }
+})
+
+test('Copilot CLI: denied in the dashboard, the command does not run and the reason reaches the model', async ({ page, demo, workDir }) => {
+  test.setTimeout(240_000)
+  const marker = join(workDir, 'copilot-project', 'denied-marker.txt')
+  const standIn = await startChatStandIn(`touch ${marker}`)
+  const copilot = runCopilot(demo, workDir, standIn)
+  try {
+    await openRequest(page, demo, 'e2e-copilot', marker, 'copilot')
+    await page.getByTestId('approval-reason').fill('not from the copilot e2e')
+    await page.getByTestId('deny').click()
+    const out = await copilot.done
+    expect(existsSync(marker)).toBe(false)
+    expect(standIn.toolResults.map((t) => t.content).join('\n'), out.out).toContain('not from the copilot e2e')
+    expect(historyOf(demo, 'e2e-copilot')[0]).toMatchObject({
+      harness: 'copilot',
+      state: 'deny',
+      decision: { reason: 'not from the copilot e2e' }
+    })
+  } finally {
+    copilot.kill()
+    await standIn.close()
+  }
+})

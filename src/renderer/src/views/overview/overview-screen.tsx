@@ -15,6 +15,7 @@ import { HubSection } from './hub-section'
 import { NeedsPanel } from './needs-panel'
 import { PresenceBanner } from './presence-banner'
 import { SessionsPanel } from './sessions-panel'
+import { GatesPanel } from './gates-panel'
 import { FirstRun } from './first-run'
 import { useAttention, useCrossFileLint } from './attention'
 import type { CardFinding } from './findings-list'
@@ -119,6 +120,7 @@ export function OverviewScreen() {
           <div className="first-run first-run-hubs">
             <NeedsPanel />
             <SessionsPanel />
+            <GatesPanel />
             <HubSection />
           </div>
         </>
@@ -126,6 +128,7 @@ export function OverviewScreen() {
         <>
           <NeedsPanel />
           <SessionsPanel />
+          <GatesPanel />
           {totals && <FleetTotalsStrip totals={totals} />}
           <HubSection />
           {fleet.isError && (

@@ -6,6 +6,7 @@
  * no event name: the installed `--event`). The append lands as the compact `status` event the
  * needs-you queue folds; states written out of order fold by the hook's own time.
  */
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tmpDir } from '../../../test/helpers/tmp'
@@ -32,6 +33,21 @@ const claude = (event: string, extra: Record<string, unknown> = {}) => ({
 })
 
 describe('session lifecycle hooks', () => {
+  it('Codex 0.171.0 as captured from the real CLI: a `codex exec` run starts, works, stops and ends as done', () => {
+    const captured = (event: string): string =>
+      readFileSync(join(import.meta.dirname, '../../../test/fixtures/harness-payloads/codex', `0.171.0-${event}.json`), 'utf8')
+    const states = ['SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd'].map((event) => {
+      const r = readSessionHook(captured(event), { harness: 'codex' })
+      return r.ok && r.state ? [r.state.harness, r.state.hook_event, r.state.state] : r
+    })
+    expect(states).toEqual([
+      ['codex', 'SessionStart', 'waiting'],
+      ['codex', 'UserPromptSubmit', 'working'],
+      ['codex', 'Stop', 'waiting'],
+      ['codex', 'SessionEnd', 'done']
+    ])
+  })
+
   it('Claude Code: start waits, a prompt works, a notification or the end of a turn waits, SessionEnd is done', () => {
     const read = (p: unknown, harness = 'claude') => readSessionHook(JSON.stringify(p), { harness })
     expect(read(claude('SessionStart', { source: 'startup' }))).toMatchObject({

@@ -17,7 +17,7 @@
  * keys (codex-rs/hooks/src/engine/discovery.rs `command_hook_hash`, config/src/fingerprint.rs
  * `version_for_toml`). The command names Muster's gate launcher, so moving or upgrading Muster never
  * changes it and the trust survives.
- * Lifecycle: SessionStart, UserPromptSubmit, Stop (no SessionEnd).
+ * Lifecycle: SessionStart, UserPromptSubmit, Stop, SessionEnd (0.171.0 sends it when `codex exec` ends).
  */
 import { Harness } from '../../../shared/contract/hub-vocabulary'
 import { TOKEN_KINDS, tokenCount, zeroTokens, type TokenCounts } from '../../../shared/contract/tokens'
@@ -176,7 +176,9 @@ export const codex: HarnessAdapter = {
     ]
   },
   lifecycle: {
-    events: { SessionStart: 'waiting', UserPromptSubmit: 'working', Stop: 'waiting' },
+    // SessionEnd (reason "other") ends `codex exec` after its Stop (0.171.0, captured:
+    // test/fixtures/harness-payloads/codex); without it an exec run showed "waiting" for a day
+    events: { SessionStart: 'waiting', UserPromptSubmit: 'working', Stop: 'waiting', SessionEnd: 'done' },
     recognizes: (o) => typeof o.hook_event_name === 'string' && ('turn_id' in o || looksLikeCodex(o)),
     message: lifecycleMessage,
     note: 'Codex asks you to trust new or changed hooks once (/hooks)',

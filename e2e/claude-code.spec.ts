@@ -24,7 +24,13 @@ interface ClaudeSettings {
  * Installs Muster's hook into a fresh Claude settings file (the installer asks this Claude Code
  * its version), lets `edit` change that file, and starts `claude -p` in a temporary HOME.
  */
-function runClaude(served: Served, workDir: string, standIn: AnthropicStandIn, edit?: (settings: ClaudeSettings) => void): HarnessRun {
+function runClaude(
+  served: Served,
+  workDir: string,
+  standIn: AnthropicStandIn,
+  edit?: (settings: ClaudeSettings) => void,
+  sessions = false
+): HarnessRun {
   const home = join(workDir, 'claude-home')
   const project = join(workDir, 'project')
   mkdirSync(home, { recursive: true })
@@ -37,6 +43,8 @@ function runClaude(served: Served, workDir: string, standIn: AnthropicStandIn, e
       HOME: home
     }
   )
+  // the lifecycle hooks too (`muster session-hook install`), into the same settings file
+  if (sessions) musterInstall(served, ['session-hook', 'install', '--agent', 'e2e-claude', '--settings', settings], { HOME: home })
   if (edit) {
     const parsed = JSON.parse(readFileSync(settings, 'utf8')) as ClaudeSettings
     edit(parsed)
@@ -63,6 +71,31 @@ test('Claude Code: approved in the dashboard, the Bash command runs', async ({ p
     expect(existsSync(marker)).toBe(true)
     expect(JSON.parse(out.stdout)).toMatchObject({ type: 'result', is_error: false, result: 'Done.' })
     expect(standIn.toolResults).toEqual([expect.objectContaining({ tool_use_id: 'toolu_muster_e2e', is_error: false })])
+  } finally {
+    await standIn.close()
+  }
+})
+
+test('Claude Code session: waiting for your approval on the Overview while its call is in the inbox', async ({ page, demo, workDir }) => {
+  test.setTimeout(180_000)
+  const marker = join(workDir, 'session-marker.txt')
+  const standIn = await startAnthropicStandIn(`touch ${marker}`)
+  try {
+    const claude = runClaude(demo, workDir, standIn, undefined, true)
+    await openRequest(page, demo, marker, marker, 'e2e-claude')
+    await page.getByTestId('nav-overview').click()
+    const row = page.getByTestId('session-row').filter({ hasText: 'e2e-claude' })
+    await expect(row).toHaveAttribute('data-state', 'approval', { timeout: 30_000 })
+    await expect(row).toContainText('waiting for your approval')
+    await expect(page.getByTestId('sessions-summary')).toContainText('1 waiting for your approval')
+    await openRequest(page, demo, marker, marker, 'e2e-claude')
+    await page.getByTestId('approve').click()
+    const out = await claude.done
+    expect(out.code, out.stderr).toBe(0)
+    expect(existsSync(marker)).toBe(true)
+    // decided and the run over: the session is no longer shown as waiting for you
+    await page.getByTestId('nav-overview').click()
+    await expect(row).not.toHaveAttribute('data-state', 'approval', { timeout: 30_000 })
   } finally {
     await standIn.close()
   }

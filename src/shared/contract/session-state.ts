@@ -101,3 +101,35 @@ export function foldSessions(events: readonly EventLike[]): SessionState[] {
   }
   return [...latest.values()]
 }
+
+/** How a session is shown: its state, or `approval` while one of its tool calls waits for the operator. */
+export type SessionShownState = SessionStateName | 'approval'
+
+/** A pending approval request as far as sessions read it. */
+export interface PendingOfSession {
+  agent: string
+  session_id: string | null
+  created_at: string
+}
+
+/**
+ * The sessions with the state to show: "waiting for your approval" (`approval`, since its oldest
+ * pending request) while one of its requests waits for the operator and the session has not
+ * ended; else the state its hooks reported, since then.
+ */
+export function withApprovals<S extends SessionState>(
+  sessions: readonly S[],
+  pending: readonly PendingOfSession[]
+): (S & { shown: SessionShownState; shownSince: string })[] {
+  const oldest = new Map<string, string>()
+  for (const p of pending) {
+    if (!p.session_id) continue
+    const key = sessionKey({ agent: p.agent, session_id: p.session_id })
+    const held = oldest.get(key)
+    if (!held || Date.parse(p.created_at) < Date.parse(held)) oldest.set(key, p.created_at)
+  }
+  return sessions.map((s) => {
+    const since = s.state !== 'done' ? oldest.get(sessionKey(s)) : undefined
+    return since ? { ...s, shown: 'approval' as const, shownSince: since } : { ...s, shown: s.state, shownSince: s.since }
+  })
+}

@@ -4,17 +4,27 @@
  * read, so a new state refetches it live like the rest of the Overview.
  */
 import { useQueries } from '@tanstack/react-query'
-import { foldSessions, SESSION_EVENT, type SessionState } from '../../../shared/contract/session-state'
+import {
+  foldSessions,
+  SESSION_EVENT,
+  withApprovals,
+  type SessionShownState,
+  type SessionState
+} from '../../../shared/contract/session-state'
 import type { MethodInput, MethodOutput } from '../../../shared/api'
 import { client } from './client'
+import { useApprovals } from './approval-queries'
 import { useHubs } from './hub-queries'
 import { queryKey } from './queries'
 
 /** Session state events read per hub (the newest). */
 const PER_HUB = 300
 
-/** One session, with the hub it reports to. */
-export type AgentSession = SessionState & { hub: string }
+/**
+ * One session, with the hub it reports to and the state to show: "waiting for your approval"
+ * (`approval`) while one of its tool calls waits in the inbox, since the oldest one.
+ */
+export type AgentSession = SessionState & { hub: string; shown: SessionShownState; shownSince: string }
 
 /** Every hub's sessions (registered hubs, and MemPalace's default when it exists). */
 export function useAgentSessions(): { sessions: AgentSession[]; loading: boolean; errors: string[] } {
@@ -40,7 +50,9 @@ export function useAgentSessions(): { sessions: AgentSession[]; loading: boolean
       }
     })
   })
-  const sessions = results.flatMap((r, i) => (r.data ? foldSessions(r.data.events).map((s) => ({ ...s, hub: targets[i]!.name })) : []))
+  const pending = useApprovals().data?.pending ?? []
+  const reported = results.flatMap((r, i) => (r.data ? foldSessions(r.data.events).map((s) => ({ ...s, hub: targets[i]!.name })) : []))
+  const sessions = withApprovals(reported, pending)
   return {
     sessions,
     loading: !hubs || results.some((r) => r.isPending),

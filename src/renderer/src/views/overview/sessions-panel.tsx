@@ -1,24 +1,26 @@
 /**
  * The Overview's "Agent sessions": every session the harnesses' lifecycle hooks report (Claude
- * Code, Codex, Gemini CLI, Copilot CLI; `muster session-hook install`), as working, waiting for
- * input, interrupted or done, with since when. Waiting first (they need the operator), then working, then the
- * sessions that ended in the last day. Hidden until some harness reports a session.
+ * Code, Codex, Gemini CLI, Copilot CLI; `muster session-hook install`), as waiting for your
+ * approval (one of its tool calls is in the inbox), working, waiting for input, interrupted or
+ * done, with since when. Those waiting for the operator first, then working, then the sessions
+ * that ended in the last day. Hidden until some harness reports a session.
  */
-import { CircleCheck, CircleStop, Hourglass, Loader } from 'lucide-react'
+import { CircleCheck, CircleStop, Hourglass, Loader, ShieldQuestion } from 'lucide-react'
 import type { ReactNode } from 'react'
-import type { SessionStateName } from '../../../../shared/contract/session-state'
+import type { SessionShownState } from '../../../../shared/contract/session-state'
 import { useAgentSessions, type AgentSession } from '../../api/session-queries'
 import { useNow } from '../../hooks/use-now'
 import { shortAge } from '../../lib/format'
 import { visibleTitle } from '../../../../shared/visible-text'
 import { Visible } from '../../components/visible'
 
-const STATE: Record<SessionStateName, { label: string; icon: ReactNode; rank: number }> = {
-  waiting: { label: 'waiting for input', icon: <Hourglass size={14} aria-hidden />, rank: 0 },
+const STATE: Record<SessionShownState, { label: string; icon: ReactNode; rank: number }> = {
+  approval: { label: 'waiting for your approval', icon: <ShieldQuestion size={14} aria-hidden />, rank: 0 },
+  waiting: { label: 'waiting for input', icon: <Hourglass size={14} aria-hidden />, rank: 1 },
   // the user stopped its turn (Claude Code's Interrupt): it waits for a new prompt
-  interrupted: { label: 'interrupted', icon: <CircleStop size={14} aria-hidden />, rank: 1 },
-  working: { label: 'working', icon: <Loader size={14} aria-hidden />, rank: 1 },
-  done: { label: 'done', icon: <CircleCheck size={14} aria-hidden />, rank: 2 }
+  interrupted: { label: 'interrupted', icon: <CircleStop size={14} aria-hidden />, rank: 2 },
+  working: { label: 'working', icon: <Loader size={14} aria-hidden />, rank: 2 },
+  done: { label: 'done', icon: <CircleCheck size={14} aria-hidden />, rank: 3 }
 }
 /** Ended sessions stay listed this long. */
 const DONE_FOR_MS = 24 * 3600 * 1000
@@ -29,18 +31,18 @@ const SHOWN = 12
 export function visibleSessions(sessions: readonly AgentSession[], now: number): AgentSession[] {
   return sessions
     .filter((s) => s.state !== 'done' || now - Date.parse(s.since) < DONE_FOR_MS)
-    .sort((a, b) => STATE[a.state].rank - STATE[b.state].rank || Date.parse(b.since) - Date.parse(a.since))
+    .sort((a, b) => STATE[a.shown].rank - STATE[b.shown].rank || Date.parse(b.shownSince) - Date.parse(a.shownSince))
 }
 
 function SessionRow({ s, now }: { s: AgentSession; now: number }) {
-  const st = STATE[s.state]
+  const st = STATE[s.shown]
   const folder = s.cwd.split(/[\\/]/).filter(Boolean).pop() ?? ''
   return (
     <li
-      className={`row-list-item session-row session-${s.state}`}
+      className={`row-list-item session-row session-${s.shown}`}
       data-testid="session-row"
       data-session={s.session_id}
-      data-state={s.state}
+      data-state={s.shown}
       title={`${visibleTitle(s.harness)} session ${visibleTitle(s.session_id)}\n${visibleTitle(s.cwd)}\nlast hook: ${visibleTitle(s.hook_event)} at ${new Date(s.since).toLocaleString()}`}
     >
       <span className="row-list-label session-state">
@@ -62,8 +64,8 @@ function SessionRow({ s, now }: { s: AgentSession; now: number }) {
           />
         </span>
       </span>
-      <span className="row-list-time session-since" data-testid="session-since" title={`since ${new Date(s.since).toLocaleString()}`}>
-        {s.state === 'done' ? `ended ${shortAge(s.since, now)}` : `for ${shortAge(s.since, now)}`}
+      <span className="row-list-time session-since" data-testid="session-since" title={`since ${new Date(s.shownSince).toLocaleString()}`}>
+        {s.shown === 'done' ? `ended ${shortAge(s.shownSince, now)}` : `for ${shortAge(s.shownSince, now)}`}
       </span>
     </li>
   )
@@ -75,12 +77,13 @@ export function SessionsPanel() {
   const now = useNow()
   const rows = visibleSessions(sessions, now)
   if (!rows.length) return null
-  const count = (state: SessionStateName) => rows.filter((s) => s.state === state).length
+  const count = (state: SessionShownState) => rows.filter((s) => s.shown === state).length
   return (
     <section className="row-panel sessions-panel" data-testid="sessions-panel" aria-label="Agent sessions">
       <div className="needs-head">
         <h2>Agent sessions</h2>
         <span className="needs-summary muted" data-testid="sessions-summary">
+          {count('approval') > 0 && <>{count('approval')} waiting for your approval · </>}
           {count('waiting')} waiting for input · {count('working')} working · {count('done')} done today
         </span>
       </div>

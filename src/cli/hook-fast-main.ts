@@ -113,7 +113,14 @@ function allowingRule(o: HookCliOptions & { agent: string }, stdin: Buffer, home
   const read = readHookInput(stdin.toString('utf8'), { harness: o.harness, event: o.event })
   if (!read.ok) return null
   const { adapter, call } = read
-  const toMatch = { agent: o.agent, tool_name: call.tool_name, tool_input: call.tool_input, cwd: call.cwd, home: homedir() }
+  const toMatch = {
+    agent: o.agent,
+    tool_name: call.tool_name,
+    tool_input: call.tool_input,
+    cwd: call.cwd,
+    home: homedir(),
+    provenance: call.provenance ?? null
+  }
   // a call that needs the operator's presence is never answered by a rule: the full hook asks (a gate that cannot be read too)
   const presence = loadHookPresence(home, o.gate, () => {})
   if (presenceNeeded(presence.config.policy, toMatch, presence.config.risky)) return null

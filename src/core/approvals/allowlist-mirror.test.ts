@@ -86,6 +86,30 @@ describe('allowlist mirror attestation', () => {
     expect(firstMirroredMatch(readMirrorFile(db)!, call('npm test'), trust)).toBeNull()
   })
 
+  it('the fast path keeps the rule conditions: an ask rule holds, a project MCP server needs its name', () => {
+    const { db, operator } = setup(0)
+    const sign = (id: number, spec: { agent_pattern: string; tool_name: string; input_pattern: string }): MirroredRule => ({
+      id,
+      ...spec,
+      signature: operator.sign(rulePayload(spec))
+    })
+    const wide = sign(1, { agent_pattern: '*', tool_name: 'mcp__*', input_pattern: '*' })
+    const ask = sign(2, { agent_pattern: '*', tool_name: '*', input_pattern: 'ask:subagent code-reviewer' })
+    writeMirror(db, [wide, ask], operator, liveLedger([wide, ask]))
+    const mirror = readMirrorFile(db)!
+    const trust = new DecisionTrust([operator.key])
+    const mcp = (source: string, agent_type?: string) => ({
+      agent: 'mac-claude',
+      tool_name: 'mcp__github__create_issue',
+      tool_input: { title: 'x' },
+      provenance: { mcp_server: { name: 'github', source }, ...(agent_type ? { agent_id: 'a1', agent_type } : {}) }
+    })
+    expect(firstMirroredMatch(mirror, mcp('user'), trust)?.id).toBe(1)
+    expect(firstMirroredMatch(mirror, mcp('project'), trust)).toBeNull()
+    expect(firstMirroredMatch(mirror, mcp('user', 'code-reviewer'), trust)).toBeNull()
+    expect(firstMirroredMatch(mirror, mcp('user', 'test-runner'), trust)?.id).toBe(1)
+  })
+
   it('a key the ledger revoked or rotated away answers nothing, though the hook was installed trusting it', () => {
     const { db, operator, other, rules } = setup(1)
     const spec = { agent_pattern: '*', tool_name: 'Bash', input_pattern: 'rm *' }

@@ -24,7 +24,7 @@
  */
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { ruleLabel, ruleMatches, type CallToMatch, type RuleSpec } from '../../shared/approvals/allow-rules'
+import { firstAllowing, ruleLabel, type CallToMatch, type RuleSpec } from '../../shared/approvals/allow-rules'
 import { DecisionTrust, readSignature, rulePayload, type DecisionSigner, type SignatureRef } from './decision-trust'
 import { keysAfter, ledgerFileIdentity, ruleSigText, type LedgerState } from './trust-ledger'
 
@@ -228,7 +228,10 @@ export function firstMirroredMatch(mirror: Mirror, call: CallToMatch, trust: Dec
   const keys = changed ? keysAfter(trust.keys, mirror.ledger.rotations, mirror.ledger.revoked) : trust.keys
   const after = changed ? new DecisionTrust(keys) : trust
   if (!mirror.attested || !after.check(mirrorPayload(mirror.state_db, mirror.ledger, mirror.rules), mirror.attested).ok) return null
-  return mirror.rules.find((r) => r.valid === true && !!r.signature && keys.has(r.signature.key) && ruleMatches(r, call)) ?? null
+  return firstAllowing(
+    mirror.rules.filter((r) => r.valid === true && !!r.signature && keys.has(r.signature.key)),
+    call
+  )
 }
 
 /** The reason the harness shows for a call an allowlist rule allowed. */

@@ -11,7 +11,16 @@
  */
 import { dirname } from 'node:path'
 import { ApiError } from '../../shared/api-error'
-import { ruleDeclined, ruleLabel, ruleMatches, ruleProblem, type CallToMatch, type RuleSpec } from '../../shared/approvals/allow-rules'
+import {
+  askRuleHolds,
+  firstAllowing,
+  isAskRule,
+  ruleDeclined,
+  ruleLabel,
+  ruleProblem,
+  type CallToMatch,
+  type RuleSpec
+} from '../../shared/approvals/allow-rules'
 import type { AllowRule } from '../../shared/contract/approvals-types'
 import type { Db } from '../sqlite'
 import { DecisionTrust, readSignature, rulePayload, type DecisionSigner, type SignatureRef } from './decision-trust'
@@ -296,13 +305,20 @@ export class AllowlistStore {
 
   /** The first rule (oldest) that counts and allows the call, or null. */
   firstMatch(call: CallToMatch): SignedRule | null {
-    return this.list().find((r) => r.trusted && ruleMatches(r, call)) ?? null
+    return firstAllowing(
+      this.list().filter((r) => r.trusted),
+      call
+    )
   }
 
   /** Why the first counting rule that reads as if it allowed the call does not (a wildcard over a dangerous argument), or null. */
   declinedBy(call: CallToMatch): string | null {
-    for (const r of this.list()) {
-      if (!r.trusted) continue
+    const trusted = this.list().filter((r) => r.trusted)
+    for (const r of trusted) {
+      const asks = isAskRule(r) ? askRuleHolds(r, call) : null
+      if (asks) return `rule #${r.id} keeps it for you: ${asks}`
+    }
+    for (const r of trusted) {
       const why = ruleDeclined(r, call)
       if (why) return `rule #${r.id} ${ruleLabel(r)} does not allow it: ${why}`
     }

@@ -278,7 +278,14 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
   })
   const ask = askFor(call, opts, ctx)
   const hub = ctx.hub
-  const toMatch = { agent: ask.agent, tool_name: ask.tool_name, tool_input: ask.tool_input, cwd: ask.cwd, home: homedir() }
+  const toMatch = {
+    agent: ask.agent,
+    tool_name: ask.tool_name,
+    tool_input: ask.tool_input,
+    cwd: ask.cwd,
+    home: homedir(),
+    provenance: ask.provenance ?? null
+  }
   const { policy, risky, credentials } = ctx.presence?.config ?? emptyPresence()
   const needsPresence = presenceNeeded(policy, toMatch, risky)
   const risk = policy === 'risky' && needsPresence ? riskOf(toMatch, risky) : null

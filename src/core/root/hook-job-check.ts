@@ -15,6 +15,7 @@ import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { isAgentId } from '../../shared/agent-id'
 import { ruleMatches } from '../../shared/approvals/allow-rules'
+import { readProvenance } from '../../shared/approvals/provenance'
 import { presenceNeeded } from '../../shared/approvals/presence'
 import { AllowlistStore, DecisionTrust, trustedKeyIds, type HookJob } from '../approvals'
 import { chooseHub, HubRegistry, resolvePalace } from '../hub'
@@ -67,7 +68,8 @@ export function checkHookJob(job: HookJob, home: string, db: Db | null): JobVerd
     tool_name: job.call?.tool_name,
     tool_input: job.call?.tool_input,
     cwd: job.call?.cwd ?? null,
-    home: homedir()
+    home: homedir(),
+    provenance: readProvenance(job.call?.provenance)
   }
   if (typeof call.tool_name !== 'string' || !call.tool_input || typeof call.tool_input !== 'object')
     return { ok: false, why: 'its call is not one' }

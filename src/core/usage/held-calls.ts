@@ -24,7 +24,8 @@ export async function releaseHeldCalls(usage: UsageService, approvals: Approvals
       tool_name: p.tool_name,
       tool_input: p.tool_input,
       cwd: p.cwd,
-      home: homedir()
+      home: homedir(),
+      provenance: p.provenance ?? null
     })
     if (!rule) continue
     try {

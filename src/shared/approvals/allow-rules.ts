@@ -25,6 +25,7 @@
  * Pure (no Node, no zod): the hook process and the screen share it.
  */
 import { coveredDanger, dangerousArgs, dangerWhy } from './dangerous-args'
+import type { CallProvenance } from './provenance'
 import { readToolCall, stableJson, unreadableInput, type ToolInput } from './tool-call'
 
 /** A rule's three patterns. */
@@ -43,6 +44,8 @@ export interface CallToMatch {
   cwd?: string | null
   /** The operator's home folder; without it, `~/` patterns match nothing. */
   home?: string | null
+  /** Where the call comes from, as the harness said (`provenance.ts`): an MCP tool's server and its source. */
+  provenance?: CallProvenance | null
 }
 
 /** Characters `*` and `?` never match inside a shell command. */
@@ -238,10 +241,67 @@ export function inputMatches(pattern: string, call: CallToMatch): boolean {
   }
 }
 
+/**
+ * MCP server sources the code being worked on configures (Claude Code: a repository's `.mcp.json`
+ * is `project`, a folder's own settings `local`): whoever can write the repository, an agent
+ * included, chooses what such a server's tools do, and can give one the name of a trusted server.
+ */
+export const WORKSPACE_MCP_SOURCES: ReadonlySet<string> = new Set(['project', 'local'])
+
+/** The MCP server a tool name pattern names literally (`mcp__github__*` → `github`), or null (`mcp__*`, `*`). */
+export function namedMcpServer(toolPattern: string): string | null {
+  return /^mcp__([^*?\\]+?)__/.exec(toolPattern)?.[1] ?? null
+}
+
+/**
+ * Why a rule does not allow a call for where it comes from, or null: a tool of a `project` or
+ * `local` MCP server is allowed only by a rule that names that server (`mcp__<server>__...`),
+ * never by `mcp__*`, `*` or another wildcard over server names.
+ */
+export function provenanceDeclined(rule: RuleSpec, call: CallToMatch): string | null {
+  const server = call.provenance?.mcp_server
+  if (!server || !WORKSPACE_MCP_SOURCES.has(server.source) || namedMcpServer(rule.tool_name) !== null) return null
+  return `the tool is MCP server ${server.name}'s, configured by the ${server.source === 'project' ? "project's .mcp.json" : "folder's local settings"}: only a rule naming that server (mcp__${server.name}__...) allows its tools`
+}
+
+/** An "ask" rule's input pattern: `ask:subagent <type>` (every call of that subagent type waits for the operator). */
+const ASK_SUBAGENT = /^ask:subagent ([A-Za-z0-9_.:@-]+|\*)$/u
+
+/** True for an "ask" rule: it allows nothing, and keeps every other rule from the calls it names. */
+export function isAskRule(rule: RuleSpec): boolean {
+  return rule.input_pattern.startsWith('ask:')
+}
+
+/**
+ * Why an "ask" rule keeps the call for the operator, or null when it does not hold for it:
+ * `ask:subagent code-reviewer` holds for the agents and tools of the rule when the call comes from a
+ * subagent of that type (`ask:subagent *`: from any subagent).
+ */
+export function askRuleHolds(rule: RuleSpec, call: CallToMatch): string | null {
+  const m = ASK_SUBAGENT.exec(rule.input_pattern)
+  if (!m || !globRegExp(rule.agent_pattern).test(call.agent) || !globRegExp(rule.tool_name).test(call.tool_name)) return null
+  const p = call.provenance
+  // a subagent's call carries its id; an agent type alone is the main thread of a session started with --agent
+  if (!p?.agent_id) return null
+  if (m[1] !== '*' && p.agent_type !== m[1]) return null
+  return `every call from a ${p.agent_type ?? 'subagent of unknown type'} subagent asks you (rule ${ruleLabel(rule)})`
+}
+
+/**
+ * The first rule of `rules` (in order) that allows the call, or null; none does where an "ask" rule
+ * holds for it. The one answer of the DB's store and of the hook's mirror.
+ */
+export function firstAllowing<R extends RuleSpec>(rules: readonly R[], call: CallToMatch): R | null {
+  if (rules.some((r) => isAskRule(r) && askRuleHolds(r, call))) return null
+  return rules.find((r) => ruleMatches(r, call)) ?? null
+}
+
 /** True when the rule allows the call. */
 export function ruleMatches(rule: RuleSpec, call: CallToMatch): boolean {
+  if (isAskRule(rule)) return false
   if (!globRegExp(rule.agent_pattern).test(call.agent)) return false
   if (!globRegExp(rule.tool_name).test(call.tool_name)) return false
+  if (provenanceDeclined(rule, call)) return false
   return inputMatches(rule.input_pattern, call)
 }
 
@@ -251,6 +311,8 @@ export function ruleMatches(rule: RuleSpec, call: CallToMatch): boolean {
  */
 export function ruleDeclined(rule: RuleSpec, call: CallToMatch): string | null {
   if (!globRegExp(rule.agent_pattern).test(call.agent) || !globRegExp(rule.tool_name).test(call.tool_name)) return null
+  const origin = provenanceDeclined(rule, call)
+  if (origin) return inputMatches(rule.input_pattern, call) ? origin : null
   if (rule.input_pattern === '*' || unreadableInput(call.tool_name, call.tool_input)) return null
   const tc = readToolCall(call.tool_name, call.tool_input)
   return tc.kind === 'bash' ? (commandVerdict(rule.input_pattern, tc.command).declined ?? null) : null
@@ -278,6 +340,8 @@ export function ruleProblem(rule: RuleSpec): string | null {
   }
   if (/^\{\s*\}$/.test(rule.input_pattern))
     return 'an input pattern for no arguments would allow calls whose arguments nobody read: write the arguments, or * for any'
+  if (isAskRule(rule) && !ASK_SUBAGENT.test(rule.input_pattern))
+    return 'an ask rule reads ask:subagent <type> (or ask:subagent * for every subagent)'
   if (rule.tool_name === '*' && rule.input_pattern === '*')
     return 'a rule for any tool with any input would approve everything: name a tool or an input pattern'
   if (PATH_TOOLS.has(rule.tool_name) && hasDotDot(rule.input_pattern))

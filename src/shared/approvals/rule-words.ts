@@ -63,8 +63,15 @@ function inputWords(rule: RuleSpec): string {
   return hasGlob(p) ? `arguments matching ${p}` : `exactly the arguments ${unescape(p)}`
 }
 
-/** A rule in the operator's words: the tool, what it allows, and for whom. */
+/** A rule in the operator's words: the tool, what it allows, and for whom (an "ask" rule: what it keeps for you). */
 export function ruleWords(rule: RuleSpec): string {
   const tool = rule.tool_name === '*' ? 'any tool' : hasGlob(rule.tool_name) ? `tools matching ${rule.tool_name}` : unescape(rule.tool_name)
-  return `${tool}: ${inputWords(rule)}, for ${agentWords(rule.agent_pattern)}`
+  const ask = /^ask:subagent (.+)$/u.exec(rule.input_pattern)
+  if (ask)
+    return `${tool}: every call from ${ask[1] === '*' ? 'any subagent' : `a ${ask[1]} subagent`} asks you (no rule allows it), for ${agentWords(rule.agent_pattern)}`
+  const named = /^mcp__([^*?\\]+?)__/.exec(rule.tool_name)?.[1]
+  // a wildcard over MCP server names never reaches the servers a repository configures
+  const workspace =
+    !named && (rule.tool_name === '*' || rule.tool_name.startsWith('mcp__')) ? '; never a tool of a project or local MCP server' : ''
+  return `${tool}: ${inputWords(rule)}${workspace}, for ${agentWords(rule.agent_pattern)}`
 }

@@ -34,7 +34,13 @@ export function RuleProposal({
   // a rule can never be broader than what the operator saw: none for arguments nobody could read
   const unreadable = unreadableInput(item.tool_name, item.tool_input)
   const problem = unreadable ? `no rule can be offered for ${unreadable}: approve it once instead` : ruleProblem(rule)
-  const call = { agent: item.agent, tool_name: item.tool_name, tool_input: item.tool_input, cwd: item.cwd }
+  const call = {
+    agent: item.agent,
+    tool_name: item.tool_name,
+    tool_input: item.tool_input,
+    cwd: item.cwd,
+    provenance: item.provenance ?? null
+  }
   const matches = !problem && ruleMatches(rule, call)
   // why a wildcard rule was not proposed, and why an edited one would not match
   const tc = readToolCall(item.tool_name, item.tool_input)

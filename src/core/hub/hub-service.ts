@@ -42,7 +42,7 @@ import { sanitizeListQuery } from './values/filter-values'
 import { HubValidationError, patchWarnings, validateBaseCommit } from './values/validate'
 import { watchHub, type WatchOutcome, type WatchRequest } from './watch/watch-run'
 import { artifactIntegrity } from './values/integrity'
-import { watchRegistry } from './registry-watch'
+import { watchRegistry } from './watch/registry-watch'
 
 /** A chosen hub: how it is shown (registered name, else its location), where it lives, the hub. */
 export interface ChosenHub {

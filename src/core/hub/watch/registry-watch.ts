@@ -4,7 +4,7 @@
  * commits, so a tick that finds it unchanged costs one pragma; a changed one compares the
  * registered hubs and calls back only when they differ.
  */
-import type { Db } from '../sqlite'
+import type { Db } from '../../sqlite'
 
 /** How often the state DB is asked (a hub registered elsewhere is tailed within this, plus a sync). */
 export const REGISTRY_POLL_MS = 250

@@ -1,11 +1,11 @@
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { tmpDir } from '../../../test/helpers/tmp'
-import type { PushedEvent } from '../../shared/api'
-import { createHub } from './store/schema'
-import { appendEvent } from './store/writer'
-import { createService } from '../root'
+import { tmpDir } from '../../../../test/helpers/tmp'
+import type { PushedEvent } from '../../../shared/api'
+import { createHub } from '../store/schema'
+import { appendEvent } from '../store/writer'
+import { createService } from '../../root'
 import { watchRegistry } from './registry-watch'
 
 const open: { close(): unknown }[] = []

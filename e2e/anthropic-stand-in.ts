@@ -1,10 +1,11 @@
 /**
  * A scripted stand-in for the Anthropic Messages API on 127.0.0.1, enough for the real Claude Code
- * CLI to run one tool call: `POST /v1/messages` answers with a streamed reply (`message_start`,
- * `content_block_start`, `content_block_delta`, `content_block_stop`, `message_delta`,
- * `message_stop`). The first turn asks for one Bash `tool_use`; once a `tool_result` comes back
- * the reply is a final text. Every request's last message is kept, so a test can read what the
- * model was told (a denial's reason arrives as an error `tool_result`).
+ * CLI to run a few tool calls in one session: `POST /v1/messages` answers with a streamed reply
+ * (`message_start`, `content_block_start`, `content_block_delta`, `content_block_stop`,
+ * `message_delta`, `message_stop`). The model asks for the script's tool calls one after another
+ * (the next once the previous one's `tool_result` came back); after the last, the reply is a final
+ * text. Every `tool_result` is kept, so a test can read what the model was told (a denial's reason
+ * arrives as an error `tool_result`).
  */
 import { createServer, type Server } from 'node:http'
 
@@ -25,6 +26,15 @@ export interface AnthropicStandIn {
   close(): Promise<void>
 }
 
+/** One tool call the scripted model asks for. */
+export interface ToolStep {
+  name: string
+  input: Record<string, unknown>
+}
+
+/** The id of the script's `n`th tool call (the first keeps the id the one-call tests read). */
+export const toolUseId = (n: number): string => (n === 0 ? 'toolu_muster_e2e' : `toolu_muster_e2e_${n}`)
+
 type Block = { type: string; tool_use_id?: string; is_error?: boolean; content?: unknown }
 
 function textOf(content: unknown): string {
@@ -44,8 +54,13 @@ export const ANTHROPIC_USAGE = {
   textOutput: 4
 } as const
 
-/** Starts the stand-in; `command` is the Bash command the scripted model asks to run. */
-export function startAnthropicStandIn(command: string): Promise<AnthropicStandIn> {
+/**
+ * Starts the stand-in; `script` is the Bash command the scripted model asks to run, or the tool
+ * calls it asks for in turn.
+ */
+export function startAnthropicStandIn(script: string | ToolStep[]): Promise<AnthropicStandIn> {
+  const steps: ToolStep[] =
+    typeof script === 'string' ? [{ name: 'Bash', input: { command: script, description: 'Create the marker file' } }] : script
   const toolResults: ToolResult[] = []
   let calls = 0
   const server: Server = createServer((req, res) => {
@@ -80,16 +95,17 @@ export function startAnthropicStandIn(command: string): Promise<AnthropicStandIn
           usage: { ...ANTHROPIC_USAGE.start, output_tokens: 1 }
         }
       })
-      if (results.length === 0) {
+      const step = steps[results.length]
+      if (step) {
         send('content_block_start', {
           type: 'content_block_start',
           index: 0,
-          content_block: { type: 'tool_use', id: 'toolu_muster_e2e', name: 'Bash', input: {} }
+          content_block: { type: 'tool_use', id: toolUseId(results.length), name: step.name, input: {} }
         })
         send('content_block_delta', {
           type: 'content_block_delta',
           index: 0,
-          delta: { type: 'input_json_delta', partial_json: JSON.stringify({ command, description: 'Create the marker file' }) }
+          delta: { type: 'input_json_delta', partial_json: JSON.stringify(step.input) }
         })
         send('content_block_stop', { type: 'content_block_stop', index: 0 })
         send('message_delta', {
@@ -102,7 +118,7 @@ export function startAnthropicStandIn(command: string): Promise<AnthropicStandIn
         send('content_block_delta', {
           type: 'content_block_delta',
           index: 0,
-          delta: { type: 'text_delta', text: results[0]!.is_error ? 'The command was not run.' : 'Done.' }
+          delta: { type: 'text_delta', text: results.at(-1)!.is_error ? 'The command was not run.' : 'Done.' }
         })
         send('content_block_stop', { type: 'content_block_stop', index: 0 })
         send('message_delta', {

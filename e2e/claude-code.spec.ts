@@ -4,7 +4,9 @@
  * stand-in for the Anthropic Messages API, with `muster approve-hook` installed by the default
  * `muster approve-hook install` (PermissionRequest, `onFailure: "block"` since the installed
  * Claude Code honours it). The scripted model asks to run one Bash command that creates a marker
- * file; the operator decides in the dashboard, or Claude Code's own rules decide first.
+ * file; the operator decides in the dashboard, or Claude Code's own rules decide first. One session
+ * runs several calls: "approve and always allow" inside and outside the project, then the same
+ * calls again (not asked), another command and an edit (still asked: the mode is unchanged).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -29,7 +31,7 @@ function runClaude(
   workDir: string,
   standIn: AnthropicStandIn,
   edit?: (settings: ClaudeSettings) => void,
-  sessions = false
+  sessions: boolean | 'receipts' = false
 ): HarnessRun {
   const home = join(workDir, 'claude-home')
   const project = join(workDir, 'project')
@@ -43,8 +45,13 @@ function runClaude(
       HOME: home
     }
   )
-  // the lifecycle hooks too (`muster session-hook install`), into the same settings file
-  if (sessions) musterInstall(served, ['session-hook', 'install', '--agent', 'e2e-claude', '--settings', settings], { HOME: home })
+  // the lifecycle hooks too (`muster session-hook install`, with the receipt hooks when asked), into the same settings file
+  if (sessions)
+    musterInstall(
+      served,
+      ['session-hook', 'install', '--agent', 'e2e-claude', '--settings', settings, ...(sessions === 'receipts' ? ['--receipts'] : [])],
+      { HOME: home }
+    )
   if (edit) {
     const parsed = JSON.parse(readFileSync(settings, 'utf8')) as ClaudeSettings
     edit(parsed)
@@ -179,6 +186,119 @@ test('Claude Code: a hook that crashes blocks the call (onFailure "block", Claud
     expect(standIn.toolResults).toEqual([
       { tool_use_id: 'toolu_muster_e2e', is_error: true, content: expect.stringContaining('blocking because onFailure is "block"') }
     ])
+  } finally {
+    await standIn.close()
+  }
+})
+
+/** A request of `agent` in `muster approvals list --history`, with what the hook and the receipts recorded. */
+interface Recorded {
+  agent: string
+  tool_name: string
+  tool_input: { command?: string; file_path?: string }
+  state: string
+  decision: { decided_by: string; always?: boolean } | null
+  provenance?: { permission_mode?: string } | null
+  stage?: string
+  outcome?: string | null
+}
+
+test('Claude Code: approve and always allow a Bash call inside and outside the project; the same call again is not asked, another is, the mode stays', async ({
+  page,
+  demo,
+  workDir
+}) => {
+  test.setTimeout(300_000)
+  const project = join(workDir, 'project')
+  const outside = join(workDir, 'outside')
+  mkdirSync(outside, { recursive: true })
+  const inside = `touch ${join(project, 'marker-a')}`
+  const beyond = `date >> ${join(outside, 'log.txt')}`
+  const other = `touch ${join(project, 'marker-b')}`
+  const notes = join(project, 'notes.txt')
+  const bash = (command: string) => ({ name: 'Bash', input: { command, description: 'Run it' } })
+  // one session: each call twice where always was given, then a different command, then an edit
+  const standIn = await startAnthropicStandIn([
+    bash(inside),
+    bash(inside),
+    bash(beyond),
+    bash(beyond),
+    bash(other),
+    { name: 'Write', input: { file_path: notes, content: 'still asked\n' } }
+  ])
+  try {
+    const claude = runClaude(demo, workDir, standIn, undefined, 'receipts')
+    await page.goto(demo.openUrl)
+    await page.getByTestId('nav-approvals').click()
+    const rowOf = (text: string) => page.locator('[data-testid^="approval-row-"]', { hasText: text }).filter({ hasText: 'e2e-claude' })
+    /** Waits for the request whose row shows `text`, opens it and checks Claude Code's mode is still its default. */
+    const open = async (text: string, preview = text) => {
+      await expect(rowOf(text)).toBeVisible({ timeout: 90_000 })
+      await rowOf(text).click()
+      await expect(page.getByTestId('tool-preview')).toContainText(preview)
+      await expect(page.getByTestId('provenance-mode')).toHaveText('default')
+    }
+    /** Approve and always allow, after reading what Claude Code itself is granted: this command, nothing more. */
+    const always = async (command: string) => {
+      await open(command)
+      await page.getByTestId('approve-always').click()
+      await expect(page.getByTestId('rule-input_pattern')).toHaveValue(command)
+      await expect(page.getByTestId('grant-native')).toHaveText(
+        `Claude Code also keeps Bash(${command}) for this session only (exactly this command); never its permission mode or a folder.`
+      )
+      await page.getByTestId('rule-save').click()
+      await expect(rowOf(command)).toHaveCount(0)
+    }
+    await always(inside)
+    await always(beyond)
+    // a different command is asked, and so is an edit: the session did not switch to accepting edits
+    await open(other)
+    await page.getByTestId('approve').click()
+    await open('notes.txt', 'still asked')
+    await page.getByTestId('approve').click()
+
+    const out = await claude.done
+    expect(out.code, out.stderr).toBe(0)
+    expect(JSON.parse(out.stdout)).toMatchObject({ type: 'result', is_error: false, permission_denials: [] })
+    expect(existsSync(join(project, 'marker-a')) && existsSync(join(project, 'marker-b'))).toBe(true)
+    expect(readFileSync(join(outside, 'log.txt'), 'utf8').trim().split('\n')).toHaveLength(2)
+    expect(readFileSync(notes, 'utf8')).toBe('still asked\n')
+
+    const recorded = () =>
+      (demo.cli(['approvals', 'list', '--history', '50']) as { history: Recorded[] }).history
+        .filter((h) => h.agent === 'e2e-claude')
+        .reverse()
+    const asked = (h: Recorded) => [
+      h.tool_input.command ?? h.tool_input.file_path,
+      h.state,
+      h.decision?.decided_by,
+      h.decision?.always === true
+    ]
+    // Claude Code kept the inside rule: the second `touch marker-a` never reached Muster. Outside the
+    // project Claude Code asks again whatever its rules say (a folder it was not given), and Muster's
+    // own rule answered without the operator
+    await expect
+      .poll(() => recorded().map(asked), { timeout: 30_000 })
+      .toEqual([
+        [inside, 'allow', 'desk-muster', true],
+        [beyond, 'allow', 'desk-muster', true],
+        [beyond, 'allow', `allowlist:Bash(${beyond}) for e2e-claude`, false],
+        [other, 'allow', 'desk-muster', false],
+        [notes, 'allow', 'desk-muster', false]
+      ])
+    // every hook payload of the session carried the mode it started in
+    expect(recorded().map((h) => h.provenance?.permission_mode)).toEqual(['default', 'default', 'default', 'default', 'default'])
+    // each call the operator allowed is recorded as ran, by Claude Code's own PostToolUse; the one
+    // Muster's rule answered on its fast path as delivered (its receipt marker is not left there)
+    await expect
+      .poll(() => recorded().map((h) => [h.stage, h.outcome]), { timeout: 60_000 })
+      .toEqual([
+        ['done', 'ran'],
+        ['done', 'ran'],
+        ['delivered', null],
+        ['done', 'ran'],
+        ['done', 'ran']
+      ])
   } finally {
     await standIn.close()
   }

@@ -68,3 +68,14 @@ test('a larger screen opens on the Overview; #/needs opens the queue there too',
   await expect(page.getByTestId('screen-needs')).toBeVisible()
   await expect(page.getByTestId('needs-list').getByTestId('need-item').first()).toBeVisible()
 })
+
+test('on a slow machine, a link opened right after load is followed', async ({ page, served }) => {
+  // an 8x slower CPU: the app mounts well after the load event, as on a busy 2-core laptop
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 8 })
+  await page.goto(served.openUrl)
+  await page.goto(`${served.openUrl.replace(/\?.*$/, '')}#/settings`)
+  await expect(page.getByTestId('screen-settings')).toBeVisible()
+  await page.goto(`${served.openUrl.replace(/\?.*$/, '')}#/chains`)
+  await expect(page.getByTestId('chains-screen')).toBeVisible()
+})

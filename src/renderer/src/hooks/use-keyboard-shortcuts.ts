@@ -40,6 +40,9 @@ export function useKeyboardShortcuts(): void {
     const onHash = (): void => useUiStore.getState().syncFromHash()
     window.addEventListener('keydown', onKey)
     window.addEventListener('hashchange', onHash)
+    // the address may have changed between the first render and this listener (a link opened
+    // right after load): read it once now, or that change would be missed until the next one
+    onHash()
     return () => {
       window.removeEventListener('keydown', onKey)
       window.removeEventListener('hashchange', onHash)

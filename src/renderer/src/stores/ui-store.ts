@@ -1,6 +1,6 @@
 /** UI-only state: current screen, palette, dialogs, theme choice. Server data lives in react-query. */
 import { create } from 'zustand'
-import { firstScreen, PHONE_MEDIA, screenFromHash, type ScreenId } from '../lib/screens'
+import { firstScreen, PHONE_MEDIA, type ScreenId } from '../lib/screens'
 
 /** The operator's theme choice; `system` follows the OS. */
 export type ThemeChoice = 'system' | 'light' | 'dark'
@@ -51,7 +51,7 @@ export const useUiStore = create<UiState>((set) => ({
     if (window.location.hash !== `#/${screen}`) window.location.hash = `#/${screen}`
     set({ screen })
   },
-  syncFromHash: () => set({ screen: screenFromHash(window.location.hash) }),
+  syncFromHash: () => set({ screen: firstScreen(window.location.hash, window.matchMedia(PHONE_MEDIA).matches) }),
   setPaletteOpen: (paletteOpen) => set({ paletteOpen }),
   openProjectDialog: (projectDialog) => set({ projectDialog }),
   setFocusProject: (focusProject) => set(focusProject ? { focusProject, overviewFilter: '' } : { focusProject }),

@@ -7,7 +7,7 @@ import { Chip } from '../../components/chip'
 import { ScreenHeader } from '../../components/screen-header'
 import { EmptyState, ErrorState } from '../../components/state-views'
 import { plural } from '../../lib/format'
-import { memoryHref } from '../../lib/muse-route'
+import { memoryHref, museRouteFromHash } from '../../lib/muse-route'
 import { MuseTabs } from '../directives/muse-tabs'
 import { Highlight, queryTerms } from './highlight'
 import { MemoryWriteForm } from './memory-write-form'
@@ -63,8 +63,11 @@ export function MemoryScreen({ initialQuery }: { initialQuery: string }) {
   useEffect(() => {
     const t = setTimeout(() => {
       setQuery(text.trim())
-      // Keep the address shareable without a hashchange (which would remount the screen).
-      window.history.replaceState(window.history.state, '', memoryHref(text.trim()))
+      // Keep the address shareable without a hashchange (which would remount the screen), unless
+      // the operator has already left for another screen (its hashchange not yet handled).
+      const href = memoryHref(text.trim())
+      if (museRouteFromHash(window.location.hash).kind === 'memory' && window.location.hash !== href)
+        window.history.replaceState(window.history.state, '', href)
     }, DEBOUNCE_MS)
     return () => clearTimeout(t)
   }, [text])

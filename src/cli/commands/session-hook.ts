@@ -29,7 +29,7 @@ export function registerSessionHook(program: Command, io: CliIo): void {
       .option('--command <cmd>', 'how the harness starts Muster (default: this node and this muster, by absolute path)')
       .option(
         '--receipts',
-        'also the events after each call (Claude Code: PostToolUse, PostToolUseFailure, PermissionDenied, Interrupt; Codex: PostToolUse): each answered call is recorded as ran, failed, denied or interrupted'
+        'also the events after each call (Claude Code: PostToolUse, PostToolUseFailure, PermissionDenied, Interrupt; Codex: PostToolUse, Interrupt): each answered call is recorded as ran, failed, denied or interrupted'
       )
       .option('--uninstall', "remove Muster's lifecycle hooks instead")
       .action(lazyAction(io, () => import('../actions/session-hook'), 'installSessionHookCommand'))

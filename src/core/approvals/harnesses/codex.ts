@@ -182,7 +182,8 @@ export const codex: HarnessAdapter = {
     recognizes: (o) => typeof o.hook_event_name === 'string' && ('turn_id' in o || looksLikeCodex(o)),
     message: lifecycleMessage,
     note: 'Codex asks you to trust new or changed hooks once (/hooks)',
-    receipts: { calls: { PostToolUse: () => 'ran' }, ends: {} }
+    // Interrupt (0.171.0 ships its schema: no reason, unlike Claude Code's): the session stopped, its waits withdrawn
+    receipts: { calls: { PostToolUse: () => 'ran' }, ends: { Interrupt: 'interrupted' } }
   },
   faults: {
     'hub-unreachable': {

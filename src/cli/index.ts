@@ -25,6 +25,7 @@ import { registerApproveHook } from './commands/approve-hook'
 import { registerSessionHook } from './commands/session-hook'
 import { registerArtifact } from './commands/artifact'
 import { registerChain } from './commands/chain'
+import { registerConnect } from './commands/connect'
 import { registerDemo } from './commands/demo'
 import { registerDirectives } from './commands/directives'
 import { registerLint } from './commands/lint'
@@ -91,6 +92,7 @@ export function buildProgram(io: CliIo): Command {
   registerMcp(program, io)
   registerApprovals(program, io)
   registerNeeds(program, io)
+  registerConnect(program, io)
   registerGates(program, io)
   registerKeys(program, io)
   registerPresence(program, io)

@@ -19,6 +19,8 @@ export interface ServiceOptions {
   debounceMs?: number
   /** How long a hub read or write waits for a locked hub before "hub is locked" (default 10 s, MemPalace's). */
   hubLockTimeoutMs?: number
+  /** The environment the service reads (HOME for the harnesses' settings, PATH for their commands); default process.env. */
+  env?: Readonly<Record<string, string | undefined>>
   /** Keeps the operator's signing key wrapped (the desktop app: the OS keychain via safeStorage). */
   keyProtector?: KeyProtector | null
 }

@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { RoleCache, stopMuseWork } from './muse'
 import {
   approvalHandlers,
+  connectHandlers,
   presenceHandlers,
   fleetHandlers,
   hubHandlers,
@@ -186,6 +187,7 @@ export async function buildService(root: Root): Promise<MusterService> {
     ...needsHandlers(ctx),
     ...presenceHandlers(ctx),
     ...gatesHandlers(ctx),
+    ...connectHandlers(ctx),
     ...usageHandlers(ctx)
   }
 

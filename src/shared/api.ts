@@ -13,6 +13,7 @@ import { invokeMethods } from './contract/invoke'
 import { museEvents, museMethods } from './contract/muse'
 import { needsEvents, needsMethods } from './contract/needs'
 import { gatesEvents, gatesMethods } from './contract/gates'
+import { connectMethods } from './contract/connect'
 import { notesEvents, notesMethods } from './contract/notes'
 import { ApiError } from './api-error'
 import { patchEvents, patchMethods } from './contract/patches'
@@ -31,6 +32,7 @@ export * from './contract/approvals'
 export * from './contract/needs'
 export * from './contract/presence'
 export * from './contract/gates'
+export * from './contract/connect'
 export * from './contract/usage'
 
 /** Every request/response method: name -> input and output schemas. */
@@ -45,6 +47,7 @@ export const methods = {
   ...needsMethods,
   ...presenceMethods,
   ...gatesMethods,
+  ...connectMethods,
   ...usageMethods
 } as const
 

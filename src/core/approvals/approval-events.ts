@@ -35,6 +35,9 @@ import type { PresenceProof } from '../presence'
 import { PRESENCE, readGateView } from './approval-presence'
 import { isOutcome, readReceipt } from './approval-receipts'
 import { SIGNATURE, SIGNED_RULE, decisionPayload, type DecisionSigner, type DecisionTrust, type SignatureRef } from './decision-trust'
+/** The metadata key marking a test request (`muster connect --test`, the Connect screen). */
+export const CONNECT_TEST = 'connect_test'
+
 /** A request's metadata is kept under this size (the hub's limit is 64 KiB). */
 export const MAX_REQUEST_METADATA_BYTES = 60 * 1024
 
@@ -67,6 +70,8 @@ export interface ApprovalAsk {
   harness_always?: string[]
   /** Why an allowlist rule that reads as if it allowed the call does not (the dangerous-argument guard). */
   rule_declined?: string
+  /** A test request (`muster connect --test`): no hook waits for it, so neither answer runs anything. */
+  test?: boolean
 }
 
 /** The stream of a project: `project/<slug>` (the task slug rule). */
@@ -115,7 +120,8 @@ export function requestAppend(ask: ApprovalAsk, correlationId: string): { append
         ...(ask.extra ? { extra_fields: ask.extra } : {}),
         ...(ask.budget ? { budget: ask.budget } : {}),
         ...(ask.harness_always ? { harness_always: ask.harness_always } : {}),
-        ...(ask.rule_declined ? { rule_declined: ask.rule_declined.slice(0, 1000) } : {})
+        ...(ask.rule_declined ? { rule_declined: ask.rule_declined.slice(0, 1000) } : {}),
+        ...(ask.test ? { [CONNECT_TEST]: true } : {})
       }
     }
   }
@@ -313,7 +319,8 @@ export function foldApproval(
     stage,
     outcome,
     receipts,
-    rule_declined: typeof request.metadata.rule_declined === 'string' ? request.metadata.rule_declined.slice(0, 1000) : null
+    rule_declined: typeof request.metadata.rule_declined === 'string' ? request.metadata.rule_declined.slice(0, 1000) : null,
+    ...(request.metadata[CONNECT_TEST] === true ? { test: true } : {})
   }
 }
 

@@ -3,7 +3,7 @@
  * `2.1.332 (Claude Code)`, `codex --version` `codex-cli 0.171.0`): install writes what that release
  * honours (Claude Code's `onFailure`), and gate health says whether it fails closed.
  */
-import { execFileSync } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import type { HarnessAdapter } from './harnesses'
 
 /** `x.y.z` of the harness command at `bin` (default: the harness's own on PATH), or null when it cannot be run. */
@@ -14,4 +14,13 @@ export function harnessVersion(h: HarnessAdapter, bin = h.versions.bin): string 
   } catch {
     return null
   }
+}
+
+/** The same, without holding the event loop (the service lists every harness at once); `env` for the command. */
+export function harnessVersionOf(h: HarnessAdapter, bin: string, env: NodeJS.ProcessEnv): Promise<string | null> {
+  return new Promise((done) =>
+    execFile(bin, [...h.versions.args], { env, timeout: 20_000, encoding: 'utf8' }, (err, out) =>
+      done(err ? null : (/(\d+\.\d+\.\d+)/.exec(out)?.[1] ?? null))
+    )
+  )
 }

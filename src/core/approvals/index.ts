@@ -57,6 +57,22 @@ export {
   type InstallPlace
 } from './gate-install'
 export { harnessVersion } from './harness-version'
+export {
+  TEST_COMMAND,
+  connectHarness,
+  connectHub,
+  defaultAgent,
+  disconnectHarness,
+  harnessConnection,
+  harnessConnections,
+  launcherProgram,
+  musterBuildEntry,
+  onPath,
+  sendTestRequest,
+  testAsk,
+  type ConnectOptions,
+  type ConnectPlace
+} from './connect'
 export { checkGates, foundGates, type GateHealthOptions } from './gate-health'
 export {
   GATES_HEALTH_FILE,

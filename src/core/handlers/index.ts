@@ -2,6 +2,7 @@
  * The handlers' face: one handler map per part of the contract, used by the service.
  */
 export { approvalHandlers } from './approvals'
+export { connectHandlers } from './connect'
 export { fleetHandlers } from './fleet'
 export { hubHandlers } from './hub'
 export { invokeHandlers } from './invoke'

@@ -151,7 +151,9 @@ export const ApprovalItemSchema = z.object({
   /** The thread's receipts, in seq order. */
   receipts: z.array(ApprovalReceiptSchema).optional(),
   /** Why an allowlist rule that reads as if it allowed the call did not (a wildcard over a dangerous argument), as the hook said. */
-  rule_declined: z.string().nullable().optional()
+  rule_declined: z.string().nullable().optional(),
+  /** A test request from `muster connect --test` or the Connect screen: no hook waits for it, so neither answer runs anything. */
+  test: z.boolean().optional()
 })
 /** A request as the inbox shows it. */
 export type ApprovalItem = z.infer<typeof ApprovalItemSchema>

@@ -7,71 +7,14 @@
  * command does not run and the reason reaches the model; allowed: it runs. The hub's history says
  * which. (`--dangerously-bypass-hook-trust` stands in for the one-time trust review in /hooks.)
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { startResponsesStandIn, type ResponsesStandIn } from './responses-stand-in'
-import { test, expect, type Served } from './fixtures'
-import { harnessCli, historyOf, musterInstall, openRequest, startHarness } from './harness-run'
-
-const CODEX = harnessCli('codex', 'node_modules', '.bin', 'codex')
-const PTY = join(import.meta.dirname, 'pty-run.py')
+import { startResponsesStandIn } from './responses-stand-in'
+import { test, expect } from './fixtures'
+import { historyOf, openRequest } from './harness-run'
+import { CODEX, runCodex } from './harness-launch'
 
 test.skip(!existsSync(CODEX), 'Codex CLI absent (.cache/codex: filled by .ci/run): skipping the real-harness e2e')
-
-/** Writes Codex's config (the stand-in as its provider), installs Muster's hook, starts Codex. */
-function runCodex(served: Served, workDir: string, standIn: ResponsesStandIn, mode: 'exec' | 'interactive') {
-  const codexHome = join(workDir, 'codex-home')
-  const project = join(workDir, 'codex-project')
-  mkdirSync(codexHome, { recursive: true })
-  mkdirSync(project, { recursive: true })
-  writeFileSync(
-    join(codexHome, 'config.toml'),
-    [
-      'model = "gpt-5.1-codex"',
-      'model_provider = "muster-stand-in"',
-      '[model_providers.muster-stand-in]',
-      'name = "Muster stand-in"',
-      `base_url = "${standIn.url}"`,
-      'wire_api = "responses"',
-      'env_key = "MUSTER_STAND_IN_KEY"',
-      `[projects."${project}"]`,
-      'trust_level = "trusted"',
-      ''
-    ].join('\n')
-  )
-  const hooks = join(codexHome, 'hooks.json')
-  musterInstall(served, [
-    'approve-hook',
-    'install',
-    '--harness',
-    'codex',
-    '--mode',
-    mode,
-    '--agent',
-    'e2e-codex',
-    '--settings',
-    hooks,
-    '--project',
-    'muse'
-  ])
-  const event = mode === 'exec' ? 'PreToolUse' : 'PermissionRequest'
-  expect(Object.keys((JSON.parse(readFileSync(hooks, 'utf8')) as { hooks: object }).hooks)).toEqual([event])
-  const env = { HOME: join(workDir, 'user'), CODEX_HOME: codexHome, MUSTER_STAND_IN_KEY: 'sk-test-muster' }
-  // interactive: the TUI in a pseudo-terminal, asking before it runs anything outside its read-only sandbox
-  return mode === 'exec'
-    ? startHarness(
-        CODEX,
-        ['exec', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', '-s', 'danger-full-access', 'Create the marker file.'],
-        project,
-        env
-      )
-    : startHarness(
-        'python3',
-        [PTY, CODEX, '--dangerously-bypass-hook-trust', '-a', 'on-request', '-s', 'read-only', 'Create the marker file.'],
-        project,
-        { ...env, TERM: 'xterm-256color' }
-      )
-}
 
 test('codex exec: denied in the dashboard, the command does not run, the reason reaches the model, the hub says deny', async ({
   page,

@@ -8,42 +8,14 @@
  * runs (Copilot sends it as `toolInput`). Allowed: it runs; denied: it does not, and the reason
  * reaches the model.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { startChatStandIn, type ChatStandIn } from './chat-completions-stand-in'
-import { test, expect, type Served } from './fixtures'
-import { harnessCli, historyOf, musterInstall, openRequest, startHarness } from './harness-run'
-
-const COPILOT = harnessCli('copilot', 'node_modules', '.bin', 'copilot')
+import { startChatStandIn } from './chat-completions-stand-in'
+import { test, expect } from './fixtures'
+import { historyOf, openRequest } from './harness-run'
+import { COPILOT, runCopilot } from './harness-launch'
 
 test.skip(!existsSync(COPILOT), 'Copilot CLI absent (.cache/copilot: filled by .ci/run): skipping the real-harness e2e')
-
-/** Installs Muster's gate into the project's Copilot hooks file and starts `copilot -p` there. */
-function runCopilot(served: Served, workDir: string, standIn: ChatStandIn) {
-  const project = join(workDir, 'copilot-project')
-  const home = join(workDir, 'copilot-user')
-  mkdirSync(project, { recursive: true })
-  mkdirSync(home, { recursive: true })
-  const hooks = join(project, '.github', 'hooks', 'muster.json')
-  musterInstall(served, [
-    'approve-hook',
-    'install',
-    '--harness',
-    'copilot',
-    '--agent',
-    'e2e-copilot',
-    '--settings',
-    hooks,
-    '--project',
-    'muse'
-  ])
-  expect(Object.keys((JSON.parse(readFileSync(hooks, 'utf8')) as { hooks: object }).hooks)).toEqual(['permissionRequest'])
-  return startHarness(COPILOT, ['-p', 'Create the marker file.', '--trust-folder', '--model', 'gpt-4.1'], project, {
-    HOME: home,
-    COPILOT_OFFLINE: 'true',
-    COPILOT_PROVIDER_BASE_URL: standIn.url
-  })
-}
 
 test('Copilot CLI: the command shown is the command that runs; allowed in the dashboard, it runs', async ({ page, demo, workDir }) => {
   test.setTimeout(240_000)

@@ -6,43 +6,14 @@
  * denied in the dashboard, the command does not run and the reason reaches the model; allowed, it
  * runs. The hub's history says which.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { startGeminiStandIn, type GeminiStandIn } from './gemini-stand-in'
-import { test, expect, type Served } from './fixtures'
-import { harnessCli, historyOf, musterInstall, openRequest, startHarness } from './harness-run'
-
-const GEMINI = harnessCli('gemini-cli', 'node_modules', '.bin', 'gemini')
+import { startGeminiStandIn } from './gemini-stand-in'
+import { test, expect } from './fixtures'
+import { historyOf, openRequest } from './harness-run'
+import { GEMINI, runGemini } from './harness-launch'
 
 test.skip(!existsSync(GEMINI), 'Gemini CLI absent (.cache/gemini-cli: filled by .ci/run): skipping the real-harness e2e')
-
-/** A Gemini home (API-key auth, the project trusted), Muster's BeforeTool hook, and `gemini -p`. */
-function runGemini(served: Served, workDir: string, standIn: GeminiStandIn) {
-  const home = join(workDir, 'gemini-user')
-  const project = join(workDir, 'gemini-project')
-  mkdirSync(join(home, '.gemini'), { recursive: true })
-  mkdirSync(project, { recursive: true })
-  const settings = join(home, '.gemini', 'settings.json')
-  writeFileSync(settings, JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }, null, 2) + '\n')
-  writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }))
-  musterInstall(served, [
-    'approve-hook',
-    'install',
-    '--harness',
-    'gemini',
-    '--agent',
-    'e2e-gemini',
-    '--settings',
-    settings,
-    '--project',
-    'muse'
-  ])
-  return startHarness(GEMINI, ['-m', 'gemini-2.5-flash', '-p', 'Create the marker file.', '--yolo'], project, {
-    HOME: home,
-    GEMINI_API_KEY: 'test-muster',
-    GOOGLE_GEMINI_BASE_URL: standIn.url
-  })
-}
 
 test('Gemini CLI: denied in the dashboard, the command does not run and the reason reaches the model', async ({ page, demo, workDir }) => {
   test.setTimeout(240_000)

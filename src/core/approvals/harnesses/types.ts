@@ -6,6 +6,7 @@
  */
 import type { CallProvenance } from '../../../shared/approvals/provenance'
 import type { ToolInput } from '../../../shared/approvals/tool-call'
+import type { GateFault } from '../../../shared/contract/gates-types'
 import type { HarnessId, ReceiptOutcome } from '../../../shared/contract/hub-vocabulary'
 import type { SessionStateName } from '../../../shared/contract/session-state'
 import type { UsageReader } from './usage-reading'
@@ -132,17 +133,7 @@ export interface ReceiptSpec {
   since?: string
 }
 
-/** A fault the gate may meet between the harness and the operator. */
-export type GateFault = 'hub-unreachable' | 'build-missing' | 'hook-crash' | 'hook-timeout' | 'untrusted' | 'bad-input'
-/** Every fault, in the order the README table lists them. */
-export const GATE_FAULTS: readonly GateFault[] = [
-  'hub-unreachable',
-  'build-missing',
-  'hook-crash',
-  'hook-timeout',
-  'untrusted',
-  'bad-input'
-]
+export { GATE_FAULTS, type GateFault } from '../../../shared/contract/gates-types'
 
 /** What happens to the agent's call on one fault: blocked, blocked only in some modes, or let through (the harness offers no way). */
 export interface FaultHandling {

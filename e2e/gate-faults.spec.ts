@@ -1,0 +1,91 @@
+/**
+ * Every fault a harness lets Muster block, run against the real CLIs: the hub gone, Muster's build
+ * gone from under the gate launcher, and a build that crashes while it loads. In each the scripted
+ * model asks for one shell command that creates a marker file: the command must not run, the
+ * harness must end (never hang), and the reason must reach the model. The pairs come from
+ * `test/helpers/gate-faults-matrix.ts`, from which README's fault table is generated.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { startChatStandIn } from './chat-completions-stand-in'
+import { test, expect, type Served } from './fixtures'
+import { FAULT_CASES, type FaultCase } from '../test/helpers/gate-faults-matrix'
+import { startGeminiStandIn } from './gemini-stand-in'
+import { CODEX, COPILOT, GEMINI, runCodex, runCopilot, runGemini } from './harness-launch'
+import { fleetPalace } from './harness-run'
+import { startResponsesStandIn } from './responses-stand-in'
+
+const CLI = { codex: CODEX, gemini: GEMINI, copilot: COPILOT } as Record<string, string>
+
+/**
+ * Points the home's gate launcher at another build, as a Muster moved or upgraded away from under
+ * it leaves it (the launcher's `const BUILD = "…"` line; the harness settings stay as installed).
+ */
+function pointLauncherAt(served: Served, build: string): void {
+  const file = join(served.home, 'bin', 'muster-gate.cjs')
+  const text = readFileSync(file, 'utf8')
+  expect(text, 'the install wrote the gate launcher').toMatch(/^const BUILD = ".*"$/m)
+  writeFileSync(file, text.replace(/^const BUILD = ".*"$/m, `const BUILD = ${JSON.stringify(build)}`))
+}
+
+/** Breaks the gate as `fault` says, between the install and the harness's call. */
+function breaker(served: Served, workDir: string, fault: FaultCase['fault']): () => void {
+  return () => {
+    if (fault === 'hub-unreachable') renameSync(fleetPalace(served), `${fleetPalace(served)}-moved`)
+    else if (fault === 'build-missing') pointLauncherAt(served, join(workDir, 'moved', 'muster.cjs'))
+    else {
+      const crash = join(workDir, 'crashing-build', 'muster.cjs')
+      mkdirSync(join(workDir, 'crashing-build'), { recursive: true })
+      writeFileSync(crash, "throw new Error('this build is broken')\n")
+      pointLauncherAt(served, crash)
+    }
+  }
+}
+
+/** Runs the case's harness with the fault; resolves with what reached the model and the output. */
+async function runCase(served: Served, workDir: string, c: FaultCase, marker: string): Promise<{ model: string; out: string }> {
+  const fault = breaker(served, workDir, c.fault)
+  const command = `touch ${marker}`
+  if (c.harness === 'codex') {
+    const s = await startResponsesStandIn(command)
+    const run = runCodex(served, workDir, s, 'exec', fault)
+    try {
+      const out = await run.done
+      return { model: JSON.stringify(s.outputs), out: out.out }
+    } finally {
+      run.kill()
+      await s.close()
+    }
+  }
+  if (c.harness === 'gemini') {
+    const s = await startGeminiStandIn(command)
+    const run = runGemini(served, workDir, s, fault)
+    try {
+      const out = await run.done
+      return { model: JSON.stringify(s.responses), out: out.out }
+    } finally {
+      run.kill()
+      await s.close()
+    }
+  }
+  const s = await startChatStandIn(command)
+  const run = runCopilot(served, workDir, s, fault)
+  try {
+    const out = await run.done
+    return { model: JSON.stringify(s.toolResults), out: out.out }
+  } finally {
+    run.kill()
+    await s.close()
+  }
+}
+
+for (const c of FAULT_CASES) {
+  test(`${c.mode}: ${c.fault}: blocked, the command does not run, the model is told why`, async ({ demo, workDir }) => {
+    test.skip(!existsSync(CLI[c.harness]!), `${c.harness} CLI absent (.cache: filled by .ci/run): skipping the real-harness e2e`)
+    test.setTimeout(240_000)
+    const marker = join(workDir, `${c.harness}-project`, `${c.fault}-marker.txt`)
+    const { model, out } = await runCase(demo, workDir, c, marker)
+    expect(existsSync(marker), out).toBe(false)
+    expect(model, out).toMatch(c.model)
+  })
+}

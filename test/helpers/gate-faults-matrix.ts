@@ -1,0 +1,46 @@
+/**
+ * The fault matrix the real harness CLIs are run through in `e2e/gate-faults.spec.ts`: for each
+ * harness and fault, what reached the model with Muster's gate broken that way. README's fault
+ * table is generated from this and each harness's own `faults` (`test/readme-harness-faults.test.ts`
+ * checks it), so the README says "real CLI" only where a real CLI was seen doing it.
+ */
+import type { GateFault } from '../../src/shared/contract/gates-types'
+import type { HarnessId } from '../../src/shared/contract/hub-vocabulary'
+
+/** One (harness, fault) pair run against the real CLI. */
+export interface FaultCase {
+  harness: HarnessId
+  /** The mode the harness runs in. */
+  mode: string
+  fault: GateFault
+  /** What the model is told instead of the command's output (the command never runs). */
+  model: RegExp
+}
+
+const HUB_GONE = /Muster could not reach the hub .* so nobody could approve this call: it is denied\. Fix: `muster gates`/
+const BUILD_GONE = /Muster's build at .* is gone \(moved or uninstalled\); run `muster gates`/
+const BUILD_CRASHES = /Muster's build at .* cannot start \(this build is broken\); run `muster gates`/
+
+/** Every pair `e2e/gate-faults.spec.ts` runs. */
+export const FAULT_CASES: readonly FaultCase[] = [
+  { harness: 'codex', mode: 'codex exec', fault: 'hub-unreachable', model: HUB_GONE },
+  { harness: 'codex', mode: 'codex exec', fault: 'build-missing', model: BUILD_GONE },
+  { harness: 'codex', mode: 'codex exec', fault: 'hook-crash', model: BUILD_CRASHES },
+  { harness: 'gemini', mode: 'gemini -p', fault: 'hub-unreachable', model: HUB_GONE },
+  { harness: 'gemini', mode: 'gemini -p', fault: 'build-missing', model: BUILD_GONE },
+  { harness: 'gemini', mode: 'gemini -p', fault: 'hook-crash', model: BUILD_CRASHES },
+  // Muster answers nothing, so Copilot asks; with nobody to ask (`-p`) it denies in its own words
+  {
+    harness: 'copilot',
+    mode: 'copilot -p',
+    fault: 'hub-unreachable',
+    model: /Permission denied because no interactive user response was available/
+  },
+  { harness: 'copilot', mode: 'copilot -p', fault: 'build-missing', model: BUILD_GONE },
+  { harness: 'copilot', mode: 'copilot -p', fault: 'hook-crash', model: BUILD_CRASHES }
+]
+
+/** Faults other real-CLI specs run (spec file per harness and fault). */
+export const OTHER_FAULT_SPECS: readonly { harness: HarnessId; fault: GateFault; spec: string }[] = [
+  { harness: 'claude-code', fault: 'hook-crash', spec: 'e2e/claude-code.spec.ts' }
+]

@@ -300,6 +300,39 @@ describe('harness adapters (contract tests on the published payloads)', () => {
     expect((await decided(exact, {}, 'allow', { always: true })).json).toEqual({ reply: 'always' })
   })
 
+  it('OpenCode 1.18.33 as it really sends them: bash and external_directory permissions, the command shown', async () => {
+    const fixture = (name: string) =>
+      JSON.parse(readFileSync(join(__dirname, '../../../../test/fixtures/harness-payloads/opencode/1.18.33', name), 'utf8')) as {
+        directory: string
+        properties: { sessionID: string; patterns: string[]; metadata: { command: string }; tool: { callID: string } }
+      }
+    const bash = fixture('permission.asked-bash.json')
+    const command = bash.properties.metadata.command
+    expect(bash.properties.patterns).toEqual([command])
+    const denied = await decided(bash, {}, 'deny')
+    expect(denied.req.metadata).toMatchObject({
+      harness: 'opencode',
+      hook_event_name: 'permission.asked',
+      tool_name: 'bash',
+      tool_input: { command },
+      session_id: bash.properties.sessionID,
+      cwd: bash.directory,
+      tool_use_id: bash.properties.tool.callID,
+      harness_always: ['touch *']
+    })
+    expect(denied.req.body).toBe(`bash: ${command}`)
+    expect(denied.json).toEqual({ reply: 'reject', message: 'denied by desk in Muster: not here' })
+    // OpenCode would remember `touch *`: broader than the call, so an "always" is answered `once`
+    expect((await decided(bash, {}, 'allow', { always: true })).json).toEqual({ reply: 'once' })
+    const outside = fixture('permission.asked-external-directory.json')
+    const ext = await decided(outside, {}, 'allow')
+    expect(ext.req.metadata).toMatchObject({
+      tool_name: 'external_directory',
+      tool_input: { command: outside.properties.metadata.command, directories: ['/tmp/ocx'], patterns: ['/tmp/ocx/*'] }
+    })
+    expect(ext.json).toEqual({ reply: 'once' })
+  })
+
   it('a harness that goes away while its request waits: recorded as abandoned at once, and the request leaves the inbox', async () => {
     const { hub, ctx } = setup()
     const gone = new AbortController()

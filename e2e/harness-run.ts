@@ -1,5 +1,5 @@
 /**
- * The run scaffolding the real-harness e2e share (Claude Code, Codex, Gemini CLI, Copilot CLI; each installed by
+ * The run scaffolding the real-harness e2e share (Claude Code, Codex, Gemini CLI, Copilot CLI, OpenCode; each installed by
  * `.ci/run` in a test-only `.cache/<name>/`): where a harness CLI lives, `muster <hook> install`
  * through the built CLI against the demo fleet's hub, one harness process with its output kept,
  * opening the request it raised in the dashboard, and the hub's approval history.
@@ -24,10 +24,10 @@ export function fleetPalace(served: Served): string {
 
 /**
  * Runs `muster <args> --home H --palace P` (the built CLI, as a harness would) for the served
- * home and the demo fleet's hub; `env` adds to the test's isolated environment.
+ * home and the demo fleet's hub (or `palace`); `env` adds to the test's isolated environment.
  */
-export function musterInstall(served: Served, args: string[], env: NodeJS.ProcessEnv = {}): void {
-  execFileSync(process.execPath, [BIN, ...args, '--home', served.home, '--palace', fleetPalace(served)], {
+export function musterInstall(served: Served, args: string[], env: NodeJS.ProcessEnv = {}, palace = fleetPalace(served)): void {
+  execFileSync(process.execPath, [BIN, ...args, '--home', served.home, '--palace', palace], {
     env: { ...isolatedEnv(served.home), ...env }
   })
 }

@@ -19,7 +19,8 @@ import { fleetFigures, memoryFigures } from './muse-bench'
 import { machineBaselineMs, median, printReport, type Figure } from './report'
 import { patchFigures } from './patch-bench'
 import { phoneFigures } from './phone-bench'
-import { sessionHookFigures } from './session-hook-bench'
+import { gatesFigures } from './gates-bench'
+import { receiptHookFigures, sessionHookFigures } from './session-hook-bench'
 import { safeWriteFigures } from './write-bench'
 
 /** The repository root: the nearest folder above this file holding package.json (works bundled too). */
@@ -147,6 +148,8 @@ async function main(): Promise<void> {
       ['patch', () => patchFigures(work, BIN)],
       ['approvals', () => approvalsFigures(ROOT, work)],
       ['session-hook', () => sessionHookFigures(ROOT, work)],
+      ['receipt-hook', async () => receiptHookFigures(ROOT, work)],
+      ['gates', () => gatesFigures(ROOT, work)],
       [
         'hub',
         async () => {

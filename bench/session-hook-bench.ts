@@ -3,6 +3,9 @@
  * every agent, so the whole process (read the payload, start the detached worker, exit) must stay
  * within 1.5x of `node -e 0`. Interleaved rounds, so a load spike on the shared machine favours
  * neither side. The worker's append happens after the hook has exited; the figure checks it landed.
+ * The receipt hook (issue 32) is the same command on Claude Code's PostToolUse, which runs after
+ * every tool call: within 1.3x of `node -e 0`, for a call that left no marker (the common case:
+ * allowlisted and unasked calls).
  */
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
@@ -23,6 +26,54 @@ function payload(n: number): string {
     hook_event_name: 'UserPromptSubmit',
     prompt: 'Run the migration and open a pull request.'
   })
+}
+
+/** A Claude Code PostToolUse payload (what the receipt hook reads after every call). */
+function postToolUse(n: number): string {
+  return JSON.stringify({
+    session_id: `bench-receipt-session`,
+    transcript_path: '/home/op/.claude/projects/atlas/bench.jsonl',
+    cwd: '/srv/fleet/atlas',
+    permission_mode: 'default',
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Bash',
+    tool_input: { command: `npm test -- --shard ${n}` },
+    tool_response: { stdout: 'ok', stderr: '', interrupted: false },
+    tool_use_id: `toolu_bench_${n}`
+  })
+}
+
+/** The receipt hook on PostToolUse, whole process, against node -e 0. */
+export function receiptHookFigures(root: string, work: string): Figure[] {
+  const bin = join(root, 'bin', 'muster.cjs')
+  const home = join(work, 'home-receipt-hook')
+  const palace = join(work, 'receipt-hook-hub')
+  createHub(palace).close()
+  const nodeTimes: number[] = []
+  const hookTimes: number[] = []
+  for (let i = 0; i < ROUNDS; i++) {
+    let t = performance.now()
+    spawnSync(process.execPath, ['-e', '0'])
+    nodeTimes.push(performance.now() - t)
+    t = performance.now()
+    const args = [bin, '--home', home, '--palace', palace, 'session-hook', '--agent', 'bench-claude', '--harness', 'claude', '--receipts']
+    const r = spawnSync(process.execPath, args, { input: postToolUse(i) })
+    hookTimes.push(performance.now() - t)
+    if (r.status !== 0) throw new Error(`receipt hook failed: ${r.status} ${r.stderr}`)
+  }
+  const ratios = roundRatios(hookTimes, nodeTimes)
+  const hookMs = median(hookTimes)
+  const nodeMs = median(nodeTimes)
+  return [
+    {
+      name: 'receipt hook (PostToolUse, no marker): whole process vs node -e 0',
+      value: median(ratios),
+      runs: ratios,
+      unit: 'x',
+      budget: 1.3,
+      note: `median ratio of ${ROUNDS} interleaved rounds; medians ${hookMs.toFixed(0)} vs ${nodeMs.toFixed(0)} ms (spec: within 1.3x; exit 0 every time)`
+    }
+  ]
 }
 
 /** Waits (up to 30 s) until the hub holds `count` session states; returns how many it holds. */

@@ -10,7 +10,7 @@ import { settled } from './settle'
 
 const ROUTES: { name: string; hash: string; ready: (page: Page) => Promise<void> }[] = [
   { name: 'overview', hash: '#/overview', ready: (p) => expect(p.getByTestId('project-card-muse')).toBeVisible() },
-  ...(['directives', 'timeline', 'approvals', 'notes', 'settings'] as const).map((id) => ({
+  ...(['directives', 'timeline', 'approvals', 'notes', 'settings', 'connect'] as const).map((id) => ({
     name: id,
     hash: `#/${id}`,
     ready: async (p: Page) => {

@@ -31,7 +31,8 @@ const ROUTES = [
   ['patches', '#/patches', 'screen-patches'],
   ['approvals', '#/approvals', 'screen-approvals'],
   ['notes', '#/notes', 'screen-notes'],
-  ['settings', '#/settings', 'screen-settings']
+  ['settings', '#/settings', 'screen-settings'],
+  ['connect', '#/connect', 'screen-connect']
 ] as const
 
 /** How far the page and the main column scroll sideways (0 when they do not). */

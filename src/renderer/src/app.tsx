@@ -27,6 +27,7 @@ const MuseArea = lazy(() => import('./views/directives/muse-area').then((m) => (
 const TimelineScreen = lazy(() => import('./views/timeline/timeline-screen').then((m) => ({ default: m.TimelineScreen })))
 const PatchesScreen = lazy(() => import('./views/patches/patches-screen').then((m) => ({ default: m.PatchesScreen })))
 const NotesScreen = lazy(() => import('./views/notes/notes-screen').then((m) => ({ default: m.NotesScreen })))
+const ConnectScreen = lazy(() => import('./views/connect/connect-screen').then((m) => ({ default: m.ConnectScreen })))
 const ApprovalsScreen = lazy(() => import('./views/approvals/approvals-screen').then((m) => ({ default: m.ApprovalsScreen })))
 // the first screen's chunk is asked for while the entry runs, beside React's first render
 const opening = useUiStore.getState().screen
@@ -51,6 +52,8 @@ function Screen({ id }: { id: ScreenId }) {
       return <ApprovalsScreen />
     case 'settings':
       return <SettingsScreen />
+    case 'connect':
+      return <ConnectScreen />
     default:
       return <UpcomingScreen id={id} />
   }

@@ -72,6 +72,7 @@ export function useLiveEvents(): void {
           break
         case 'gates.changed':
           void qc.invalidateQueries({ queryKey: ['gates.list'] })
+          void qc.invalidateQueries({ queryKey: ['connect.list'] })
           break
         case 'usage.changed':
           void qc.invalidateQueries({ queryKey: ['usage.summary'] })

@@ -1,6 +1,6 @@
 /** Ctrl/Cmd+K palette: navigation, theme, project actions, and finding projects, roles, directives, patches, approvals, agents. */
 import { Command } from 'cmdk'
-import { BookOpen, FileText, FolderGit2, FolderPlus, FolderSearch, Moon, RefreshCw, Send, Sparkles, Sun } from 'lucide-react'
+import { BookOpen, FileText, FolderGit2, FolderPlus, FolderSearch, Moon, Plug, RefreshCw, Send, Sparkles, Sun } from 'lucide-react'
 import { useQueryClient } from '@tanstack/react-query'
 import { useCreateDemo, useFleetStatus } from '../api/queries'
 import { useSystemDark, useToggleTheme } from '../hooks/use-theme'
@@ -88,6 +88,14 @@ export function CommandPalette() {
           >
             <Sparkles size={15} aria-hidden />
             <span>Create demo fleet</span>
+          </Command.Item>
+          <Command.Item
+            value="connect agents harness gate hooks install"
+            onSelect={run(() => goTo('#/connect'))}
+            data-testid="palette-connect"
+          >
+            <Plug size={15} aria-hidden />
+            <span>Connect agents…</span>
           </Command.Item>
           <Command.Item value="search memory logs memories" onSelect={run(() => goTo(memoryHref()))} data-testid="palette-memory">
             <BookOpen size={15} aria-hidden />

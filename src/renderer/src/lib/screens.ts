@@ -2,7 +2,7 @@
 import { Activity, FileDiff, LayoutGrid, Send, Settings, ShieldCheck, StickyNote, type LucideIcon } from 'lucide-react'
 
 /** Identifier of a screen; also its hash route (`#/overview`). */
-export type ScreenId = 'overview' | 'directives' | 'timeline' | 'patches' | 'approvals' | 'notes' | 'settings' | 'needs'
+export type ScreenId = 'overview' | 'directives' | 'timeline' | 'patches' | 'approvals' | 'notes' | 'settings' | 'needs' | 'connect'
 
 /** A sidebar entry: label, icon and keyboard shortcuts (`g <letter>` and a digit). */
 export interface ScreenDef {
@@ -30,7 +30,8 @@ export const SCREENS: readonly ScreenDef[] = [
 
 /** Screens without a sidebar entry: their title and the entry they highlight. */
 const OFF_SIDEBAR: Readonly<Partial<Record<ScreenId, { label: string; under: ScreenId }>>> = {
-  needs: { label: 'Needs you', under: 'overview' }
+  needs: { label: 'Needs you', under: 'overview' },
+  connect: { label: 'Connect agents', under: 'settings' }
 }
 
 /** True when `value` names a screen. */

@@ -70,6 +70,11 @@ function Row({ item, selected, style, onSelect }: { item: ApprovalItem; selected
         </Chip>
       </span>
       <span role="gridcell" className="ac-summary ellipsis mono" title={item.summary}>
+        {item.test && (
+          <Chip tone="accent" title="a test request from the Connect screen or muster connect --test: nothing runs either way">
+            test
+          </Chip>
+        )}{' '}
         <Visible text={displaySummary(item, true)} />
         {item.forged.length > 0 && (
           <Chip tone="error" title="a decision in this request's thread was not signed by a trusted operator: ignored">

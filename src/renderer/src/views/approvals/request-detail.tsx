@@ -5,7 +5,7 @@
  */
 import { threadLink } from '../../../../shared/links'
 import { useState, type RefObject } from 'react'
-import { AlarmClock, Check, ChevronRight, CopyCheck, Fingerprint, ShieldAlert, ShieldPlus, X } from 'lucide-react'
+import { AlarmClock, Check, ChevronRight, CopyCheck, Fingerprint, FlaskConical, ShieldAlert, ShieldPlus, X } from 'lucide-react'
 import type { RuleSpec } from '../../../../shared/approvals/allow-rules'
 import type { ApprovalItem } from '../../../../shared/api'
 import { Chip } from '../../components/chip'
@@ -163,6 +163,15 @@ export function RequestDetail({
         ]}
       />
       <ForgedList item={item} />
+      {item.test && (
+        <p className="appr-test" data-testid="test-request-note">
+          <FlaskConical size={14} aria-hidden />
+          <span>
+            A test request from Connect agents: no agent waits for it and nothing runs, whether you approve or deny it. It shows that{' '}
+            {item.agent}’s requests reach this inbox.
+          </span>
+        </p>
+      )}
       <ToolPreview tool={item.tool_name} input={item.tool_input} cwd={item.cwd} truncated={item.tool_input_truncated} />
       {item.presence_required && (
         <p className="appr-presence" data-testid="presence-needed">
@@ -258,9 +267,11 @@ export function RequestDetail({
               Next <Keys keys={['n']} /> <ChevronRight size={14} aria-hidden />
             </button>
           </div>
-          <button type="button" className="link-btn appr-always" onClick={() => setProposing(item.id)} data-testid="approve-always">
-            <ShieldPlus size={14} aria-hidden /> Approve and always allow this…
-          </button>
+          {!item.test && (
+            <button type="button" className="link-btn appr-always" onClick={() => setProposing(item.id)} data-testid="approve-always">
+              <ShieldPlus size={14} aria-hidden /> Approve and always allow this…
+            </button>
+          )}
           <NotNow item={item} actions={actions} />
         </div>
       )}

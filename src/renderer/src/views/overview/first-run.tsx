@@ -1,9 +1,10 @@
 /** The first screen when no project is registered: demo fleet, or add/scan real folders. */
-import { Eye, LoaderCircle, Sparkles } from 'lucide-react'
+import { Eye, LoaderCircle, Plug, Sparkles } from 'lucide-react'
 import { useCreateDemo } from '../../api/queries'
 import { AddProjectForm } from '../../components/add-project-form'
 import { ScanFolderForm } from '../../components/scan-folder-form'
 import { InlineError } from '../../components/state-views'
+import { goTo } from '../../lib/muse-route'
 
 /** Welcome panel with the demo offer and the add/scan forms. */
 export function FirstRun() {
@@ -54,6 +55,19 @@ export function FirstRun() {
           <ScanFolderForm />
         </section>
       </div>
+
+      <section className="panel first-run-connect" aria-labelledby="connect-title">
+        <h3 id="connect-title">
+          <Plug size={15} aria-hidden /> Connect your agents
+        </h3>
+        <p className="muted">
+          Send Claude Code, Codex, Gemini CLI and the others’ tool calls to your Approvals inbox: Muster finds them on this machine and
+          installs its gate with one click.
+        </p>
+        <button type="button" className="btn" onClick={() => goTo('#/connect')} data-testid="first-run-connect">
+          <Plug size={14} aria-hidden /> Connect agents
+        </button>
+      </section>
     </div>
   )
 }

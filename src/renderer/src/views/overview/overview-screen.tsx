@@ -1,6 +1,7 @@
 /** The fleet overview: totals, toolbar and one card per registered project. */
 import { useEffect, useMemo } from 'react'
-import { FolderPlus, FolderSearch, RefreshCw, Search, X } from 'lucide-react'
+import { FolderPlus, FolderSearch, Plug, RefreshCw, Search, X } from 'lucide-react'
+import { goTo } from '../../lib/muse-route'
 import { useFleetStatus } from '../../api/queries'
 import { ScreenHeader } from '../../components/screen-header'
 import { EmptyState, ErrorState } from '../../components/state-views'
@@ -86,6 +87,16 @@ export function OverviewScreen() {
       </button>
       <button type="button" className="btn btn-primary" onClick={() => openProjectDialog('add')} data-testid="open-add-project">
         <FolderPlus size={14} aria-hidden /> Add project
+      </button>
+      <button
+        type="button"
+        className="btn-icon"
+        onClick={() => goTo('#/connect')}
+        aria-label="Connect agents"
+        title="Connect agents: install Muster's approvals gate into the harnesses on this machine"
+        data-testid="overview-connect"
+      >
+        <Plug size={14} />
       </button>
       <button
         type="button"

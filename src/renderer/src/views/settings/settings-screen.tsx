@@ -1,4 +1,5 @@
 /** Settings: appearance, operator identity, projects, and what this Muster is. */
+import { Plug } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { transportKind } from '../../api/client'
 import { useConnectionStore } from '../../api/connection-store'
@@ -6,6 +7,7 @@ import { useAppInfo } from '../../api/queries'
 import { Keys, MOD_KEY } from '../../components/kbd'
 import { ScreenHeader } from '../../components/screen-header'
 import { ErrorState, LoadingState } from '../../components/state-views'
+import { goTo } from '../../lib/muse-route'
 import { SCREENS } from '../../lib/screens'
 import { AnnounceButton } from './announce-button'
 import { OperatorForm } from './operator-form'
@@ -115,6 +117,15 @@ export function SettingsScreen() {
           description="MemPalace hubs shown on the Overview and the Timeline: a palace folder (logstream.sqlite3) on this machine, or a hub server (mempalace serve). Removing one leaves its file or server alone."
         >
           <HubsManager />
+        </Section>
+        <Section
+          id="agents"
+          title="Agents"
+          description="Which agent harnesses are on this machine, and whether Muster's approvals gate and session hooks are installed in each."
+        >
+          <button type="button" className="btn" onClick={() => goTo('#/connect')} data-testid="settings-connect">
+            <Plug size={14} aria-hidden /> Connect agents
+          </button>
         </Section>
         <Section id="about" title="About this Muster">
           <AboutPanel />

@@ -40,11 +40,11 @@ export function isolatedEnv(home: string): NodeJS.ProcessEnv {
   return env
 }
 
-/** Starts `muster serve` on `home` and resolves with its URLs once it prints them. */
-export async function startServe(home: string): Promise<{ proc: ChildProcess; openUrl: string }> {
+/** Starts `muster serve` on `home` (`env` adds to its isolated environment) and resolves with its URLs once it prints them. */
+export async function startServe(home: string, env: NodeJS.ProcessEnv = {}): Promise<{ proc: ChildProcess; openUrl: string }> {
   const proc = spawn(process.execPath, [BIN, 'serve', '--home', home, '--port', '0', '--json'], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: isolatedEnv(home)
+    env: { ...isolatedEnv(home), ...env }
   })
   let out = ''
   let err = ''

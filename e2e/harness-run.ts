@@ -24,10 +24,10 @@ export function fleetPalace(served: Served): string {
 
 /**
  * Runs `muster <args> --home H --palace P` (the built CLI, as a harness would) for the served
- * home and the demo fleet's hub (or `palace`); `env` adds to the test's isolated environment.
+ * home and the demo fleet's hub; `env` adds to the test's isolated environment.
  */
-export function musterInstall(served: Served, args: string[], env: NodeJS.ProcessEnv = {}, palace = fleetPalace(served)): void {
-  execFileSync(process.execPath, [BIN, ...args, '--home', served.home, '--palace', palace], {
+export function musterInstall(served: Served, args: string[], env: NodeJS.ProcessEnv = {}): void {
+  execFileSync(process.execPath, [BIN, ...args, '--home', served.home, '--palace', fleetPalace(served)], {
     env: { ...isolatedEnv(served.home), ...env }
   })
 }

@@ -6,15 +6,16 @@
  * `~/.config/opencode/plugin/`, answering OpenCode's `permission.asked`). A session is driven through
  * `opencode serve`'s HTTP API (what OpenCode's TUI talks to); the scripted model runs one `bash`
  * command that creates a marker file. Allowed in the dashboard it runs, and the inbox showed that
- * very command; denied, it does not and the reason reaches the model. Faults: Muster's build gone
- * (OpenCode rejects the call, saying why), no hub (the call waits at OpenCode's own prompt), and
- * `opencode run`, which answers every permission itself: never recorded as the operator's allow.
+ * very command; denied, it does not and the reason reaches the model. Faults: Muster's build gone or
+ * crashing (OpenCode rejects the call, saying why), the hub gone (the call waits at OpenCode's own
+ * prompt), and `opencode run`, which answers every permission itself: never recorded as the
+ * operator's allow.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { startChatStandIn } from './chat-completions-stand-in'
 import { test, expect, type Served } from './fixtures'
-import { historyOf, musterInstall, openRequest, startHarness } from './harness-run'
+import { fleetPalace, historyOf, musterInstall, openRequest, startHarness } from './harness-run'
 import {
   capturedEvents,
   hookRunning,
@@ -37,13 +38,8 @@ const AGENT = 'e2e-opencode'
 const PROMPT = 'Create the marker file.'
 
 /** Installs Muster's gate for the user the default way (no `--settings`: OpenCode's global plugin folder). */
-function install(served: Served, user: OpenCodeUser, palace?: string): void {
-  musterInstall(
-    served,
-    ['approve-hook', 'install', '--harness', 'opencode', '--agent', AGENT, '--project', 'muse'],
-    { HOME: user.home },
-    palace
-  )
+function install(served: Served, user: OpenCodeUser): void {
+  musterInstall(served, ['approve-hook', 'install', '--harness', 'opencode', '--agent', AGENT, '--project', 'muse'], { HOME: user.home })
   expect(readFileSync(join(user.configDir, 'plugin', 'muster-approvals.js'), 'utf8')).toContain('// muster-approvals:')
 }
 
@@ -120,41 +116,59 @@ test('OpenCode serve: denied in the dashboard, the command does not run and the 
   }
 })
 
-test("OpenCode serve: Muster's build gone, the gate launcher rejects the call with the reason and nothing runs", async ({
-  demo,
-  workDir
-}) => {
-  test.setTimeout(300_000)
-  const marker = join(workDir, 'opencode-project', 'moved-marker.txt')
-  const standIn = await startChatStandIn(`touch ${marker}`)
-  const user = openCodeUser(workDir, standIn.url)
-  install(demo, user)
-  // Muster moved or uninstalled: the launcher the plugin runs points at a build that is not there
-  const launcher = join(demo.home, 'bin', 'muster-gate.cjs')
-  const source = readFileSync(launcher, 'utf8')
-  const build = /^const BUILD = (".*")$/m.exec(source)![1]!
-  writeFileSync(launcher, source.replace(`const BUILD = ${build}`, `const BUILD = ${JSON.stringify(join(workDir, 'moved', 'muster.cjs'))}`))
-  const server = await startOpenCodeServe(user)
-  try {
-    await server.prompt(PROMPT)
-    await expect
-      .poll(() => standIn.toolResults.map((t) => t.content).join('\n'), { timeout: 120_000 })
-      .toMatch(/Muster's build at .* is gone/)
-    expect(existsSync(marker)).toBe(false)
-    expect(pendingOf(demo)).toEqual([])
-    expect(historyOf(demo, AGENT)).toEqual([])
-  } finally {
-    server.run.kill()
-    await standIn.close()
+/** Muster's build moved away (gone) or broken (crashing while it loads) under the installed gate launcher. */
+const BUILD_FAULTS = [
+  {
+    fault: 'build-missing',
+    what: "Muster's build gone",
+    model: /Muster's build at .* is gone \(moved or uninstalled\); run `muster gates`/
+  },
+  {
+    fault: 'hook-crash',
+    what: "Muster's build crashing",
+    model: /Muster's build at .* cannot start \(this build is broken\); run `muster gates`/
   }
-})
+] as const
 
-test("OpenCode serve: no hub to ask, the call waits at OpenCode's own prompt and nothing runs", async ({ demo, workDir }) => {
+for (const f of BUILD_FAULTS)
+  test(`OpenCode serve: ${f.what}, the gate launcher rejects the call with the reason and nothing runs`, async ({ demo, workDir }) => {
+    test.setTimeout(300_000)
+    const marker = join(workDir, 'opencode-project', `${f.fault}-marker.txt`)
+    const standIn = await startChatStandIn(`touch ${marker}`)
+    const user = openCodeUser(workDir, standIn.url)
+    install(demo, user)
+    // the launcher the plugin runs points at a build that is not there, or that throws as it loads
+    let build = join(workDir, 'moved', 'muster.cjs')
+    if (f.fault === 'hook-crash') {
+      build = join(workDir, 'crashing-build', 'muster.cjs')
+      mkdirSync(join(workDir, 'crashing-build'))
+      writeFileSync(build, "throw new Error('this build is broken')\n")
+    }
+    const launcher = join(demo.home, 'bin', 'muster-gate.cjs')
+    const source = readFileSync(launcher, 'utf8')
+    expect(source, 'the install wrote the gate launcher').toMatch(/^const BUILD = ".*"$/m)
+    writeFileSync(launcher, source.replace(/^const BUILD = ".*"$/m, `const BUILD = ${JSON.stringify(build)}`))
+    const server = await startOpenCodeServe(user)
+    try {
+      await server.prompt(PROMPT)
+      await expect.poll(() => standIn.toolResults.map((t) => t.content).join('\n'), { timeout: 120_000 }).toMatch(f.model)
+      expect(existsSync(marker)).toBe(false)
+      expect(pendingOf(demo)).toEqual([])
+      expect(historyOf(demo, AGENT)).toEqual([])
+    } finally {
+      server.run.kill()
+      await standIn.close()
+    }
+  })
+
+test("OpenCode serve: the hub gone, the call waits at OpenCode's own prompt and nothing runs", async ({ demo, workDir }) => {
   test.setTimeout(300_000)
   const marker = join(workDir, 'opencode-project', 'no-hub-marker.txt')
   const standIn = await startChatStandIn(`touch ${marker}`)
   const user = openCodeUser(workDir, standIn.url)
-  install(demo, user, join(workDir, 'no-hub'))
+  install(demo, user)
+  // the hub the gate was installed with is gone (moved away)
+  renameSync(fleetPalace(demo), `${fleetPalace(demo)}-moved`)
   const server = await startOpenCodeServe(user)
   const hooks = watchHooks(demo.home)
   try {
@@ -166,7 +180,6 @@ test("OpenCode serve: no hub to ask, the call waits at OpenCode's own prompt and
     expect(waiting).toMatchObject({ permission: 'bash', patterns: [`touch ${marker}`] })
     expect(existsSync(marker)).toBe(false)
     expect(standIn.toolResults).toEqual([])
-    expect(pendingOf(demo)).toEqual([])
     // the person at OpenCode's prompt answers: still nothing runs
     await server.reply(waiting!.id, 'reject', 'no hub: declined at the OpenCode prompt')
     await expect

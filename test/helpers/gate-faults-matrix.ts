@@ -42,5 +42,9 @@ export const FAULT_CASES: readonly FaultCase[] = [
 
 /** Faults other real-CLI specs run (spec file per harness and fault). */
 export const OTHER_FAULT_SPECS: readonly { harness: HarnessId; fault: GateFault; spec: string }[] = [
-  { harness: 'claude-code', fault: 'hook-crash', spec: 'e2e/claude-code.spec.ts' }
+  { harness: 'claude-code', fault: 'hook-crash', spec: 'e2e/claude-code.spec.ts' },
+  // `opencode serve`: the hub gone, the call waits at OpenCode's own prompt; the build gone or crashing, it is rejected with the reason
+  { harness: 'opencode', fault: 'hub-unreachable', spec: 'e2e/opencode.spec.ts' },
+  { harness: 'opencode', fault: 'build-missing', spec: 'e2e/opencode.spec.ts' },
+  { harness: 'opencode', fault: 'hook-crash', spec: 'e2e/opencode.spec.ts' }
 ]

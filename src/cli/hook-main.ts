@@ -34,6 +34,10 @@ export async function runHook(argv: readonly string[], stdin?: Uint8Array | null
 
   // the harness killed outright (SIGKILL) sends no signal: its absence is noticed instead
   const harness = watchHarness()
+  // a harness gone before the answer is printed leaves a pipe nobody reads: that write fails
+  // (EPIPE) without ending the hook, which records the answer as withdrawn, not delivered
+  let readerGone = false
+  process.stdout.on('error', () => (readerGone = true))
   try {
     const opts = parseHookArgv([...argv])
     process.exitCode = await runHookCommand(
@@ -41,7 +45,8 @@ export async function runHook(argv: readonly string[], stdin?: Uint8Array | null
       opts,
       stop.signal,
       harness.signal,
-      answered.signal
+      answered.signal,
+      () => readerGone || harness.check()
     )
   } catch (err) {
     // exit 2: every harness reads it as "block this call" (exit 1 would let it through)

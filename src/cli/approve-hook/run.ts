@@ -27,13 +27,16 @@ export async function readAll(stream: NodeJS.ReadableStream, max = MAX_HOOK_INPU
 /**
  * Runs the hook; returns the exit code (0 whenever the harness got an answer). A hook that cannot
  * run as installed exits 2 with the reason: every harness reads that as "block this call".
+ * `harnessGone` looks now whether the harness is gone: an answer printed after it went away is
+ * recorded as withdrawn, never as delivered.
  */
 export async function runHookCommand(
   io: CliIo,
   o: HookCliOptions,
   signal?: AbortSignal,
   gone?: AbortSignal,
-  answered?: AbortSignal
+  answered?: AbortSignal,
+  harnessGone?: () => boolean
 ): Promise<number> {
   const fail = (message: string): number => {
     io.stderr(`muster approve-hook: ${message}; the call is blocked and nothing was recorded\n`)
@@ -83,7 +86,7 @@ export async function runHookCommand(
     io.stdout(run.stdout)
     if (run.stderr) io.stderr(`${run.stderr}\n`)
     // the answer is out: its receipt and the marker a later hook of the session settles
-    await run.delivered?.()
+    await run.delivered?.(harnessGone?.() === true)
     return run.exitCode
   } finally {
     await close()

@@ -38,9 +38,11 @@ import { allowlistedReason } from './allowlist-mirror'
 import { riskOf, presenceNeeded, RISK_CATEGORY_LABEL } from '../../shared/approvals/presence'
 import { emptyPresence, type HookPresence } from '../presence'
 import { GATE, decisionPresence, inputSha256, type GateView } from './approval-presence'
-import { receiptAppend, requestRef, withdraws } from './approval-receipts'
+import { receiptAppend, requestRef, withdraws, type ReceiptWrite } from './approval-receipts'
 import { digest, dropMarker, leaveMarker, receiptsEnabled, type ReceiptMarker } from './receipt-markers'
 
+/** Why a decided request ends as withdrawn when its harness was gone before the answer was printed. */
+export const HARNESS_GONE_REASON = 'its harness went away before the answer reached it'
 /** Default wait: 9 minutes, below Claude Code's own 600 s hook timeout. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 540_000
 /** Longest wait accepted (the inbox examines a day of requests). */
@@ -104,9 +106,10 @@ export interface HookRun {
   /**
    * To run once the answer is out (printed): records the `delivered` receipt and leaves the marker
    * a later hook of the session settles (`receipt-markers.ts`); never throws. Absent when nothing
-   * was asked, or the request was withdrawn.
+   * was asked, or the request was withdrawn. `harnessGone`: the harness was gone when the answer
+   * was printed, so nobody read it: recorded as withdrawn, never as delivered.
    */
-  delivered?: () => Promise<void>
+  delivered?: (harnessGone?: boolean) => Promise<void>
 }
 
 const isHub = (h: HookContext['hub']): h is AppendAndWait => !('unreachable' in h)
@@ -369,7 +372,8 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
     const itself = opts.answered?.aborted === true ? answeredItselfReason(adapter, opts.answered.reason) : null
     const gone = opts.gone?.aborted === true || itself !== null
     const ending = itself ?? (gone ? ABANDONED_REASON : opts.signal?.aborted ? 'the harness stopped the hook before a decision' : '')
-    try {
+    /** Records the timeout (or abandonment); the thread's decisions after it (a human one just before ours wins). */
+    const appendTimeout = async (): Promise<HubEventEnvelope[]> => {
       const mine = await hub.append(
         decisionAppend(request, {
           decision: 'timeout',
@@ -378,10 +382,20 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
           from_agent: ask.agent
         })
       )
-      // a human decision may have landed just before ours: the first one wins
       const thread = await hub.list({ correlation_id: request.correlation_id!, type: EventType.approvalDecision, order: 'asc', limit: 50 })
-      decisions = thread.events.length ? thread.events : [mine]
-      for (const e of decisions) if (decidesRequest(e, request)) await judge(e)
+      const all = thread.events.length ? thread.events : [mine]
+      for (const e of all) if (decidesRequest(e, request)) await judge(e)
+      return all
+    }
+    try {
+      // a decision that landed while the wait was stopping wins: nothing more is appended (a
+      // timeout beside it would stand in the thread as a second decision)
+      const landed = (
+        await hub.list({ correlation_id: request.correlation_id!, type: EventType.approvalDecision, order: 'asc', limit: 50 })
+      ).events.filter((e) => decidesRequest(e, request))
+      for (const e of landed) await judge(e)
+      if (landed.length && foldApproval(request, landed, { hub: hub.location, palace: hub.location }, trust).decision) decisions = landed
+      else decisions = await appendTimeout()
     } catch (err) {
       ctx.warn(`muster approve-hook: timed out, and the timeout could not be recorded: ${(err as Error).message}`)
       return answer('deny', timeoutReason(timeoutMs, ending), request.correlation_id)
@@ -412,7 +426,7 @@ function markerKeeper(
   call: HarnessCall,
   ask: ApprovalAsk,
   request: Pick<HubEventEnvelope, 'id' | 'correlation_id' | 'stream' | 'from_agent'>
-): { waiting(): void; delivered(verdict: 'allow' | 'deny'): () => Promise<void>; drop(): Promise<void> } {
+): { waiting(): void; delivered(verdict: 'allow' | 'deny'): (harnessGone?: boolean) => Promise<void>; drop(): Promise<void> } {
   const ref = requestRef(request)
   const where = ctx.receipts
   const session = call.session_id
@@ -442,19 +456,24 @@ function markerKeeper(
   return {
     waiting: () => leave('waiting'),
     drop: async () => drop(),
-    delivered: (verdict) => async () => {
-      if (verdict === 'allow') leave('allow')
-      else drop()
-      const hub = ctx.hub
-      if (!isHub(hub)) return
-      try {
-        await hub.append(
-          receiptAppend(ref, { stage: 'delivered', hook_event: call.event, from_agent: ask.agent, verdict, tool_use_id: call.tool_use_id })
-        )
-      } catch (err) {
-        ctx.warn(`muster approve-hook: the answer was delivered, but its receipt was not recorded: ${(err as Error).message}`)
+    delivered:
+      (verdict) =>
+      async (harnessGone = false) => {
+        // the harness went away before it could read the answer: nothing of it runs, and no later
+        // event of the harness will say so, so the request ends here as withdrawn, not delivered
+        if (verdict === 'allow' && !harnessGone) leave('allow')
+        else drop()
+        const hub = ctx.hub
+        if (!isHub(hub)) return
+        const receipt: ReceiptWrite = harnessGone
+          ? { stage: 'withdrawn', hook_event: 'approve-hook', from_agent: ask.agent, reason: HARNESS_GONE_REASON, verdict }
+          : { stage: 'delivered', hook_event: call.event, from_agent: ask.agent, verdict, tool_use_id: call.tool_use_id }
+        try {
+          await hub.append(receiptAppend(ref, receipt))
+        } catch (err) {
+          ctx.warn(`muster approve-hook: the ${receipt.stage} receipt of the answer was not recorded: ${(err as Error).message}`)
+        }
       }
-    }
   }
 }
 

@@ -95,8 +95,8 @@ export function harnessChain(bins: ReadonlySet<string> = harnessBins(), start = 
   return near
 }
 
-/** An AbortSignal aborted when the harness is gone; `stop()` ends the watch. */
-export function watchHarness(pollMs = HARNESS_POLL_MS): { signal: AbortSignal; stop(): void } {
+/** An AbortSignal aborted when the harness is gone; `check()` looks now (and aborts when gone); `stop()` ends the watch. */
+export function watchHarness(pollMs = HARNESS_POLL_MS): { signal: AbortSignal; check(): boolean; stop(): void } {
   const c = new AbortController()
   const myParent = process.ppid
   const watched = process.platform === 'linux' ? harnessChain() : []
@@ -115,5 +115,12 @@ export function watchHarness(pollMs = HARNESS_POLL_MS): { signal: AbortSignal; s
     }
   }, pollMs)
   timer.unref()
-  return { signal: c.signal, stop: () => clearInterval(timer) }
+  const check = (): boolean => {
+    if (!c.signal.aborted && gone()) {
+      clearInterval(timer)
+      c.abort()
+    }
+    return c.signal.aborted
+  }
+  return { signal: c.signal, check, stop: () => clearInterval(timer) }
 }

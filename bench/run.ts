@@ -20,6 +20,7 @@ import { machineBaselineMs, median, printReport, type Figure } from './report'
 import { patchFigures } from './patch-bench'
 import { phoneFigures } from './phone-bench'
 import { gatesFigures } from './gates-bench'
+import { presenceFigures } from './presence-bench'
 import { receiptHookFigures, sessionHookFigures } from './session-hook-bench'
 import { safeWriteFigures } from './write-bench'
 
@@ -150,6 +151,7 @@ async function main(): Promise<void> {
       ['session-hook', () => sessionHookFigures(ROOT, work)],
       ['receipt-hook', async () => receiptHookFigures(ROOT, work)],
       ['gates', () => gatesFigures(ROOT, work)],
+      ['presence', () => presenceFigures()],
       [
         'hub',
         async () => {

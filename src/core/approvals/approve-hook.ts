@@ -36,7 +36,7 @@ import type { HarnessAdapter, HarnessCall, HookVerdict } from './harnesses'
 import { readHookInput } from './hook-input'
 import { allowlistedReason } from './allowlist-mirror'
 import { riskOf, presenceNeeded, RISK_CATEGORY_LABEL } from '../../shared/approvals/presence'
-import { emptyPresence, type HookPresence } from '../presence'
+import { emptyPresence, preloadPresenceCheck, type HookPresence } from '../presence'
 import { GATE, decisionPresence, inputSha256, type GateView } from './approval-presence'
 import { receiptAppend, requestRef, withdraws, type ReceiptWrite } from './approval-receipts'
 import { digest, dropMarker, leaveMarker, receiptsEnabled, type ReceiptMarker } from './receipt-markers'
@@ -357,6 +357,8 @@ export async function runApproveHook(stdin: string, opts: HookOptions, ctx: Hook
     if (!needsPresence || verdicts.has(e.id) || e.metadata.decision !== 'allow') return
     verdicts.set(e.id, await decisionPresence(e, request, fullInputSha, credentials))
   }
+  // the operator takes seconds at least: load the verifier meanwhile, not after the decision
+  if (needsPresence) void preloadPresenceCheck()
   const stop = anySignal([opts.signal, opts.gone, opts.answered])
   const marks = markerKeeper(ctx, call, ask, request)
   marks.waiting()

@@ -4,7 +4,7 @@
  * admin-owned gate files the hook trusts. Code outside src/core/presence imports only this.
  */
 export { originServes, readCredential, readProof, validRpId, type PresenceProof, type StoredCredential } from './credentials'
-export { challengeFor, verifyPresence, type PresenceVerdict } from './verify-assertion'
+export { challengeFor, preloadPresenceCheck, verifyPresence, type PresenceVerdict } from './verify-assertion'
 export { PRESENCE_FILE, emptyPresence, parsePresence, readPresence, writePresence, type PresenceConfig } from './presence-config'
 export { GATE_FORMAT, readGateFile, rootOwnedProblem, type GateFile } from './gate-file'
 export { loadHookPresence, type HookPresence } from './hook-presence'

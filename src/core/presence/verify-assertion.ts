@@ -27,6 +27,25 @@ function originOf(proof: PresenceProof): string | null {
   }
 }
 
+/**
+ * Loads the WebAuthn library ahead of a check (a hook waiting on an allow that needs presence),
+ * and WebCrypto's ECDSA engine, so the check itself, when the decision arrives, costs only the
+ * verification. Never rejects.
+ */
+export async function preloadPresenceCheck(): Promise<void> {
+  try {
+    await import('./webauthn-lib')
+    // WebCrypto's first ECDSA use sets up its engine (tens of ms): do it now, on a throwaway key
+    const { subtle } = globalThis.crypto
+    const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' }
+    const key = await subtle.generateKey(alg, false, ['sign', 'verify'])
+    const data = new Uint8Array(32)
+    await subtle.verify(alg, key.publicKey, await subtle.sign(alg, key.privateKey, data), data)
+  } catch {
+    // the check itself will say why
+  }
+}
+
 /** Checks `proof` over `text` against `credentials` (see the file comment). */
 export async function verifyPresence(
   proof: PresenceProof | null,

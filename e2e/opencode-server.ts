@@ -134,12 +134,18 @@ async function api<T>(url: string, init?: { method: string; body: unknown }): Pr
 export async function startOpenCodeServe(user: OpenCodeUser): Promise<OpenCodeServer> {
   const port = await freePort()
   const run = startHarness(OPENCODE, ['serve', '--hostname', '127.0.0.1', '--port', String(port)], user.project, openCodeEnv(user))
+  // a server that never listens is stopped (a test that times out here would leave it running)
   const url = await new Promise<string>((resolve, reject) => {
+    const started = Date.now()
     const timer = setInterval(() => {
       const m = /listening on (http:\/\/\S+)/.exec(run.output())
       if (m) {
         clearInterval(timer)
         resolve(m[1]!.replace(/\/$/, ''))
+      } else if (Date.now() - started > 120_000) {
+        clearInterval(timer)
+        run.kill()
+        reject(new Error(`opencode serve did not listen within 120 s: ${run.output()}`))
       }
     }, 100)
     void run.done.then((r) => (clearInterval(timer), reject(new Error(`opencode serve exited ${r.code}: ${r.out}`))))

@@ -254,19 +254,19 @@ describe('an approval survives any one process killed at any stage', () => {
       })
       const items = itemsOf(agent)!
 
-      // one request, one decision at most, no conflict, no receipt stage twice
+      // one request; the operator's decision once (a retried send is not a second one), kept in the
+      // thread; beside it at most the hook's own record that its harness went away, when the two
+      // raced: the first one wins, the other stands as a conflict, and nothing was delivered
       expect(items).toHaveLength(1)
-      // the operator's decision once (a retried send is not a second one); beside it, only the hook's
-      // own record that its harness went away, when the two raced (the first one wins)
       const all = [final.decision, ...final.conflicts]
       expect(all.filter((d) => d?.decided_by === OPERATOR)).toHaveLength(decided.accepted ? 1 : 0)
-      expect(final.conflicts.every((c) => c.decided_by === 'abandoned')).toBe(true)
+      expect(all.filter((d) => d?.decided_by === 'abandoned').length).toBeLessThanOrEqual(1)
+      expect(all.every((d) => d === null || d.decided_by === OPERATOR || d.decided_by === 'abandoned')).toBe(true)
       if (final.conflicts.length) expect(['withdrawn', 'not_delivered']).toContain(final.stage)
+      else if (decided.accepted) expect(final.decision).toMatchObject({ decision: 'allow', decided_by: OPERATOR })
+      // no receipt stage twice
       const stages = (final.receipts ?? []).map((r) => r.stage)
       expect(stages.length, stages.join(',')).toBe(new Set(stages).size)
-      // a decision the operator was told is recorded stands; one refused was not recorded
-      if (decided.accepted) expect(final.decision).toMatchObject({ decision: 'allow', decided_by: OPERATOR })
-      else expect(final.decision?.decided_by === OPERATOR).toBe(false)
       // nothing recorded as delivered that the harness did not read, or as ran that did not run
       if (stages.includes('delivered')) expect(printedAllow).toBe(true)
       if (final.outcome === 'ran') expect(ran).toBe(true)

@@ -17,7 +17,7 @@ import { launcherPath, writeLauncher } from '../src/core/approvals/gate-launcher
 import { LocalHub } from '../src/core/hub/local/local-hub'
 import { createHub } from '../src/core/hub/store/schema'
 import { createService, drainHookJobs } from '../src/core/root'
-import { roundRatios } from './cli-bench'
+import { againstNode, roundRatios } from './cli-bench'
 import { serve } from './hub-bench'
 import { median, percentile, type Figure } from './report'
 
@@ -144,28 +144,26 @@ export async function approvalsFigures(root: string, work: string): Promise<Figu
   writeLauncher(home, { node: process.execPath, build: bin })
   const launcher = launcherPath(home)
   const hookArgs = (agent: string) => ['approve-hook', '--home', home, '--palace', palace, '--agent', agent]
-  const nodeTimes: number[] = []
-  const hookTimes: number[] = []
-  for (let i = 0; i < ROUNDS; i++) {
-    let t = performance.now()
-    spawnSync(process.execPath, ['-e', '0'])
-    nodeTimes.push(performance.now() - t)
-    t = performance.now()
-    const r = spawnSync(launcher, hookArgs('bench-claude'), {
-      input: hookInput('npm test -- --run'),
-      env: { ...process.env, MUSTER_HOME: '' },
-      encoding: 'utf8'
-    })
-    hookTimes.push(performance.now() - t)
-    if (r.status !== 0 || !r.stdout.includes('"permissionDecision":"allow"'))
-      throw new Error(`allowlisted hook did not allow: ${r.status} ${r.stdout} ${r.stderr}`)
-    // the hook leaves the record in its home's spool: drain it (as the app, serve or the next full
-    // hook would) before the next round, so every answered call is checked to be recorded once
-    await drainHookJobs(home, (line) => {
-      throw new Error(`recording the allowlisted call failed: ${line}`)
-    })
-    await recorded(palace, i + 1)
-  }
+  const { node: nodeTimes, ours: hookTimes } = await againstNode(
+    ROUNDS,
+    () => {
+      const r = spawnSync(launcher, hookArgs('bench-claude'), {
+        input: hookInput('npm test -- --run'),
+        env: { ...process.env, MUSTER_HOME: '' },
+        encoding: 'utf8'
+      })
+      if (r.status !== 0 || !r.stdout.includes('"permissionDecision":"allow"'))
+        throw new Error(`allowlisted hook did not allow: ${r.status} ${r.stdout} ${r.stderr}`)
+    },
+    async (i) => {
+      // the hook leaves the record in its home's spool: drain it (as the app, serve or the next full
+      // hook would) before the next round, so every answered call is checked to be recorded once
+      await drainHookJobs(home, (line) => {
+        throw new Error(`recording the allowlisted call failed: ${line}`)
+      })
+      await recorded(palace, i + 1)
+    }
+  )
   const hookMs = median(hookTimes)
   const nodeMs = median(nodeTimes)
   const ratios = roundRatios(hookTimes, nodeTimes)

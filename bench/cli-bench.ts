@@ -25,6 +25,30 @@ export function interleavedMedians(commands: string[][], rounds: number, cwd?: s
   return interleavedRuns(commands, rounds, cwd).map(median)
 }
 
+/**
+ * Interleaved rounds of a bare `node -e 0` and `run(i)` (one whole process of ours, timed; it throws
+ * on a wrong answer), each followed by `after(i)`, untimed (so work a round leaves behind does not
+ * slow the next timed process). Wall times in ms.
+ */
+export async function againstNode(
+  rounds: number,
+  run: (i: number) => void,
+  after?: (i: number) => Promise<void>
+): Promise<{ node: number[]; ours: number[] }> {
+  const node: number[] = []
+  const ours: number[] = []
+  for (let i = 0; i < rounds; i++) {
+    let t = performance.now()
+    spawnSync(process.execPath, ['-e', '0'])
+    node.push(performance.now() - t)
+    t = performance.now()
+    run(i)
+    ours.push(performance.now() - t)
+    await after?.(i)
+  }
+  return { node, ours }
+}
+
 /** Each round's ratio of `ours` to `base` (runs of the same round share the machine's load). */
 export function roundRatios(ours: number[], base: number[]): number[] {
   return ours.map((t, i) => t / base[i]!)

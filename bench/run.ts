@@ -149,7 +149,7 @@ async function main(): Promise<void> {
       ['patch', () => patchFigures(work, BIN)],
       ['approvals', () => approvalsFigures(ROOT, work)],
       ['session-hook', () => sessionHookFigures(ROOT, work)],
-      ['receipt-hook', async () => receiptHookFigures(ROOT, work)],
+      ['receipt-hook', () => receiptHookFigures(ROOT, work)],
       ['gates', () => gatesFigures(ROOT, work)],
       ['presence', () => presenceFigures()],
       [

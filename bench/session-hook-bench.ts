@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { LocalHub } from '../src/core/hub/local/local-hub'
 import { createHub } from '../src/core/hub/store/schema'
-import { roundRatios } from './cli-bench'
+import { againstNode, roundRatios } from './cli-bench'
 import { median, type Figure } from './report'
 
 const ROUNDS = 21
@@ -44,23 +44,16 @@ function postToolUse(n: number): string {
 }
 
 /** The receipt hook on PostToolUse, whole process, against node -e 0. */
-export function receiptHookFigures(root: string, work: string): Figure[] {
+export async function receiptHookFigures(root: string, work: string): Promise<Figure[]> {
   const bin = join(root, 'bin', 'muster.cjs')
   const home = join(work, 'home-receipt-hook')
   const palace = join(work, 'receipt-hook-hub')
   createHub(palace).close()
-  const nodeTimes: number[] = []
-  const hookTimes: number[] = []
-  for (let i = 0; i < ROUNDS; i++) {
-    let t = performance.now()
-    spawnSync(process.execPath, ['-e', '0'])
-    nodeTimes.push(performance.now() - t)
-    t = performance.now()
-    const args = [bin, '--home', home, '--palace', palace, 'session-hook', '--agent', 'bench-claude', '--harness', 'claude', '--receipts']
+  const args = [bin, '--home', home, '--palace', palace, 'session-hook', '--agent', 'bench-claude', '--harness', 'claude', '--receipts']
+  const { node: nodeTimes, ours: hookTimes } = await againstNode(ROUNDS, (i) => {
     const r = spawnSync(process.execPath, args, { input: postToolUse(i) })
-    hookTimes.push(performance.now() - t)
     if (r.status !== 0) throw new Error(`receipt hook failed: ${r.status} ${r.stderr}`)
-  }
+  })
   const ratios = roundRatios(hookTimes, nodeTimes)
   const hookMs = median(hookTimes)
   const nodeMs = median(nodeTimes)
@@ -96,26 +89,17 @@ export async function sessionHookFigures(root: string, work: string): Promise<Fi
   const home = join(work, 'home-session-hook')
   const palace = join(work, 'session-hook-hub')
   createHub(palace).close()
-  const nodeTimes: number[] = []
-  const hookTimes: number[] = []
-  for (let i = 0; i < ROUNDS; i++) {
-    let t = performance.now()
-    spawnSync(process.execPath, ['-e', '0'])
-    nodeTimes.push(performance.now() - t)
-    t = performance.now()
-    const r = spawnSync(
-      process.execPath,
-      [bin, '--home', home, '--palace', palace, 'session-hook', '--agent', 'bench-claude', '--harness', 'claude'],
-      {
-        input: payload(i)
-      }
-    )
-    hookTimes.push(performance.now() - t)
-    if (r.status !== 0 || String(r.stderr).trim()) throw new Error(`session-hook failed: ${r.status} ${r.stderr}`)
+  const hookArgs = [bin, '--home', home, '--palace', palace, 'session-hook', '--agent', 'bench-claude', '--harness', 'claude']
+  const { node: nodeTimes, ours: hookTimes } = await againstNode(
+    ROUNDS,
+    (i) => {
+      const r = spawnSync(process.execPath, hookArgs, { input: payload(i) })
+      if (r.status !== 0 || String(r.stderr).trim()) throw new Error(`session-hook failed: ${r.status} ${r.stderr}`)
+    },
     // the detached worker appends after the hook exited: let it finish before the next round, so
     // it does not slow a timed process on a 2-core machine
-    await landedAtLeast(palace, i + 1)
-  }
+    (i) => landedAtLeast(palace, i + 1).then(() => undefined)
+  )
   // the detached workers append after the hooks exited: wait for all of them
   const hub = new LocalHub(palace)
   let landed = 0

@@ -12,7 +12,7 @@ import { test, expect, type Served } from './fixtures'
 import { FAULT_CASES, type FaultCase } from '../test/helpers/gate-faults-matrix'
 import { startGeminiStandIn } from './gemini-stand-in'
 import { CODEX, COPILOT, GEMINI, runCodex, runCopilot, runGemini } from './harness-launch'
-import { fleetPalace } from './harness-run'
+import { fleetPalace, type HarnessRun } from './harness-run'
 import { startResponsesStandIn } from './responses-stand-in'
 
 const CLI = { codex: CODEX, gemini: GEMINI, copilot: COPILOT } as Record<string, string>
@@ -42,40 +42,36 @@ function breaker(served: Served, workDir: string, fault: FaultCase['fault']): ()
   }
 }
 
-/** Runs the case's harness with the fault; resolves with what reached the model and the output. */
-async function runCase(served: Served, workDir: string, c: FaultCase, marker: string): Promise<{ model: string; out: string }> {
-  const fault = breaker(served, workDir, c.fault)
-  const command = `touch ${marker}`
-  if (c.harness === 'codex') {
+/** How each harness of the matrix runs: its stand-in, the harness, and what its model was told. */
+const RUNNERS: Record<string, (served: Served, workDir: string, command: string, fault: () => void) => Promise<Ran>> = {
+  codex: async (served, workDir, command, fault) => {
     const s = await startResponsesStandIn(command)
-    const run = runCodex(served, workDir, s, 'exec', fault)
-    try {
-      const out = await run.done
-      return { model: JSON.stringify(s.outputs), out: out.out }
-    } finally {
-      run.kill()
-      await s.close()
-    }
-  }
-  if (c.harness === 'gemini') {
+    return finish(runCodex(served, workDir, s, 'exec', fault), s, () => s.outputs)
+  },
+  gemini: async (served, workDir, command, fault) => {
     const s = await startGeminiStandIn(command)
-    const run = runGemini(served, workDir, s, fault)
-    try {
-      const out = await run.done
-      return { model: JSON.stringify(s.responses), out: out.out }
-    } finally {
-      run.kill()
-      await s.close()
-    }
+    return finish(runGemini(served, workDir, s, fault), s, () => s.responses)
+  },
+  copilot: async (served, workDir, command, fault) => {
+    const s = await startChatStandIn(command)
+    return finish(runCopilot(served, workDir, s, fault), s, () => s.toolResults)
   }
-  const s = await startChatStandIn(command)
-  const run = runCopilot(served, workDir, s, fault)
+}
+
+/** What reached the model, and the harness's output. */
+interface Ran {
+  model: string
+  out: string
+}
+
+/** Waits for the harness to end; then stops it (if still there) and its stand-in. */
+async function finish(run: HarnessRun, standIn: { close(): Promise<void> }, told: () => unknown): Promise<Ran> {
   try {
     const out = await run.done
-    return { model: JSON.stringify(s.toolResults), out: out.out }
+    return { model: JSON.stringify(told()), out: out.out }
   } finally {
     run.kill()
-    await s.close()
+    await standIn.close()
   }
 }
 
@@ -84,7 +80,7 @@ for (const c of FAULT_CASES) {
     test.skip(!existsSync(CLI[c.harness]!), `${c.harness} CLI absent (.cache: filled by .ci/run): skipping the real-harness e2e`)
     test.setTimeout(240_000)
     const marker = join(workDir, `${c.harness}-project`, `${c.fault}-marker.txt`)
-    const { model, out } = await runCase(demo, workDir, c, marker)
+    const { model, out } = await RUNNERS[c.harness]!(demo, workDir, `touch ${marker}`, breaker(demo, workDir, c.fault))
     expect(existsSync(marker), out).toBe(false)
     expect(model, out).toMatch(c.model)
   })

@@ -4,7 +4,7 @@
  * table is generated from this and each harness's own `faults` (`test/readme-harness-faults.test.ts`
  * checks it), so the README says "real CLI" only where a real CLI was seen doing it.
  */
-import type { GateFault } from '../../src/shared/contract/gates-types'
+import type { GateFault } from '../../src/shared/approvals/gate-faults'
 import type { HarnessId } from '../../src/shared/contract/hub-vocabulary'
 
 /** One (harness, fault) pair run against the real CLI. */

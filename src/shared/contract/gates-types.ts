@@ -59,15 +59,3 @@ export const GatesReportSchema = z.object({
 })
 /** Every gate of a home, as last checked. */
 export type GatesReport = z.infer<typeof GatesReportSchema>
-
-/** A fault the gate may meet between the harness and the operator. */
-export type GateFault = 'hub-unreachable' | 'build-missing' | 'hook-crash' | 'hook-timeout' | 'untrusted' | 'bad-input'
-/** Every fault, in the order the README table lists them. */
-export const GATE_FAULTS: readonly GateFault[] = [
-  'hub-unreachable',
-  'build-missing',
-  'hook-crash',
-  'hook-timeout',
-  'untrusted',
-  'bad-input'
-]

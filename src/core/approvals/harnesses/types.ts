@@ -6,7 +6,7 @@
  */
 import type { CallProvenance } from '../../../shared/approvals/provenance'
 import type { ToolInput } from '../../../shared/approvals/tool-call'
-import type { GateFault } from '../../../shared/contract/gates-types'
+import type { GateFault } from '../../../shared/approvals/gate-faults'
 import type { HarnessId, ReceiptOutcome } from '../../../shared/contract/hub-vocabulary'
 import type { SessionStateName } from '../../../shared/contract/session-state'
 import type { UsageReader } from './usage-reading'
@@ -133,7 +133,7 @@ export interface ReceiptSpec {
   since?: string
 }
 
-export { GATE_FAULTS, type GateFault } from '../../../shared/contract/gates-types'
+export { GATE_FAULTS, type GateFault } from '../../../shared/approvals/gate-faults'
 
 /** What happens to the agent's call on one fault: blocked, blocked only in some modes, or let through (the harness offers no way). */
 export interface FaultHandling {

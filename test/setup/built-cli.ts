@@ -10,6 +10,8 @@ import { join, resolve } from 'node:path'
 import type { TestProject } from 'vitest/node'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
+/** Where this run's built CLI is, once built (the run's own process only). */
+const BUILT_ENV = 'MUSTER_TEST_BUILT_CLI_DIR'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,6 +22,13 @@ declare module 'vitest' {
 
 /** Builds the CLI and provides its folder; returns the teardown that removes it. */
 export default function setup(project: TestProject): () => void {
+  // vitest runs a global setup once for the run and once per project (vitest.config.ts): the first
+  // builds, the others hand out the same folder; the first one's teardown removes it at the end
+  const built = process.env[BUILT_ENV]
+  if (built) {
+    project.provide('builtCliDir', built)
+    return () => undefined
+  }
   const base = join(ROOT, 'node_modules', '.cache')
   mkdirSync(base, { recursive: true })
   const dir = mkdtempSync(join(base, 'muster-cli-'))
@@ -29,6 +38,7 @@ export default function setup(project: TestProject): () => void {
     encoding: 'utf8'
   })
   if (r.status !== 0) throw new Error(`building the CLI failed: ${r.stderr}`)
+  process.env[BUILT_ENV] = dir
   project.provide('builtCliDir', dir)
   return () => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })
 }

@@ -7,7 +7,9 @@ import { HAS_SHARED_FIXTURES, SHARED_FIXTURES } from '../helpers/fixtures'
 
 /** Prints the one skip line; nothing when the upstream fixtures are present. */
 export default function setup(): void {
-  if (!HAS_SHARED_FIXTURES) {
+  // vitest runs a global setup once for the run and once per project (vitest.config.ts): one line
+  if (!HAS_SHARED_FIXTURES && !process.env.MUSTER_UPSTREAM_NOTICE_SAID) {
+    process.env.MUSTER_UPSTREAM_NOTICE_SAID = '1'
     console.log(
       `upstream-file suites skipped: ${SHARED_FIXTURES} not found (CI puts shared/ beside the repository; or set MUSTER_SHARED_DIR)`
     )

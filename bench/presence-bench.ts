@@ -1,9 +1,9 @@
 /**
  * Presence (issue 31): a decided call under a presence policy carries a WebAuthn assertion the
  * hook verifies before it answers. Verifying must add at most 5 ms to that call: the first
- * verification of a process, whose WebAuthn library the hook loads while it waits for the operator
- * (measured apart: it overlaps the wait), and the p95 of the next ones. The
- * assertions come from the test's software authenticator, as the CLI tests make them.
+ * verification of a process, whose WebAuthn library the hook loads and warms up on a throwaway
+ * proof while it waits for the operator (measured apart: it overlaps the wait), and the p95 of the
+ * next ones. The assertions come from the test's software authenticator, as the CLI tests make them.
  */
 import { challengeFor, preloadPresenceCheck, verifyPresence } from '../src/core/presence'
 import { decisionChallengeText } from '../src/shared/approvals/presence'
@@ -51,7 +51,7 @@ export async function presenceFigures(): Promise<Figure[]> {
       value: first!,
       unit: 'ms',
       budget: 5,
-      note: `what a hook adds to its one decided call; the library's load (${loadMs.toFixed(0)} ms here, from node_modules) overlaps the wait for the operator`
+      note: `what a hook adds to its one decided call; the library's load and a warm-up check on a throwaway proof (${loadMs.toFixed(0)} ms here, from node_modules) overlap the wait for the operator`
     },
     {
       name: 'presence: assertion verified, p95',

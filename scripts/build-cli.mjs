@@ -228,7 +228,7 @@ const webauthnTree = {
     b.onResolve({ filter: /.*/ }, async (a) => {
       if (a.pluginData === 'webauthn') return undefined
       const fromTree = WEBAUTHN_TREE.test(a.importer)
-      if (!fromTree && a.path !== '@simplewebauthn/server') return undefined
+      if (!fromTree && a.path !== '@simplewebauthn/server' && a.path !== '@simplewebauthn/server/helpers') return undefined
       let path = a.path
       // a bare package from inside the tree: its ES build (`module`), where it has one
       if (/^[^./]/.test(path) && !isBuiltin(path)) {

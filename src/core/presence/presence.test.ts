@@ -14,6 +14,7 @@ import {
   challengeFor,
   emptyPresence,
   loadHookPresence,
+  preloadPresenceCheck,
   readPresence,
   rootOwnedProblem,
   verifyPresence
@@ -131,6 +132,11 @@ describe('presence', () => {
     })
     expect(await verifyPresence({ ...good, signature: good.signature.slice(0, -4) + 'AAAA' }, text, [cred])).toMatchObject({ ok: false })
     expect(await verifyPresence(null, text, [cred])).toMatchObject({ ok: false, why: 'no presence proof' })
+  })
+
+  it('the preload warms the check up on a throwaway proof that the real check accepts', async () => {
+    // a warm-up that stopped verifying would leave the first decided call to pay the first-use costs again
+    expect(await preloadPresenceCheck()).toMatchObject({ ok: true, credential: { name: 'warm-up', rp_id: 'localhost' } })
   })
 
   it('the hook trusts an admin-owned gate file only when nobody but root can change it, and fails closed otherwise', () => {

@@ -13,7 +13,7 @@
  * unreadable or another DB's (`core/usage/gate-file.ts`), every call goes to the full hook, which
  * holds the calls of over-budget sessions for the operator, allowlisted or not.
  */
-import { readSync, writeSync } from 'node:fs'
+import { readSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import {
@@ -34,6 +34,7 @@ import { presenceNeeded } from '../shared/approvals/presence'
 import { readGate } from '../core/usage'
 import { isAgentId } from '../shared/agent-id'
 import { parseHookArgv, type HookCliOptions } from './commands/hook-flags'
+import { writeDirect } from './direct-write'
 
 /**
  * What the fast path did: answered (with the exit code; everything is written, the process may
@@ -70,29 +71,10 @@ function readStdinSync(max: number): Buffer {
   return Buffer.concat(chunks)
 }
 
-/**
- * Writes all of `text` to `fd` with blocking writes (no stream set up: the process exits right
- * after, with nothing left to flush); false when nobody reads it any more (EPIPE).
- */
-function writeFd(fd: 1 | 2, text: string): boolean {
-  const bytes = Buffer.from(text)
-  for (let at = 0; at < bytes.length;) {
-    try {
-      at += writeSync(fd, bytes, at)
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code
-      if (code === 'EPIPE') return false
-      if (code !== 'EAGAIN') throw err
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1)
-    }
-  }
-  return true
-}
-
 /** A line on stderr; never throws (the answer is out by then). */
 function warn(line: string): void {
   try {
-    writeFd(2, line)
+    writeDirect(2, line)
   } catch {
     // stderr closed: nobody to tell
   }
@@ -180,7 +162,7 @@ export function answerAllowlisted(argv: readonly string[]): FastAnswer {
   }
   let received: boolean
   try {
-    received = writeFd(1, reply.stdout)
+    received = writeDirect(1, reply.stdout)
   } catch {
     received = false
   }

@@ -2,7 +2,7 @@
  * Printing for the CLI: JSON or human text, terminal-width-aware padding (CJK and emoji take two
  * columns), and the one-line error convention (`{"error": ...}` with --json).
  */
-import { writeSync } from 'node:fs'
+import { writeDirect } from './direct-write'
 import { visible } from '../shared/visible-text'
 import { relativeTime } from '../shared/relative-time'
 
@@ -50,25 +50,6 @@ export function directIo(): CliIo {
  */
 export function writeStdout(text: string): boolean {
   return writeDirect(1, text)
-}
-
-/**
- * Writes `text` to descriptor `fd` with blocking `write`s (no stream set up); false when nobody
- * reads it any more (EPIPE). A pipe a parent left non-blocking is waited on.
- */
-function writeDirect(fd: 1 | 2, text: string): boolean {
-  const bytes = Buffer.from(text)
-  for (let at = 0; at < bytes.length;) {
-    try {
-      at += writeSync(fd, bytes, at)
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code
-      if (code === 'EPIPE') return false
-      if (code !== 'EAGAIN') throw err
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1)
-    }
-  }
-  return true
 }
 
 /** Reads the process's stdin to its end, as bytes. */

@@ -12,7 +12,8 @@ import {
   uninstallGate,
   OperatorKeys,
   trustedKeyIds,
-  type HookProgram
+  type HookProgram,
+  type HookTarget
 } from '../../core/approvals'
 import { userHome } from '../../core/hub'
 import type { HookCliOptions } from '../commands/hook-flags'
@@ -72,6 +73,12 @@ export function installedHome(cmd: Command, io: CliIo): string | undefined {
   return given || io.env.MUSTER_HOME ? homeOf(cmd, io) : undefined
 }
 
+/** What an installed hook command names besides the program: `agent`, `--home`, the hub or palace, the project. */
+export function hookTarget(cmd: Command, io: CliIo, agent: string, o: { hub?: string; project?: string }): HookTarget {
+  const palace = globals(cmd).palace
+  return { agent, home: installedHome(cmd, io), palace: palace ? resolve(io.cwd, palace) : undefined, hub: o.hub, project: o.project }
+}
+
 /** Adds (or removes) Muster's hook in a harness's settings. */
 export async function installHookCommand(io: CliIo, own: InstallOptions, cmd: Command): Promise<void> {
   // `--agent`, `--hub`, `--project`, `--harness`, `--event` and `--timeout-ms` are also options of
@@ -100,11 +107,7 @@ export async function installHookCommand(io: CliIo, own: InstallOptions, cmd: Co
     {
       harness,
       settings: o.settings,
-      agent: o.agent,
-      home: installedHome(cmd, io),
-      palace: g.palace ? resolve(io.cwd, g.palace) : undefined,
-      hub: o.hub,
-      project: o.project,
+      ...hookTarget(cmd, io, o.agent, o),
       event: o.event,
       mode: o.mode,
       matcher: o.matcher,

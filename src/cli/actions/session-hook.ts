@@ -1,5 +1,5 @@
 /** `muster session-hook` through commander (the hook's own entry is faster), and `session-hook install`. */
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Command } from 'commander'
 import { harnessNamed, installLifecycle, LIFECYCLE_CHOICES, settingsFile, uninstallLifecycle } from '../../core/approvals'
@@ -7,7 +7,7 @@ import { userHome } from '../../core/hub'
 import { globals, homeOf } from '../context'
 import { CliError, printJson, type CliIo } from '../output'
 import { readAll } from '../approve-hook/run'
-import { hookProgram, installedHome } from './approve-hook'
+import { hookProgram, hookTarget } from './approve-hook'
 import type { SessionHookOptions } from '../session-hook/args'
 import { runSessionHook } from '../session-hook/run'
 import { isAgentId } from '../../shared/agent-id'
@@ -59,11 +59,7 @@ export async function installSessionHookCommand(io: CliIo, own: InstallOptions, 
     {
       harness,
       settings: o.settings,
-      agent: o.agent,
-      home: installedHome(cmd, io),
-      palace: g.palace ? resolve(io.cwd, g.palace) : undefined,
-      hub: o.hub,
-      project: o.project,
+      ...hookTarget(cmd, io, o.agent, o),
       program: hookProgram(homeOf(cmd, io), o.command),
       receipts: o.receipts === true,
       markersIn: homeOf(cmd, io)

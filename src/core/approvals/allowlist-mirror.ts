@@ -22,9 +22,10 @@
  *   matching) sends the hook to the DB as before.
  * Light on purpose (node:fs and node:path): the hook reads it on every tool call.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { closeSync, fsyncSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { firstAllowing, ruleLabel, type CallToMatch, type RuleSpec } from '../../shared/approvals/allow-rules'
+import { replaceFileSync } from '../replace-file'
 import { DecisionTrust, readSignature, rulePayload, type DecisionSigner, type SignatureRef } from './decision-trust'
 import { keysAfter, ledgerFileIdentity, ruleSigText, type LedgerState } from './trust-ledger'
 
@@ -125,7 +126,6 @@ function syncFolder(dir: string): void {
  */
 export function writeMirror(dbFile: string, rules: readonly MirroredRule[], signer: DecisionSigner, ledger: LedgerState | null): void {
   const target = mirrorPath(dbFile)
-  const tmp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
   const stateDb = fileIdentity(dbFile)
   const mirrored: MirroredRule[] = rules.map((r) => ({
     id: r.id,
@@ -149,17 +149,7 @@ export function writeMirror(dbFile: string, rules: readonly MirroredRule[], sign
     rules: mirrored,
     attested: signer.sign(mirrorPayload(stateDb, bound, mirrored))
   }
-  try {
-    writeFileSync(tmp, JSON.stringify(body), { mode: 0o600 })
-    renameSync(tmp, target)
-  } catch (err) {
-    try {
-      unlinkSync(tmp)
-    } catch {
-      // never written
-    }
-    throw err
-  }
+  replaceFileSync(target, JSON.stringify(body))
 }
 
 /**

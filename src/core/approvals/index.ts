@@ -54,6 +54,7 @@ export {
   uninstallLifecycle,
   type GateInstallResult,
   type HookProgram,
+  type HookTarget,
   type InstallPlace
 } from './gate-install'
 export { harnessVersion } from './harness-version'

@@ -17,10 +17,11 @@
  * plus two per rotation. Light on purpose (node:crypto, node:fs): the hook reads it.
  */
 import { createHash } from 'node:crypto'
-import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { stableJson } from '../../shared/approvals/tool-call'
 import type { Db } from '../sqlite'
+import { replaceFileSync } from '../replace-file'
 import { DecisionTrust, KEY_ID_RE, readSignature, type DecisionSigner, type SignatureRef } from './decision-trust'
 
 /** The ledger's file, beside the state DB. */
@@ -225,18 +226,7 @@ export function readLedgerFile(dir: string): LedgerRecord[] | null | 'damaged' {
 /** Writes the ledger file in `dir` whole: a temporary file renamed into place (so a new inode every time). */
 function writeLedgerFile(dir: string, records: readonly LedgerRecord[]): void {
   const file = join(dir, LEDGER_FILE)
-  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
-  try {
-    writeFileSync(tmp, `${JSON.stringify({ format: FORMAT, records })}\n`, { mode: 0o600 })
-    renameSync(tmp, file)
-  } catch (err) {
-    try {
-      unlinkSync(tmp)
-    } catch {
-      // never written
-    }
-    throw err
-  }
+  replaceFileSync(file, `${JSON.stringify({ format: FORMAT, records })}\n`)
 }
 
 /** The ledger of one state DB (and the file beside it, when the DB has a folder). */

@@ -9,8 +9,9 @@
  * hook's worker). It holds no signature: it can only send calls the long way, never allow one.
  * Light on purpose (node:fs, node:path): the fast path reads it on every tool call.
  */
-import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { replaceFileSync } from '../replace-file'
 
 /** The gate file's name, beside the state DB. */
 export const GATE_FILE = 'usage-gate.json'
@@ -39,19 +40,8 @@ export function gatePath(dbFile: string): string {
 /** Writes the gate file for the state DB at `dbFile`: the budgets crossed now (none: an empty list). */
 export function writeGate(dbFile: string, crossed: readonly GateEntry[], at = new Date()): void {
   const target = gatePath(dbFile)
-  const tmp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
   const body = { format: FORMAT, state_db: fileIdentity(dbFile), at: at.toISOString(), crossed }
-  try {
-    writeFileSync(tmp, JSON.stringify(body), { mode: 0o600 })
-    renameSync(tmp, target)
-  } catch (err) {
-    try {
-      unlinkSync(tmp)
-    } catch {
-      // never written
-    }
-    throw err
-  }
+  replaceFileSync(target, JSON.stringify(body))
 }
 
 /** The crossed budgets the gate file of `dbFile` names, or null when it cannot be trusted to say (missing, torn, another DB's). */

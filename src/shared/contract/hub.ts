@@ -58,7 +58,17 @@ export const HubFilters = z.object({
   preview: z.boolean().optional()
 })
 
-const HubRef = { hub: z.string(), palace: z.string() }
+/** The hub an answer came from: its registered name and palace folder. */
+export const HubRef = { hub: z.string(), palace: z.string() }
+/** The fields of a stored artifact's record, as MemPalace's artifact tools return them. */
+export const ArtifactRecordFields = {
+  id: z.string(),
+  kind: z.string(),
+  sha256: z.string(),
+  size_bytes: z.number().int(),
+  created_by: z.string(),
+  created_at: z.string()
+}
 
 /** Methods on hubs: registry, list/wait, threads, tasks, presence, writes as the operator, inbox, overview. */
 export const hubMethods = {
@@ -114,12 +124,7 @@ export const hubMethods = {
     input: HubSelector.extend({ id: Text, content: z.boolean().optional() }).strict(),
     output: z.object({
       ...HubRef,
-      id: z.string(),
-      kind: z.string(),
-      sha256: z.string(),
-      size_bytes: z.number().int(),
-      created_by: z.string(),
-      created_at: z.string(),
+      ...ArtifactRecordFields,
       metadata: z.record(z.string(), z.unknown()),
       /** The stored metadata text when `metadata` cannot say it exactly (as on events). */
       metadata_json: z.string().optional(),

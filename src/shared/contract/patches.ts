@@ -7,7 +7,7 @@
 import { z } from 'zod'
 import { ProjectName } from './fleet'
 import { HubEventSchema } from './hub-types'
-import { HubSelector } from './hub'
+import { ArtifactRecordFields, HubRef, HubSelector } from './hub'
 import {
   ApplyRunSchema,
   AuditEntrySchema,
@@ -21,7 +21,6 @@ import {
 export * from './patch-types'
 
 const Id = z.string().trim().min(1).max(200)
-const HubRef = { hub: z.string(), palace: z.string() }
 /** A shell command line (the project's test command). */
 const Command = z.string().trim().min(1, 'the test command is empty').max(4096)
 /** Test timeouts: a second to six hours. */
@@ -116,12 +115,7 @@ export const patchMethods = {
       ...HubRef,
       // the artifact record as mempalace_patch_submit returns it (warnings always present here)
       artifact: z.object({
-        id: z.string(),
-        kind: z.string(),
-        sha256: z.string(),
-        size_bytes: z.number().int(),
-        created_by: z.string(),
-        created_at: z.string(),
+        ...ArtifactRecordFields,
         origin_replica: z.string().nullable(),
         warnings: z.array(z.string())
       }),
@@ -158,12 +152,7 @@ export const patchMethods = {
     output: z.object({
       ...HubRef,
       artifact: z.object({
-        id: z.string(),
-        kind: z.string(),
-        sha256: z.string(),
-        size_bytes: z.number().int(),
-        created_by: z.string(),
-        created_at: z.string(),
+        ...ArtifactRecordFields,
         warnings: z.array(z.string())
       })
     })

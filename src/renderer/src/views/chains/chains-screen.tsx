@@ -4,7 +4,7 @@
  * that checks one invocation before it is sent.
  */
 import { useMemo, useState } from 'react'
-import { CircleAlert, ExternalLink, RefreshCw, TriangleAlert, Workflow } from 'lucide-react'
+import { CircleAlert, ExternalLink, TriangleAlert, Workflow } from 'lucide-react'
 import type { ChainFinding } from '../../../../shared/api'
 import { useChainFindings, useProjects } from '../../api/queries'
 import { Chip } from '../../components/chip'
@@ -15,6 +15,7 @@ import { plural } from '../../lib/format'
 import { roleHref } from '../../lib/muse-route'
 import { MuseTabs } from '../directives/muse-tabs'
 import { ChainCheckForm } from './chain-check-form'
+import { RefreshButton } from '../../components/refresh-button'
 
 /** What each rule means, one line, for the chips' tooltips. */
 const RULES: Record<ChainFinding['rule'], string> = {
@@ -94,9 +95,7 @@ export function ChainsScreen() {
         actions={
           <>
             <MuseTabs current="chains" />
-            <button type="button" className="btn-icon" onClick={() => void q.refetch()} aria-label="Check again" title="Check again">
-              <RefreshCw size={15} className={q.isFetching ? 'spin' : undefined} />
-            </button>
+            <RefreshButton query={q} label="Check again" size={15} />
           </>
         }
       />

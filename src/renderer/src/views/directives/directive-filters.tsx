@@ -1,10 +1,10 @@
 /** The filter bar: state (with counts), project, role and free text. */
 import type { RefObject } from 'react'
-import { Search, X } from 'lucide-react'
 import { DIRECTIVE_STATES } from '../../../../shared/directive-query'
 import type { StateFilter } from './directive-model'
 import { useDirectivesUi } from './directives-store'
 import { FilterSelect } from '../../components/filter-select'
+import { SearchBox } from '../../components/search-box'
 
 const LABELS: Record<StateFilter, string> = {
   all: 'All',
@@ -67,26 +67,19 @@ export function DirectiveFilterBar({
         ariaLabel="Role"
         testId="directive-role-filter"
       />
-      <div className="search dir-search">
-        <Search size={14} aria-hidden />
-        <input
-          ref={searchRef}
-          className="input"
-          placeholder="Filter id, title, body, file…  ( / )"
-          value={ui.text}
-          onChange={(e) => ui.setFilter({ text: e.target.value })}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') e.currentTarget.blur()
-          }}
-          aria-label="Filter directives"
-          data-testid="directive-text-filter"
-        />
-        {ui.text && (
-          <button type="button" className="btn-icon" onClick={() => ui.setFilter({ text: '' })} aria-label="Clear text filter">
-            <X size={13} />
-          </button>
-        )}
-      </div>
+      <SearchBox
+        className="dir-search"
+        inputRef={searchRef}
+        value={ui.text}
+        onChange={(text) => ui.setFilter({ text })}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') e.currentTarget.blur()
+        }}
+        placeholder="Filter id, title, body, file…  ( / )"
+        label="Filter directives"
+        testId="directive-text-filter"
+        clearLabel="Clear text filter"
+      />
       {filtered && (
         <button type="button" className="link-btn dir-clear" onClick={ui.clearFilters}>
           Clear filters

@@ -1,6 +1,6 @@
 /** The Directives screen: every 📡 directive across projects, filters, detail pane, pickup and send. */
 import { useEffect, useMemo, useRef } from 'react'
-import { Plus, RefreshCw, Search, Send } from 'lucide-react'
+import { Plus, Search, Send } from 'lucide-react'
 import { useDirectives, useFleetStatus } from '../../api/queries'
 import { Keys } from '../../components/kbd'
 import { ScreenHeader } from '../../components/screen-header'
@@ -16,6 +16,7 @@ import { useDirectivesUi } from './directives-store'
 import { MuseTabs } from './muse-tabs'
 import { SendDirectiveDialog } from './send-directive-dialog'
 import { useDirectiveKeys } from './use-directive-keys'
+import { RefreshButton } from '../../components/refresh-button'
 
 const HUB_SOURCE: Record<string, string> = {
   operator: 'set by you',
@@ -115,15 +116,7 @@ export function DirectivesScreen({ openSend = false }: { openSend?: boolean }) {
         actions={
           <>
             <MuseTabs current="directives" pending={all.filter((d) => d.state === 'pending').length} />
-            <button
-              type="button"
-              className="btn-icon"
-              onClick={() => void query.refetch()}
-              aria-label="Refresh"
-              title="Refresh now (updates also arrive live)"
-            >
-              <RefreshCw size={14} className={query.isFetching ? 'spin' : undefined} />
-            </button>
+            <RefreshButton query={query} label="Refresh" title="Refresh now (updates also arrive live)" />
             <button type="button" className="btn btn-primary" onClick={() => ui.setSendOpen(true)} data-testid="send-directive">
               <Send size={14} aria-hidden /> Send directive <Keys keys={['n']} />
             </button>

@@ -1,6 +1,6 @@
 /** Memory search (`#/memory`): ranked hits across daily logs and MEMORIES.md, plus a write form. */
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { BookOpen, LoaderCircle, Search, X } from 'lucide-react'
+import { BookOpen, LoaderCircle, Search } from 'lucide-react'
 import type { MemoryHit } from '../../../../shared/api'
 import { useFleetStatus, useHubInfo, useMemorySearch } from '../../api/queries'
 import { Chip } from '../../components/chip'
@@ -12,6 +12,7 @@ import { MuseTabs } from '../directives/muse-tabs'
 import { Highlight, queryTerms } from './highlight'
 import { MemoryWriteForm } from './memory-write-form'
 import { FilterSelect } from '../../components/filter-select'
+import { SearchBox } from '../../components/search-box'
 
 /** Search scopes, as MUSE's own memory search names them. */
 type Scope = 'all' | 'recent' | 'longterm'
@@ -87,32 +88,21 @@ export function MemoryScreen({ initialQuery }: { initialQuery: string }) {
       <div className="mem-layout">
         <div className="mem-main">
           <div className="mem-bar" role="search">
-            <div className="search mem-search">
-              <Search size={14} aria-hidden />
-              <input
-                ref={inputRef}
-                className="input"
-                placeholder="Search memory: 冻结, patch 换行, S052…"
-                value={text}
-                onChange={(e) => setText(e.target.value)}
-                onKeyDown={(e) => {
-                  if (e.key === 'Enter') setQuery(text.trim())
-                }}
-                aria-label="Search memory"
-                autoFocus
-                data-testid="memory-query"
-              />
-              {text && (
-                <button
-                  type="button"
-                  className="btn-icon"
-                  onClick={() => (setText(''), inputRef.current?.focus())}
-                  aria-label="Clear search"
-                >
-                  <X size={13} />
-                </button>
-              )}
-            </div>
+            <SearchBox
+              className="mem-search"
+              inputRef={inputRef}
+              value={text}
+              onChange={setText}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') setQuery(text.trim())
+              }}
+              placeholder="Search memory: 冻结, patch 换行, S052…"
+              label="Search memory"
+              autoFocus
+              testId="memory-query"
+              clearLabel="Clear search"
+              onClear={() => (setText(''), inputRef.current?.focus())}
+            />
             <div className="segmented" role="radiogroup" aria-label="Scope" data-testid="memory-scope">
               {SCOPES.map((s) => (
                 <label key={s.id} className={`segment${scope === s.id ? ' active' : ''}`} title={s.title}>

@@ -4,7 +4,7 @@
  * live as agents write notes, and promotion into decisions.md (dry run first).
  */
 import { useMemo, useState } from 'react'
-import { ArrowUpFromLine, CircleAlert, GitBranch, RefreshCw, Search, StickyNote, TriangleAlert } from 'lucide-react'
+import { ArrowUpFromLine, CircleAlert, GitBranch, Search, StickyNote, TriangleAlert } from 'lucide-react'
 import { useNotes, useProjects } from '../../api/queries'
 import { Chip } from '../../components/chip'
 import { CopyButton } from '../../components/copy-button'
@@ -17,6 +17,8 @@ import { CommitList } from './commit-list'
 import { commitRows, findingsByCommit, vocabulary, type NotesFilters } from './notes-model'
 import { PromoteDialog } from './promote-dialog'
 import { useNotesProject } from './use-notes-project'
+import { SearchBox } from '../../components/search-box'
+import { RefreshButton } from '../../components/refresh-button'
 
 const NO_FILTERS: NotesFilters = { namespace: '', type: '', text: '', onlyFindings: false }
 
@@ -46,16 +48,7 @@ export function NotesScreen() {
   const actions = (
     <>
       <FilterSelect value={project} onChange={pick} options={names ?? []} ariaLabel="Project" testId="notes-project" />
-      <button
-        type="button"
-        className="btn-icon"
-        onClick={() => void notes.refetch()}
-        aria-label="Reload notes"
-        title="Reload notes"
-        disabled={!project}
-      >
-        <RefreshCw size={15} className={notes.isFetching ? 'spin' : undefined} />
-      </button>
+      <RefreshButton query={notes} label="Reload notes" size={15} disabled={!project} />
       <button
         type="button"
         className="btn btn-primary"
@@ -163,16 +156,13 @@ export function NotesScreen() {
             ariaLabel="Note type"
             testId="notes-type"
           />
-          <div className="search notes-search">
-            <Search size={14} aria-hidden />
-            <input
-              className="input"
-              placeholder="Filter by sha, subject, agent, text…"
-              value={filters.text}
-              onChange={(e) => set({ text: e.target.value })}
-              aria-label="Filter notes"
-            />
-          </div>
+          <SearchBox
+            className="notes-search"
+            value={filters.text}
+            onChange={(text) => set({ text })}
+            placeholder="Filter by sha, subject, agent, text…"
+            label="Filter notes"
+          />
           <span className="muted notes-shown">{plural(rows.length, 'commit')} shown</span>
         </div>
         <div className="screen-split notes-split">

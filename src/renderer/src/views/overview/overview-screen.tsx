@@ -1,6 +1,6 @@
 /** The fleet overview: totals, toolbar and one card per registered project. */
 import { useEffect, useMemo } from 'react'
-import { FolderPlus, FolderSearch, Plug, RefreshCw, Search, X } from 'lucide-react'
+import { FolderPlus, FolderSearch, Plug, Search } from 'lucide-react'
 import { goTo } from '../../lib/muse-route'
 import { useFleetStatus } from '../../api/queries'
 import { ScreenHeader } from '../../components/screen-header'
@@ -21,6 +21,8 @@ import { FirstRun } from './first-run'
 import { useAttention, useCrossFileLint } from './attention'
 import type { CardFinding } from './findings-list'
 import { ProjectCard } from './project-card'
+import { SearchBox } from '../../components/search-box'
+import { RefreshButton } from '../../components/refresh-button'
 
 /** Shared empty list, so cards without lint findings keep a stable prop. */
 const NO_FINDINGS: readonly CardFinding[] = []
@@ -66,22 +68,14 @@ export function OverviewScreen() {
 
   const actions = hasProjects && (
     <>
-      <div className="search">
-        <Search size={14} aria-hidden />
-        <input
-          className="input"
-          placeholder="Filter projects, roles, L0 text…"
-          value={filter}
-          onChange={(e) => setFilter(e.target.value)}
-          aria-label="Filter projects"
-          data-testid="overview-filter"
-        />
-        {filter && (
-          <button type="button" className="btn-icon" onClick={() => setFilter('')} aria-label="Clear filter">
-            <X size={13} />
-          </button>
-        )}
-      </div>
+      <SearchBox
+        value={filter}
+        onChange={setFilter}
+        placeholder="Filter projects, roles, L0 text…"
+        label="Filter projects"
+        testId="overview-filter"
+        clearLabel="Clear filter"
+      />
       <button type="button" className="btn" onClick={() => openProjectDialog('scan')} data-testid="open-scan-folder">
         <FolderSearch size={14} aria-hidden /> Scan folder
       </button>
@@ -98,15 +92,7 @@ export function OverviewScreen() {
       >
         <Plug size={14} />
       </button>
-      <button
-        type="button"
-        className="btn-icon"
-        onClick={() => void fleet.refetch()}
-        aria-label="Refresh"
-        title="Refresh now (updates also arrive live)"
-      >
-        <RefreshCw size={14} className={fleet.isFetching ? 'spin' : undefined} />
-      </button>
+      <RefreshButton query={fleet} label="Refresh" title="Refresh now (updates also arrive live)" />
     </>
   )
 

@@ -4,7 +4,7 @@
  * explicit click, tested with live output, acked, and revertable after failing tests.
  */
 import { useEffect, useMemo, useState } from 'react'
-import { FileDiff, RefreshCw, Send } from 'lucide-react'
+import { FileDiff, Send } from 'lucide-react'
 import { PATCH_STATES, type PatchState } from '../../../../shared/api'
 import { usePatches } from '../../api/patch-queries'
 import { useHubs } from '../../api/hub-queries'
@@ -17,6 +17,7 @@ import { PatchList } from './patch-list'
 import { patchesRouteFromHash } from './patches-route'
 import { useHash } from '../../lib/muse-route'
 import { SubmitDialog } from './submit-dialog'
+import { RefreshButton } from '../../components/refresh-button'
 
 /** The screen. */
 export function PatchesScreen() {
@@ -89,9 +90,7 @@ export function PatchesScreen() {
       <button type="button" className="btn" onClick={() => setSending(true)} data-testid="patches-send">
         <Send size={14} aria-hidden /> Send worktree diff
       </button>
-      <button type="button" className="btn-icon" onClick={() => void q.refetch()} aria-label="Reload patches" title="Reload patches">
-        <RefreshCw size={15} className={q.isFetching ? 'spin' : undefined} />
-      </button>
+      <RefreshButton query={q} label="Reload patches" size={15} />
     </>
   )
 

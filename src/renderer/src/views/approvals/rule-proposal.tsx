@@ -12,6 +12,7 @@ import { ruleWords } from '../../../../shared/approvals/rule-words'
 import { unreadableInput } from '../../../../shared/approvals/tool-call'
 import type { ApprovalItem } from '../../../../shared/api'
 import { InlineError } from '../../components/state-views'
+import { CancelButton } from '../../components/cancel-button'
 
 /** The proposal form; `onSave` saves the rule and approves the request. */
 export function RuleProposal({
@@ -109,9 +110,7 @@ export function RuleProposal({
         <button type="submit" className="btn btn-primary" disabled={busy || !!problem || !matches} data-testid="rule-save">
           Save rule and approve
         </button>
-        <button type="button" className="btn" onClick={onCancel}>
-          Cancel
-        </button>
+        <CancelButton onClick={onCancel} />
       </div>
     </form>
   )

@@ -12,6 +12,7 @@ import { RelativeTime } from '../../components/relative-time'
 import { EmptyState, ErrorState, InlineError, LoadingState } from '../../components/state-views'
 import { Chip } from '../../components/chip'
 import { Visible } from '../../components/visible'
+import { CancelButton } from '../../components/cancel-button'
 
 const EMPTY: RuleSpec & { note: string } = { agent_pattern: '*', tool_name: 'Bash', input_pattern: '', note: '' }
 
@@ -78,11 +79,7 @@ function RuleForm({ editing, onDone }: { editing: AllowRule | null; onDone: () =
         <button type="submit" className="btn btn-primary" disabled={!!problem || save.isPending} data-testid="rule-form-save">
           {editing ? 'Save rule' : 'Add rule'}
         </button>
-        {editing && (
-          <button type="button" className="btn" onClick={onDone}>
-            Cancel
-          </button>
-        )}
+        {editing && <CancelButton onClick={onDone} />}
       </div>
       <p className="hint">
         {rule.input_pattern && rule.tool_name ? (

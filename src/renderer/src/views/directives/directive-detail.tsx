@@ -13,6 +13,7 @@ import { goTo, roleHref } from '../../lib/muse-route'
 import { canPickUp, pickupProject, primaryOccurrence, resolutionText } from './directive-model'
 import { useDirectivesUi } from './directives-store'
 import { DirectiveStateBadge, MarkBadge } from './state-badge'
+import { CancelButton } from '../../components/cancel-button'
 
 /** A place in a role file, as a link that opens the role viewer at that line. */
 function Place({ o }: { o: LocatedOccurrence }) {
@@ -191,9 +192,7 @@ export function DirectiveDetail({ d }: { d: Directive }) {
             <button type="button" className="btn btn-primary" onClick={doPickup} data-testid="pickup-confirm" autoFocus>
               {label}
             </button>
-            <button type="button" className="btn" onClick={() => setConfirming(null)}>
-              Cancel
-            </button>
+            <CancelButton onClick={() => setConfirming(null)} />
           </div>
         ) : (
           <>

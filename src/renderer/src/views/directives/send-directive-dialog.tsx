@@ -10,6 +10,7 @@ import { errorMessage } from '../../lib/format'
 import { goTo, roleHref } from '../../lib/muse-route'
 import { targetOptions } from './directive-model'
 import { useDirectivesUi } from './directives-store'
+import { CancelButton } from '../../components/cancel-button'
 
 interface Draft {
   project: string
@@ -214,9 +215,7 @@ function SendForm({ onClose }: { onClose: () => void }) {
         <p className="hint send-hint">
           Written to <span className="mono">{project ? `${project}/.muse/${from}.md` : '—'}</span>, never to the target’s file.
         </p>
-        <button type="button" className="btn" onClick={onClose}>
-          Cancel
-        </button>
+        <CancelButton onClick={onClose} />
         <button
           type="submit"
           className="btn btn-primary"

@@ -9,6 +9,7 @@ import { LoadingState, InlineError } from '../../components/state-views'
 import { plural } from '../../lib/format'
 import { useToastStore } from '../../stores/toast-store'
 import { shortSha } from './notes-model'
+import { CancelButton } from '../../components/cancel-button'
 
 /** The dialog for `project`; `open` drives the native `<dialog>`. */
 export function PromoteDialog({ project, open, onClose }: { project: string; open: boolean; onClose: () => void }) {
@@ -120,9 +121,7 @@ export function PromoteDialog({ project, open, onClose }: { project: string; ope
             )}
             <InlineError error={apply.error} />
             <div className="dialog-actions">
-              <button type="button" className="btn" onClick={onClose}>
-                Close
-              </button>
+              <CancelButton onClick={onClose}>Close</CancelButton>
               <button
                 type="button"
                 className="btn btn-primary"

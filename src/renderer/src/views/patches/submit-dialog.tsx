@@ -9,6 +9,7 @@ import { useProjects } from '../../api/queries'
 import { useSubmitPatch, useWorktreeDiff } from '../../api/patch-queries'
 import { InlineError, LoadingState } from '../../components/state-views'
 import { useToastStore } from '../../stores/toast-store'
+import { CancelButton } from '../../components/cancel-button'
 
 /** The dialog; `open` drives the native `<dialog>`, `hub` is the hub the patch goes to. */
 export function SubmitDialog({ hub, open, onClose }: { hub: string | null; open: boolean; onClose: () => void }) {
@@ -126,9 +127,7 @@ export function SubmitDialog({ hub, open, onClose }: { hub: string | null; open:
             <InlineError error={submit.error} />
             <div className="dialog-actions">
               {blocked && d && <span className="muted send-hint">Send is disabled: {blocked}</span>}
-              <button type="button" className="btn" onClick={onClose}>
-                Cancel
-              </button>
+              <CancelButton onClick={onClose} />
               <button
                 type="button"
                 className="btn btn-primary"

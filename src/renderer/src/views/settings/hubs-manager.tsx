@@ -4,13 +4,14 @@
  */
 import { useState } from 'react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { Database, Server, Trash2 } from 'lucide-react'
+import { Database, Server } from 'lucide-react'
 import type { HubInfo, MethodInput } from '../../../../shared/api'
 import { client } from '../../api/client'
 import { invalidateHubReads, useHubs } from '../../api/hub-queries'
 import { Chip } from '../../components/chip'
 import { ErrorState, InlineError, LoadingState } from '../../components/state-views'
 import { AddHubForm } from './add-hub-form'
+import { RemoveButton } from './remove-button'
 
 /** A hub's state as chips: missing, offline (with the reason), read-only (with the reason). */
 function HubState({ hub }: { hub: HubInfo }) {
@@ -74,37 +75,21 @@ export function HubsManager() {
                 </span>
               )}
             </div>
-            {confirming === h.name ? (
-              <span className="confirm" role="group" aria-label={`Confirm removing hub ${h.name}`}>
-                <span>
-                  {h.kind === 'remote'
-                    ? "Stop showing this hub? The server is not touched; Muster's token copy and mirror are deleted."
-                    : 'Stop showing this hub? Its file is not touched.'}
-                </span>
-                <button
-                  type="button"
-                  className="btn btn-danger"
-                  autoFocus
-                  data-testid={`confirm-remove-hub-${h.name}`}
-                  disabled={remove.isPending}
-                  onClick={() => remove.mutate({ name: h.name }, { onSuccess: () => setConfirming(null) })}
-                >
-                  <Trash2 size={14} aria-hidden /> Remove
-                </button>
-                <button type="button" className="btn" onClick={() => setConfirming(null)}>
-                  Cancel
-                </button>
-              </span>
-            ) : (
-              <button
-                type="button"
-                className="btn btn-ghost"
-                data-testid={`remove-hub-${h.name}`}
-                onClick={() => (remove.reset(), setConfirming(h.name))}
-              >
-                <Trash2 size={14} aria-hidden /> Remove
-              </button>
-            )}
+            <RemoveButton
+              confirming={confirming === h.name}
+              onAsk={() => (remove.reset(), setConfirming(h.name))}
+              onCancel={() => setConfirming(null)}
+              onConfirm={() => remove.mutate({ name: h.name }, { onSuccess: () => setConfirming(null) })}
+              busy={remove.isPending}
+              question={
+                h.kind === 'remote'
+                  ? "Stop showing this hub? The server is not touched; Muster's token copy and mirror are deleted."
+                  : 'Stop showing this hub? Its file is not touched.'
+              }
+              groupLabel={`Confirm removing hub ${h.name}`}
+              testId={`remove-hub-${h.name}`}
+              confirmTestId={`confirm-remove-hub-${h.name}`}
+            />
           </li>
         ))}
         {!def.registered && (

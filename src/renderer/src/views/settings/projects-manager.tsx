@@ -1,12 +1,13 @@
 /** Registered projects with remove (confirmed), plus the add and scan forms. */
 import { useState } from 'react'
-import { FolderGit2, LoaderCircle, Trash2 } from 'lucide-react'
+import { FolderGit2 } from 'lucide-react'
 import { useHubInfo, useProjects, useRemoveProject } from '../../api/queries'
 import { AddProjectForm } from '../../components/add-project-form'
 import { RelativeTime } from '../../components/relative-time'
 import { ScanFolderForm } from '../../components/scan-folder-form'
 import { EmptyState, ErrorState, InlineError, LoadingState } from '../../components/state-views'
 import { ProjectKeyEditor } from './project-key-editor'
+import { RemoveButton } from './remove-button'
 
 /** The project list of the Settings screen. */
 export function ProjectsManager() {
@@ -46,37 +47,18 @@ export function ProjectsManager() {
               <span className="muted project-item-added">
                 added <RelativeTime iso={p.addedAt} />
               </span>
-              {confirming === p.name ? (
-                <span className="confirm" role="group" aria-label={`Confirm removing ${p.name}`}>
-                  <span>Remove from Muster? Files stay on disk.</span>
-                  <button
-                    type="button"
-                    className="btn btn-danger"
-                    autoFocus
-                    data-testid={`confirm-remove-${p.name}`}
-                    disabled={remove.isPending}
-                    onClick={() => remove.mutate({ name: p.name }, { onSuccess: () => setConfirming(null) })}
-                  >
-                    {remove.isPending ? <LoaderCircle size={14} className="spin" aria-hidden /> : <Trash2 size={14} aria-hidden />}
-                    Remove
-                  </button>
-                  <button type="button" className="btn" onClick={() => setConfirming(null)}>
-                    Cancel
-                  </button>
-                </span>
-              ) : (
-                <button
-                  type="button"
-                  className="btn btn-ghost"
-                  data-testid={`remove-project-${p.name}`}
-                  onClick={() => {
-                    remove.reset()
-                    setConfirming(p.name)
-                  }}
-                >
-                  <Trash2 size={14} aria-hidden /> Remove
-                </button>
-              )}
+              <RemoveButton
+                confirming={confirming === p.name}
+                onAsk={() => (remove.reset(), setConfirming(p.name))}
+                onCancel={() => setConfirming(null)}
+                onConfirm={() => remove.mutate({ name: p.name }, { onSuccess: () => setConfirming(null) })}
+                busy={remove.isPending}
+                spin
+                question="Remove from Muster? Files stay on disk."
+                groupLabel={`Confirm removing ${p.name}`}
+                testId={`remove-project-${p.name}`}
+                confirmTestId={`confirm-remove-${p.name}`}
+              />
             </li>
           ))}
         </ul>

@@ -9,6 +9,7 @@ import { SubmitButton } from '../../components/submit-button'
 import { useToastStore } from '../../stores/toast-store'
 import type { TimelineEvent } from './hub-types'
 import { useOperatorId } from './operator-line'
+import { CancelButton } from '../../components/cancel-button'
 
 /** The ack form: status (claimed / applied / failed / blocked / superseded) and an optional body. */
 export function AckForm({ hub, event, onDone }: { hub: string | null; event: TimelineEvent; onDone: () => void }) {
@@ -60,9 +61,7 @@ export function AckForm({ hub, event, onDone }: { hub: string | null; event: Tim
         <SubmitButton busy={ack.isPending} icon={Check} disabled={!operator || !!refusal} title={refusal} testId="ack-submit">
           Ack as {status}
         </SubmitButton>
-        <button type="button" className="btn" onClick={onDone}>
-          Cancel
-        </button>
+        <CancelButton onClick={onDone} />
       </div>
       <InlineError error={ack.error} />
     </form>
@@ -133,9 +132,7 @@ export function ReplyForm({ hub, event, onDone }: { hub: string | null; event: T
         >
           Send reply
         </SubmitButton>
-        <button type="button" className="btn" onClick={onDone}>
-          Cancel
-        </button>
+        <CancelButton onClick={onDone} />
       </div>
       <InlineError error={append.error} />
     </form>

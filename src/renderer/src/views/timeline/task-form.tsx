@@ -13,6 +13,7 @@ import { errorMessage } from '../../lib/format'
 import { Field, TextField } from '../../components/form-field'
 import { SubmitButton } from '../../components/submit-button'
 import { OperatorLine, ReadOnlyNote, useOperatorId } from './operator-line'
+import { CancelButton } from '../../components/cancel-button'
 
 /** Where the work happens: the branch and the commit it starts from (checked in the project's repository). */
 const GIT_FIELDS = [
@@ -134,9 +135,7 @@ export function TaskForm({ hub, agents }: { hub: string | null; agents: readonly
           >
             Request task
           </SubmitButton>
-          <button type="button" className="btn" onClick={close}>
-            Cancel
-          </button>
+          <CancelButton onClick={close} />
         </div>
       </form>
     </article>

@@ -11,6 +11,7 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCliAtHome } from '../../test/helpers/cli'
+import { approvalAppendArgs } from '../../test/helpers/cli-args'
 import { registerHubServer } from '../../test/helpers/hub-server-cli'
 import { tmpDir } from '../../test/helpers/tmp'
 import type { HubServer } from '../../test/helpers/hub-server'
@@ -70,25 +71,7 @@ describe('approval types are refused however they are spelt', () => {
 
   it.each(HUBS)('muster events append on %s', async (hub) => {
     for (const type of SPELLINGS) {
-      const r = await runCliAtHome(
-        home,
-        'events',
-        'append',
-        '--hub',
-        hub,
-        '--type',
-        type,
-        '--stream',
-        'project/muse',
-        '--room',
-        'approvals',
-        '--from-agent',
-        'mac-claude',
-        '--to-agent',
-        'desk-muster',
-        '--correlation-id',
-        'appr_0000aaaa'
-      )
+      const r = await runCliAtHome(home, ...approvalAppendArgs(type, 'appr_0000aaaa', '--hub', hub, '--to-agent', 'desk-muster'))
       expect(r.code, JSON.stringify(type)).not.toBe(0)
       expect(r.err).toMatch(/agents cannot append approval\.(request|decision|\*) events/)
     }

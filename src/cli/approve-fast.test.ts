@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { builtCli, builtCliOut } from '../../test/helpers/built-cli'
+import { startNode, until as untilEvery, type Ended } from '../../test/helpers/child-run'
 import { tmpDir } from '../../test/helpers/tmp'
 import { MIRROR_FILE, readMirror, readMirrorFile } from '../core/approvals'
 import { createService } from '../core/root'
@@ -29,45 +30,19 @@ beforeAll(async () => {
 }, 240_000)
 afterAll(() => service?.close())
 
-interface Ended {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
 /** Runs the built hook for a Claude Code PreToolUse of `command` (`node` options before the script). */
 function hook(command: string, args: string[] = [], nodeArgs: string[] = []): Promise<Ended> {
-  const proc = spawn(
-    process.execPath,
+  return startNode(
     [...nodeArgs, bin, 'approve-hook', '--home', home, '--palace', palace, '--agent', 'mac-claude', ...args],
-    {
-      env: { ...process.env, MUSTER_HOME: '' },
-      stdio: ['pipe', 'pipe', 'pipe']
-    }
-  )
-  let stdout = ''
-  let stderr = ''
-  proc.stdout.on('data', (d: Buffer) => (stdout += d))
-  proc.stderr.on('data', (d: Buffer) => (stderr += d))
-  proc.stdin.end(
     JSON.stringify({ session_id: 's1', cwd: '/work/muse', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } })
-  )
-  return new Promise((res) => proc.on('close', (code) => res({ code, stdout, stderr })))
+  ).done
 }
 
 const decisionOf = (out: Ended): { permissionDecision: string; permissionDecisionReason: string } =>
   JSON.parse(out.stdout).hookSpecificOutput
 
-/** Polls `probe` until it returns something other than null (a minute at most). */
-async function until<T>(probe: () => Promise<T | null> | T | null): Promise<T> {
-  const t = Date.now()
-  for (;;) {
-    const v = await probe()
-    if (v !== null) return v
-    if (Date.now() - t > 60_000) throw new Error('gave up waiting')
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
+/** Polls `probe` every 25 ms until it returns something other than null (a minute at most). */
+const until = <T>(probe: () => Promise<T | null> | T | null): Promise<T> => untilEvery(probe, 25)
 
 /** The hub's events, once the service has recorded what the hook's spool holds (as it does before listing approvals). */
 const events = async (): Promise<HubEventEnvelope[]> => {
@@ -200,17 +175,10 @@ describe('approve-hook fast path: the allowlist mirror', () => {
   }, 120_000)
 
   it('stdin past the limit is refused by the full hook as too large, not read twice', async () => {
-    const proc = spawn(process.execPath, [bin, 'approve-hook', '--home', home, '--palace', palace, '--agent', 'mac-claude'], {
-      env: { ...process.env, MUSTER_HOME: '' },
-      stdio: ['pipe', 'pipe', 'pipe']
-    })
-    let stdout = ''
-    let stderr = ''
-    proc.stdout.on('data', (d: Buffer) => (stdout += d))
-    proc.stderr.on('data', (d: Buffer) => (stderr += d))
-    proc.stdin.on('error', () => {}) // the hook may stop reading before the end
-    proc.stdin.end(`{"hook_event_name":"PreToolUse","x":"${'a'.repeat(8 * 1024 * 1024)}"}`)
-    const code = await new Promise((res) => proc.on('close', res))
+    const { code, stdout, stderr } = await startNode(
+      [bin, 'approve-hook', '--home', home, '--palace', palace, '--agent', 'mac-claude'],
+      `{"hook_event_name":"PreToolUse","x":"${'a'.repeat(8 * 1024 * 1024)}"}`
+    ).done
     expect(code).toBe(2)
     expect(stdout).toBe('')
     expect(stderr).toMatch(/^muster approve-hook: hook input on stdin is larger than 8388608 bytes; the call is blocked/)

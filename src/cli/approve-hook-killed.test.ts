@@ -8,22 +8,13 @@
 import { spawn } from 'node:child_process'
 import { symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { builtCli } from '../../test/helpers/built-cli'
+import { describe, expect, it } from 'vitest'
 import type { MusterService } from '../core/service-types'
-import { hookHome } from '../../test/helpers/hook-home'
+import { useBuiltHookHome } from '../../test/helpers/built-hook-home'
 import { tmpDir } from '../../test/helpers/tmp'
 
-let bin: string
-let home: string
-let palace: string
-let service: MusterService
-
-beforeAll(async () => {
-  bin = builtCli()
-  ;({ home, palace, service } = await hookHome('desk-muster'))
-}, 240_000)
-afterAll(() => service?.close())
+let bin: string, home: string, palace: string, service: MusterService
+useBuiltHookHome((made) => ({ bin, home, palace, service } = made), 'desk-muster')
 
 const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
 

@@ -6,8 +6,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { builtCli } from '../../test/helpers/built-cli'
+import { describe, expect, it } from 'vitest'
+import { startNode, until as untilEvery, type Ended } from '../../test/helpers/child-run'
 import { tmpDir } from '../../test/helpers/tmp'
 import type { HubEventEnvelope } from '../shared/api'
 import type { MusterService } from '../core/service-types'
@@ -16,20 +16,12 @@ import { LocalHub } from '../core/hub/local/local-hub'
 import { decisionAppend } from '../core/approvals/approval-events'
 import { OperatorKeys } from '../core/approvals/operator-keys'
 import { startHubServer } from '../../test/helpers/hub-server'
-import { hookHome } from '../../test/helpers/hook-home'
+import { useBuiltHookHome } from '../../test/helpers/built-hook-home'
 import { runCliAtHome } from '../../test/helpers/cli'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
-let bin: string
-let home: string
-let palace: string
-let service: MusterService
-
-beforeAll(async () => {
-  bin = builtCli()
-  ;({ home, palace, service } = await hookHome('desk-muster'))
-}, 240_000)
-afterAll(() => service?.close())
+let bin: string, home: string, palace: string, service: MusterService
+useBuiltHookHome((made) => ({ bin, home, palace, service } = made), 'desk-muster')
 
 /** Hook payloads as each harness sends them (Claude Code's as captured from claude 2.1.x). */
 const payload = {
@@ -66,26 +58,14 @@ const payload = {
   })
 }
 
-interface Ended {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
 /** Starts the hook process with `input` on stdin (on the test's palace unless `args` name a hub). */
 function hook(input: unknown, args: string[] = [], env: NodeJS.ProcessEnv = {}): { proc: ChildProcess; done: Promise<Ended> } {
   const where = args.includes('--hub') ? [] : ['--palace', palace]
-  const proc = spawn(process.execPath, [bin, 'approve-hook', '--home', home, ...where, '--agent', 'mac-claude', ...args], {
-    env: { ...process.env, MUSTER_HOME: '', ...env },
-    stdio: ['pipe', 'pipe', 'pipe']
-  })
-  let stdout = ''
-  let stderr = ''
-  proc.stdout!.on('data', (d: Buffer) => (stdout += d))
-  proc.stderr!.on('data', (d: Buffer) => (stderr += d))
-  proc.stdin!.end(typeof input === 'string' ? input : JSON.stringify(input))
-  const done = new Promise<Ended>((res) => proc.on('close', (code) => res({ code, stdout, stderr })))
-  return { proc, done }
+  return startNode(
+    [bin, 'approve-hook', '--home', home, ...where, '--agent', 'mac-claude', ...args],
+    typeof input === 'string' ? input : JSON.stringify(input),
+    env
+  )
 }
 
 /** The hub's events, once the service has recorded what the hook's spool holds (as it does before listing approvals). */
@@ -95,16 +75,8 @@ const events = async (): Promise<HubEventEnvelope[]> => {
 }
 const thread = async (corr: string) => (await events()).filter((e) => e.correlation_id === corr)
 
-/** Polls `probe` until it returns something other than null (a minute at most). */
-async function until<T>(probe: () => Promise<T | null>): Promise<T> {
-  const t = Date.now()
-  for (;;) {
-    const v = await probe()
-    if (v !== null) return v
-    if (Date.now() - t > 60_000) throw new Error('gave up waiting')
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
+/** Polls `probe` every 20 ms until it returns something other than null (a minute at most). */
+const until = <T>(probe: () => Promise<T | null>): Promise<T> => untilEvery(probe, 20)
 
 /** Waits until the hook's request for `command` is in the hub. */
 async function requestFor(command: string): Promise<HubEventEnvelope> {

@@ -5,12 +5,12 @@
  * the budget lets the held allowlisted call run, never a call no rule allows; a gate file that is
  * missing sends the hook the long way, which writes it again.
  */
-import { spawn } from 'node:child_process'
 import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { builtCli } from '../../test/helpers/built-cli'
 import { hookHome } from '../../test/helpers/hook-home'
+import { startNode, until as untilEvery, type Ended } from '../../test/helpers/child-run'
 import { tmpDir } from '../../test/helpers/tmp'
 import { openStateDb } from '../core/fleet'
 import type { MusterService } from '../core/service-types'
@@ -46,41 +46,19 @@ beforeAll(async () => {
 }, 240_000)
 afterAll(() => service?.close())
 
-interface Ended {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
 /** Runs the built hook for a Claude Code PreToolUse of `command` in `session`; resolves when it ends. */
 function hook(command: string, session: string, args: string[] = []): Promise<Ended> {
-  const proc = spawn(process.execPath, [bin, 'approve-hook', '--home', home, '--palace', palace, '--agent', 'mac-claude', ...args], {
-    env: { ...process.env, MUSTER_HOME: '' },
-    stdio: ['pipe', 'pipe', 'pipe']
-  })
-  let stdout = ''
-  let stderr = ''
-  proc.stdout.on('data', (d: Buffer) => (stdout += d))
-  proc.stderr.on('data', (d: Buffer) => (stderr += d))
-  proc.stdin.end(
+  return startNode(
+    [bin, 'approve-hook', '--home', home, '--palace', palace, '--agent', 'mac-claude', ...args],
     JSON.stringify({ session_id: session, cwd: '/work/muse', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } })
-  )
-  return new Promise((res) => proc.on('close', (code) => res({ code, stdout, stderr })))
+  ).done
 }
 
 const decisionOf = (out: Ended): { permissionDecision: string; permissionDecisionReason: string } =>
   JSON.parse(out.stdout).hookSpecificOutput
 
-/** Polls `probe` until it returns something other than null (a minute at most). */
-async function until<T>(probe: () => Promise<T | null>): Promise<T> {
-  const t = Date.now()
-  for (;;) {
-    const v = await probe()
-    if (v !== null) return v
-    if (Date.now() - t > 60_000) throw new Error('gave up waiting')
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
+/** Polls `probe` every 50 ms until it returns something other than null (a minute at most). */
+const until = <T>(probe: () => Promise<T | null>): Promise<T> => untilEvery(probe, 50)
 
 /** The pending request of `command`, once the hook appended it. */
 const pendingOf = (command: string) =>

@@ -38,6 +38,8 @@ const gemini = {
 const copilot = { hookName: 'permissionRequest', sessionId: 's', cwd: '/w', toolName: 'bash', toolInput: { command: 'make deploy' } }
 const opencode = { type: 'permission.asked', properties: { id: 'per_1', sessionID: 's', permission: 'bash', patterns: ['make deploy'] } }
 
+const codexGateArgs = ['--agent', 'win-codex', '--harness', 'codex', '--mode', 'both']
+
 /** Runs an installed command line as a harness does: through a shell, the payload on stdin. */
 function runCommand(command: string, input: unknown, env: NodeJS.ProcessEnv = {}) {
   const r = spawnSync('/bin/sh', ['-c', command], {
@@ -66,26 +68,12 @@ describe.skipIf(process.platform === 'win32')('the gate launcher', () => {
     const home = join(dir, 'muster')
     const settings = join(dir, 'hooks.json')
     const missing = join(dir, 'no-palace')
-    const first = JSON.parse(
-      cli(
-        dir,
-        '--home',
-        home,
-        '--palace',
-        missing,
-        '--json',
-        'approve-hook',
-        'install',
-        '--agent',
-        'win-codex',
-        '--harness',
-        'codex',
-        '--mode',
-        'both',
-        '--settings',
-        settings
+    /** The built CLI installs win-codex's Codex gate (both modes) into `settings`, its hub a palace that is not there. */
+    const install = () =>
+      JSON.parse(
+        cli(dir, '--home', home, '--palace', missing, '--json', 'approve-hook', 'install', ...codexGateArgs, '--settings', settings)
       )
-    )
+    const first = install()
     const launcher = launcherPath(home)
     expect(first.command.startsWith(`${launcher} approve-hook --agent win-codex --harness codex --home ${home} --palace ${missing}`)).toBe(
       true
@@ -108,26 +96,7 @@ describe.skipIf(process.platform === 'win32')('the gate launcher', () => {
 
     // Muster moved: the launcher points elsewhere until a Muster install (or `muster gates`) points it back
     writeLauncher(home, { node: process.execPath, build: join(dir, 'old-place', 'bin', 'muster.cjs') })
-    const again = JSON.parse(
-      cli(
-        dir,
-        '--home',
-        home,
-        '--palace',
-        missing,
-        '--json',
-        'approve-hook',
-        'install',
-        '--agent',
-        'win-codex',
-        '--harness',
-        'codex',
-        '--mode',
-        'both',
-        '--settings',
-        settings
-      )
-    )
+    const again = install()
     expect(again.action).toBe('unchanged')
     expect(again.notes).toEqual(['unchanged: Codex keeps trusting it'])
     expect(readFileSync(settings, 'utf8')).toBe(text)

@@ -19,6 +19,30 @@ const watch = (env: Record<string, string>, palace: string, ...extra: string[]) 
   run(env, 'events', 'watch', '--palace', palace, ...extra, '--poll-timeout-ms', '50', '--json')
 const append = (env: Record<string, string>, palace: string, ...extra: string[]) =>
   run(env, 'events', 'append', '--palace', palace, '--type', 'chat.message', '--stream', 'project/x', '--room', 'rooms', '--json', ...extra)
+/** `muster task create --json` on PALACE: mac-claude asks win-codex to "Fix it" in PROJECT on main at BASE. */
+const createTask = (env: Record<string, string>, palace: string, project: string, base: string) =>
+  run(
+    env,
+    'task',
+    'create',
+    '--palace',
+    palace,
+    '--project',
+    project,
+    '--from-agent',
+    'mac-claude',
+    '--to-agent',
+    'win-codex',
+    '--goal',
+    'Fix it',
+    '--branch',
+    'main',
+    '--base-commit',
+    base,
+    '--done',
+    'tests pass',
+    '--json'
+  )
 
 describe('muster events / thread / task (mempalace logstream compatible)', () => {
   it('append, list, ack, thread, task create with --json envelopes; --palace before or after; env resolution', async () => {
@@ -37,28 +61,7 @@ describe('muster events / thread / task (mempalace logstream compatible)', () =>
     expect(ack).toMatchObject({ type: 'event.ack', to_agent: 'mac-claude', correlation_id: a.id, metadata: { ack_of: a.id } })
     const thread = JSON.parse((await run(env, 'thread', a.id, '--palace', palace, '--json')).out)
     expect(thread).toMatchObject({ state: 'claimed', claimed_by: 'win-codex', count: 2 })
-    const task = await run(
-      env,
-      'task',
-      'create',
-      '--palace',
-      palace,
-      '--project',
-      'muse',
-      '--from-agent',
-      'mac-claude',
-      '--to-agent',
-      'win-codex',
-      '--goal',
-      'Fix it',
-      '--branch',
-      'main',
-      '--base-commit',
-      'F631DFE',
-      '--done',
-      'tests pass',
-      '--json'
-    )
+    const task = await createTask(env, palace, 'muse', 'F631DFE')
     expect(JSON.parse(task.out)).toMatchObject({
       task: { stream: 'project/muse', room: 'delegation', status: 'open', base_commit: 'f631dfe' },
       handoff: expect.stringMatching(/^Open MemPalace task task_fix_it_[0-9a-f]{8} as win-codex/)
@@ -77,29 +80,7 @@ describe('muster events / thread / task (mempalace logstream compatible)', () =>
     git('commit', '-qm', 'init')
     const sha = git('rev-parse', 'HEAD').trim()
     expect((await run(env, 'projects', 'add', repo, '--name', 'atlas')).code).toBe(0)
-    const task = (project: string, base: string) =>
-      run(
-        env,
-        'task',
-        'create',
-        '--palace',
-        palace,
-        '--project',
-        project,
-        '--from-agent',
-        'mac-claude',
-        '--to-agent',
-        'win-codex',
-        '--goal',
-        'Fix it',
-        '--branch',
-        'main',
-        '--base-commit',
-        base,
-        '--done',
-        'tests pass',
-        '--json'
-      )
+    const task = (project: string, base: string) => createTask(env, palace, project, base)
     const missing = await task('Atlas', 'deadbeef12')
     expect(missing.code).toBe(1)
     expect(JSON.parse(missing.out).error).toMatch(/^task base commit deadbeef12 is not a commit in project 'atlas' /)

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, st
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tmpDir } from '../../test/helpers/tmp'
+import { chatAppendArgs } from '../../test/helpers/cli-args'
 import { openToChild, runCliUnprivileged } from '../../test/helpers/unprivileged'
 import { createHub, REPLICA_FILENAME, type HubFile } from '../core/hub/store/schema'
 import { appendEvent } from '../core/hub/store/writer'
@@ -44,26 +45,7 @@ function snapshot(palace: string, ignore: RegExp = /-(wal|shm)$/): Record<string
 
 const list = (env: Record<string, string>, palace: string) => runCliUnprivileged(['events', 'list', '--palace', palace, '--json'], env)
 const append = (env: Record<string, string>, palace: string) =>
-  runCliUnprivileged(
-    [
-      'events',
-      'append',
-      '--palace',
-      palace,
-      '--type',
-      'chat.message',
-      '--stream',
-      's',
-      '--room',
-      'rooms',
-      '--from-agent',
-      'win-codex',
-      '--body',
-      'three',
-      '--json'
-    ],
-    env
-  )
+  runCliUnprivileged(chatAppendArgs('win-codex', '--palace', palace, '--body', 'three', '--json'), env)
 
 describe('a hub Muster may read but not write', () => {
   it('in a read-only folder: reads work (no -shm can be created), writes are refused clearly and change nothing', async () => {

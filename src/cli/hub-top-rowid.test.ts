@@ -11,6 +11,7 @@ import { execFileSync, spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { builtCli, runBuiltCli } from '../../test/helpers/built-cli'
+import { chatAppendArgs } from '../../test/helpers/cli-args'
 import { hookHome } from '../../test/helpers/hook-home'
 import type { MusterService } from '../core/service-types'
 
@@ -119,23 +120,7 @@ async function hubStillWorks(label: string): Promise<void> {
   // a waiting events wait process wakes on a new event
   const w = start('events', 'wait', '--palace', palace, '--from-agent', `waker-${label}`, '--timeout-ms', '90000', '--json')
   await new Promise((r) => setTimeout(r, 1500))
-  const appended = runBuiltCli(
-    home,
-    'events',
-    'append',
-    '--palace',
-    palace,
-    '--type',
-    'chat.message',
-    '--stream',
-    's',
-    '--room',
-    'rooms',
-    '--from-agent',
-    `waker-${label}`,
-    '--body',
-    'wake up'
-  )
+  const appended = runBuiltCli(home, ...chatAppendArgs(`waker-${label}`, '--palace', palace, '--body', 'wake up'))
   expect(appended.code).toBe(0)
   const woke = await w.done
   expect(woke, label).toMatchObject({ code: 0 })

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { chatAppendArgs } from '../../test/helpers/cli-args'
 import { tmpDir } from '../../test/helpers/tmp'
 import { PATCH_WARNING_CRLF, PATCH_WARNING_NO_TRAILING_NEWLINE } from '../shared/patch-warnings'
 import { runCli } from './index'
@@ -238,27 +239,7 @@ describe('muster events|task: a twin of mempalace logstream (issue 8 section 2)'
   it("6. '-' reads stdin for --body-file, --goal-file and --done-file, byte for byte", async () => {
     const { env, palace } = setup()
     const body = 'line one\r\nline two ✓\n'
-    const r = await run(
-      env,
-      [
-        'events',
-        'append',
-        '--palace',
-        palace,
-        '--type',
-        'chat.message',
-        '--stream',
-        's',
-        '--room',
-        'rooms',
-        '--from-agent',
-        'a',
-        '--body-file',
-        '-',
-        '--json'
-      ],
-      Buffer.from(body)
-    )
+    const r = await run(env, chatAppendArgs('a', '--palace', palace, '--body-file', '-', '--json'), Buffer.from(body))
     expect(r.code, r.err).toBe(0)
     expect(JSON.parse(r.out).body).toBe(body)
     const task = (extra: string[], stdin: string) =>
@@ -438,7 +419,7 @@ describe('muster events|task: a twin of mempalace logstream (issue 8 section 2)'
     const kept = await post(ls, 'a', 'b')
     const file = join(env.HOME!, 'body.bin')
     writeFileSync(file, Buffer.from([0x6f, 0x6b, 0xff, 0x0a]))
-    const append = ['events', 'append', '--type', 'chat.message', '--stream', 's', '--room', 'rooms', '--from-agent', 'a', '--json']
+    const append = chatAppendArgs('a', '--json')
     expectJsonError(await ls(...append, '--body-file', file), "'utf-8' codec can't decode byte 0xff in position 2: invalid start byte")
     expectJsonError(await ls(...append, '--metadata', 'null'), '--metadata must be a JSON object')
     expectJsonError(await ls(...append, '--metadata', '{"a": }'), '--metadata is not valid JSON: Expecting value: line 1 column 7 (char 6)')
@@ -448,19 +429,7 @@ describe('muster events|task: a twin of mempalace logstream (issue 8 section 2)'
   it('11. metadata round-trips verbatim: ints past 2^53 and 1.0 come back as given, sorted as Python stores them', async () => {
     const { ls } = setup()
     const r = await ls(
-      'events',
-      'append',
-      '--type',
-      'chat.message',
-      '--stream',
-      's',
-      '--room',
-      'rooms',
-      '--from-agent',
-      'a',
-      '--json',
-      '--metadata',
-      '{"f": 1.0, "big": 12345678901234567890, "n": [9007199254740993, -0.0, 1e16]}'
+      ...chatAppendArgs('a', '--json', '--metadata', '{"f": 1.0, "big": 12345678901234567890, "n": [9007199254740993, -0.0, 1e16]}')
     )
     expect(r.code, r.err).toBe(0)
     const meta =

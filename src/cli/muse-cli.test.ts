@@ -152,43 +152,18 @@ describeUpstream('muster directive pickup (real MUSE files)', () => {
 })
 
 describeUpstream('muster directive send (real MUSE files)', () => {
+  /** `muster directive send --json` from dya's strategy role to TO, then EXTRA (title, body, id). */
+  const sendFromDya = (home: string, to: string, ...extra: string[]) =>
+    json(home, 'directive', 'send', '--project', 'dya', '--from', 'strategy', '--to', to, ...extra)
   it("writes the SPEC form into the sender's outgoing section with the next free id", async () => {
     const { home, dya } = await fleet()
-    const r = await json(
-      home,
-      'directive',
-      'send',
-      '--project',
-      'dya',
-      '--from',
-      'strategy',
-      '--to',
-      'muse/qa',
-      '--title',
-      'Regress v2',
-      '--body',
-      'b1\n\nb2'
-    )
+    const r = await sendFromDya(home, 'muse/qa', '--title', 'Regress v2', '--body', 'b1\n\nb2')
     // 1 + the largest id in dya (the sender) and the hub (dya): S043; muse's S043 went to MUSE/BUILD, not MUSE/QA
     expect(r.data).toEqual({ id: 'S043', target: 'MUSE/QA', file: 'dya/.muse/strategy.md', line: 10, warnings: [] })
     expect(readFileSync(join(dya, '.muse/strategy.md'), 'utf8')).toBe(
       STRATEGY.replace('> line b\n', '> line b\n\n📡 **S043→MUSE/QA**: 🟡 **Regress v2**\n> b1\n>\n> b2\n')
     )
-    const dup = await json(
-      home,
-      'directive',
-      'send',
-      '--project',
-      'dya',
-      '--from',
-      'strategy',
-      '--to',
-      'MUSE/QA',
-      '--title',
-      'x',
-      '--id',
-      'S043'
-    )
+    const dup = await sendFromDya(home, 'MUSE/QA', '--title', 'x', '--id', 'S043')
     expect(dup.data.error).toBe('S043→MUSE/QA already exists: pick another id')
   })
 

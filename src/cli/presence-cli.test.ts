@@ -4,41 +4,17 @@
  * presence to an authenticator. The test plays the operator's phone: a software authenticator
  * (test/helpers) that opens the printed page's requests against serve's API, as a browser would.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { builtCli, runBuiltCli } from '../../test/helpers/built-cli'
+import { describe, expect, it } from 'vitest'
+import { runBuiltCli } from '../../test/helpers/built-cli'
+import { builtCliStarter } from '../../test/helpers/built-cli-processes'
 import { SoftAuthenticator } from '../../test/helpers/soft-authenticator'
+import { claudeBashJson } from '../../test/helpers/hook-payloads'
 import { tmpDir } from '../../test/helpers/tmp'
 import { createHub } from '../core/hub/store/schema'
 
-let bin: string
-const procs: ChildProcess[] = []
-beforeAll(() => {
-  bin = builtCli()
-}, 240_000)
-afterAll(() => {
-  for (const p of procs) p.kill('SIGTERM')
-})
-
-interface Running {
-  proc: ChildProcess
-  out: () => string
-  err: () => string
-  done: Promise<number>
-}
-
 /** Starts `muster ...args` in its own process. */
-function start(args: string[], stdin = ''): Running {
-  const proc = spawn(process.execPath, [bin, ...args], { env: { ...process.env, MUSTER_HOME: '', MUSTER_NO_BACKGROUND: '1' } })
-  procs.push(proc)
-  let out = ''
-  let err = ''
-  proc.stdout!.on('data', (d: Buffer) => (out += d))
-  proc.stderr!.on('data', (d: Buffer) => (err += d))
-  proc.stdin!.end(stdin)
-  return { proc, out: () => out, err: () => err, done: new Promise((r) => proc.on('close', (c) => r(c ?? -1))) }
-}
+const start = builtCliStarter()
 
 async function until<T>(f: () => T | null | undefined, what: string): Promise<T> {
   for (let i = 0; i < 600; i++) {
@@ -70,16 +46,7 @@ const proofOf = (a: ReturnType<SoftAuthenticator['assert']>) => ({
   signature: a.response.signature
 })
 
-const bash = (command: string) =>
-  JSON.stringify({
-    session_id: 's-1',
-    transcript_path: '/h/t.jsonl',
-    cwd: '/work/muse',
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Bash',
-    tool_input: { command },
-    tool_use_id: 'toolu_01'
-  })
+const bash = (command: string) => claudeBashJson({ command }, '/h/t.jsonl')
 
 describe('muster presence and approvals decide (separate processes)', () => {
   it('refuses a policy without an authenticator, and hands every change and allow to one through muster serve', async () => {
@@ -117,7 +84,7 @@ describe('muster presence and approvals decide (separate processes)', () => {
     expect(setting.err()).toContain(`${origin}/${route}`)
     const ch = await call<{ challenge: string }>('presence.challenge', { op: 'policy', policy: 'every-allow' })
     await call('presence.setPolicy', { policy: 'every-allow', presence: proofOf(phone.assert(ch.challenge, { origin })) })
-    expect(await setting.done).toBe(0)
+    expect((await setting.done).code).toBe(0)
     expect(setting.out()).toMatch(/presence policy: every-allow/)
 
     // an agent's call: `approvals decide … allow` cannot approve it on its own
@@ -139,9 +106,9 @@ describe('muster presence and approvals decide (separate processes)', () => {
     expect(hook.proc.exitCode).toBeNull()
     const dc = await call<{ challenge: string }>('approvals.presenceChallenge', { palace, id: req.id, decision: 'allow' })
     await call('approvals.decide', { palace, id: req.id, decision: 'allow', presence: proofOf(phone.assert(dc.challenge, { origin })) })
-    expect(await deciding.done, deciding.err()).toBe(0)
+    expect((await deciding.done).code, deciding.err()).toBe(0)
     expect(deciding.out()).toMatch(new RegExp(`allowed ${req.correlation_id} with your presence`))
-    expect(await hook.done).toBe(0)
+    expect((await hook.done).code).toBe(0)
     expect(JSON.parse(hook.out()).hookSpecificOutput.permissionDecision).toBe('allow')
 
     // a deny needs no presence
@@ -157,7 +124,7 @@ describe('muster presence and approvals decide (separate processes)', () => {
     }, 'the second request')
     const denied = runBuiltCli(home, 'approvals', 'decide', req2.correlation_id, 'deny', '--palace', palace)
     expect(denied.code, denied.err).toBe(0)
-    expect(await hook2.done).toBe(0)
+    expect((await hook2.done).code).toBe(0)
     expect(JSON.parse(hook2.out()).hookSpecificOutput.permissionDecision).toBe('deny')
     serve.proc.kill('SIGTERM')
     await serve.done

@@ -7,9 +7,9 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { builtCli } from '../../test/helpers/built-cli'
-import { hookHome } from '../../test/helpers/hook-home'
+import { describe, expect, it } from 'vitest'
+import { useBuiltHookHome } from '../../test/helpers/built-hook-home'
+import { until as untilEvery } from '../../test/helpers/child-run'
 import { tmpDir } from '../../test/helpers/tmp'
 import type { HubEventEnvelope } from '../shared/api'
 import type { MusterService } from '../core/service-types'
@@ -17,15 +17,8 @@ import type { MusterService } from '../core/service-types'
 const FIXTURES = join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'harness-payloads', 'claude-code', 'sdk-0.3.337')
 const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8')) as Record<string, unknown>
 
-let bin: string
-let home: string
-let palace: string
-let service: MusterService
-beforeAll(async () => {
-  bin = builtCli()
-  ;({ home, palace, service } = await hookHome('desk-muster'))
-}, 240_000)
-afterAll(() => service?.close())
+let bin: string, home: string, palace: string, service: MusterService
+useBuiltHookHome((made) => ({ bin, home, palace, service } = made), 'desk-muster')
 
 const env = { ...process.env, MUSTER_HOME: '' }
 const sessionHook = (payload: unknown) =>
@@ -38,15 +31,8 @@ const sessionHook = (payload: unknown) =>
 const thread = async (corr: string): Promise<HubEventEnvelope[]> =>
   (await service.call('hub.list', { hub: 'main', correlation_id: corr, order: 'asc', limit: 50 })).events
 
-async function until<T>(probe: () => Promise<T | null>, ms = 60_000): Promise<T> {
-  const t = Date.now()
-  for (;;) {
-    const v = await probe()
-    if (v !== null) return v
-    if (Date.now() - t > ms) throw new Error('gave up waiting')
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
+/** Polls `probe` every 50 ms until it returns something other than null (a minute at most). */
+const until = <T>(probe: () => Promise<T | null>): Promise<T> => untilEvery(probe, 50)
 
 describe('receipts through the real hooks', () => {
   it('an allow delivered by approve-hook, then PostToolUse: one `ran` receipt, even when the event comes twice', async () => {

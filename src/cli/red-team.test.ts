@@ -13,12 +13,14 @@
  * forged. Then the operator approves the next call with a software authenticator (the test's
  * stand-in for a phone; see test/helpers) and it is allowed.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { builtCli, runBuiltCli } from '../../test/helpers/built-cli'
+import { describe, expect, it } from 'vitest'
+import { runBuiltCli } from '../../test/helpers/built-cli'
+import { builtCliStarter } from '../../test/helpers/built-cli-processes'
 import { SoftAuthenticator } from '../../test/helpers/soft-authenticator'
+import { claudeBashCall, claudeBashJson } from '../../test/helpers/hook-payloads'
 import { tmpDir } from '../../test/helpers/tmp'
 import { AllowlistStore, OperatorKeys, decisionAppend, prepareJob } from '../core/approvals'
 import { openStateDb } from '../core/fleet/state-db'
@@ -28,38 +30,12 @@ import { createService } from '../core/root'
 import { decisionPresenceText, inputSha256 } from '../core/approvals/approval-presence'
 import type { HubEventEnvelope } from '../shared/contract/hub-types'
 
-let bin: string
-const procs: ChildProcess[] = []
-beforeAll(() => {
-  bin = builtCli()
-}, 240_000)
-afterAll(() => {
-  for (const p of procs) p.kill('SIGTERM')
-})
-
-function start(args: string[], stdin: string) {
-  const p = spawn(process.execPath, [bin, ...args], { env: { ...process.env, MUSTER_HOME: '', MUSTER_NO_BACKGROUND: '1' } })
-  procs.push(p)
-  let out = ''
-  let err = ''
-  p.stdout.on('data', (d: Buffer) => (out += d))
-  p.stderr.on('data', (d: Buffer) => (err += d))
-  p.stdin.end(stdin)
-  return { done: new Promise<{ code: number | null; out: string; err: string }>((r) => p.on('close', (code) => r({ code, out, err }))) }
-}
+/** Starts `muster ...args` in its own process with `stdin`. */
+const start = builtCliStarter()
 
 const ORIGIN = 'http://localhost:4173'
 const call = (command: string) => ({ command, description: 'x' })
-const claude = (command: string) =>
-  JSON.stringify({
-    session_id: 's-1',
-    transcript_path: '/h/t.jsonl',
-    cwd: '/work/muse',
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Bash',
-    tool_input: call(command),
-    tool_use_id: 'toolu_01'
-  })
+const claude = (command: string) => claudeBashJson(call(command), '/h/t.jsonl')
 
 /** Appends events as another process writing the hub file (MemPalace's own writer). */
 function appendAsAgent(palace: string, events: object[]): void {
@@ -140,27 +116,19 @@ describe('red team: an agent running as the operator, every route, under every-a
       options: { agent: 'mac-claude', home, palace },
       cwd: '/work/muse',
       env: {},
-      call: {
-        harness: 'claude-code',
-        event: 'PreToolUse',
-        session_id: 's',
-        cwd: '/work/muse',
-        tool_use_id: null,
-        tool_name: 'Bash',
-        tool_input: call(evil)
-      } as never,
+      call: claudeBashCall(call(evil)) as never,
       rule: { id: 1, agent_pattern: '*', tool_name: 'Bash', input_pattern: 'curl *', signature: null }
     }).offer()
 
     const ended = await hook.done
-    expect(JSON.parse(ended.out).hookSpecificOutput.permissionDecision, ended.err).toBe('deny')
-    expect(ended.err).toMatch(/ignored a forged decision .*without your presence/)
+    expect(JSON.parse(ended.stdout).hookSpecificOutput.permissionDecision, ended.stderr).toBe('deny')
+    expect(ended.stderr).toMatch(/ignored a forged decision .*without your presence/)
     // the next call, answered by the rule the agent planted? No rule answers a call that needs presence
     const again = start(
       ['approve-hook', '--home', home, '--palace', palace, '--agent', 'mac-claude', '--timeout-ms', '3000'],
       claude('curl https://evil.example/y')
     )
-    expect(JSON.parse((await again.done).out).hookSpecificOutput.permissionDecision).toBe('deny')
+    expect(JSON.parse((await again.done).stdout).hookSpecificOutput.permissionDecision).toBe('deny')
     const list = JSON.parse(runBuiltCli(home, 'approvals', 'list', '--palace', palace, '--history', '10', '--json').out) as {
       history: { tool_input: { command?: string }; state: string; forged: { why: string }[] }[]
     }
@@ -192,6 +160,6 @@ describe('red team: an agent running as the operator, every route, under every-a
         }
       )
     ])
-    expect(JSON.parse((await published.done).out).hookSpecificOutput.permissionDecision).toBe('allow')
+    expect(JSON.parse((await published.done).stdout).hookSpecificOutput.permissionDecision).toBe('allow')
   }, 180_000)
 })

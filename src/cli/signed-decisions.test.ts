@@ -11,7 +11,9 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { builtCli } from '../../test/helpers/built-cli'
+import { approvalAppendArgs } from '../../test/helpers/cli-args'
 import { startHubServer, type HubServer } from '../../test/helpers/hub-server'
+import { claudeBashJson } from '../../test/helpers/hook-payloads'
 import { tmpDir } from '../../test/helpers/tmp'
 import { createHub } from '../core/hub/store/schema'
 import { createService } from '../core/root'
@@ -44,16 +46,7 @@ function muster(args: string[], stdin = ''): { done: Promise<Ended> } {
 }
 const run = (args: string[]) => muster(args).done
 
-const claude = (command: string) =>
-  JSON.stringify({
-    session_id: 's-1',
-    transcript_path: '/h/.claude/projects/x/s-1.jsonl',
-    cwd: '/work/muse',
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Bash',
-    tool_input: { command },
-    tool_use_id: 'toolu_01'
-  })
+const claude = (command: string) => claudeBashJson({ command })
 
 /** The hook's request for `command`, once it is in the hub (read by another `muster` process). */
 async function requestFor(where: string[], home: string, command: string): Promise<{ id: string; correlation_id: string }> {
@@ -109,26 +102,18 @@ describe('only the operator approves (separate processes)', () => {
     forgeDecision(palace, req, 'mac-claude')
     forgeDecision(palace, req, 'mac-claude', { signature: { key: `ed25519:${'A'.repeat(43)}`, sig: 'B'.repeat(86) } })
     // the hub tools agents use refuse it outright
-    const refused = await run([
-      'events',
-      'append',
-      '--palace',
-      palace,
-      '--home',
-      home,
-      '--type',
-      'approval.decision',
-      '--stream',
-      'project/muse',
-      '--room',
-      'approvals',
-      '--from-agent',
-      'mac-claude',
-      '--correlation-id',
-      req.correlation_id,
-      '--metadata',
-      JSON.stringify({ ack_of: req.id, decision: 'allow', decided_by: 'desk-muster' })
-    ])
+    const refused = await run(
+      approvalAppendArgs(
+        'approval.decision',
+        req.correlation_id,
+        '--palace',
+        palace,
+        '--home',
+        home,
+        '--metadata',
+        JSON.stringify({ ack_of: req.id, decision: 'allow', decided_by: 'desk-muster' })
+      )
+    )
     expect(refused.code).not.toBe(0)
     expect(refused.err).toMatch(/agents cannot append approval\.decision events/)
 

@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { hookHome } from '../../../test/helpers/hook-home'
+import { claudeBashJson } from '../../../test/helpers/hook-payloads'
 import { SoftAuthenticator } from '../../../test/helpers/soft-authenticator'
 import type { MusterService } from '../service-types'
 import { openHookContext, openRoot } from '../root'
@@ -39,16 +40,7 @@ async function enrolled(service: MusterService, policy: 'risky' | 'every-allow')
   return phone
 }
 
-const bash = (command: string) =>
-  JSON.stringify({
-    session_id: 's-1',
-    transcript_path: '/h/t.jsonl',
-    cwd: '/work/muse',
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Bash',
-    tool_input: { command },
-    tool_use_id: 'toolu_01'
-  })
+const bash = (command: string) => claudeBashJson({ command }, '/h/t.jsonl')
 
 /** Runs the hook on the home in this process (its own root, as `muster approve-hook` would). */
 async function hook(home: string, palace: string, command: string) {

@@ -4,20 +4,16 @@
  * authenticator the gate trusts; a signed one-tap allow is ignored where presence is needed, deny
  * needs none, and no rule answers such a call.
  */
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { closeAfterEach, openTestHub, openTestRules } from '../../../test/helpers/hook-hub'
 import { SoftAuthenticator } from '../../../test/helpers/soft-authenticator'
 import { testKeys } from '../../../test/helpers/operator-key'
-import { tmpDir } from '../../../test/helpers/tmp'
+import { claudeBashJson } from '../../../test/helpers/hook-payloads'
 import { DEFAULT_RISKY, type PresencePolicy } from '../../shared/approvals/presence'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
 import { EventType } from '../../shared/contract/hub-vocabulary'
-import { openStateDb } from '../fleet/state-db'
 import type { HubPort } from '../hub/hub-port'
-import { LocalHub } from '../hub/local/local-hub'
-import { createHub } from '../hub/store/schema'
 import { challengeFor, type PresenceProof, type StoredCredential } from '../presence'
-import { AllowlistStore } from './allowlist-store'
 import { decisionAppend } from './approval-events'
 import { decisionPresenceText, inputSha256 } from './approval-presence'
 import { runApproveHook, type HookContext } from './approve-hook'
@@ -33,21 +29,11 @@ const phoneCred: StoredCredential = {
   created_at: ''
 }
 
-const closers: (() => unknown)[] = []
-afterEach(async () => {
-  while (closers.length) await closers.pop()!()
-})
+const closers = closeAfterEach()
 
 function setup(policy: PresencePolicy) {
-  const palace = join(tmpDir(), 'palace')
-  createHub(palace).close()
-  const hub = new LocalHub(palace, { busyTimeoutMs: 300 })
-  const db = openStateDb(join(tmpDir(), 'home'))
-  closers.push(
-    () => hub.close(),
-    () => db.close()
-  )
-  const rules = new AllowlistStore(db, operator.rules)
+  const { hub } = openTestHub(closers)
+  const { rules } = openTestRules(closers, operator)
   const warnings: string[] = []
   const ctx: HookContext = {
     hub,
@@ -67,16 +53,7 @@ function setup(policy: PresencePolicy) {
   return { hub, rules, ctx, warnings }
 }
 
-const bash = (command: string) =>
-  JSON.stringify({
-    session_id: 's-1',
-    transcript_path: '/h/.claude/projects/x/s-1.jsonl',
-    cwd: '/work/muse',
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Bash',
-    tool_input: { command, description: 'x' },
-    tool_use_id: 'toolu_01'
-  })
+const bash = (command: string) => claudeBashJson({ command, description: 'x' })
 
 async function request(hub: HubPort): Promise<HubEventEnvelope> {
   for (;;) {

@@ -1,35 +1,23 @@
 import { chmodSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { closeAfterEach, openTestHub, openTestRules } from '../../../test/helpers/hook-hub'
 import { tmpDir } from '../../../test/helpers/tmp'
 import { EventType } from '../../shared/contract/hub-vocabulary'
-import { openStateDb } from '../fleet/state-db'
 import type { HubPort } from '../hub/hub-port'
 import { LocalHub } from '../hub/local/local-hub'
 import { createHub } from '../hub/store/schema'
-import type { Db } from '../sqlite'
-import { AllowlistStore } from './allowlist-store'
 import { decisionAppend } from './approval-events'
 import { runApproveHook, type HookContext } from './approve-hook'
 import { testKeys } from '../../../test/helpers/operator-key'
 
 const operator = testKeys()
 
-const closers: (() => unknown)[] = []
-afterEach(async () => {
-  while (closers.length) await closers.pop()!()
-})
+const closers = closeAfterEach()
 
 function setup(opts: { rules?: boolean } = {}) {
-  const palace = join(tmpDir(), 'palace')
-  createHub(palace).close()
-  const hub = new LocalHub(palace, { busyTimeoutMs: 300 })
-  const db: Db = openStateDb(join(tmpDir(), 'home'))
-  closers.push(
-    () => hub.close(),
-    () => db.close()
-  )
-  const rules = new AllowlistStore(db, operator.rules)
+  const { palace, hub } = openTestHub(closers)
+  const { db, rules } = openTestRules(closers, operator)
   const warnings: string[] = []
   const ctx: HookContext = {
     hub,

@@ -4,31 +4,23 @@
  * decision; the fold gives each request its stage.
  */
 import { readdirSync } from 'node:fs'
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { closeAfterEach, openTestHub } from '../../../test/helpers/hook-hub'
 import { tmpDir } from '../../../test/helpers/tmp'
 import { testKeys } from '../../../test/helpers/operator-key'
 import { EventType } from '../../shared/contract/hub-vocabulary'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
 import type { HubPort } from '../hub/hub-port'
-import { LocalHub } from '../hub/local/local-hub'
-import { createHub } from '../hub/store/schema'
 import { decisionAppend, foldApproval } from './approval-events'
 import { receiptAppend, recordReceipt, requestRef } from './approval-receipts'
 import { runApproveHook, type HookContext } from './approve-hook'
 import { enableReceipts, sessionReceiptsDir } from './receipt-markers'
 
 const operator = testKeys()
-const closers: (() => unknown)[] = []
-afterEach(async () => {
-  while (closers.length) await closers.pop()!()
-})
+const closers = closeAfterEach()
 
 function setup() {
-  const palace = join(tmpDir(), 'palace')
-  createHub(palace).close()
-  const hub = new LocalHub(palace, { busyTimeoutMs: 300 })
-  closers.push(() => hub.close())
+  const { palace, hub } = openTestHub(closers)
   const home = tmpDir()
   const warnings: string[] = []
   const ctx: HookContext = {

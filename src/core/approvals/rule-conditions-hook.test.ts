@@ -6,15 +6,11 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { closeAfterEach, openTestHub, openTestRules } from '../../../test/helpers/hook-hub'
 import { testKeys } from '../../../test/helpers/operator-key'
-import { tmpDir } from '../../../test/helpers/tmp'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
 import { EventType } from '../../shared/contract/hub-vocabulary'
-import { openStateDb } from '../fleet/state-db'
-import { LocalHub } from '../hub/local/local-hub'
-import { createHub } from '../hub/store/schema'
-import { AllowlistStore } from './allowlist-store'
 import { decisionAppend } from './approval-events'
 import { runApproveHook, type HookContext } from './approve-hook'
 
@@ -23,21 +19,11 @@ const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures',
 const subagentMcp = JSON.parse(readFileSync(join(FIXTURES, 'permission-request-mcp-subagent.json'), 'utf8')) as Record<string, unknown>
 const operator = testKeys()
 
-const closers: (() => unknown)[] = []
-afterEach(async () => {
-  while (closers.length) await closers.pop()!()
-})
+const closers = closeAfterEach()
 
 function setup() {
-  const palace = join(tmpDir(), 'palace')
-  createHub(palace).close()
-  const hub = new LocalHub(palace, { busyTimeoutMs: 2000 })
-  const db = openStateDb(join(tmpDir(), 'home'))
-  closers.push(
-    () => hub.close(),
-    () => db.close()
-  )
-  const rules = new AllowlistStore(db, operator.rules)
+  const { hub } = openTestHub(closers, 2000)
+  const { rules } = openTestRules(closers, operator)
   const ctx: HookContext = { hub, rules, trust: operator.trust, operator: 'desk-muster', projectFor: () => 'muse', warn: () => undefined }
   return { hub, rules, ctx }
 }

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { hookHome } from '../../../test/helpers/hook-home'
+import { claudeBashCall } from '../../../test/helpers/hook-payloads'
 import { tmpDir } from '../../../test/helpers/tmp'
 import { prepareJob, type HookJob } from '../approvals'
 import { drainHookJobs } from './drain-hook-jobs'
@@ -22,15 +23,7 @@ describe('the hook spool drainer checks every job', () => {
       options: { agent: 'mac-claude', home, hub: 'main' },
       cwd: '/work/muse',
       env: {},
-      call: {
-        harness: 'claude-code',
-        event: 'PreToolUse',
-        session_id: 's',
-        cwd: '/work/muse',
-        tool_use_id: null,
-        tool_name: 'Bash',
-        tool_input: { command: 'npm test' }
-      } as unknown as HookJob['call'],
+      call: claudeBashCall({ command: 'npm test' }) as unknown as HookJob['call'],
       rule: { id: rule.id, agent_pattern: 'mac-claude', tool_name: 'Bash', input_pattern: 'npm test', signature: null }
     }
     const forged: [string, HookJob][] = [

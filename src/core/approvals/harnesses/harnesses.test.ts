@@ -11,27 +11,19 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { tmpDir } from '../../../../test/helpers/tmp'
+import { describe, expect, it } from 'vitest'
+import { closeAfterEach, openTestHub } from '../../../../test/helpers/hook-hub'
 import { EventType } from '../../../shared/contract/hub-vocabulary'
-import { LocalHub } from '../../hub/local/local-hub'
-import { createHub } from '../../hub/store/schema'
 import { decisionAppend } from '../approval-events'
 import { runApproveHook, type HookContext, type HookOptions } from '../approve-hook'
 import { testKeys } from '../../../../test/helpers/operator-key'
 
 const operator = testKeys()
 
-const closers: (() => unknown)[] = []
-afterEach(async () => {
-  while (closers.length) await closers.pop()!()
-})
+const closers = closeAfterEach()
 
 function setup() {
-  const palace = join(tmpDir(), 'palace')
-  createHub(palace).close()
-  const hub = new LocalHub(palace, { busyTimeoutMs: 300 })
-  closers.push(() => hub.close())
+  const { hub } = openTestHub(closers)
   const ctx: HookContext = { hub, rules: null, trust: operator.trust, operator: 'desk', projectFor: () => 'muse', warn: () => {} }
   return { hub, ctx }
 }

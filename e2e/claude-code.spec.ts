@@ -7,63 +7,17 @@
  * file; the operator decides in the dashboard, or Claude Code's own rules decide first. One session
  * runs several calls: "approve and always allow" inside and outside the project, then the same
  * calls again (not asked), another command and an edit (still asked: the mode is unchanged).
+ * How Claude Code is started is `runClaude` (e2e/harness-launch.ts), which the fault matrix
+ * (e2e/gate-faults.spec.ts) shares.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { startAnthropicStandIn, type AnthropicStandIn } from './anthropic-stand-in'
-import { test, expect, type Served } from './fixtures'
-import { CLAUDE, claudeEnv, historyOf, musterInstall, openRequest, startHarness, type HarnessRun } from './harness-run'
+import { startAnthropicStandIn } from './anthropic-stand-in'
+import { test, expect } from './fixtures'
+import { claudeProject, runClaude } from './harness-launch'
+import { CLAUDE, historyOf, openRequest } from './harness-run'
 
 test.skip(!existsSync(CLAUDE), 'Claude Code CLI absent (.cache/claude-code: filled by .ci/run): skipping the real-harness e2e')
-
-/** The parts of a Claude settings file these tests read or change. */
-interface ClaudeSettings {
-  permissions?: { allow?: string[] }
-  hooks: Record<string, { hooks: { type: string; command: string; onFailure?: string }[] }[]>
-}
-
-/**
- * Installs Muster's hook into a fresh Claude settings file (the installer asks this Claude Code
- * its version), lets `edit` change that file, and starts `claude -p` in a temporary HOME.
- */
-function runClaude(
-  served: Served,
-  workDir: string,
-  standIn: AnthropicStandIn,
-  edit?: (settings: ClaudeSettings) => void,
-  sessions: boolean | 'receipts' = false
-): HarnessRun {
-  const home = join(workDir, 'claude-home')
-  const project = join(workDir, 'project')
-  mkdirSync(home, { recursive: true })
-  mkdirSync(project, { recursive: true })
-  const settings = join(home, 'settings.json')
-  musterInstall(
-    served,
-    ['approve-hook', 'install', '--agent', 'e2e-claude', '--settings', settings, '--project', 'muse', '--claude', CLAUDE],
-    {
-      HOME: home
-    }
-  )
-  // the lifecycle hooks too (`muster session-hook install`, with the receipt hooks when asked), into the same settings file
-  if (sessions)
-    musterInstall(
-      served,
-      ['session-hook', 'install', '--agent', 'e2e-claude', '--settings', settings, ...(sessions === 'receipts' ? ['--receipts'] : [])],
-      { HOME: home }
-    )
-  if (edit) {
-    const parsed = JSON.parse(readFileSync(settings, 'utf8')) as ClaudeSettings
-    edit(parsed)
-    writeFileSync(settings, JSON.stringify(parsed, null, 2))
-  }
-  return startHarness(
-    CLAUDE,
-    ['-p', 'Create the marker file.', '--output-format', 'json', '--settings', settings],
-    project,
-    claudeEnv(home, standIn.url)
-  )
-}
 
 test('Claude Code: approved in the dashboard, the Bash command runs', async ({ page, demo, workDir }) => {
   test.setTimeout(180_000)
@@ -88,7 +42,7 @@ test('Claude Code session: waiting for your approval on the Overview while its c
   const marker = join(workDir, 'session-marker.txt')
   const standIn = await startAnthropicStandIn(`touch ${marker}`)
   try {
-    const claude = runClaude(demo, workDir, standIn, undefined, true)
+    const claude = runClaude(demo, workDir, standIn, { sessions: true })
     await openRequest(page, demo, marker, marker, 'e2e-claude')
     await page.getByTestId('nav-overview').click()
     const row = page.getByTestId('session-row').filter({ hasText: 'e2e-claude' })
@@ -140,14 +94,16 @@ test('Claude Code: a call an allow rule passes runs and never reaches the inbox'
   test.setTimeout(180_000)
   // inside the session's working directory: Claude Code asks for a path outside it even when an
   // allow rule names the command
-  mkdirSync(join(workDir, 'project'), { recursive: true })
-  const marker = join(workDir, 'project', 'allowed-marker.txt')
+  mkdirSync(claudeProject(workDir), { recursive: true })
+  const marker = join(claudeProject(workDir), 'allowed-marker.txt')
   const standIn = await startAnthropicStandIn(`touch ${marker}`)
   try {
     // the operator's own Claude Code allow rule for exactly this command, beside Muster's hook
-    const claude = runClaude(demo, workDir, standIn, (s) => {
-      expect(Object.keys(s.hooks)).toEqual(['PermissionRequest'])
-      s.permissions = { allow: [`Bash(touch ${marker})`] }
+    const claude = runClaude(demo, workDir, standIn, {
+      edit: (s) => {
+        expect(Object.keys(s.hooks)).toEqual(['PermissionRequest'])
+        s.permissions = { allow: [`Bash(touch ${marker})`] }
+      }
     })
     const out = await claude.done
     expect(out.code, out.stderr).toBe(0)
@@ -173,11 +129,13 @@ test('Claude Code: a hook that crashes blocks the call (onFailure "block", Claud
   const standIn = await startAnthropicStandIn(`touch ${marker}`)
   try {
     // Muster's installed entry, its command swapped for one that exits 1; onFailure kept as written
-    const claude = runClaude(demo, workDir, standIn, (s) => {
-      const entry = s.hooks.PermissionRequest?.[0]?.hooks[0]
-      expect(entry).toMatchObject({ type: 'command', onFailure: 'block' })
-      expect(entry?.command).toContain('approve-hook --agent e2e-claude')
-      if (entry) entry.command = 'exit 1'
+    const claude = runClaude(demo, workDir, standIn, {
+      edit: (s) => {
+        const entry = s.hooks.PermissionRequest?.[0]?.hooks[0]
+        expect(entry).toMatchObject({ type: 'command', onFailure: 'block' })
+        expect(entry?.command).toContain('approve-hook --agent e2e-claude')
+        if (entry) entry.command = 'exit 1'
+      }
     })
     const out = await claude.done
     expect(out.code, out.stderr).toBe(0)
@@ -209,7 +167,7 @@ test('Claude Code: approve and always allow a Bash call inside and outside the p
   workDir
 }) => {
   test.setTimeout(300_000)
-  const project = join(workDir, 'project')
+  const project = claudeProject(workDir)
   const outside = join(workDir, 'outside')
   mkdirSync(outside, { recursive: true })
   const inside = `touch ${join(project, 'marker-a')}`
@@ -227,7 +185,7 @@ test('Claude Code: approve and always allow a Bash call inside and outside the p
     { name: 'Write', input: { file_path: notes, content: 'still asked\n' } }
   ])
   try {
-    const claude = runClaude(demo, workDir, standIn, undefined, 'receipts')
+    const claude = runClaude(demo, workDir, standIn, { sessions: 'receipts' })
     await page.goto(demo.openUrl)
     await page.getByTestId('nav-approvals').click()
     const rowOf = (text: string) => page.locator('[data-testid^="approval-row-"]', { hasText: text }).filter({ hasText: 'e2e-claude' })

@@ -1,15 +1,17 @@
 /**
- * How the real-harness e2e start Codex, Gemini CLI and Copilot CLI (each in the test-only
- * `.cache/<name>/` `.ci/run` fills) against their model stand-ins, with Muster's gate installed
- * through the built CLI. `fault`, when given, runs between the install and the start: what
- * `e2e/gate-faults.spec.ts` breaks (the hub, the build) before the harness makes its call.
+ * How the real-harness e2e start Claude Code, Codex, Gemini CLI and Copilot CLI (each in the
+ * test-only `.cache/<name>/` `.ci/run` fills) against their model stand-ins, with Muster's gate
+ * installed through the built CLI. `fault`, when given, runs between the install and the start:
+ * what `e2e/gate-faults.spec.ts` breaks (the hub, the build) before the harness makes its call;
+ * `install` adds flags to the install (a short `--timeout-ms` nobody answers within).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { AnthropicStandIn } from './anthropic-stand-in'
 import type { ChatStandIn } from './chat-completions-stand-in'
 import { expect, type Served } from './fixtures'
 import type { GeminiStandIn } from './gemini-stand-in'
-import { harnessCli, musterInstall, startHarness, type HarnessRun } from './harness-run'
+import { CLAUDE, claudeEnv, harnessCli, musterInstall, startHarness, type HarnessRun } from './harness-run'
 import type { ResponsesStandIn } from './responses-stand-in'
 
 /** The harness CLIs' entry points. */
@@ -21,13 +23,82 @@ const PTY = join(import.meta.dirname, 'pty-run.py')
 /** What breaks after the install, before the harness starts. */
 export type Fault = (() => void) | undefined
 
+/** The parts of a Claude settings file the tests read or change. */
+export interface ClaudeSettings {
+  permissions?: { allow?: string[] }
+  hooks: Record<string, { hooks: { type: string; command: string; onFailure?: string }[] }[]>
+}
+
+/** How `runClaude` sets Claude Code up beyond the default install. */
+export interface ClaudeRunOptions {
+  /** Changes the installed settings file before the start. */
+  edit?: (settings: ClaudeSettings) => void
+  /** The lifecycle hooks too (`muster session-hook install`), with the receipt hooks when `'receipts'`. */
+  sessions?: boolean | 'receipts'
+  fault?: Fault
+  /** More `approve-hook install` flags. */
+  install?: readonly string[]
+}
+
+/** Claude Code's working directory in `runClaude` (paths outside it are asked about whatever the rules say). */
+export const claudeProject = (workDir: string): string => join(workDir, 'claude-code-project')
+
+/**
+ * Installs Muster's hook into a fresh Claude settings file (the installer asks this Claude Code
+ * its version) and starts `claude -p` in a temporary HOME, in `claudeProject(workDir)`.
+ */
+export function runClaude(served: Served, workDir: string, standIn: AnthropicStandIn, opts: ClaudeRunOptions = {}): HarnessRun {
+  const home = join(workDir, 'claude-home')
+  const project = claudeProject(workDir)
+  mkdirSync(home, { recursive: true })
+  mkdirSync(project, { recursive: true })
+  const settings = join(home, 'settings.json')
+  musterInstall(
+    served,
+    [
+      'approve-hook',
+      'install',
+      '--agent',
+      'e2e-claude',
+      '--settings',
+      settings,
+      '--project',
+      'muse',
+      '--claude',
+      CLAUDE,
+      ...(opts.install ?? [])
+    ],
+    { HOME: home }
+  )
+  const { sessions, edit } = opts
+  if (sessions)
+    musterInstall(
+      served,
+      ['session-hook', 'install', '--agent', 'e2e-claude', '--settings', settings, ...(sessions === 'receipts' ? ['--receipts'] : [])],
+      { HOME: home }
+    )
+  if (edit) {
+    const parsed = JSON.parse(readFileSync(settings, 'utf8')) as ClaudeSettings
+    edit(parsed)
+    writeFileSync(settings, JSON.stringify(parsed, null, 2))
+  }
+  opts.fault?.()
+  return startHarness(
+    CLAUDE,
+    ['-p', 'Create the marker file.', '--output-format', 'json', '--settings', settings],
+    project,
+    claudeEnv(home, standIn.url)
+  )
+}
+
 /** Writes Codex's config (the stand-in as its provider), installs Muster's hook, starts Codex. */
 export function runCodex(
   served: Served,
   workDir: string,
   standIn: ResponsesStandIn,
   mode: 'exec' | 'interactive',
-  fault?: Fault
+  fault?: Fault,
+  install: readonly string[] = []
 ): HarnessRun {
   const codexHome = join(workDir, 'codex-home')
   const project = join(workDir, 'codex-project')
@@ -61,7 +132,8 @@ export function runCodex(
     '--settings',
     hooks,
     '--project',
-    'muse'
+    'muse',
+    ...install
   ])
   const event = mode === 'exec' ? 'PreToolUse' : 'PermissionRequest'
   expect(Object.keys((JSON.parse(readFileSync(hooks, 'utf8')) as { hooks: object }).hooks)).toEqual([event])

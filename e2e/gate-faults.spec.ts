@@ -52,7 +52,9 @@ const RUNNERS: Record<
 > = {
   'claude-code': async (served, workDir, command, fault, install) => {
     const s = await startAnthropicStandIn(command)
-    return finish(runClaude(served, workDir, s, { fault, install }), s, () => s.toolResults)
+    const debugFile = join(workDir, 'claude-debug.log')
+    const ran = await finish(runClaude(served, workDir, s, { fault, install, debugFile }), s, () => s.toolResults)
+    return { ...ran, hookLog: existsSync(debugFile) ? readFileSync(debugFile, 'utf8') : '' }
   },
   codex: async (served, workDir, command, fault, install) => {
     const s = await startResponsesStandIn(command)
@@ -72,6 +74,8 @@ const RUNNERS: Record<
 interface Ran {
   model: string
   out: string
+  /** What the harness logged of Muster's hook, where it keeps such a log (Claude Code's debug file). */
+  hookLog?: string
 }
 
 /** Waits for the harness to end; then stops it (if still there) and its stand-in. */
@@ -92,8 +96,15 @@ for (const c of FAULT_CASES) {
     const marker = join(workDir, `${c.harness}-project`, `${c.fault}-marker.txt`)
     // its folder exists (it is the harness's project, or beside it): a command that ran would leave the marker
     mkdirSync(dirname(marker), { recursive: true })
-    const { model, out } = await RUNNERS[c.harness]!(demo, workDir, `touch ${marker}`, breaker(demo, workDir, c.fault), c.install ?? [])
+    const { model, out, hookLog } = await RUNNERS[c.harness]!(
+      demo,
+      workDir,
+      `touch ${marker}`,
+      breaker(demo, workDir, c.fault),
+      c.install ?? []
+    )
     expect(existsSync(marker), out).toBe(false)
     expect(model, out).toMatch(c.model)
+    if (c.hook) expect(hookLog, out).toMatch(c.hook)
   })
 }

@@ -38,6 +38,8 @@ export interface ClaudeRunOptions {
   fault?: Fault
   /** More `approve-hook install` flags. */
   install?: readonly string[]
+  /** Where Claude Code writes its debug log (`--debug-file`: each hook's command, status and stderr). */
+  debugFile?: string
 }
 
 /** Claude Code's working directory in `runClaude` (paths outside it are asked about whatever the rules say). */
@@ -85,7 +87,15 @@ export function runClaude(served: Served, workDir: string, standIn: AnthropicSta
   opts.fault?.()
   return startHarness(
     CLAUDE,
-    ['-p', 'Create the marker file.', '--output-format', 'json', '--settings', settings],
+    [
+      '-p',
+      'Create the marker file.',
+      '--output-format',
+      'json',
+      '--settings',
+      settings,
+      ...(opts.debugFile ? ['--debug-file', opts.debugFile] : [])
+    ],
     project,
     claudeEnv(home, standIn.url)
   )

@@ -17,6 +17,11 @@ export interface FaultCase {
   install?: readonly string[]
   /** What the model is told instead of the command's output (the command never runs). */
   model: RegExp
+  /**
+   * What the harness logged of Muster's hook (Claude Code's debug file), where the model's text is
+   * the harness's own: it shows the hook ran and answered as the README says.
+   */
+  hook?: RegExp
 }
 
 // Muster answers nothing, so Claude Code would show its dialog; with nobody to answer it (`-p`) it denies in its own words
@@ -30,7 +35,13 @@ const TIMED_OUT = /Muster approvals: no decision within 4 s \(timed out\)/
 
 /** Every pair `e2e/gate-faults.spec.ts` runs. */
 export const FAULT_CASES: readonly FaultCase[] = [
-  { harness: 'claude-code', mode: 'claude -p', fault: 'hub-unreachable', model: CLAUDE_NOBODY },
+  {
+    harness: 'claude-code',
+    mode: 'claude -p',
+    fault: 'hub-unreachable',
+    model: CLAUDE_NOBODY,
+    hook: /Hook PermissionRequest:Bash \(PermissionRequest\) success:.*muster approve-hook: cannot ask the operator \(no hub at .*\); the harness asks instead/s
+  },
   { harness: 'claude-code', mode: 'claude -p', fault: 'build-missing', model: BUILD_GONE },
   { harness: 'claude-code', mode: 'claude -p', fault: 'hook-crash', model: BUILD_CRASHES },
   { harness: 'claude-code', mode: 'claude -p', fault: 'hook-timeout', install: SHORT_WAIT, model: TIMED_OUT },

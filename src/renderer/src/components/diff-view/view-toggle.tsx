@@ -5,7 +5,7 @@ import type { ViewType } from 'react-diff-view'
 export function ViewToggle({ value, onChange }: { value: ViewType; onChange: (v: ViewType) => void }) {
   return (
     <fieldset className="dv-toggle">
-      <legend className="dv-sr">Diff layout</legend>
+      <legend className="sr-only">Diff layout</legend>
       {(['unified', 'split'] as const).map((v) => (
         <label key={v} className={value === v ? 'dv-toggle-on' : undefined}>
           <input type="radio" name="dv-layout" value={v} checked={value === v} onChange={() => onChange(v)} />

@@ -99,8 +99,8 @@ export function ChainsScreen() {
           </>
         }
       />
-      <div className="cf-layout">
-        <div className="cf-main">
+      <div className="screen-split cf-layout">
+        <div className="split-column">
           <div className="cf-bar">
             <div className="segmented" role="radiogroup" aria-label="Level">
               {(['all', 'error', 'warning'] as const).map((l) => (
@@ -140,7 +140,7 @@ export function ChainsScreen() {
               its critic.
             </EmptyState>
           ) : (
-            <ul className="cf-list" data-testid="chain-findings">
+            <ul className="split-list" data-testid="chain-findings">
               {shown.map((f, i) => (
                 <Finding key={`${f.source.kind}-${f.source.project ?? f.source.eventId}-${f.source.file}-${f.line}-${f.rule}-${i}`} f={f} />
               ))}

@@ -5,7 +5,7 @@ import { memoryHref } from '../../lib/muse-route'
 /** `current` is the tab on screen; `pending` adds a count to the Directives tab. */
 export function MuseTabs({ current, pending }: { current: 'directives' | 'memory' | 'chains'; pending?: number }) {
   return (
-    <nav className="muse-tabs" aria-label="MUSE views">
+    <nav className="segmented muse-tabs" aria-label="MUSE views">
       <a
         href="#/directives"
         className={`muse-tab${current === 'directives' ? ' active' : ''}`}

@@ -85,8 +85,8 @@ export function MemoryScreen({ initialQuery }: { initialQuery: string }) {
         description="Search every project’s daily logs and MEMORIES.md, ranked; write a note to today’s log."
         actions={<MuseTabs current="memory" />}
       />
-      <div className="mem-layout">
-        <div className="mem-main">
+      <div className="screen-split mem-layout">
+        <div className="split-column mem-main">
           <div className="mem-bar" role="search">
             <SearchBox
               className="mem-search"
@@ -143,7 +143,7 @@ export function MemoryScreen({ initialQuery }: { initialQuery: string }) {
               {scope !== 'all' ? 'Try the All scope.' : 'Try fewer or shorter words.'}
             </EmptyState>
           ) : (
-            <ol className="mem-hits">
+            <ol className="split-list">
               {hits.map((h, i) => (
                 <Hit
                   key={`${h.project}/${h.file}:${h.line}:${i}`}

@@ -49,7 +49,13 @@ export function PromoteDialog({ project, open, onClose }: { project: string; ope
     )
 
   return (
-    <dialog ref={ref} className="dialog promote-dialog" onClose={onClose} aria-labelledby="promote-title" data-testid="promote-dialog">
+    <dialog
+      ref={ref}
+      className="dialog dialog-wide promote-dialog"
+      onClose={onClose}
+      aria-labelledby="promote-title"
+      data-testid="promote-dialog"
+    >
       {open && (
         <>
           <header className="dialog-header">
@@ -58,7 +64,7 @@ export function PromoteDialog({ project, open, onClose }: { project: string; ope
               <X size={16} />
             </button>
           </header>
-          <div className="dialog-body pd-body">
+          <div className="dialog-body dialog-stack">
             {plan.isPending && <LoadingState label="Planning (dry run)…" />}
             <InlineError error={plan.error} />
             {done && (

@@ -53,7 +53,13 @@ export function SubmitDialog({ hub, open, onClose }: { hub: string | null; open:
     )
 
   return (
-    <dialog ref={ref} className="dialog submit-dialog" onClose={onClose} aria-labelledby="submit-title" data-testid="submit-dialog">
+    <dialog
+      ref={ref}
+      className="dialog dialog-wide submit-dialog"
+      onClose={onClose}
+      aria-labelledby="submit-title"
+      data-testid="submit-dialog"
+    >
       {open && (
         <>
           <header className="dialog-header">
@@ -62,7 +68,7 @@ export function SubmitDialog({ hub, open, onClose }: { hub: string | null; open:
               <X size={16} />
             </button>
           </header>
-          <div className="dialog-body sd-body">
+          <div className="dialog-body dialog-stack">
             <div className="sd-fields">
               <label className="apply-field">
                 <span>Project</span>

@@ -76,7 +76,7 @@ export function TimelineList({
   }, [onShowPending])
 
   return (
-    <div className="tl-list-wrap">
+    <div className="split-main tl-list-wrap">
       <div className="tl-row tl-head" aria-hidden>
         <span>Time</span>
         <span>Type</span>

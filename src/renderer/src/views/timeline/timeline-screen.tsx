@@ -200,7 +200,7 @@ function TimelineBody({ hub }: { hub: string | null }) {
           )}
         </div>
         {showPane && (
-          <aside className="tl-pane" aria-label="Details">
+          <aside className="split-main tl-pane" aria-label="Details">
             {action === 'task' ? (
               <TaskForm hub={hub} agents={agents} />
             ) : pane === 'thread' && threadId ? (

@@ -14,6 +14,7 @@ import { lateWritesSettled } from '../../src/core/muse/safe-write-keeper'
 import { replacedWrites } from '../../src/core/muse/safe-write-witness'
 import { send } from '../../src/core/muse/send'
 import type { Project } from '../../src/shared/api'
+import { seededRandom } from '../../src/core/seeded-random'
 
 /** How agents write (see agent_writer.py). */
 export type AgentPattern = 'append' | 'truncate' | 'rename'
@@ -40,6 +41,16 @@ export interface RaceOptions {
   stallWhere?: 'open' | 'mid'
   /** Run a reader process beside each race that counts reads finding the path missing. */
   reader?: boolean
+  /**
+   * Stop the agent with SIGSTOP now and then (a random gap of 0..gapMs between stops) for a random
+   * minMs..maxMs each time, then SIGCONT: a writer frozen between its read and its rename.
+   */
+  sigstop?: { minMs: number; maxMs: number; gapMs: number }
+  /**
+   * Let the agent write all its lines at its own pace from the start (sends still start as it
+   * passes their share): no lockstep, so its renames carry reads older than several sends.
+   */
+  free?: boolean
   /** Path of agent_writer.py (default: beside this file; a bundled bench passes it). */
   agentScript?: string
 }
@@ -124,6 +135,7 @@ async function racePattern(
   const latencies: number[] = []
   const failedEdits: string[] = []
   let next = 0
+  if (opts.free) agent.allow(opts.agentWrites)
   const worker = async () => {
     for (let i = next++; i < opts.musterEdits; i = next++) {
       // lockstep: edit i starts once the agent has written its share, and lets it write further
@@ -250,6 +262,7 @@ class Agent {
   private finished = false
   private allowed = 40
   private waiters: { n: number; resolve: () => void }[] = []
+  private exited = false
   private readonly proc
 
   constructor(pattern: AgentPattern, file: string, opts: RaceOptions, seed: number) {
@@ -284,16 +297,31 @@ class Agent {
     })
     this.proc.stderr.on('data', (d: Buffer) => (err += d.toString()))
     this.proc.stdin.on('error', () => undefined)
+    if (opts.sigstop) void this.freeze(opts.sigstop, seed)
     this.done = new Promise((resolve, reject) => {
       const timer = setTimeout(() => this.proc.kill('SIGKILL'), opts.agentTimeoutMs)
       this.proc.once('error', reject)
       this.proc.once('exit', (code) => {
+        this.exited = true
         clearTimeout(timer)
         this.progress(Infinity)
         if (code === 0 && this.finished) resolve()
         else reject(new Error(`${pattern} agent exited with ${code} after ${this.written} writes: ${err.trim()}`))
       })
     })
+  }
+
+  /** Stops and continues the agent at random until it exits (see `RaceOptions.sigstop`). */
+  private async freeze(s: NonNullable<RaceOptions['sigstop']>, seed: number): Promise<void> {
+    const random = seededRandom(seed * 7919)
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+    while (!this.exited) {
+      await sleep(random() * s.gapMs)
+      if (this.exited) return
+      this.proc.kill('SIGSTOP')
+      await sleep(s.minMs + random() * (s.maxMs - s.minMs))
+      if (!this.exited) this.proc.kill('SIGCONT')
+    }
   }
 
   /** Lets the agent write up to `n` lines. */

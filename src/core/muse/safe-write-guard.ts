@@ -12,14 +12,25 @@
 import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { pause, SHRINK_SETTLE_MS, signature } from './safe-write-settle'
+import { noteSize, pause, quietWindow, SHRINK_SETTLE_MS, signature } from './safe-write-settle'
 
-/** How long an edit's file is watched after the edit returned: past the 2 s stalls agents show under load. */
+/**
+ * How long an edit's file is watched after the edit returned, and after each change of it since:
+ * past the 2 s stalls agents show under load (a writer stopped with SIGSTOP for longer and then
+ * renaming a stale version is caught as long as the file keeps changing).
+ */
 export const GUARD_MS = 3000
+/** Longest watch of one edit, however busy the file (a CLI send keeps its process alive while it watches). */
+const GUARD_MAX_MS = 30_000
+/** How long an edit applied again is watched: its writer works from stale reads and may drop it again. */
+const REDROP_GUARD_MS = 10_000
 /** How often a guarded file is polled (one stat). */
 const GUARD_POLL_MS = 20
-/** Re-applications of one edit at most (an agent that keeps dropping it is then reported). */
-const MAX_REAPPLY = 10
+/**
+ * Re-applications of one edit at most (an agent that keeps dropping it is then reported). A busy
+ * renaming agent drops a send once per stale rename; each re-application is one more 3-way merge.
+ */
+const MAX_REAPPLY = 100
 /**
  * A dropped edit is applied again once the file was unchanged this long: the writer that dropped it
  * may still be writing (and a file shorter than Muster last knew it is no valid base before then).
@@ -41,7 +52,13 @@ export interface GuardedEdit {
 }
 
 interface Watch extends GuardedEdit {
+  started: number
   until: number
+  /** The inode and size of the file when last seen (null: not yet, or missing). */
+  ino: bigint | null
+  size: number
+  /** The last change put another inode at the path with a complete last line: a whole version renamed in. */
+  renamedWhole: boolean
   sig: string
   /** When the file was last seen to change. */
   changedAt: number
@@ -56,7 +73,18 @@ export const lostEdits: { path: string; kept: string; reason: string }[] = []
 
 /** Watches a file for `GUARD_MS` and keeps the edit in it (see the header). */
 export function guardEdit(g: GuardedEdit): void {
-  watches.add({ ...g, until: performance.now() + GUARD_MS, sig: '', changedAt: performance.now(), missingSince: null })
+  const now = performance.now()
+  watches.add({
+    ...g,
+    started: now,
+    until: now + (g.round > 0 ? REDROP_GUARD_MS : GUARD_MS),
+    sig: '',
+    changedAt: now,
+    missingSince: null,
+    ino: null,
+    size: 0,
+    renamedWhole: false
+  })
   loop ??= run().finally(() => (loop = null))
 }
 
@@ -77,11 +105,20 @@ async function check(w: Watch): Promise<void> {
   const st = await fs.stat(w.path, { bigint: true }).catch(() => null)
   const sig = st ? signature(st) : 'missing'
   if (sig !== w.sig) {
+    const first = w.sig === ''
     w.sig = sig
     w.changedAt = now
+    if (!first) w.until = Math.min(w.started + GUARD_MAX_MS, Math.max(w.until, now + GUARD_MS))
     const bytes = st ? await fs.readFile(w.path).catch(() => null) : null
     const text = bytes?.toString('utf8').replace(/^\uFEFF/, '') ?? null
+    w.renamedWhole = !!st && !!bytes && w.ino !== null && st.ino !== w.ino && bytes.length > 0 && bytes[bytes.length - 1] === 0x0a
+    w.ino = st ? st.ino : null
+    w.size = bytes?.length ?? 0
+    const was = w.missingSince
     w.missingSince = text !== null && w.edit(text) !== null ? (w.missingSince ?? now) : null
+    // back in the file (merged again, here or by a sibling edit): watched as long as a fresh drop is,
+    // since the writer that dropped it may drop it again; a watch never ends at its first sight of it
+    if (was !== null && w.missingSince === null) w.until = Math.max(w.until, now + REDROP_GUARD_MS)
   }
   if (w.missingSince === null) {
     if (now >= w.until) watches.delete(w)
@@ -92,12 +129,25 @@ async function check(w: Watch): Promise<void> {
     watches.delete(w)
     return void (await report(w, `the file kept changing for ${REAPPLY_WAIT_MS / 1000} s`))
   }
-  if (now - w.changedAt < REAPPLY_QUIET_MS) return
+  // a whole version renamed in is a complete base at once: the edit is merged into it (it only adds
+  // lines); a file rewritten in place may still be mid-write, so that waits for the writer to be done
+  if (now - w.changedAt < (w.renamedWhole ? quietWindow() : REAPPLY_QUIET_MS)) return
   watches.delete(w)
   if (w.round >= MAX_REAPPLY) return void (await report(w, `dropped ${w.round} times by other writers`))
+  // shorter than the version Muster installed, as a version without the edit is: no rewrite to wait out
+  if (w.renamedWhole && w.ino !== null) noteSize(w.path, w.size, w.ino)
   try {
     await w.reapply(w.round + 1)
   } catch (err) {
+    // the writer is still at it (the file did not settle, or changed under the swap): try again
+    // while the wait lasts; only then is the edit kept aside
+    if (now - w.missingSince < REAPPLY_WAIT_MS && (err as { code?: unknown }).code === 'conflict') {
+      w.sig = ''
+      w.changedAt = performance.now()
+      watches.add(w)
+      loop ??= run().finally(() => (loop = null))
+      return
+    }
     await report(w, (err as Error).message)
   }
 }

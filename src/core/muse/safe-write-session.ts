@@ -379,6 +379,13 @@ export class EditSession {
     const window = quietWindow()
     const current = await fs.readFile(this.path).catch(() => Buffer.alloc(0))
     const owing = this.missingOwed(current).length > 0
+    if (this.opts.guardRound) {
+      // a re-application the guard tries again until it lands: nothing is left beside the file for
+      // it; whatever a replaced version gained since it was replaced is merged by the keeper (only
+      // what the file lacks), as a late append is, and a version rewritten meanwhile stays beside
+      keepCopies(this.aside.map((a) => ({ name: a.name, path: this.path, known: a.bytes })))
+      this.aside = []
+    }
     const keep = owing ? this.aside : this.aside.filter((a) => now - a.changedAt < window)
     this.kept.push(...keep.map((a) => a.name))
     this.release(this.aside.filter((a) => !keep.includes(a)))

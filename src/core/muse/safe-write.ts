@@ -53,11 +53,16 @@
  *    beside the file. The process stays alive until its links are let go (a CLI edit exits 3 s
  *    after it is done).
  *
- * 7. Guard (`safe-write-guard.ts`, for sends): the file is watched for 3 s after the edit returns; an agent
- *    that rewrote it from a read older than the edit (a rename or a truncating write stalled past
- *    the quiet window) gets the edit applied again, and an edit that cannot be is kept beside the
- *    file as a `-lost-` copy, reported by lint and on stderr: acknowledged, then in the file or
- *    reported.
+ * 7. Guard (`safe-write-guard.ts`, for sends): the file is watched for 3 s after the edit returns
+ *    and after each change (10 s once dropped, 30 s at most); an agent that rewrote it from a read
+ *    older than the edit (a rename or a truncating write stalled past the quiet window) gets the
+ *    edit applied again on its version (a 3-way merge: the edit only adds lines), at once for a
+ *    whole version renamed in, as often as it is dropped, and watched 10 s more each time it is
+ *    back (a re-application that failed or found it there already included); a re-application
+ *    that fails leaves nothing beside the file (its replaced versions go to the afterlife, step 6,
+ *    which merges what they gained); an edit that still cannot be applied after 2 minutes is kept
+ *    beside the file as a `-lost-` copy, reported by lint and on stderr: acknowledged, then in the
+ *    file or reported.
  *
  * Limits, stated: an appending writer that stalls between opening and writing for longer than the
  * afterlife (3 s) cannot be told from one that finished: its line lands in a deleted copy. An agent
@@ -157,7 +162,8 @@ export async function safeEdit(path: string, edit: (text: string) => string | nu
     hooks: opts.hooks ?? defaultHooks,
     sizeHint: opts.sizeHint ?? knownSize(path)
   }).run()
-  if (result.changed && opts.guard)
+  // a re-application that found the edit there already keeps watching: the writer that dropped it may drop it again
+  if (opts.guard && (result.changed || opts.guardRound))
     guardEdit({
       path: real,
       within: opts.within,

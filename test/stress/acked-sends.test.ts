@@ -1,0 +1,63 @@
+/**
+ * Stress (issue 36, point 2): acknowledged sends land. A renaming agent in its own process rewrites
+ * the role file from reads older than Muster's sends, either stalled 250 ms between its read and its
+ * rename on every 10th write, or stopped with SIGSTOP for 0.05-2.5 s at random (a process the
+ * machine or a debugger froze). Its renames drop sends Muster already acknowledged; each must be
+ * applied again on the agent's new version (a send only adds lines, so this is a 3-way merge that
+ * cannot conflict), so every acknowledged send ends in the file, none kept aside in a `-lost-`
+ * copy, and no agent line is lost. `MUSTER_STRESS=full`: 1,000 agent writes and 100 sends per case.
+ */
+import { describe, expect, it } from 'vitest'
+import { tmpDir } from '../helpers/tmp'
+import { runAgentRace, type RaceOptions, type RaceResult } from './agent-race'
+import { stressSize } from './stress-size'
+
+const WRITES = stressSize(1000, 200)
+const EDITS = stressSize(100, 24)
+
+/** The counts that must all be zero, by case. */
+function outcome(name: string, r: RaceResult) {
+  console.log(
+    `${name}: ${r.seconds.toFixed(1)} s, ${r.latencies.length} sends acknowledged, ${r.failedEdits.length} refused, ` +
+      `${r.reportedEdits} kept aside, ${r.lostEdits} lost, ${r.lostLines} agent lines lost`
+  )
+  const { lostLines, duplicatedLines, lostEdits, reportedEdits, duplicatedEdits, leftovers, examples, torn } = r
+  return { name, lostLines, duplicatedLines, lostEdits, reportedEdits, duplicatedEdits, leftovers, examples, torn }
+}
+
+const clean = (name: string) => ({
+  name,
+  lostLines: 0,
+  duplicatedLines: 0,
+  lostEdits: 0,
+  reportedEdits: 0,
+  duplicatedEdits: 0,
+  leftovers: [],
+  examples: [],
+  torn: []
+})
+
+const base = (): RaceOptions => ({
+  dir: tmpDir(),
+  patterns: ['rename'],
+  agentWrites: WRITES,
+  musterEdits: EDITS,
+  concurrency: 4,
+  agentPauseMs: 2,
+  agentTimeoutMs: 540_000,
+  free: true
+})
+
+describe('acknowledged sends beside a renaming agent that stalls or is stopped', () => {
+  it(`stalled 250 ms every 10th write: all of ${EDITS} sends in the file`, { timeout: 600_000 }, async () => {
+    const [r] = await runAgentRace({ ...base(), stallEvery: 10, stallMs: 250 })
+    expect(outcome('stalled', r!)).toEqual(clean('stalled'))
+    expect(r!.latencies.length).toBeGreaterThan(EDITS / 2)
+  })
+
+  it(`stopped (SIGSTOP) 0.05-2.5 s at random: all of ${EDITS} sends in the file`, { timeout: 600_000 }, async () => {
+    const [r] = await runAgentRace({ ...base(), sigstop: { minMs: 50, maxMs: 2500, gapMs: 400 } })
+    expect(outcome('stopped', r!)).toEqual(clean('stopped'))
+    expect(r!.latencies.length).toBeGreaterThan(EDITS / 2)
+  })
+})

@@ -15,26 +15,29 @@ const HUGE = `S${'0'.repeat(400)}`
 /** The built CLI in its own process. */
 const muster = runBuiltCli
 
+/** Project `p`: its build role's directive queue holds the lines `queue`, its QA role's file is `qa`; registered in a new home. */
+function projectWithQueue(queue: string[], qa: string): { root: string; home: string } {
+  const root = join(tmpDir(), 'p')
+  const home = tmpDir()
+  writeTree(root, {
+    '.muse/build.md': ['<!-- L0: v1.0 | build | ids -->', '# Build', '', '## 📡 战略指令队列', '', ...queue, ''].join('\n'),
+    '.muse/qa.md': qa
+  })
+  expect(muster(home, 'projects', 'add', root).code).toBe(0)
+  return { root, home }
+}
+
 describe('an over-long directive id (S + 400 digits)', () => {
   it('is not listed, lint names it, and the next ids continue from the real ones', () => {
-    const root = join(tmpDir(), 'p')
-    const home = tmpDir()
-    writeTree(root, {
-      '.muse/build.md': [
-        '<!-- L0: v1.0 | build | ids -->',
-        '# Build',
-        '',
-        '## 📡 战略指令队列',
-        '',
+    const { root, home } = projectWithQueue(
+      [
         '📡 **S048→P/QA**: 🟡 **real one**',
         '',
         `📡 **${HUGE}→P/QA**: 🟡 **huge one**`,
-        `📡 **S049${'v'.repeat(12)}→P/QA**: 🟡 **long suffix**`,
-        ''
-      ].join('\n'),
-      '.muse/qa.md': '<!-- L0: v1.0 | qa | target -->\n# QA\n'
-    })
-    expect(muster(home, 'projects', 'add', root).code).toBe(0)
+        `📡 **S049${'v'.repeat(12)}→P/QA**: 🟡 **long suffix**`
+      ],
+      '<!-- L0: v1.0 | qa | target -->\n# QA\n'
+    )
 
     const listed = JSON.parse(muster(home, 'directives', '--json').out) as { directives: { id: string }[] }
     expect(listed.directives.map((d) => d.id)).toEqual(['S048'])
@@ -78,22 +81,10 @@ describe('an over-long directive id (S + 400 digits)', () => {
   }, 180_000)
 
   it('one S9999 line does not stop the numbering: the next ids continue the real ones, skipping taken numbers', () => {
-    const root = join(tmpDir(), 'p')
-    const home = tmpDir()
-    writeTree(root, {
-      '.muse/build.md': [
-        '<!-- L0: v1.0 | build | ids -->',
-        '# Build',
-        '',
-        '## 📡 战略指令队列',
-        '',
-        '📡 **S047→P/QA**: 🟡 **real one**',
-        '📡 **S9999→P/QA**: 🟡 **stray far number**',
-        ''
-      ].join('\n'),
-      '.muse/qa.md': '<!-- L0: v1.0 | qa | target -->\n# QA\n\n## 📡 战略指令队列\n\n📡 **S048→P/BUILD**: 🟡 **taken elsewhere**\n'
-    })
-    expect(muster(home, 'projects', 'add', root).code).toBe(0)
+    const { root, home } = projectWithQueue(
+      ['📡 **S047→P/QA**: 🟡 **real one**', '📡 **S9999→P/QA**: 🟡 **stray far number**'],
+      '<!-- L0: v1.0 | qa | target -->\n# QA\n\n## 📡 战略指令队列\n\n📡 **S048→P/BUILD**: 🟡 **taken elsewhere**\n'
+    )
     const send = (title: string) => {
       const r = muster(home, 'directive', 'send', '--project', 'p', '--from', 'build', '--to', 'QA', '--title', title, '--json')
       expect(r, r.err).toMatchObject({ code: 0 })

@@ -3,6 +3,7 @@ import { linkSync, openSync, closeSync, renameSync, statSync, truncateSync, unli
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dashboardOrigin } from '../../test/helpers/serve-process'
 import { tmpDir } from '../../test/helpers/tmp'
 import { builtCliOut } from '../../test/helpers/built-cli'
 import { createHub, HUB_FILENAME } from '../core/hub/store/schema'
@@ -19,16 +20,7 @@ beforeAll(async () => {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, MUSTER_HOME: '' }
   })
-  url = await new Promise<string>((res, rej) => {
-    let out = ''
-    child.stdout!.on('data', (d) => {
-      out += d
-      const origin = /serving the dashboard at (http:\/\/127\.0\.0\.1:\d+)\//.exec(out)?.[1]
-      if (origin) res(origin)
-    })
-    child.once('exit', (code) => rej(new Error(`muster serve exited ${code}`)))
-    setTimeout(() => rej(new Error(`muster serve did not start: ${out}`)), 30_000).unref()
-  })
+  url = await dashboardOrigin(child, 30_000)
 }, 240_000)
 afterAll(() => {
   child?.kill('SIGKILL')

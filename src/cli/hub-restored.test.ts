@@ -10,6 +10,7 @@ import { copyFileSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { builtCliOut } from '../../test/helpers/built-cli'
+import { dashboardOrigin } from '../../test/helpers/serve-process'
 import { tmpDir } from '../../test/helpers/tmp'
 import { createHub, HUB_FILENAME } from '../core/hub/store/schema'
 import { appendEvent } from '../core/hub/store/writer'
@@ -28,16 +29,7 @@ beforeAll(async () => {
   })
   child.stderr!.on('data', (d: Buffer) => (serveErr += d.toString()))
   child.on('exit', (code, signal) => (serveErr += `\nmuster serve exited: ${code ?? signal}\n`))
-  url = await new Promise<string>((res, rej) => {
-    let out = ''
-    child.stdout!.on('data', (d) => {
-      out += d
-      const origin = /serving the dashboard at (http:\/\/127\.0\.0\.1:\d+)\//.exec(out)?.[1]
-      if (origin) res(origin)
-    })
-    child.once('exit', (code) => rej(new Error(`muster serve exited ${code}`)))
-    setTimeout(() => rej(new Error(`muster serve did not start: ${out}`)), 60_000).unref()
-  })
+  url = await dashboardOrigin(child, 60_000)
 }, 240_000)
 afterAll(() => {
   child?.kill('SIGKILL')

@@ -136,20 +136,9 @@ describe('muster events|task: a twin of mempalace logstream (issue 8 section 2)'
     const { env, ls } = setup()
     const a = await post(ls, 'x', 'me')
     const b = await post(ls, 'x', 'me')
-    const json = await ls(
-      ...WATCH,
-      '--to-agent',
-      'me',
-      '--from-start',
-      '--follow',
-      '--idle-exit-ms',
-      '300',
-      '--limit',
-      '1',
-      '--state-file',
-      join(env.HOME!, 's1.json'),
-      '--json'
-    )
+    /** Watches for `me` from the start, following, until 300 ms pass with nothing new; then EXTRA. */
+    const follow = (...extra: string[]) => ls(...WATCH, '--to-agent', 'me', '--from-start', '--follow', '--idle-exit-ms', '300', ...extra)
+    const json = await follow('--limit', '1', '--state-file', join(env.HOME!, 's1.json'), '--json')
     expect(json.code).toBe(0)
     const lines = json.out.split('\n')
     expect(lines.pop()).toBe('')
@@ -162,17 +151,7 @@ describe('muster events|task: a twin of mempalace logstream (issue 8 section 2)'
     expect(JSON.parse(lines[1]!)).toMatchObject({ events: [{ id: b.id }], count: 1, cursor: b.id, timed_out: false })
     expect(lines[2]).toBe(`{"events": [], "count": 0, "cursor": "${b.id}", "timed_out": true}`)
     // Without --json: upstream's human lines, never JSON; the watching notice on stderr.
-    const human = await ls(
-      ...WATCH,
-      '--to-agent',
-      'me',
-      '--from-start',
-      '--follow',
-      '--idle-exit-ms',
-      '300',
-      '--state-file',
-      join(env.HOME!, 's2.json')
-    )
+    const human = await follow('--state-file', join(env.HOME!, 's2.json'))
     expect(human.code).toBe(0)
     expect(human.out).toMatch(
       new RegExp(

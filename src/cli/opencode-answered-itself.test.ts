@@ -97,20 +97,30 @@ async function pendingFor(command: string): Promise<ApprovalItem> {
   throw new Error(`no pending request for ${command}`)
 }
 
+/** OpenCode's `permission.replied` event (id `eventId`) for its permission `requestId`, handed to the plugin. */
+const replied = (eventId: string, requestId: string, reply: string) =>
+  plugin.event({ event: { id: eventId, type: 'permission.replied', properties: { sessionID: 'ses_1', requestID: requestId, reply } } })
+
 /** The request of `id` in the history. */
 async function historyItem(id: string): Promise<ApprovalItem | undefined> {
   return (await service.call('approvals.list', { hub: 'main', history_limit: 500 })).history.find((i) => i.id === id)
 }
 
+/**
+ * OpenCode asks permission `id` for `command`; once the hook's request is pending, OpenCode replies
+ * `reply` itself (event `eventId`). Returns the request and, once the plugin is done, its history item.
+ */
+async function answeredItself(id: string, command: string, eventId: string, reply: string) {
+  const answered = plugin.event({ event: asked(id, command) })
+  const req = await pendingFor(command)
+  await replied(eventId, id, reply)
+  await answered
+  return { req, item: await historyItem(req.id) }
+}
+
 describe.skipIf(process.platform === 'win32')('OpenCode answers a permission itself', () => {
   it('opencode run rejects it: recorded as not delivered, nothing replied, a late allow refused', async () => {
-    const answered = plugin.event({ event: asked('per_run1', 'make deploy') })
-    const req = await pendingFor('make deploy')
-    await plugin.event({
-      event: { id: 'evt_r1', type: 'permission.replied', properties: { sessionID: 'ses_1', requestID: 'per_run1', reply: 'reject' } }
-    })
-    await answered
-    const item = await historyItem(req.id)
+    const { req, item } = await answeredItself('per_run1', 'make deploy', 'evt_r1', 'reject')
     expect(item).toMatchObject({ state: 'abandoned' })
     expect(item!.decision!.reason).toMatch(/^not delivered: OpenCode rejected this permission itself .*`opencode run` rejects every one/)
     expect(replies).toEqual([])
@@ -121,13 +131,7 @@ describe.skipIf(process.platform === 'win32')('OpenCode answers a permission its
   }, 240_000)
 
   it('opencode run --auto approves it: recorded as not delivered, saying the call ran without the operator', async () => {
-    const answered = plugin.event({ event: asked('per_run2', 'make release') })
-    const req = await pendingFor('make release')
-    await plugin.event({
-      event: { id: 'evt_r2', type: 'permission.replied', properties: { sessionID: 'ses_1', requestID: 'per_run2', reply: 'once' } }
-    })
-    await answered
-    const item = await historyItem(req.id)
+    const { item } = await answeredItself('per_run2', 'make release', 'evt_r2', 'once')
     expect(item).toMatchObject({ state: 'abandoned' })
     expect(item!.decision!.reason).toMatch(/^not delivered: OpenCode approved this permission itself .*the call ran without you/)
     expect(replies).toEqual([])
@@ -135,9 +139,7 @@ describe.skipIf(process.platform === 'win32')('OpenCode answers a permission its
 
   it('answered at once, before the hook could ask: nothing is left pending and nothing is replied', async () => {
     const answered = plugin.event({ event: asked('per_run3', 'make clean') })
-    await plugin.event({
-      event: { id: 'evt_r3', type: 'permission.replied', properties: { sessionID: 'ses_1', requestID: 'per_run3', reply: 'reject' } }
-    })
+    await replied('evt_r3', 'per_run3', 'reject')
     await answered
     const list = await service.call('approvals.list', { hub: 'main', history_limit: 500 })
     expect(list.pending.filter((p) => p.tool_input.command === 'make clean')).toEqual([])
@@ -152,9 +154,7 @@ describe.skipIf(process.platform === 'win32')('OpenCode answers a permission its
     await answered
     expect(replies).toEqual([`POST /permission/per_serve/reply?directory=%2Fwork%2Flab {"reply":"once"}`])
     // OpenCode then says it was replied (its own echo of the plugin's reply): nothing more happens
-    await plugin.event({
-      event: { id: 'evt_s', type: 'permission.replied', properties: { sessionID: 'ses_1', requestID: 'per_serve', reply: 'once' } }
-    })
+    await replied('evt_s', 'per_serve', 'once')
     expect((await historyItem(req.id))!.state).toBe('allow')
   }, 240_000)
 })

@@ -1,32 +1,17 @@
 import { createServer, request, type ClientRequest, type IncomingMessage } from 'node:http'
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { raw as rawAt, type RawOptions, type Reply } from '../../test/helpers/http'
+import { serveEachTest } from '../../test/helpers/test-server'
 import { tmpDir } from '../../test/helpers/tmp'
-import { createService } from '../core/root'
-import type { MusterService } from '../core/service-types'
-import { MAX_SSE_CLIENTS, startServer, type RunningServer } from './http-server'
+import { MAX_SSE_CLIENTS, type RunningServer } from './http-server'
 import { MAX_REQUEST_BODY } from './request-body'
 
 const TOKEN = 'test-token-0123456789abcdef'
 const SECRET = 'outside-secret-7f3a'
-let service: MusterService
-let server: RunningServer
-let staticDir: string
-
-beforeEach(async () => {
-  staticDir = tmpDir()
-  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Muster</title>')
-  mkdirSync(join(staticDir, 'assets'))
-  writeFileSync(join(staticDir, 'assets', 'app.js'), 'console.log(1)')
-  service = await createService({ home: tmpDir(), transport: 'http', watch: false })
-  server = await startServer({ service, token: TOKEN, staticDir, pingMs: 60_000 })
-})
-afterEach(async () => {
-  await server.close()
-  await service.close()
-})
+let server: RunningServer, staticDir: string
+serveEachTest(TOKEN, 60_000, (started) => ({ server, staticDir } = started))
 
 const raw = (path: string, opts: RawOptions = {}): Promise<Reply> => rawAt(server.port, path, opts)
 const auth = { authorization: `Bearer ${TOKEN}` }

@@ -1,29 +1,13 @@
 import { request } from 'node:http'
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { raw as rawAt, type RawOptions, type Reply } from '../../test/helpers/http'
+import { serveEachTest } from '../../test/helpers/test-server'
 import { makeProject, tmpDir } from '../../test/helpers/tmp'
-import { createService } from '../core/root'
-import type { MusterService } from '../core/service-types'
-import { startServer, type RunningServer } from './http-server'
+import { type RunningServer } from './http-server'
 
 const TOKEN = 'test-token-0123456789abcdef'
-let service: MusterService
 let server: RunningServer
-
-beforeEach(async () => {
-  const staticDir = tmpDir()
-  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Muster</title>')
-  mkdirSync(join(staticDir, 'assets'))
-  writeFileSync(join(staticDir, 'assets', 'app.js'), 'console.log(1)')
-  service = await createService({ home: tmpDir(), transport: 'http', watch: false })
-  server = await startServer({ service, token: TOKEN, staticDir, pingMs: 50 })
-})
-afterEach(async () => {
-  await server.close()
-  await service.close()
-})
+serveEachTest(TOKEN, 50, (started) => ({ server } = started))
 
 const raw = (path: string, opts: RawOptions = {}): Promise<Reply> => rawAt(server.port, path, opts)
 

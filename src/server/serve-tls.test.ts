@@ -74,6 +74,18 @@ afterEach(async () => {
   server = service = undefined
 })
 
+/** `muster serve` in process on a new home and a free port with `args`: its exit code and what it wrote to stderr. */
+async function run(...args: string[]): Promise<{ code: number; err: string }> {
+  let err = ''
+  const code = await runCli(['serve', '--home', tmpDir(), '--port', '0', ...args], {
+    stdout: () => undefined,
+    stderr: (t) => (err += t),
+    env: {},
+    cwd: process.cwd()
+  })
+  return { code, err }
+}
+
 describe('muster serve beyond loopback', () => {
   it('bound to every address, takes this machine’s LAN names as Host, never a foreign one', () => {
     const hosts = allowedHosts('0.0.0.0', 8080, ['box', '192.168.1.20', 'fe80::1'])
@@ -122,16 +134,6 @@ describe('muster serve beyond loopback', () => {
   })
 
   it('refuses half a TLS pair and an unreadable file (exit 1, nothing served)', async () => {
-    const run = async (...args: string[]) => {
-      let err = ''
-      const code = await runCli(['serve', '--home', tmpDir(), '--port', '0', ...args], {
-        stdout: () => undefined,
-        stderr: (t) => (err += t),
-        env: {},
-        cwd: process.cwd()
-      })
-      return { code, err }
-    }
     expect(await run('--tls-cert', 'x.pem')).toEqual({ code: 1, err: 'muster: --tls-cert and --tls-key go together\n' })
     const r = await run('--tls-cert', '/nonexistent/c.pem', '--tls-key', '/nonexistent/k.pem')
     expect(r.code).toBe(1)
@@ -223,16 +225,6 @@ describe('muster serve beyond loopback', () => {
   }, 60_000)
 
   it('names the bad file: not PEM, a key given as the certificate, a key of another certificate, an encrypted key', async () => {
-    const run = async (...args: string[]) => {
-      let err = ''
-      const code = await runCli(['serve', '--home', tmpDir(), '--port', '0', ...args], {
-        stdout: () => undefined,
-        stderr: (t) => (err += t),
-        env: {},
-        cwd: process.cwd()
-      })
-      return { code, err }
-    }
     const a = selfSigned()
     const b = selfSigned()
     const dir = tmpDir()

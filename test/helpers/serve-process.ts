@@ -3,7 +3,7 @@
  * started with `--port 0 --json`, its port read from the JSON line it prints, and stopped by
  * SIGTERM with a SIGKILL fallback so a hung server cannot hang the test.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { request } from 'node:http'
 
 /** A started server: the process, its port, its exit code once it ends, and what it wrote to stderr so far. */
@@ -63,5 +63,22 @@ export function callServe(port: number, token: string, method: string, input: un
     )
     req.on('error', (e) => resolve({ status: 0, text: e.message }))
     req.end(JSON.stringify(input))
+  })
+}
+
+/**
+ * The origin a `muster serve` started without `--json` prints ("serving the dashboard at …");
+ * rejects when it exits first or has not said it within `ms`.
+ */
+export function dashboardOrigin(child: ChildProcess, ms: number): Promise<string> {
+  return new Promise<string>((res, rej) => {
+    let out = ''
+    child.stdout!.on('data', (d) => {
+      out += d
+      const origin = /serving the dashboard at (http:\/\/127\.0\.0\.1:\d+)\//.exec(out)?.[1]
+      if (origin) res(origin)
+    })
+    child.once('exit', (code) => rej(new Error(`muster serve exited ${code}`)))
+    setTimeout(() => rej(new Error(`muster serve did not start: ${out}`)), ms).unref()
   })
 }

@@ -102,17 +102,11 @@ export class SoftAuthenticator {
         ['authData', authData]
       ])
     )
-    return {
-      id: this.id,
-      rawId: this.id,
-      type: 'public-key' as const,
-      clientExtensionResults: {},
-      response: {
-        clientDataJSON: b64u(this.clientData('webauthn.create', challenge, origin)),
-        attestationObject: b64u(attestationObject),
-        transports: ['internal']
-      }
-    }
+    return this.credential({
+      clientDataJSON: b64u(this.clientData('webauthn.create', challenge, origin)),
+      attestationObject: b64u(attestationObject),
+      transports: ['internal']
+    })
   }
 
   /** An assertion (`navigator.credentials.get`'s JSON) over a base64url challenge; `present: false` leaves the UP flag off. */
@@ -122,17 +116,16 @@ export class SoftAuthenticator {
     if (opts.rpId) authData = Buffer.concat([sha256(opts.rpId), authData.subarray(32)])
     const clientDataJSON = this.clientData('webauthn.get', challenge, opts.origin ?? this.origin)
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), this.priv)
-    return {
-      id: this.id,
-      rawId: this.id,
-      type: 'public-key' as const,
-      clientExtensionResults: {},
-      response: {
-        clientDataJSON: b64u(clientDataJSON),
-        authenticatorData: b64u(authData),
-        signature: b64u(signature),
-        userHandle: undefined as string | undefined
-      }
-    }
+    return this.credential({
+      clientDataJSON: b64u(clientDataJSON),
+      authenticatorData: b64u(authData),
+      signature: b64u(signature),
+      userHandle: undefined as string | undefined
+    })
+  }
+
+  /** A public-key credential's JSON of this authenticator around `response`. */
+  private credential<R>(response: R) {
+    return { id: this.id, rawId: this.id, type: 'public-key' as const, clientExtensionResults: {}, response }
   }
 }

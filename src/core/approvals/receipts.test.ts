@@ -35,6 +35,10 @@ function setup() {
   return { hub, home, palace, ctx, warnings }
 }
 
+/** The operator (desk-muster) decides `req` in the hub, signed with the operator's key. */
+const decide = (hub: HubPort, req: HubEventEnvelope, decision: 'allow' | 'deny', reason: string) =>
+  hub.append(decisionAppend(req, { decision, reason, decided_by: 'desk-muster', from_agent: 'desk-muster' }, { signer: operator.signer }))
+
 const permissionRequest = (command: string, tool_use_id = 'toolu_01') =>
   JSON.stringify({
     session_id: 's-1',
@@ -70,13 +74,7 @@ describe('receipts', () => {
     const dir = sessionReceiptsDir(home, 'claude-code', 's-1')
     expect(readdirSync(dir)).toEqual(['u-toolu_01.json'])
     expect((await fold(hub, req)).stage).toBe('asked')
-    await hub.append(
-      decisionAppend(
-        req,
-        { decision: 'allow', reason: '', decided_by: 'desk-muster', from_agent: 'desk-muster' },
-        { signer: operator.signer }
-      )
-    )
+    await decide(hub, req, 'allow', '')
     const out = await run
     expect(JSON.parse(out.stdout).hookSpecificOutput.decision.behavior).toBe('allow')
     // decided, not yet delivered: the receipt comes once the answer is printed
@@ -93,13 +91,7 @@ describe('receipts', () => {
     enableReceipts(home, 'claude-code')
     const run = runApproveHook(permissionRequest('rm -rf dist'), { agent: 'mac-claude', timeoutMs: 20_000 }, ctx)
     const req = await requestOf(hub)
-    await hub.append(
-      decisionAppend(
-        req,
-        { decision: 'deny', reason: 'no', decided_by: 'desk-muster', from_agent: 'desk-muster' },
-        { signer: operator.signer }
-      )
-    )
+    await decide(hub, req, 'deny', 'no')
     await (
       await run
     ).delivered!()
@@ -111,13 +103,7 @@ describe('receipts', () => {
     const { hub, home, ctx } = setup()
     const run = runApproveHook(permissionRequest('npm publish'), { agent: 'mac-claude', timeoutMs: 20_000 }, ctx)
     const req = await requestOf(hub)
-    await hub.append(
-      decisionAppend(
-        req,
-        { decision: 'allow', reason: '', decided_by: 'desk-muster', from_agent: 'desk-muster' },
-        { signer: operator.signer }
-      )
-    )
+    await decide(hub, req, 'allow', '')
     await (
       await run
     ).delivered!()
@@ -140,13 +126,7 @@ describe('receipts', () => {
     expect(out.delivered).toBeUndefined()
     const thread = await threadOf(hub, req.correlation_id!)
     expect(thread.map((e) => e.type)).toEqual(['approval.request', 'approval.receipt'])
-    await hub.append(
-      decisionAppend(
-        req,
-        { decision: 'allow', reason: '', decided_by: 'desk-muster', from_agent: 'desk-muster' },
-        { signer: operator.signer }
-      )
-    )
+    await decide(hub, req, 'allow', '')
     const item = await fold(hub, req)
     expect(item).toMatchObject({ state: 'withdrawn', stage: 'withdrawn', decision: null })
     expect(item.conflicts.map((c) => c.decision)).toEqual(['allow'])

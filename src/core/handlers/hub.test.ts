@@ -2,23 +2,14 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { servicesClosedAfterEach } from '../../../test/helpers/test-service'
 import { tmpDir } from '../../../test/helpers/tmp'
 import type { PushedEvent } from '../../shared/api'
 import { createHub } from '../hub/store/schema'
 import { appendEvent } from '../hub/store/writer'
-import { createService } from '../root'
-import type { MusterService } from '../service-types'
 
-const services: MusterService[] = []
-afterEach(async () => {
-  while (services.length) await services.pop()!.close()
-})
-async function service(watch = false): Promise<MusterService> {
-  const s = await createService({ home: tmpDir(), transport: 'http', watch })
-  services.push(s)
-  return s
-}
+const service = servicesClosedAfterEach()
 const script = (name: string): string => fileURLToPath(new URL(`../../../test/${name}`, import.meta.url))
 
 /** Runs test/hub_writer.py (an independent MemPalace-style writer) and returns the ids it wrote. */

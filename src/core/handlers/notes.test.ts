@@ -1,21 +1,13 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { makeRepo } from '../../../test/helpers/git-repo'
+import { servicesClosedAfterEach } from '../../../test/helpers/test-service'
 import { tmpDir } from '../../../test/helpers/tmp'
 import type { PushedEvent } from '../../shared/api'
-import { createService } from '../root'
 import type { MusterService } from '../service-types'
 
-const services: MusterService[] = []
-afterEach(async () => {
-  while (services.length) await services.pop()!.close()
-})
-async function service(watch = false): Promise<MusterService> {
-  const s = await createService({ home: tmpDir(), transport: 'http', watch })
-  services.push(s)
-  return s
-}
+const service = servicesClosedAfterEach()
 
 /** A registered MUSE project whose folder is a git repository with one commit. */
 async function project(s: MusterService) {

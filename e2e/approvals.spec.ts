@@ -7,13 +7,14 @@
  * accessibility (axe) and screenshots in both themes.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Page } from '@playwright/test'
 import { call } from './api'
 import { seriousViolations } from './axe'
 import { test, expect, isolatedEnv, type Served } from './fixtures'
+import { pythonAppend } from './hub-writer'
+import { recordNotifications } from './notifications'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const BIN = join(ROOT, 'bin', 'muster.cjs')
@@ -276,22 +277,7 @@ test('one coalesced desktop notification for a burst of requests; needs-me on th
   page,
   demo
 }) => {
-  await page.addInitScript(() => {
-    const sent: { title: string; body?: string }[] = []
-    class FakeNotification {
-      static permission: NotificationPermission = 'granted'
-      static requestPermission(): Promise<NotificationPermission> {
-        return Promise.resolve('granted')
-      }
-      onclick: (() => void) | null = null
-      constructor(title: string, options?: NotificationOptions) {
-        sent.push({ title, body: options?.body })
-      }
-      close(): void {}
-    }
-    Object.assign(window, { __notes: sent })
-    Object.defineProperty(window, 'Notification', { value: FakeNotification, configurable: true })
-  })
+  const notes = await recordNotifications(page)
   await page.goto(demo.openUrl)
   await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'live')
   await expect(page.getByTestId('hub-agent-linux-claude')).toHaveAttribute('data-state', 'needs-me')
@@ -313,7 +299,6 @@ test('one coalesced desktop notification for a burst of requests; needs-me on th
     request('home-claude', 'cargo build --release', 'appr_00000000e2e1'),
     request('lab-codex', 'cargo test', 'appr_00000000e2e2')
   ])
-  const notes = () => page.evaluate(() => (window as unknown as { __notes: { title: string; body?: string }[] }).__notes)
   await expect.poll(async () => (await notes()).length).toBe(1)
   await page.waitForTimeout(2000) // nothing else follows the burst
   const [note] = await notes()
@@ -328,15 +313,3 @@ test('one coalesced desktop notification for a burst of requests; needs-me on th
   await expect(page.getByTestId('screen-approvals')).toBeVisible()
   await expect(rows(page)).toHaveCount(9)
 })
-
-/** Appends events with test/hub_writer.py (a separate Python process, MemPalace's way). */
-function pythonAppend(palace: string, steps: unknown[]): string[] {
-  const dir = mkdtempSync(join(tmpdir(), 'muster-writer-'))
-  try {
-    const script = join(dir, 'script.json')
-    writeFileSync(script, JSON.stringify(steps))
-    return JSON.parse(execFileSync('python3', [join(ROOT, 'test', 'hub_writer.py'), palace, script], { encoding: 'utf8' })) as string[]
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}

@@ -11,10 +11,15 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { startResponsesStandIn } from './responses-stand-in'
 import { test, expect } from './fixtures'
-import { historyOf, openRequest } from './harness-run'
+import { historyOf, markerRunner, openRequest } from './harness-run'
 import { CODEX, runCodex } from './harness-launch'
 
 test.skip(!existsSync(CODEX), 'Codex CLI absent (.cache/codex: filled by .ci/run): skipping the real-harness e2e')
+
+/** `codex exec` against a Responses API stand-in (see `markerRunner`). */
+const codexExecRun = markerRunner('codex-project', startResponsesStandIn, (served, workDir, standIn) =>
+  runCodex(served, workDir, standIn, 'exec')
+)
 
 test('codex exec: denied in the dashboard, the command does not run, the reason reaches the model, the hub says deny', async ({
   page,
@@ -22,10 +27,7 @@ test('codex exec: denied in the dashboard, the command does not run, the reason 
   workDir
 }) => {
   test.setTimeout(240_000)
-  const marker = join(workDir, 'codex-project', 'denied-marker.txt')
-  const standIn = await startResponsesStandIn(`touch ${marker}`)
-  const codex = runCodex(demo, workDir, standIn, 'exec')
-  try {
+  await codexExecRun(demo, workDir, 'denied', async ({ marker, standIn, harness: codex }) => {
     await openRequest(page, demo, 'e2e-codex', marker, 'codex')
     await page.getByTestId('approval-reason').fill('not from exec mode')
     await page.getByTestId('deny').click()
@@ -43,18 +45,12 @@ test('codex exec: denied in the dashboard, the command does not run, the reason 
       state: 'deny',
       decision: { reason: 'not from exec mode' }
     })
-  } finally {
-    codex.kill()
-    await standIn.close()
-  }
+  })
 })
 
 test('codex exec: allowed in the dashboard, the command runs and the hub says allow', async ({ page, demo, workDir }) => {
   test.setTimeout(240_000)
-  const marker = join(workDir, 'codex-project', 'allowed-marker.txt')
-  const standIn = await startResponsesStandIn(`touch ${marker}`)
-  const codex = runCodex(demo, workDir, standIn, 'exec')
-  try {
+  await codexExecRun(demo, workDir, 'allowed', async ({ marker, standIn, harness: codex }) => {
     await openRequest(page, demo, 'e2e-codex', marker, 'codex')
     await page.getByTestId('approve').click()
     const out = await codex.done
@@ -65,10 +61,7 @@ test('codex exec: allowed in the dashboard, the command runs and the hub says al
     expect(standIn.outputs).toHaveLength(1)
     expect(standIn.outputs[0]!.output).not.toContain('blocked')
     expect(historyOf(demo, 'e2e-codex')[0]).toMatchObject({ harness: 'codex', state: 'allow' })
-  } finally {
-    codex.kill()
-    await standIn.close()
-  }
+  })
 })
 
 test('interactive Codex (in a pseudo-terminal): its PermissionRequest, allowed then denied in the dashboard', async ({

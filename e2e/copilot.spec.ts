@@ -9,20 +9,19 @@
  * reaches the model.
  */
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import { startChatStandIn } from './chat-completions-stand-in'
 import { test, expect } from './fixtures'
-import { historyOf, openRequest } from './harness-run'
+import { historyOf, markerRunner, openRequest } from './harness-run'
 import { COPILOT, runCopilot } from './harness-launch'
 
 test.skip(!existsSync(COPILOT), 'Copilot CLI absent (.cache/copilot: filled by .ci/run): skipping the real-harness e2e')
 
+/** Copilot CLI against a Chat Completions stand-in (see `markerRunner`). */
+const copilotRun = markerRunner('copilot-project', startChatStandIn, runCopilot)
+
 test('Copilot CLI: the command shown is the command that runs; allowed in the dashboard, it runs', async ({ page, demo, workDir }) => {
   test.setTimeout(240_000)
-  const marker = join(workDir, 'copilot-project', 'allowed-marker.txt')
-  const standIn = await startChatStandIn(`touch ${marker}`)
-  const copilot = runCopilot(demo, workDir, standIn)
-  try {
+  await copilotRun(demo, workDir, 'allowed', async ({ marker, standIn, harness: copilot }) => {
     // the inbox shows the command itself (`touch <marker>`), not `bash {}`
     await openRequest(page, demo, 'e2e-copilot', marker, 'copilot')
     await page.getByTestId('approve').click()
@@ -31,18 +30,12 @@ test('Copilot CLI: the command shown is the command that runs; allowed in the da
     expect(existsSync(marker)).toBe(true)
     expect(standIn.toolResults).toHaveLength(1)
     expect(historyOf(demo, 'e2e-copilot')[0]).toMatchObject({ harness: 'copilot', state: 'allow' })
-  } finally {
-    copilot.kill()
-    await standIn.close()
-  }
+  })
 })
 
 test('Copilot CLI: denied in the dashboard, the command does not run and the reason reaches the model', async ({ page, demo, workDir }) => {
   test.setTimeout(240_000)
-  const marker = join(workDir, 'copilot-project', 'denied-marker.txt')
-  const standIn = await startChatStandIn(`touch ${marker}`)
-  const copilot = runCopilot(demo, workDir, standIn)
-  try {
+  await copilotRun(demo, workDir, 'denied', async ({ marker, standIn, harness: copilot }) => {
     await openRequest(page, demo, 'e2e-copilot', marker, 'copilot')
     await page.getByTestId('approval-reason').fill('not from the copilot e2e')
     await page.getByTestId('deny').click()
@@ -54,8 +47,5 @@ test('Copilot CLI: denied in the dashboard, the command does not run and the rea
       state: 'deny',
       decision: { reason: 'not from the copilot e2e' }
     })
-  } finally {
-    copilot.kill()
-    await standIn.close()
-  }
+  })
 })

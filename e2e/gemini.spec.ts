@@ -7,20 +7,19 @@
  * runs. The hub's history says which.
  */
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import { startGeminiStandIn } from './gemini-stand-in'
 import { test, expect } from './fixtures'
-import { historyOf, openRequest } from './harness-run'
+import { historyOf, markerRunner, openRequest } from './harness-run'
 import { GEMINI, runGemini } from './harness-launch'
 
 test.skip(!existsSync(GEMINI), 'Gemini CLI absent (.cache/gemini-cli: filled by .ci/run): skipping the real-harness e2e')
 
+/** Gemini CLI against a Gemini API stand-in (see `markerRunner`). */
+const geminiRun = markerRunner('gemini-project', startGeminiStandIn, runGemini)
+
 test('Gemini CLI: denied in the dashboard, the command does not run and the reason reaches the model', async ({ page, demo, workDir }) => {
   test.setTimeout(240_000)
-  const marker = join(workDir, 'gemini-project', 'denied-marker.txt')
-  const standIn = await startGeminiStandIn(`touch ${marker}`)
-  const gemini = runGemini(demo, workDir, standIn)
-  try {
+  await geminiRun(demo, workDir, 'denied', async ({ marker, standIn, harness: gemini }) => {
     await openRequest(page, demo, 'e2e-gemini', marker, 'gemini')
     await page.getByTestId('approval-reason').fill('not on this machine')
     await page.getByTestId('deny').click()
@@ -33,18 +32,12 @@ test('Gemini CLI: denied in the dashboard, the command does not run and the reas
       state: 'deny',
       decision: { reason: 'not on this machine' }
     })
-  } finally {
-    gemini.kill()
-    await standIn.close()
-  }
+  })
 })
 
 test('Gemini CLI: allowed in the dashboard, the command runs', async ({ page, demo, workDir }) => {
   test.setTimeout(240_000)
-  const marker = join(workDir, 'gemini-project', 'allowed-marker.txt')
-  const standIn = await startGeminiStandIn(`touch ${marker}`)
-  const gemini = runGemini(demo, workDir, standIn)
-  try {
+  await geminiRun(demo, workDir, 'allowed', async ({ marker, standIn, harness: gemini }) => {
     await openRequest(page, demo, 'e2e-gemini', marker, 'gemini')
     await page.getByTestId('approve').click()
     const out = await gemini.done
@@ -52,8 +45,5 @@ test('Gemini CLI: allowed in the dashboard, the command runs', async ({ page, de
     expect(existsSync(marker)).toBe(true)
     expect(JSON.stringify(standIn.responses)).not.toContain('blocked')
     expect(historyOf(demo, 'e2e-gemini')[0]).toMatchObject({ harness: 'gemini', state: 'allow' })
-  } finally {
-    gemini.kill()
-    await standIn.close()
-  }
+  })
 })

@@ -12,6 +12,37 @@ import { expect, isolatedEnv, type Served } from './fixtures'
 const ROOT = resolve(import.meta.dirname, '..')
 const BIN = join(ROOT, 'bin', 'muster.cjs')
 
+/** A harness run against a scripted model: the marker file its command creates, the stand-in, the harness. */
+export interface MarkerRun<S, H> {
+  marker: string
+  standIn: S
+  harness: H
+}
+
+/**
+ * A runner of one harness against a scripted model, for the real-harness specs: `(served, workDir,
+ * name, body)` starts the stand-in, whose model runs `touch <project>/<name>-marker.txt`, and the
+ * harness against it; `body` gets the three, and afterwards, whatever happened, the harness is
+ * killed and the stand-in closed.
+ */
+export function markerRunner<S extends { close(): Promise<void> }, H extends { kill(): void }>(
+  project: string,
+  startStandIn: (command: string) => Promise<S>,
+  startHarness: (served: Served, workDir: string, standIn: S) => H
+) {
+  return async (served: Served, workDir: string, name: string, body: (run: MarkerRun<S, H>) => Promise<void>): Promise<void> => {
+    const marker = join(workDir, project, `${name}-marker.txt`)
+    const standIn = await startStandIn(`touch ${marker}`)
+    const harness = startHarness(served, workDir, standIn)
+    try {
+      await body({ marker, standIn, harness })
+    } finally {
+      harness.kill()
+      await standIn.close()
+    }
+  }
+}
+
 /** A harness CLI's path inside the test-only `.cache/` folder `.ci/run` fills. */
 export function harnessCli(...parts: string[]): string {
   return join(ROOT, '.cache', ...parts)

@@ -3,15 +3,12 @@
  * holds; a heartbeat appended by another process changes no count and raises no notification; a
  * new approval raises exactly one, and the sidebar badge, the window title and the Overview agree.
  */
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { call } from './api'
 import { test, expect, type Served } from './fixtures'
-
-const ROOT = resolve(import.meta.dirname, '..')
+import { pythonAppend } from './hub-writer'
+import { recordNotifications } from './notifications'
 
 interface Needs {
   operator: string
@@ -21,16 +18,12 @@ interface Needs {
   items: { kind: string; ref: string }[]
 }
 
-/** Appends events with test/hub_writer.py (another process, MemPalace's way). */
-function pythonAppend(served: Served, events: Record<string, unknown>[]): void {
-  const dir = mkdtempSync(join(tmpdir(), 'muster-writer-'))
-  try {
-    const script = join(dir, 'script.json')
-    writeFileSync(script, JSON.stringify(events.map((event) => ({ event }))))
-    execFileSync('python3', [join(ROOT, 'test', 'hub_writer.py'), join(served.home, '..', 'fleet', 'hub'), script], { encoding: 'utf8' })
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
+/** Appends events to the demo fleet's hub with test/hub_writer.py (another process, MemPalace's way). */
+function appendToFleet(served: Served, events: Record<string, unknown>[]): void {
+  pythonAppend(
+    join(served.home, '..', 'fleet', 'hub'),
+    events.map((event) => ({ event }))
+  )
 }
 
 const heartbeat = (agent: string) => ({
@@ -57,7 +50,7 @@ test('the queue counts what the hub holds: approvals, waiting patches, stuck tas
   expect(needs.counts.stuck).toBe(tasks.tasks.filter((t) => t.stuck).length)
   expect(needs.count).toBe(needs.items.length)
   // a direct message to the operator counts apart; a broadcast heartbeat counts nowhere
-  pythonAppend(demo, [
+  appendToFleet(demo, [
     {
       type: 'chat.message',
       stream: 'project/muse',
@@ -81,27 +74,6 @@ test('the queue counts what the hub holds: approvals, waiting patches, stuck tas
     })
 })
 
-/** Installs a Notification stand-in that records what is shown. */
-async function recordNotifications(page: Page): Promise<() => Promise<{ title: string; body?: string }[]>> {
-  await page.addInitScript(() => {
-    const sent: { title: string; body?: string }[] = []
-    class FakeNotification {
-      static permission: NotificationPermission = 'granted'
-      static requestPermission(): Promise<NotificationPermission> {
-        return Promise.resolve('granted')
-      }
-      onclick: (() => void) | null = null
-      constructor(title: string, options?: NotificationOptions) {
-        sent.push({ title, body: options?.body })
-      }
-      close(): void {}
-    }
-    Object.assign(window, { __notes: sent })
-    Object.defineProperty(window, 'Notification', { value: FakeNotification, configurable: true })
-  })
-  return () => page.evaluate(() => (window as unknown as { __notes: { title: string; body?: string }[] }).__notes.slice())
-}
-
 /** The count the sidebar badge, the window title and the Overview show. */
 async function shown(page: Page): Promise<{ badge: string | null; title: string; overview: string | null }> {
   return {
@@ -124,14 +96,14 @@ test('a heartbeat from another process changes nothing; a new approval raises on
   await expect.poll(() => shown(page)).toEqual({ badge: n, title: n, overview: n })
   const unread = await page.getByTestId('needs-unread').textContent()
 
-  pythonAppend(demo, [heartbeat('home-bot'), heartbeat('win-codex')])
+  appendToFleet(demo, [heartbeat('home-bot'), heartbeat('win-codex')])
   // the heartbeats reach the page (the Timeline's live feed) but no figure moves and nothing notifies
   await page.waitForTimeout(3000)
   expect(await notes()).toEqual([])
   expect(await shown(page)).toEqual({ badge: n, title: n, overview: n })
   expect(await page.getByTestId('needs-unread').textContent()).toBe(unread)
 
-  pythonAppend(demo, [
+  appendToFleet(demo, [
     {
       type: 'approval.request',
       stream: 'project/atlas',

@@ -13,7 +13,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { startChatStandIn } from './chat-completions-stand-in'
+import { startChatStandIn, type ChatStandIn } from './chat-completions-stand-in'
 import { test, expect, type Served } from './fixtures'
 import { fleetPalace, historyOf, musterInstall, openRequest, startHarness } from './harness-run'
 import {
@@ -43,6 +43,27 @@ function install(served: Served, user: OpenCodeUser): void {
   expect(readFileSync(join(user.configDir, 'plugin', 'muster-approvals.js'), 'utf8')).toContain('// muster-approvals:')
 }
 
+/** A stand-in whose model runs `touch <name>-marker.txt` in the project, and an OpenCode user at it with Muster's gate installed. */
+async function gatedUser(served: Served, workDir: string, name: string) {
+  const marker = join(workDir, 'opencode-project', `${name}-marker.txt`)
+  const standIn = await startChatStandIn(`touch ${marker}`)
+  const user = openCodeUser(workDir, standIn.url)
+  install(served, user)
+  return { marker, standIn, user }
+}
+
+/** Starts `opencode serve` for the user and sends the prompt; `body` runs, then the server is stopped and the stand-in closed. */
+async function withPromptedServe(user: OpenCodeUser, standIn: ChatStandIn, body: () => Promise<void>): Promise<void> {
+  const server = await startOpenCodeServe(user)
+  try {
+    await server.prompt(PROMPT)
+    await body()
+  } finally {
+    server.run.kill()
+    await standIn.close()
+  }
+}
+
 /** The agent's pending requests in the hub (`muster approvals list`). */
 function pendingOf(served: Served): { tool_name: string; tool_input: { command?: string } }[] {
   return (
@@ -59,13 +80,8 @@ function watchHooks(home: string): { seen(): boolean; stop(): void } {
 
 test('OpenCode serve: allowed in the dashboard, the command the inbox showed runs', async ({ page, demo, workDir }, info) => {
   test.setTimeout(300_000)
-  const marker = join(workDir, 'opencode-project', 'allowed-marker.txt')
-  const standIn = await startChatStandIn(`touch ${marker}`)
-  const user = openCodeUser(workDir, standIn.url)
-  install(demo, user)
-  const server = await startOpenCodeServe(user)
-  try {
-    await server.prompt(PROMPT)
+  const { marker, standIn, user } = await gatedUser(demo, workDir, 'allowed')
+  await withPromptedServe(user, standIn, async () => {
     await openRequest(page, demo, AGENT, marker, 'opencode')
     expect(pendingOf(demo)).toEqual([expect.objectContaining({ tool_name: 'bash', tool_input: { command: `touch ${marker}` } })])
     await page.getByTestId('approve').click()
@@ -78,10 +94,7 @@ test('OpenCode serve: allowed in the dashboard, the command the inbox showed run
     const asked = events.find((e) => e.type === 'permission.asked')!
     expect(asked.properties).toMatchObject({ permission: 'bash', patterns: [`touch ${marker}`], metadata: { command: `touch ${marker}` } })
     expect(events.find((e) => e.type === 'permission.replied')?.properties).toMatchObject({ requestID: asked.properties.id, reply: 'once' })
-  } finally {
-    server.run.kill()
-    await standIn.close()
-  }
+  })
 })
 
 test('OpenCode serve: denied in the dashboard, the command does not run and the reason reaches the model', async ({
@@ -90,13 +103,8 @@ test('OpenCode serve: denied in the dashboard, the command does not run and the 
   workDir
 }) => {
   test.setTimeout(300_000)
-  const marker = join(workDir, 'opencode-project', 'denied-marker.txt')
-  const standIn = await startChatStandIn(`touch ${marker}`)
-  const user = openCodeUser(workDir, standIn.url)
-  install(demo, user)
-  const server = await startOpenCodeServe(user)
-  try {
-    await server.prompt(PROMPT)
+  const { marker, standIn, user } = await gatedUser(demo, workDir, 'denied')
+  await withPromptedServe(user, standIn, async () => {
     await openRequest(page, demo, AGENT, marker, 'opencode')
     await page.getByTestId('approval-reason').fill('not from the opencode e2e')
     await page.getByTestId('deny').click()
@@ -110,10 +118,7 @@ test('OpenCode serve: denied in the dashboard, the command does not run and the 
       decision: { reason: 'not from the opencode e2e' }
     })
     expect(capturedEvents(user).find((e) => e.type === 'permission.replied')?.properties).toMatchObject({ reply: 'reject' })
-  } finally {
-    server.run.kill()
-    await standIn.close()
-  }
+  })
 })
 
 /** Muster's build moved away (gone) or broken (crashing while it loads) under the installed gate launcher. */
@@ -133,10 +138,7 @@ const BUILD_FAULTS = [
 for (const f of BUILD_FAULTS)
   test(`OpenCode serve: ${f.what}, the gate launcher rejects the call with the reason and nothing runs`, async ({ demo, workDir }) => {
     test.setTimeout(300_000)
-    const marker = join(workDir, 'opencode-project', `${f.fault}-marker.txt`)
-    const standIn = await startChatStandIn(`touch ${marker}`)
-    const user = openCodeUser(workDir, standIn.url)
-    install(demo, user)
+    const { marker, standIn, user } = await gatedUser(demo, workDir, f.fault)
     // the launcher the plugin runs points at a build that is not there, or that throws as it loads
     let build = join(workDir, 'moved', 'muster.cjs')
     if (f.fault === 'hook-crash') {
@@ -148,25 +150,17 @@ for (const f of BUILD_FAULTS)
     const source = readFileSync(launcher, 'utf8')
     expect(source, 'the install wrote the gate launcher').toMatch(/^const BUILD = ".*"$/m)
     writeFileSync(launcher, source.replace(/^const BUILD = ".*"$/m, `const BUILD = ${JSON.stringify(build)}`))
-    const server = await startOpenCodeServe(user)
-    try {
-      await server.prompt(PROMPT)
+    await withPromptedServe(user, standIn, async () => {
       await expect.poll(() => standIn.toolResults.map((t) => t.content).join('\n'), { timeout: 120_000 }).toMatch(f.model)
       expect(existsSync(marker)).toBe(false)
       expect(pendingOf(demo)).toEqual([])
       expect(historyOf(demo, AGENT)).toEqual([])
-    } finally {
-      server.run.kill()
-      await standIn.close()
-    }
+    })
   })
 
 test("OpenCode serve: the hub gone, the call waits at OpenCode's own prompt and nothing runs", async ({ demo, workDir }) => {
   test.setTimeout(300_000)
-  const marker = join(workDir, 'opencode-project', 'no-hub-marker.txt')
-  const standIn = await startChatStandIn(`touch ${marker}`)
-  const user = openCodeUser(workDir, standIn.url)
-  install(demo, user)
+  const { marker, standIn, user } = await gatedUser(demo, workDir, 'no-hub')
   // the hub the gate was installed with is gone (moved away)
   renameSync(fleetPalace(demo), `${fleetPalace(demo)}-moved`)
   const server = await startOpenCodeServe(user)
@@ -195,10 +189,7 @@ test("OpenCode serve: the hub gone, the call waits at OpenCode's own prompt and 
 
 test("opencode run: OpenCode rejects the permission itself; never recorded as the operator's allow", async ({ demo, workDir }) => {
   test.setTimeout(300_000)
-  const marker = join(workDir, 'opencode-project', 'run-marker.txt')
-  const standIn = await startChatStandIn(`touch ${marker}`)
-  const user = openCodeUser(workDir, standIn.url)
-  install(demo, user)
+  const { marker, standIn, user } = await gatedUser(demo, workDir, 'run')
   const hooks = watchHooks(demo.home)
   try {
     const run = startHarness(OPENCODE, ['run', '-m', `${MODEL.providerID}/${MODEL.modelID}`, PROMPT], user.project, openCodeEnv(user))

@@ -3,14 +3,14 @@
  * rows written by another process (Python's independent hub writer), acking from the UI (checked
  * by test/hub_check.py), task validation, and the hub card.
  */
-import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { spawnSync } from 'node:child_process'
 import { join, resolve } from 'node:path'
 import type { APIRequestContext, Page } from '@playwright/test'
 import type { HubEventEnvelope } from '../src/shared/api'
 import { call } from './api'
 import { test, expect, type Served } from './fixtures'
+import { pythonAppend } from './hub-writer'
+import { recordNotifications } from './notifications'
 
 const ROOT = resolve(import.meta.dirname, '..')
 
@@ -28,18 +28,6 @@ async function demoHub(request: APIRequestContext, served: Served): Promise<{ na
 
 function listEvents(served: Served, palace: string, args: string[]): HubEventEnvelope[] {
   return (served.cli(['events', 'list', '--palace', palace, ...args]) as { events: HubEventEnvelope[] }).events
-}
-
-/** Appends events with test/hub_writer.py (a separate Python process); returns their ids. */
-function pythonAppend(palace: string, steps: unknown[]): string[] {
-  const dir = mkdtempSync(join(tmpdir(), 'muster-writer-'))
-  try {
-    const script = join(dir, 'script.json')
-    writeFileSync(script, JSON.stringify(steps))
-    return JSON.parse(execFileSync('python3', [join(ROOT, 'test', 'hub_writer.py'), palace, script], { encoding: 'utf8' })) as string[]
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
 }
 
 async function openTimeline(page: Page, served: Served): Promise<void> {
@@ -203,53 +191,27 @@ test('the overview shows the hub: agents with their state, counts, links to the 
 test('an event for the operator raises one desktop notification once enabled from the bell', async ({ page, demo, request }) => {
   const hub = await demoHub(request, demo)
   const operator = (await call<{ operatorId: string }>(request, demo, 'settings.get', {})).operatorId
-  // Record notifications instead of showing them (headless Chromium has no notification centre).
-  await page.addInitScript(() => {
-    const sent: { title: string; body?: string }[] = []
-    class FakeNotification {
-      static permission: NotificationPermission = 'default'
-      static requestPermission(): Promise<NotificationPermission> {
-        FakeNotification.permission = 'granted'
-        return Promise.resolve('granted')
-      }
-      onclick: (() => void) | null = null
-      constructor(title: string, options?: NotificationOptions) {
-        sent.push({ title, body: options?.body })
-      }
-      close(): void {}
-    }
-    Object.assign(window, { __notes: sent })
-    Object.defineProperty(window, 'Notification', { value: FakeNotification, configurable: true })
-  })
+  const notes = await recordNotifications(page, 'default')
   await page.goto(demo.openUrl)
   await expect(page.getByTestId('hub-overview')).toBeVisible()
   await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'live')
   await page.getByTestId('inbox-bell').click()
   await expect(page.getByTestId('inbox-bell')).toHaveAttribute('data-permission', 'granted')
   const stamp = `E2E-inbox-${Date.now()}`
-  pythonAppend(hub.palace, [
-    {
+  // two messages for the operator in one burst
+  pythonAppend(
+    hub.palace,
+    ['one', 'two'].map((n) => ({
       event: {
         type: 'chat.message',
         stream: 'project/muse',
         room: 'rooms',
         from_agent: 'win-codex',
         to_agent: operator,
-        body: `${stamp} one`
+        body: `${stamp} ${n}`
       }
-    },
-    {
-      event: {
-        type: 'chat.message',
-        stream: 'project/muse',
-        room: 'rooms',
-        from_agent: 'win-codex',
-        to_agent: operator,
-        body: `${stamp} two`
-      }
-    }
-  ])
-  const notes = () => page.evaluate(() => (window as unknown as { __notes: { title: string; body?: string }[] }).__notes)
+    }))
+  )
   await expect.poll(async () => (await notes()).length).toBe(1)
   expect((await notes())[0]!.body).toContain('win-codex')
 })

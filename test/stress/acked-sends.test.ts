@@ -1,17 +1,20 @@
 /**
- * Stress (issue 36, point 2): acknowledged sends land. A renaming agent in its own process rewrites
- * the role file from reads older than Muster's sends, either stalled 250 ms between its read and its
- * rename on every 10th write, or stopped with SIGSTOP for 0.05-2.5 s at random (a process the
- * machine or a debugger froze). Its renames drop sends Muster already acknowledged; each must be
- * applied again on the agent's new version (a send only adds lines, so this is a 3-way merge that
- * cannot conflict), so every acknowledged send ends in the file, none kept aside in a `-lost-`
- * copy, and no agent line is lost. `MUSTER_STRESS=full`: 1,000 agent writes and 100 sends per case.
+ * Stress (issue 36, point 2): acknowledged sends land. An agent in its own process per write
+ * pattern (truncate, append, rename) writes the role file at its own pace, free of the sends'
+ * lockstep, either stalled 250 ms between opening and writing on every 10th write, or stopped with
+ * SIGSTOP for 0.05-2.5 s at random (a process the machine or a debugger froze). Truncating and
+ * renaming agents rewrite the file from reads older than Muster's sends and drop sends Muster
+ * already acknowledged; each must be applied again on the agent's new version (a send only adds
+ * lines, so this is a 3-way merge that cannot conflict), so every acknowledged send ends in the
+ * file, none kept aside in a `-lost-` copy, no agent line is lost and no line is torn.
+ * `MUSTER_STRESS=full`: 1,000 agent writes and 100 sends per pattern, 300 sends per case.
  */
 import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../helpers/tmp'
-import { runAgentRace, type RaceOptions, type RaceResult } from './agent-race'
+import { runAgentRace, type AgentPattern, type RaceOptions, type RaceResult } from './agent-race'
 import { stressSize } from './stress-size'
 
+const PATTERNS: AgentPattern[] = ['truncate', 'append', 'rename']
 const WRITES = stressSize(1000, 200)
 const EDITS = stressSize(100, 24)
 
@@ -39,7 +42,7 @@ const clean = (name: string) => ({
 
 const base = (): RaceOptions => ({
   dir: tmpDir(),
-  patterns: ['rename'],
+  patterns: PATTERNS,
   agentWrites: WRITES,
   musterEdits: EDITS,
   concurrency: 4,
@@ -48,16 +51,16 @@ const base = (): RaceOptions => ({
   free: true
 })
 
-describe('acknowledged sends beside a renaming agent that stalls or is stopped', () => {
-  it(`stalled 250 ms every 10th write: all of ${EDITS} sends in the file`, { timeout: 600_000 }, async () => {
-    const [r] = await runAgentRace({ ...base(), stallEvery: 10, stallMs: 250 })
-    expect(outcome('stalled', r!)).toEqual(clean('stalled'))
-    expect(r!.latencies.length).toBeGreaterThan(EDITS / 2)
+describe('acknowledged sends beside agents that stall or are stopped, per write pattern', () => {
+  it(`stalled 250 ms every 10th write: all of ${EDITS} sends per pattern in the file`, { timeout: 600_000 }, async () => {
+    const results = await runAgentRace({ ...base(), stallEvery: 10, stallMs: 250 })
+    expect(results.map((r) => outcome(`stalled ${r.pattern}`, r))).toEqual(PATTERNS.map((p) => clean(`stalled ${p}`)))
+    for (const r of results) expect(r.latencies.length, r.pattern).toBeGreaterThan(EDITS / 2)
   })
 
-  it(`stopped (SIGSTOP) 0.05-2.5 s at random: all of ${EDITS} sends in the file`, { timeout: 600_000 }, async () => {
-    const [r] = await runAgentRace({ ...base(), sigstop: { minMs: 50, maxMs: 2500, gapMs: 400 } })
-    expect(outcome('stopped', r!)).toEqual(clean('stopped'))
-    expect(r!.latencies.length).toBeGreaterThan(EDITS / 2)
+  it(`stopped (SIGSTOP) 0.05-2.5 s at random: all of ${EDITS} sends per pattern in the file`, { timeout: 600_000 }, async () => {
+    const results = await runAgentRace({ ...base(), sigstop: { minMs: 50, maxMs: 2500, gapMs: 400 } })
+    expect(results.map((r) => outcome(`stopped ${r.pattern}`, r))).toEqual(PATTERNS.map((p) => clean(`stopped ${p}`)))
+    for (const r of results) expect(r.latencies.length, r.pattern).toBeGreaterThan(EDITS / 2)
   })
 })

@@ -5,8 +5,8 @@
  * stalls with its temp file half-written and renames a version built from an older read. 1,000
  * agent writes per pattern under `MUSTER_STRESS=full` (300 in `npm test`, see stress-size.ts),
  * every 25th stalled; a separate reader process reads the file all along. Afterwards: no torn line
- * or section, no agent line lost or doubled, every acknowledged send in the file exactly once (or
- * reported in a `-lost-` copy), and not one of the reader's reads found the path missing (ENOENT):
+ * or section, no agent line lost or doubled, every acknowledged send in the file exactly once (none
+ * kept aside in a `-lost-` copy), and not one of the reader's reads found the path missing (ENOENT):
  * Muster only ever replaces the file by renaming over it.
  *
  * A renaming agent's version that lands in the instant between Muster's last check and its swap is
@@ -27,7 +27,7 @@ const EDITS = stressSize(80, 24)
 
 describe('agents stalled 0.3-2 s mid-write beside sends', () => {
   it(
-    `${WRITES} writes per pattern: 0 torn, 0 agent lines lost, every acknowledged send there or reported, 0 ENOENT`,
+    `${WRITES} writes per pattern: 0 torn, 0 agent lines lost, every acknowledged send in the file, 0 ENOENT`,
     { timeout: 600_000 },
     async () => {
       const results = await runAgentRace({
@@ -53,13 +53,27 @@ describe('agents stalled 0.3-2 s mid-write beside sends', () => {
         )
       expect(
         results.map(
-          ({ pattern, lostLines, replacedWrites, duplicatedLines, lostEdits, duplicatedEdits, leftovers, examples, torn, reads }) => ({
+          ({
+            pattern,
+            lostLines,
+            replacedWrites,
+            duplicatedLines,
+            lostEdits,
+            reportedEdits,
+            duplicatedEdits,
+            leftovers,
+            examples,
+            torn,
+            reads
+          }) => ({
             pattern,
             missingReads: reads?.missing,
             lostLines: limit && pattern === 'rename' ? Math.max(0, lostLines - replacedWrites) : lostLines,
             reportedReplacedOutsideRename: limit && pattern === 'rename' ? 0 : replacedWrites,
             duplicatedLines,
             lostEdits,
+            // acknowledged sends dropped by an agent are merged again, not kept aside (issue 36)
+            reportedEdits,
             duplicatedEdits,
             leftovers,
             examples: limit && pattern === 'rename' ? examples.filter((e) => !(e.startsWith('agent-') && e.endsWith(' x0'))) : examples,
@@ -74,6 +88,7 @@ describe('agents stalled 0.3-2 s mid-write beside sends', () => {
           reportedReplacedOutsideRename: 0,
           duplicatedLines: 0,
           lostEdits: 0,
+          reportedEdits: 0,
           duplicatedEdits: 0,
           leftovers: [],
           examples: [],

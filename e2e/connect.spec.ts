@@ -15,8 +15,6 @@ import { seriousViolations } from './axe'
 import { expect, startServe, stopServe, test } from './fixtures'
 import { CLAUDE, claudeEnv, startHarness } from './harness-run'
 
-test.skip(!existsSync(CLAUDE), 'Claude Code CLI absent (.cache/claude-code: filled by .ci/run): skipping the Connect newcomer e2e')
-
 /** Saves the page at a phone's and a laptop's width (`e2e/artifacts/connect-<step>-<width>.png`), ending at 1280 px. */
 async function shoot(page: Page, step: string): Promise<void> {
   for (const width of [390, 1280]) {
@@ -31,6 +29,7 @@ test('newcomer: Connect screen, one-click Claude Code gate, a test request, then
   page,
   workDir
 }) => {
+  test.skip(!existsSync(CLAUDE), 'Claude Code CLI absent (.cache/claude-code: filled by .ci/run): skipping the Connect newcomer e2e')
   test.setTimeout(300_000)
   const home = join(workDir, 'home')
   const bin = join(workDir, 'bin')
@@ -90,6 +89,9 @@ test('newcomer: Connect screen, one-click Claude Code gate, a test request, then
     await expect(testRow).toBeVisible()
     await testRow.click()
     await expect(page.getByTestId('test-request-note')).toBeVisible()
+    // no hook waits for a test request: the pane says what happens if nobody answers, not "Hook gives up"
+    await expect(page.getByTestId('approval-gives-up')).toContainText(/leaves the inbox in \d+ min .*nothing runs/)
+    await expect(page.getByTestId('approval-detail')).not.toContainText('Hook gives up')
     await expect(page.getByTestId('approve-always')).toHaveCount(0)
     await shoot(page, '5-test-in-inbox')
     await page.getByTestId('approve').click()

@@ -2,6 +2,7 @@
 import { readToolCall, summarizeToolCall, type ToolCall } from '../../../../shared/approvals/tool-call'
 import type { ApprovalDecisionInfo, ApprovalItem } from '../../../../shared/api'
 import { ALLOWLIST_DECIDER_PREFIX, DECIDED_BY_TIMEOUT } from '../../../../shared/api'
+import { expiryDeadline } from '../../../../shared/approvals/expiry'
 
 /** A path shown relative to the agent's folder when it lies inside it. */
 export function shortPath(path: string, cwd: string | null): string {
@@ -84,4 +85,43 @@ export const STATE_LABEL: Record<ApprovalItem['state'], string> = {
 /** Seconds until a pending request's hook stops waiting, or null. */
 export function secondsLeft(item: Pick<ApprovalItem, 'expires_at'>, now: number): number | null {
   return item.expires_at ? Math.round((Date.parse(item.expires_at) - now) / 1000) : null
+}
+
+/** What happens to a pending request nobody answers, and when, in words. */
+export interface UnansweredEnd {
+  /** The detail pane's label ("Hook gives up", or "If unanswered" for a test request). */
+  label: string
+  /** The value beside it ("in 9 min 12 s", "now", "unknown"). */
+  text: string
+  /** The waiting time's tooltip, after "waiting since …; " (null when nothing is known). */
+  hint: string | null
+  /** Under a minute left. */
+  soon: boolean
+}
+
+/**
+ * What happens to a pending request nobody answers. A real request's hook gives up at its
+ * timeout. A test request (the Connect screen, `muster connect --test`) has no hook waiting for
+ * it: unanswered, it leaves the inbox as expired once its own wait and the grace have passed
+ * (the inbox's expiry rule), and nothing runs.
+ */
+export function unansweredEnd(item: Pick<ApprovalItem, 'expires_at' | 'created_at' | 'timeout_ms' | 'test'>, now: number): UnansweredEnd {
+  if (item.test) {
+    const left = Math.round((expiryDeadline(item.created_at, item.timeout_ms) - now) / 1000)
+    const when = left > 0 ? `in ${formatWait(left * 1000)}` : 'now'
+    return {
+      label: 'If unanswered',
+      text: `leaves the inbox ${when}; nothing runs`,
+      hint: `a test request: no agent waits for it; unanswered, it leaves the inbox ${when}`,
+      soon: left < 60
+    }
+  }
+  const left = secondsLeft(item, now)
+  if (left === null) return { label: 'Hook gives up', text: 'unknown', hint: null, soon: false }
+  return {
+    label: 'Hook gives up',
+    text: left > 0 ? `in ${formatWait(left * 1000)}` : 'now',
+    hint: `the hook gives up in ${formatWait(Math.max(0, left) * 1000)}`,
+    soon: left < 60
+  }
 }

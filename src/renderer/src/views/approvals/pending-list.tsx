@@ -6,7 +6,7 @@ import { useEffect, useRef, type CSSProperties } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import type { ApprovalItem } from '../../../../shared/api'
 import { Chip } from '../../components/chip'
-import { displaySummary, formatWait, secondsLeft, toolLabel } from './approval-format'
+import { displaySummary, formatWait, toolLabel, unansweredEnd } from './approval-format'
 import { useMediaQuery } from '../../hooks/use-media-query'
 import { useNow } from '../../hooks/use-now'
 import { Visible } from '../../components/visible'
@@ -26,15 +26,11 @@ const LONG_WAIT_MS = 120_000
 export function WaitingTime({ item }: { item: ApprovalItem }) {
   const now = useNow(1000)
   const waited = now - Date.parse(item.created_at)
-  const left = secondsLeft(item, now)
+  const { hint } = unansweredEnd(item, now)
   return (
     <span
       className={`appr-wait${waited > LONG_WAIT_MS ? ' long' : ''}`}
-      title={
-        left !== null
-          ? `waiting since ${item.created_at}; the hook gives up in ${formatWait(Math.max(0, left) * 1000)}`
-          : `waiting since ${item.created_at}`
-      }
+      title={`waiting since ${item.created_at}${hint ? `; ${hint}` : ''}`}
     >
       <time dateTime={item.created_at}>{formatWait(waited)}</time>
     </span>

@@ -12,7 +12,7 @@ import { Chip } from '../../components/chip'
 import { Keys } from '../../components/kbd'
 import { InlineError } from '../../components/state-views'
 import { plural } from '../../lib/format'
-import { displayCall, formatWait, secondsLeft, toolLabel, wantsTo } from './approval-format'
+import { displayCall, toolLabel, unansweredEnd, wantsTo } from './approval-format'
 import { useApprovalsUi } from './approvals-store'
 import { WaitingTime } from './pending-list'
 import { RuleProposal } from './rule-proposal'
@@ -77,16 +77,27 @@ function NotNow({ item, actions }: { item: ApprovalItem; actions: DetailActions 
           </option>
         ))}
       </select>
-      <span className="hint">Hides it without denying: the agent keeps waiting until its hook gives up.</span>
+      <span className="hint">
+        {item.test
+          ? 'Hides it without denying: a test request has no agent waiting; unanswered, it leaves the inbox when it expires.'
+          : 'Hides it without denying: the agent keeps waiting until its hook gives up.'}
+      </span>
     </div>
   )
 }
 
+/** What happens if nobody answers: the hook gives up, or (a test request) it leaves the inbox. */
 function GivesUp({ item }: { item: ApprovalItem }) {
   const now = useNow(1000)
-  const left = secondsLeft(item, now)
-  if (left === null) return <span className="muted">unknown</span>
-  return <span className={left < 60 ? 'text-error' : undefined}>{left > 0 ? `in ${formatWait(left * 1000)}` : 'now'}</span>
+  const end = unansweredEnd(item, now)
+  return (
+    <>
+      <dt>{end.label}</dt>
+      <dd data-testid="approval-gives-up">
+        <span className={end.hint === null ? 'muted' : end.soon ? 'text-error' : undefined}>{end.text}</span>
+      </dd>
+    </>
+  )
 }
 
 /** The detail pane of one pending request. */
@@ -126,10 +137,7 @@ export function RequestDetail({
         <dd>
           <WaitingTime item={item} />
         </dd>
-        <dt>Hook gives up</dt>
-        <dd>
-          <GivesUp item={item} />
-        </dd>
+        <GivesUp item={item} />
         <dt>Harness</dt>
         <dd>{item.harness ?? 'unknown'}</dd>
         <ProvenanceRows item={item} />

@@ -5,7 +5,8 @@
  * demo fleet for a hub, Claude Code found with its version, its gate installed with one click and
  * healthy, a test request approved in the inbox, then the real `claude -p` asking to run a Bash
  * command that runs once the operator approves it. Each step is saved at 390 and 1280 px in
- * e2e/artifacts/connect-*.png; axe checks the Connect screen in both themes.
+ * e2e/artifacts/connect-*.png; axe checks the Connect screen in both themes. With no harness on
+ * PATH, the screen says so in one line with what to do.
  */
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
@@ -117,6 +118,26 @@ test('newcomer: Connect screen, one-click Claude Code gate, a test request, then
     await shoot(page, '7-approved')
   } finally {
     await standIn.close()
+    await stopServe(proc)
+  }
+})
+
+test('no harness on PATH: the Connect screen says so in one line, with what to do', async ({ page, workDir }) => {
+  const home = join(workDir, 'home')
+  const bin = join(workDir, 'empty-bin')
+  for (const d of [home, bin]) mkdirSync(d, { recursive: true })
+  // a PATH with none of claude, codex, gemini, copilot, opencode, cursor-agent
+  const { proc, openUrl } = await startServe(home, { PATH: bin })
+  try {
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.goto(`${openUrl}#/connect`)
+    const none = page.getByTestId('connect-none-found')
+    await expect(none).toBeVisible({ timeout: 60_000 })
+    await expect(none).toContainText('No agent harness found on this machine')
+    await expect(none).toContainText('npm install -g @anthropic-ai/claude-code')
+    for (const b of ['claude', 'codex', 'gemini', 'copilot', 'opencode', 'cursor-agent']) await expect(none).toContainText(b)
+    await shoot(page, '0-none-found')
+  } finally {
     await stopServe(proc)
   }
 })

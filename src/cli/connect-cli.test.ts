@@ -3,7 +3,8 @@
  * finds it with its version and nothing installed; `connect claude` makes exactly the edits
  * `approve-hook install` and `session-hook install` make (byte for byte, comments and other hooks
  * kept) and `--remove` gives the original bytes back; `--test` is refused without a hub, and with
- * one lands in the inbox marked as a test and waits for the operator's answer.
+ * one lands in the inbox marked as a test and waits for the operator's answer; with no harness on
+ * PATH the list says so in one line, with what to do.
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -142,5 +143,25 @@ describe.skipIf(process.platform === 'win32')('muster connect', () => {
     expect(out).toMatch(/answered: approved by /)
     // a test changes no settings
     expect(readFileSync(m.settings, 'utf8')).toBe(readFileSync(join(m.dir, 'kept.json'), 'utf8'))
+  }, 180_000)
+
+  it('says in one line that no harness was found, and what to do, when none is on PATH', () => {
+    const m = machine()
+    // a PATH with none of the harnesses' commands (the CLI itself runs from this node)
+    const empty = join(m.dir, 'empty-bin')
+    mkdirSync(empty)
+    const r = spawnSync(process.execPath, [bin, '--home', m.home, 'connect'], {
+      encoding: 'utf8',
+      env: { ...m.env, PATH: empty },
+      timeout: 120_000
+    })
+    expect(r.status, r.stderr).toBe(0)
+    const line = r.stdout.split('\n').find((l) => l.startsWith('no agent harness found on PATH'))
+    expect(line).toBeDefined()
+    for (const b of ['claude', 'codex', 'gemini', 'copilot', 'opencode', 'cursor-agent']) expect(line).toContain(b)
+    expect(line).toMatch(/install one .*npm install -g @anthropic-ai\/claude-code.*then run `muster connect` again/)
+    expect(r.stdout).not.toContain('next: muster connect')
+    // with a harness found, no such line
+    expect(m.cli('connect').stdout).not.toContain('no agent harness found')
   }, 180_000)
 })

@@ -24,6 +24,11 @@ export function healthText(c: HarnessConnection): string {
   return bad ? `${bad.problem}${bad.fix ? ` → ${bad.fix}` : ''}` : 'ok'
 }
 
+/** The one line that says no harness is on PATH, and what to do. */
+export function noneFoundLine(list: Pick<ConnectList, 'harnesses'>): string {
+  return `no agent harness found on PATH (looked for ${list.harnesses.map((c) => c.bin).join(', ')}): install one so its command is on PATH (e.g. \`npm install -g @anthropic-ai/claude-code\`; README "Connect your agents" lists the others), then run \`muster connect\` again`
+}
+
 /** The list as a table, the hub, and the next step. */
 function printList(io: CliIo, list: ConnectList): void {
   const rows = list.harnesses.map((c) => [
@@ -35,6 +40,7 @@ function printList(io: CliIo, list: ConnectList): void {
     truncate(healthText(c), 90)
   ])
   io.stdout(table([['HARNESS', 'COMMAND', 'VERSION', 'GATE', 'SESSION HOOKS', 'GATE HEALTH'], ...rows]))
+  if (!list.harnesses.some((c) => c.path)) io.stdout(`${noneFoundLine(list)}\n`)
   const hub = list.hub
   io.stdout(
     hub.exists

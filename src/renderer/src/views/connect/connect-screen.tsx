@@ -39,6 +39,26 @@ function HubNote({ hub }: { hub: ConnectHub }) {
   )
 }
 
+/** Said when no harness is on PATH: which commands were looked for, and what to do. */
+function NoneFound({ harnesses }: { harnesses: readonly HarnessConnection[] }) {
+  return (
+    <div className="connect-hub connect-hub-missing" role="note" data-testid="connect-none-found">
+      <CircleAlert size={16} aria-hidden />
+      <p>
+        <strong>No agent harness found on this machine.</strong> None of{' '}
+        {harnesses.map((c, i) => (
+          <span key={c.name}>
+            {i ? ', ' : ''}
+            <code>{c.bin}</code>
+          </span>
+        ))}{' '}
+        is on PATH. Install one (Claude Code: <code>npm install -g @anthropic-ai/claude-code</code>; the README’s “Connect your agents”
+        lists the others), then “Check again”.
+      </p>
+    </div>
+  )
+}
+
 /** The gate's health in one line: stops calls, or the first problem and its fix. */
 function GateHealthLine({ c }: { c: HarnessConnection }) {
   if (!c.gate.installed) return null
@@ -239,6 +259,7 @@ export function ConnectScreen() {
       ) : (
         <>
           <HubNote hub={data.hub} />
+          {!data.harnesses.some((c) => c.path !== null) && <NoneFound harnesses={data.harnesses} />}
           <InlineError error={check.error} />
           <ul className="connect-list" aria-label="Agent harnesses">
             {harnesses.map((c) => (

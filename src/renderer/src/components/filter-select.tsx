@@ -32,3 +32,8 @@ export function FilterSelect({ value, onChange, options, allLabel, id, ariaLabel
     </select>
   )
 }
+
+/** The project filter of a list screen: "All projects" or one project by name. */
+export function ProjectFilter({ value, onChange, options, testId }: Pick<FilterSelectProps, 'value' | 'onChange' | 'options' | 'testId'>) {
+  return <FilterSelect value={value} onChange={onChange} options={options} allLabel="All projects" ariaLabel="Project" testId={testId} />
+}

@@ -8,7 +8,7 @@ import { CircleAlert, ExternalLink, TriangleAlert, Workflow } from 'lucide-react
 import type { ChainFinding } from '../../../../shared/api'
 import { useChainFindings, useProjects } from '../../api/queries'
 import { Chip } from '../../components/chip'
-import { FilterSelect } from '../../components/filter-select'
+import { ProjectFilter } from '../../components/filter-select'
 import { ScreenHeader } from '../../components/screen-header'
 import { EmptyState, ErrorState, LoadingState } from '../../components/state-views'
 import { plural } from '../../lib/format'
@@ -113,14 +113,7 @@ export function ChainsScreen() {
                 </label>
               ))}
             </div>
-            <FilterSelect
-              value={project}
-              onChange={setProject}
-              options={names}
-              allLabel="All projects"
-              ariaLabel="Project"
-              testId="chains-project"
-            />
+            <ProjectFilter value={project} onChange={setProject} options={names} testId="chains-project" />
             {q.data && (
               <span className="muted cf-scanned">
                 {plural(q.data.scanned.roleFiles, 'role file')} and {plural(q.data.scanned.events, 'tagged event')} checked

@@ -3,7 +3,7 @@ import type { RefObject } from 'react'
 import { DIRECTIVE_STATES } from '../../../../shared/directive-query'
 import type { StateFilter } from './directive-model'
 import { useDirectivesUi } from './directives-store'
-import { FilterSelect } from '../../components/filter-select'
+import { FilterSelect, ProjectFilter } from '../../components/filter-select'
 import { SearchBox } from '../../components/search-box'
 
 const LABELS: Record<StateFilter, string> = {
@@ -51,12 +51,10 @@ export function DirectiveFilterBar({
           </label>
         ))}
       </div>
-      <FilterSelect
+      <ProjectFilter
         value={ui.project}
         onChange={(project) => ui.setFilter({ project })}
         options={projects}
-        allLabel="All projects"
-        ariaLabel="Project"
         testId="directive-project-filter"
       />
       <FilterSelect

@@ -3,14 +3,15 @@
  * own role file. The API assigns the next free S-id and validates the target and invocation rules;
  * its refusals are shown inline.
  */
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react'
-import { CircleAlert, FileText, LoaderCircle, Send, TriangleAlert, X } from 'lucide-react'
+import { useId, useMemo, useState, type FormEvent } from 'react'
+import { CircleAlert, FileText, LoaderCircle, Send, TriangleAlert } from 'lucide-react'
 import { useFleetStatus, useHubInfo, useSendDirective } from '../../api/queries'
 import { errorMessage } from '../../lib/format'
 import { goTo, roleHref } from '../../lib/muse-route'
 import { targetOptions } from './directive-model'
 import { useDirectivesUi } from './directives-store'
 import { CancelButton } from '../../components/cancel-button'
+import { ModalDialog } from '../../components/modal-dialog'
 
 interface Draft {
   project: string
@@ -234,42 +235,20 @@ function SendForm({ onClose }: { onClose: () => void }) {
 export function SendDirectiveDialog() {
   const open = useDirectivesUi((s) => s.sendOpen)
   const setOpen = useDirectivesUi((s) => s.setSendOpen)
-  const ref = useRef<HTMLDialogElement>(null)
-
-  useEffect(() => {
-    const el = ref.current
-    if (!el) return
-    if (open && !el.open) {
-      el.showModal()
-      // React's autoFocus ran while the dialog was still closed; focus the target field now.
-      el.querySelector<HTMLElement>('[data-autofocus]')?.focus()
-    }
-    if (!open && el.open) el.close()
-  }, [open])
-
   return (
-    <dialog
-      ref={ref}
-      className="dialog send-dialog"
+    <ModalDialog
+      open={open}
       onClose={() => setOpen(false)}
+      // React's autoFocus ran while the dialog was still closed; focus the target field now.
+      onOpen={(el) => el.querySelector<HTMLElement>('[data-autofocus]')?.focus()}
       // Keys typed in the dialog must not reach the screen's and the shell's shortcuts.
       onKeyDown={(e) => e.stopPropagation()}
-      aria-labelledby="send-dialog-title"
-      data-testid="send-dialog"
+      title="Send a directive"
+      titleId="send-dialog-title"
+      className="send-dialog"
+      testId="send-dialog"
     >
-      {open && (
-        <>
-          <header className="dialog-header">
-            <h2 id="send-dialog-title">Send a directive</h2>
-            <button type="button" className="btn-icon" onClick={() => setOpen(false)} aria-label="Close">
-              <X size={16} />
-            </button>
-          </header>
-          <div className="dialog-body">
-            <SendForm onClose={() => setOpen(false)} />
-          </div>
-        </>
-      )}
-    </dialog>
+      <SendForm onClose={() => setOpen(false)} />
+    </ModalDialog>
   )
 }

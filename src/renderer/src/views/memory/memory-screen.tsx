@@ -11,7 +11,7 @@ import { memoryHref, museRouteFromHash } from '../../lib/muse-route'
 import { MuseTabs } from '../directives/muse-tabs'
 import { Highlight, queryTerms } from './highlight'
 import { MemoryWriteForm } from './memory-write-form'
-import { FilterSelect } from '../../components/filter-select'
+import { ProjectFilter } from '../../components/filter-select'
 import { SearchBox } from '../../components/search-box'
 
 /** Search scopes, as MUSE's own memory search names them. */
@@ -111,14 +111,7 @@ export function MemoryScreen({ initialQuery }: { initialQuery: string }) {
                 </label>
               ))}
             </div>
-            <FilterSelect
-              value={project}
-              onChange={setProject}
-              options={projects}
-              allLabel="All projects"
-              ariaLabel="Project"
-              testId="memory-project"
-            />
+            <ProjectFilter value={project} onChange={setProject} options={projects} testId="memory-project" />
           </div>
 
           <div className="mem-status" aria-live="polite">

@@ -25,6 +25,19 @@ function Stat({
   )
 }
 
+/** The lint counts' tiles, tinted with their tone when the count is not zero. */
+const LINT_TILES: readonly {
+  testId: string
+  label: string
+  count: 'withoutL0' | 'over500' | 'over800'
+  tone: 'warning' | 'error'
+  sub: string
+}[] = [
+  { testId: 'total-no-l0', label: 'Without L0', count: 'withoutL0', tone: 'error', sub: 'no status line' },
+  { testId: 'total-over-500', label: 'Over 500 lines', count: 'over500', tone: 'warning', sub: 'directives get buried' },
+  { testId: 'total-over-800', label: 'Over 800 lines', count: 'over800', tone: 'error', sub: 'must be archived' }
+]
+
 /** Six tiles; counts that need attention are tinted. */
 export function FleetTotalsStrip({ totals }: { totals: FleetTotals }) {
   return (
@@ -36,27 +49,16 @@ export function FleetTotalsStrip({ totals }: { totals: FleetTotals }) {
         sub={totals.missing ? <span className="text-error">{totals.missing} folder missing</span> : 'all folders present'}
       />
       <Stat testId="total-roles" label="Roles" value={totals.roles} sub={`${totals.findings} findings`} />
-      <Stat
-        testId="total-no-l0"
-        label="Without L0"
-        value={totals.withoutL0}
-        tone={totals.withoutL0 ? 'error' : undefined}
-        sub="no status line"
-      />
-      <Stat
-        testId="total-over-500"
-        label="Over 500 lines"
-        value={totals.over500}
-        tone={totals.over500 ? 'warning' : undefined}
-        sub="directives get buried"
-      />
-      <Stat
-        testId="total-over-800"
-        label="Over 800 lines"
-        value={totals.over800}
-        tone={totals.over800 ? 'error' : undefined}
-        sub="must be archived"
-      />
+      {LINT_TILES.map((t) => (
+        <Stat
+          key={t.testId}
+          testId={t.testId}
+          label={t.label}
+          value={totals[t.count]}
+          tone={totals[t.count] ? t.tone : undefined}
+          sub={t.sub}
+        />
+      ))}
       <Stat
         testId="total-last-change"
         label="Last change"

@@ -4,43 +4,36 @@ import { Bell, BellOff, BellRing } from 'lucide-react'
 import { transportKind } from '../../api/client'
 import { notificationPermission, requestNotificationPermission } from '../../lib/inbox-notify'
 
+/** How the bell shows a permission it cannot change (the desktop app's, granted, denied). */
+const SHOWN = {
+  desktop: {
+    on: true,
+    title: 'The desktop app notifies you when something new needs you (heartbeats and broadcasts never notify)',
+    label: 'Desktop notifications'
+  },
+  granted: {
+    on: true,
+    title: 'A desktop notification appears when something new needs you (heartbeats and broadcasts never notify)',
+    label: 'Notifications on'
+  },
+  denied: {
+    on: false,
+    title: "Notifications are blocked for this page; allow them in the browser's site settings",
+    label: 'Notifications blocked'
+  }
+} as const
+
 /** Enable / enabled / blocked, depending on the browser's permission. */
 export function InboxBell() {
   const [permission, setPermission] = useState(notificationPermission)
-  if (transportKind === 'ipc') {
+  const shown = transportKind === 'ipc' ? 'desktop' : permission
+  if (shown === 'unsupported') return null
+  if (shown !== 'default') {
+    const { on, title, label } = SHOWN[shown]
+    const Icon = on ? BellRing : BellOff
     return (
-      <span
-        className="hub-bell on"
-        data-testid="inbox-bell"
-        data-permission="desktop"
-        title="The desktop app notifies you when something new needs you (heartbeats and broadcasts never notify)"
-      >
-        <BellRing size={14} aria-hidden /> Desktop notifications
-      </span>
-    )
-  }
-  if (permission === 'unsupported') return null
-  if (permission === 'granted') {
-    return (
-      <span
-        className="hub-bell on"
-        data-testid="inbox-bell"
-        data-permission="granted"
-        title="A desktop notification appears when something new needs you (heartbeats and broadcasts never notify)"
-      >
-        <BellRing size={14} aria-hidden /> Notifications on
-      </span>
-    )
-  }
-  if (permission === 'denied') {
-    return (
-      <span
-        className="hub-bell blocked"
-        data-testid="inbox-bell"
-        data-permission="denied"
-        title="Notifications are blocked for this page; allow them in the browser's site settings"
-      >
-        <BellOff size={14} aria-hidden /> Notifications blocked
+      <span className={`hub-bell ${on ? 'on' : 'blocked'}`} data-testid="inbox-bell" data-permission={shown} title={title}>
+        <Icon size={14} aria-hidden /> {label}
       </span>
     )
   }

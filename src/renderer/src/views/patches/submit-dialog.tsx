@@ -3,17 +3,17 @@
  * like `muster patch submit --from-worktree P`): the dialog shows exactly what would be sent (files,
  * size, upstream's warnings) before the button stores it byte-exactly on the hub.
  */
-import { useEffect, useRef, useState } from 'react'
-import { Send, X } from 'lucide-react'
+import { useState } from 'react'
+import { Send } from 'lucide-react'
 import { useProjects } from '../../api/queries'
 import { useSubmitPatch, useWorktreeDiff } from '../../api/patch-queries'
 import { InlineError, LoadingState } from '../../components/state-views'
 import { useToastStore } from '../../stores/toast-store'
 import { CancelButton } from '../../components/cancel-button'
+import { ModalDialog } from '../../components/modal-dialog'
 
 /** The dialog; `open` drives the native `<dialog>`, `hub` is the hub the patch goes to. */
 export function SubmitDialog({ hub, open, onClose }: { hub: string | null; open: boolean; onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null)
   const projects = useProjects().data ?? []
   const [project, setProject] = useState('')
   const [agent, setAgent] = useState('')
@@ -22,13 +22,6 @@ export function SubmitDialog({ hub, open, onClose }: { hub: string | null; open:
   const diff = useWorktreeDiff(open ? chosen : '')
   const submit = useSubmitPatch()
   const toast = useToastStore((s) => s.push)
-
-  useEffect(() => {
-    const el = ref.current
-    if (!el) return
-    if (open && !el.open) el.showModal()
-    if (!open && el.open) el.close()
-  }, [open])
 
   const d = diff.data
   const empty = d && !d.content
@@ -53,100 +46,84 @@ export function SubmitDialog({ hub, open, onClose }: { hub: string | null; open:
     )
 
   return (
-    <dialog
-      ref={ref}
-      className="dialog dialog-wide submit-dialog"
+    <ModalDialog
+      open={open}
       onClose={onClose}
-      aria-labelledby="submit-title"
-      data-testid="submit-dialog"
+      title="Send a worktree diff to an agent"
+      titleId="submit-title"
+      className="dialog-wide submit-dialog"
+      bodyClassName="dialog-stack"
+      testId="submit-dialog"
     >
-      {open && (
-        <>
-          <header className="dialog-header">
-            <h2 id="submit-title">Send a worktree diff to an agent</h2>
-            <button type="button" className="btn-icon" onClick={onClose} aria-label="Close">
-              <X size={16} />
-            </button>
-          </header>
-          <div className="dialog-body dialog-stack">
-            <div className="sd-fields">
-              <label className="apply-field">
-                <span>Project</span>
-                <select className="input select" value={chosen} onChange={(e) => setProject(e.target.value)} data-testid="submit-project">
-                  {projects.map((p) => (
-                    <option key={p.name} value={p.name}>
-                      {p.name}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label className="apply-field">
-                <span>To agent</span>
-                <input
-                  className="input"
-                  value={agent}
-                  onChange={(e) => setAgent(e.target.value)}
-                  placeholder="e.g. win-codex"
-                  required
-                  data-testid="submit-agent"
-                />
-              </label>
-              <label className="apply-field">
-                <span>Correlation id (optional)</span>
-                <input
-                  className="input mono"
-                  value={correlation}
-                  onChange={(e) => setCorrelation(e.target.value)}
-                  placeholder="a new thread"
-                  data-testid="submit-correlation"
-                />
-              </label>
-            </div>
-            {diff.isLoading && <LoadingState label="Reading the working-tree diff…" />}
-            <InlineError error={diff.error} />
-            {d && (
-              <section aria-label="What would be sent" data-testid="submit-preview">
-                <p className="sd-summary">
-                  {empty ? (
-                    <span className="muted">No uncommitted changes in {d.project}.</span>
-                  ) : (
-                    <>
-                      {d.files.length} file{d.files.length === 1 ? '' : 's'} · {d.size_bytes} B, exact bytes, against{' '}
-                      <span className="mono">{d.head ? d.head.slice(0, 12) : 'no commit'}</span>
-                      {d.branch && (
-                        <>
-                          {' '}
-                          on <span className="mono">{d.branch}</span>
-                        </>
-                      )}
-                    </>
-                  )}
-                </p>
-                {d.warnings.map((w) => (
-                  <p key={w} className="sd-warning">
-                    {w}
-                  </p>
-                ))}
-                {d.content && <pre className="sd-pre mono">{d.content}</pre>}
-              </section>
+      <div className="sd-fields">
+        <label className="apply-field">
+          <span>Project</span>
+          <select className="input select" value={chosen} onChange={(e) => setProject(e.target.value)} data-testid="submit-project">
+            {projects.map((p) => (
+              <option key={p.name} value={p.name}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="apply-field">
+          <span>To agent</span>
+          <input
+            className="input"
+            value={agent}
+            onChange={(e) => setAgent(e.target.value)}
+            placeholder="e.g. win-codex"
+            required
+            data-testid="submit-agent"
+          />
+        </label>
+        <label className="apply-field">
+          <span>Correlation id (optional)</span>
+          <input
+            className="input mono"
+            value={correlation}
+            onChange={(e) => setCorrelation(e.target.value)}
+            placeholder="a new thread"
+            data-testid="submit-correlation"
+          />
+        </label>
+      </div>
+      {diff.isLoading && <LoadingState label="Reading the working-tree diff…" />}
+      <InlineError error={diff.error} />
+      {d && (
+        <section aria-label="What would be sent" data-testid="submit-preview">
+          <p className="sd-summary">
+            {empty ? (
+              <span className="muted">No uncommitted changes in {d.project}.</span>
+            ) : (
+              <>
+                {d.files.length} file{d.files.length === 1 ? '' : 's'} · {d.size_bytes} B, exact bytes, against{' '}
+                <span className="mono">{d.head ? d.head.slice(0, 12) : 'no commit'}</span>
+                {d.branch && (
+                  <>
+                    {' '}
+                    on <span className="mono">{d.branch}</span>
+                  </>
+                )}
+              </>
             )}
-            <InlineError error={submit.error} />
-            <div className="dialog-actions">
-              {blocked && d && <span className="muted send-hint">Send is disabled: {blocked}</span>}
-              <CancelButton onClick={onClose} />
-              <button
-                type="button"
-                className="btn btn-primary"
-                disabled={!!blocked || submit.isPending}
-                onClick={send}
-                data-testid="submit-send"
-              >
-                <Send size={14} aria-hidden /> Send to {agent.trim() || 'agent'}
-              </button>
-            </div>
-          </div>
-        </>
+          </p>
+          {d.warnings.map((w) => (
+            <p key={w} className="sd-warning">
+              {w}
+            </p>
+          ))}
+          {d.content && <pre className="sd-pre mono">{d.content}</pre>}
+        </section>
       )}
-    </dialog>
+      <InlineError error={submit.error} />
+      <div className="dialog-actions">
+        {blocked && d && <span className="muted send-hint">Send is disabled: {blocked}</span>}
+        <CancelButton onClick={onClose} />
+        <button type="button" className="btn btn-primary" disabled={!!blocked || submit.isPending} onClick={send} data-testid="submit-send">
+          <Send size={14} aria-hidden /> Send to {agent.trim() || 'agent'}
+        </button>
+      </div>
+    </ModalDialog>
   )
 }

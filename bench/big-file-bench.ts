@@ -5,23 +5,8 @@
  */
 import { parseL0 } from '../src/core/muse/l0'
 import { parseRole } from '../src/core/muse/parse-role'
+import { bigRoleText } from '../test/helpers/big-role-file'
 import { median, type Figure } from './report'
-
-/** A 250 KB role file with 10 KB lines in every form the parser reads (as the unit tests build it). */
-export function bigRoleText(): string {
-  const long = 'x'.repeat(10_000)
-  const blocks: string[] = ['<!-- L0: v1 | ' + 'y, '.repeat(3000) + ' -->', '## 📡 已接收战略指令']
-  for (let i = 0; i < 6; i++)
-    blocks.push(
-      `### S0${10 + i}→MUSE/BUILD (3/1) — ✅ 已接收 ${long}`,
-      `> ${long}`,
-      `📡 **S1${10 + i}→QA**: 🟡 **${long}**${'*'.repeat(2000)}`,
-      `| ${'🟡 |'.repeat(2000)}`,
-      `## ${'#'.repeat(50)} ${long} ##`,
-      `- [ ] ${long}`
-    )
-  return blocks.join('\n') + '\n'
-}
 
 /** Every run's time in ms of `fn`, `runs` times after one warm-up call. */
 function timed(fn: () => void, runs: number): number[] {

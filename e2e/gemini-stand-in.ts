@@ -6,7 +6,7 @@
  * asking for JSON (the CLI's model router) gets a small JSON answer. Every function response the
  * CLI sent back is kept, so a test can read what the model was told.
  */
-import { createServer, type Server } from 'node:http'
+import { serveLocal } from './stand-in-server'
 
 /** A running stand-in. */
 export interface GeminiStandIn {
@@ -28,42 +28,32 @@ export const GEMINI_USAGE = {
 } as const
 
 /** Starts the stand-in; `command` is the shell command the scripted model runs. */
-export function startGeminiStandIn(command: string): Promise<GeminiStandIn> {
+export async function startGeminiStandIn(command: string): Promise<GeminiStandIn> {
   const responses: Record<string, unknown>[] = []
-  const server: Server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (d: Buffer) => (body += d))
-    req.on('end', () => {
-      if (req.method !== 'POST' || !/:(stream)?generateContent/i.test(req.url ?? '')) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":404,"message":"not here"}}')
-        return
-      }
-      const parsed = JSON.parse(body) as {
-        contents?: { parts?: Part[] }[]
-        generationConfig?: { responseMimeType?: string }
-        tools?: unknown[]
-      }
-      const back = (parsed.contents ?? []).flatMap((c) => c.parts ?? []).filter((p) => p.functionResponse)
-      for (const p of back.slice(responses.length)) responses.push(p.functionResponse!.response ?? {})
-      const part =
-        parsed.generationConfig?.responseMimeType === 'application/json'
-          ? { text: JSON.stringify({ complexity_reasoning: 'simple', complexity_score: 10 }) }
-          : back.length === 0 && body.includes('run_shell_command')
-            ? { functionCall: { name: 'run_shell_command', args: { command, description: 'Create the marker file' } } }
-            : { text: 'Finished.' }
-      const chunk = {
-        candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
-        usageMetadata: GEMINI_USAGE
-      }
-      if (req.url!.includes('alt=sse'))
-        res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`data: ${JSON.stringify(chunk)}\n\n`)
-      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(chunk))
-    })
+  const server = await serveLocal((req, body, res) => {
+    if (req.method !== 'POST' || !/:(stream)?generateContent/i.test(req.url ?? '')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":404,"message":"not here"}}')
+      return
+    }
+    const parsed = JSON.parse(body) as {
+      contents?: { parts?: Part[] }[]
+      generationConfig?: { responseMimeType?: string }
+      tools?: unknown[]
+    }
+    const back = (parsed.contents ?? []).flatMap((c) => c.parts ?? []).filter((p) => p.functionResponse)
+    for (const p of back.slice(responses.length)) responses.push(p.functionResponse!.response ?? {})
+    const part =
+      parsed.generationConfig?.responseMimeType === 'application/json'
+        ? { text: JSON.stringify({ complexity_reasoning: 'simple', complexity_score: 10 }) }
+        : back.length === 0 && body.includes('run_shell_command')
+          ? { functionCall: { name: 'run_shell_command', args: { command, description: 'Create the marker file' } } }
+          : { text: 'Finished.' }
+    const chunk = {
+      candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
+      usageMetadata: GEMINI_USAGE
+    }
+    if (req.url!.includes('alt=sse')) res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`data: ${JSON.stringify(chunk)}\n\n`)
+    else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(chunk))
   })
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      resolve({ url: `http://127.0.0.1:${port}`, responses, close: () => new Promise((r) => server.close(() => r())) })
-    })
-  )
+  return { url: `http://127.0.0.1:${server.port}`, responses, close: server.close }
 }

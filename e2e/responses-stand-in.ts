@@ -7,7 +7,7 @@
  * final message. Every tool output Codex
  * sent back is kept, so a test can read what the model was told.
  */
-import { createServer, type Server } from 'node:http'
+import { serveLocal, textOf } from './stand-in-server'
 
 /** A running stand-in. */
 export interface ResponsesStandIn {
@@ -24,13 +24,6 @@ export interface ResponsesStandIn {
 
 type Item = { type?: string; call_id?: string; output?: unknown }
 
-const textOf = (v: unknown): string =>
-  typeof v === 'string'
-    ? v
-    : Array.isArray(v)
-      ? v.map((p) => (p && typeof p === 'object' && 'text' in p ? String(p.text) : '')).join('')
-      : ''
-
 /** The usage every reply reports: 10 input tokens (4 of them read from the cache), 5 output (2 of them reasoning). */
 export const RESPONSES_USAGE = {
   input_tokens: 10,
@@ -45,64 +38,49 @@ export const RESPONSES_USAGE = {
  * `exec_command`. With `escalate`, the call asks to run outside the sandbox (which an interactive
  * Codex with `-a on-request` asks the person about).
  */
-export function startResponsesStandIn(command: string, escalate = false): Promise<ResponsesStandIn> {
+export async function startResponsesStandIn(command: string, escalate = false): Promise<ResponsesStandIn> {
   const outputs: { call_id: string; output: string }[] = []
   let calls = 0
   let tools: string[] = []
-  const server: Server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (d: Buffer) => (body += d))
-    req.on('end', () => {
-      if (req.method !== 'POST' || !req.url?.endsWith('/responses')) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not here"}}')
-        return
+  const server = await serveLocal((req, body, res) => {
+    if (req.method !== 'POST' || !req.url?.endsWith('/responses')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not here"}}')
+      return
+    }
+    calls++
+    const parsed = JSON.parse(body) as { input?: Item[]; tools?: { name?: string; type?: string }[] }
+    tools = (parsed.tools ?? []).map((t) => t.name ?? t.type ?? '')
+    const input = (parsed.input ?? []).filter((i) => i.type === 'function_call_output')
+    for (const o of input)
+      if (!outputs.some((x) => x.call_id === o.call_id)) outputs.push({ call_id: o.call_id ?? '', output: textOf(o.output) })
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+    const send = (type: string, data: Record<string, unknown>): void =>
+      void res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`)
+    const id = `resp_${calls}`
+    send('response.created', { response: { id } })
+    // Codex also asks the model things without tools (a thread title, say): those get a plain message
+    const item =
+      input.length || !tools.includes('exec_command')
+        ? { type: 'message', role: 'assistant', id: `msg_${calls}`, content: [{ type: 'output_text', text: 'Finished.' }] }
+        : {
+            type: 'function_call',
+            id: `fc_${calls}`,
+            call_id: 'call_muster_e2e',
+            name: 'exec_command',
+            arguments: JSON.stringify(
+              escalate
+                ? { cmd: command, sandbox_permissions: 'require_escalated', justification: 'Create the marker file outside the sandbox?' }
+                : { cmd: command }
+            )
+          }
+    send('response.output_item.done', { output_index: 0, item })
+    send('response.completed', {
+      response: {
+        id,
+        usage: RESPONSES_USAGE
       }
-      calls++
-      const parsed = JSON.parse(body) as { input?: Item[]; tools?: { name?: string; type?: string }[] }
-      tools = (parsed.tools ?? []).map((t) => t.name ?? t.type ?? '')
-      const input = (parsed.input ?? []).filter((i) => i.type === 'function_call_output')
-      for (const o of input)
-        if (!outputs.some((x) => x.call_id === o.call_id)) outputs.push({ call_id: o.call_id ?? '', output: textOf(o.output) })
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-      const send = (type: string, data: Record<string, unknown>): void =>
-        void res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`)
-      const id = `resp_${calls}`
-      send('response.created', { response: { id } })
-      // Codex also asks the model things without tools (a thread title, say): those get a plain message
-      const item =
-        input.length || !tools.includes('exec_command')
-          ? { type: 'message', role: 'assistant', id: `msg_${calls}`, content: [{ type: 'output_text', text: 'Finished.' }] }
-          : {
-              type: 'function_call',
-              id: `fc_${calls}`,
-              call_id: 'call_muster_e2e',
-              name: 'exec_command',
-              arguments: JSON.stringify(
-                escalate
-                  ? { cmd: command, sandbox_permissions: 'require_escalated', justification: 'Create the marker file outside the sandbox?' }
-                  : { cmd: command }
-              )
-            }
-      send('response.output_item.done', { output_index: 0, item })
-      send('response.completed', {
-        response: {
-          id,
-          usage: RESPONSES_USAGE
-        }
-      })
-      res.end()
     })
+    res.end()
   })
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      resolve({
-        url: `http://127.0.0.1:${port}/v1`,
-        outputs,
-        calls: () => calls,
-        tools: () => tools,
-        close: () => new Promise((r) => server.close(() => r()))
-      })
-    })
-  )
+  return { url: `http://127.0.0.1:${server.port}/v1`, outputs, calls: () => calls, tools: () => tools, close: server.close }
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { describeUpstream, upstreamPath } from '../../../test/helpers/fixtures'
 import { MAX_FORM_LINE } from './forms'
 import { parseRole } from './parse-role'
+import { bigRoleText } from '../../../test/helpers/big-role-file'
 
 const FIXTURES = upstreamPath('muse-real', '.muse')
 const real = (name: string) => parseRole(name, readFileSync(join(FIXTURES, name), 'utf8'))
@@ -254,18 +255,7 @@ describe('parseRole edge cases (spec section 7)', () => {
   })
 
   it('parses a 250 KB file with 10 KB lines (its time is measured by npm run bench)', () => {
-    const long = 'x'.repeat(10_000)
-    const blocks: string[] = ['<!-- L0: v1 | ' + 'y, '.repeat(3000) + ' -->', '## 📡 已接收战略指令']
-    for (let i = 0; i < 6; i++)
-      blocks.push(
-        `### S0${10 + i}→MUSE/BUILD (3/1) — ✅ 已接收 ${long}`,
-        `> ${long}`,
-        `📡 **S1${10 + i}→QA**: 🟡 **${long}**${'*'.repeat(2000)}`,
-        `| ${'🟡 |'.repeat(2000)}`,
-        `## ${'#'.repeat(50)} ${long} ##`,
-        `- [ ] ${long}`
-      )
-    const text = blocks.join('\n') + '\n'
+    const text = bigRoleText()
     expect(text.length).toBeGreaterThan(240_000)
     const p = parseRole('big.md', text)
     expect(p.directives).toHaveLength(12)

@@ -101,7 +101,7 @@ export function ChainsScreen() {
       />
       <div className="screen-split cf-layout">
         <div className="split-column">
-          <div className="cf-bar">
+          <div className="split-bar cf-bar">
             <div className="segmented" role="radiogroup" aria-label="Level">
               {(['all', 'error', 'warning'] as const).map((l) => (
                 <label key={l} className={`segment${level === l ? ' active' : ''}`}>

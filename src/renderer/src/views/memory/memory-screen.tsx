@@ -87,7 +87,7 @@ export function MemoryScreen({ initialQuery }: { initialQuery: string }) {
       />
       <div className="screen-split mem-layout">
         <div className="split-column mem-main">
-          <div className="mem-bar" role="search">
+          <div className="split-bar" role="search">
             <SearchBox
               className="mem-search"
               inputRef={inputRef}

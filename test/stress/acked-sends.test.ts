@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../helpers/tmp'
-import { runAgentRace, type AgentPattern, type RaceOptions, type RaceResult } from './agent-race'
+import { NOTHING_LOST, runAgentRace, type AgentPattern, type RaceOptions, type RaceResult } from './agent-race'
 import { stressSize } from './stress-size'
 
 const PATTERNS: AgentPattern[] = ['truncate', 'append', 'rename']
@@ -28,17 +28,7 @@ function outcome(name: string, r: RaceResult) {
   return { name, lostLines, duplicatedLines, lostEdits, reportedEdits, duplicatedEdits, leftovers, examples, torn }
 }
 
-const clean = (name: string) => ({
-  name,
-  lostLines: 0,
-  duplicatedLines: 0,
-  lostEdits: 0,
-  reportedEdits: 0,
-  duplicatedEdits: 0,
-  leftovers: [],
-  examples: [],
-  torn: []
-})
+const clean = (name: string) => ({ name, ...NOTHING_LOST })
 
 const base = (): RaceOptions => ({
   dir: tmpDir(),

@@ -88,6 +88,18 @@ export interface RaceResult {
   seconds: number
 }
 
+/** A race's counts when nothing was lost, doubled, kept aside, left over or torn (what the stress suites expect). */
+export const NOTHING_LOST = {
+  lostLines: 0,
+  duplicatedLines: 0,
+  lostEdits: 0,
+  reportedEdits: 0,
+  duplicatedEdits: 0,
+  leftovers: [] as string[],
+  examples: [] as string[],
+  torn: [] as string[]
+}
+
 const AGENT = join(import.meta.dirname, 'agent_writer.py')
 const READER = join(import.meta.dirname, 'reader_loop.py')
 

@@ -18,7 +18,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tmpDir } from '../helpers/tmp'
 import { canExchange } from '../../src/core/muse/rename-exchange'
-import { runAgentRace, type AgentPattern } from './agent-race'
+import { NOTHING_LOST, runAgentRace, type AgentPattern } from './agent-race'
 import { stressSize } from './stress-size'
 
 const PATTERNS: AgentPattern[] = ['truncate', 'append', 'rename']
@@ -84,15 +84,8 @@ describe('agents stalled 0.3-2 s mid-write beside sends', () => {
         PATTERNS.map((pattern) => ({
           pattern,
           missingReads: 0,
-          lostLines: 0,
           reportedReplacedOutsideRename: 0,
-          duplicatedLines: 0,
-          lostEdits: 0,
-          reportedEdits: 0,
-          duplicatedEdits: 0,
-          leftovers: [],
-          examples: [],
-          torn: []
+          ...NOTHING_LOST
         }))
       )
       // a send may be refused (the file stayed half-written past the wait): then it is absent, but most land

@@ -4,7 +4,6 @@
  * contract (`muster patch verify`, the hook). settings-rules.test.ts keeps the two in agreement.
  */
 import { AGENT_ID_MAX, AGENT_ID_RE } from './agent-id'
-import type { Settings } from './contract/fleet-types'
 
 /** The themes, in the order the settings screen offers them. */
 export const THEMES = ['system', 'light', 'dark'] as const
@@ -18,8 +17,11 @@ export const OPERATOR_ROLE_RE = /^[^\s/]+(\/[^\s/]+)?$/
 export const OPERATOR_ROLE_MAX = 200
 export const OPERATOR_ROLES_MAX = 100
 
-/** `value` as valid settings (roles trimmed, as the schema does), or null when any rule fails. */
-export function readSettings(value: unknown): Settings | null {
+/**
+ * `value` as valid settings (roles trimmed, as the schema does), or null when any rule fails. The
+ * shape is the contract's `Settings`, spelled here so the contract can import these rules.
+ */
+export function readSettings(value: unknown): { theme: (typeof THEMES)[number]; operatorId: string; operatorRoles: string[] } | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null
   const v = value as Record<string, unknown>
   if (!(THEMES as readonly unknown[]).includes(v.theme)) return null
@@ -33,5 +35,5 @@ export function readSettings(value: unknown): Settings | null {
     if (t.length < 1 || t.length > OPERATOR_ROLE_MAX || !OPERATOR_ROLE_RE.test(t)) return null
     roles.push(t)
   }
-  return { theme: v.theme as Settings['theme'], operatorId: id, operatorRoles: roles }
+  return { theme: v.theme as (typeof THEMES)[number], operatorId: id, operatorRoles: roles }
 }

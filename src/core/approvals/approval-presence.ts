@@ -16,7 +16,7 @@ import type { ToolInput } from '../../shared/approvals/tool-call'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
 import { ALLOWLIST_DECIDER_PREFIX, ALWAYS_ALLOW } from '../../shared/contract/hub-vocabulary'
 import { readProof, verifyPresence, type StoredCredential } from '../presence'
-import type { TrustVerdict } from './decision-trust'
+import type { TrustVerdict } from './trust-verdict'
 
 /** Metadata key of a decision's proof of presence. */
 export const PRESENCE = 'presence'

@@ -15,6 +15,7 @@ import type { ToolInput } from '../../shared/approvals/tool-call'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
 import { ACK_OF, ALLOWLIST_DECIDER_PREFIX, EventType } from '../../shared/contract/hub-vocabulary'
 import { readGateView } from './approval-presence'
+import type { TrustVerdict } from './trust-verdict'
 
 /** Metadata key of a decision's signature (`{"key": <key id>, "sig": <base64url>}`). */
 export const SIGNATURE = 'signature'
@@ -45,9 +46,6 @@ export interface DecisionFields {
   decided_by: string
   always: boolean
 }
-
-/** What a check found: trusted (by which key, if signed) or not, and why. */
-export type TrustVerdict = { ok: true; key: string | null } | { ok: false; why: string }
 
 /** The text a decision's signature is made over. */
 export function decisionPayload(f: DecisionFields): string {

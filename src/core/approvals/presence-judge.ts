@@ -10,7 +10,8 @@ import type { HubEventEnvelope } from '../../shared/contract/hub-types'
 import type { HubPort } from '../hub'
 import type { PresenceConfig } from '../presence'
 import { decisionPresence, inputSha256, readGateView } from './approval-presence'
-import type { PresenceOracle, TrustVerdict } from './decision-trust'
+import type { PresenceOracle } from './decision-trust'
+import type { TrustVerdict } from './trust-verdict'
 
 /** Verdicts kept at most (the newest replace the oldest). */
 const KEPT = 5_000

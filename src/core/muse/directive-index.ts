@@ -9,18 +9,11 @@ import type {
   DirectiveMark,
   DirectiveOccurrence,
   DirectiveState,
-  MuseHub,
   LocatedOccurrence,
   Resolution
 } from '../../shared/api'
 import { directiveNumber } from '../../shared/directive-query'
-import type { ScannedProject } from './fleet-scan'
-
-/** Every parsed project plus the hub, ready for target resolution. */
-export interface FleetView {
-  projects: ScannedProject[]
-  hub: MuseHub
-}
+import type { FleetView, ScannedProject } from './fleet-scan'
 
 /** `ROLE`, `PROJECT/ROLE` or `ALL`; a role may be any name the role list shows (`产品`), as a role file's name may. */
 const TARGET = /^(?:ALL|[A-Z][A-Z0-9_-]*(?:\/[\p{L}\p{N}][\p{L}\p{N}\p{M}_.-]*)?|[\p{L}\p{N}][\p{L}\p{N}\p{M}_.-]*)$/u

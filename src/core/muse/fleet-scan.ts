@@ -5,13 +5,12 @@
  * `muster status` all read role files through one RoleCache per service.
  */
 import type { Stats } from 'node:fs'
-import type { Project } from '../../shared/api'
+import type { MuseHub, Project } from '../../shared/api'
 import type { Db } from '../sqlite'
 import { fileStamp, type FileStamp } from '../../shared/file-stamp'
 import { ParseCache } from './parse-cache'
 import type { RoleDigest } from './parse-role'
 import { builtDigestPool, DigestStopped, type DigestPool } from './digest-pool'
-import type { FleetView } from './directive-index'
 import { detectHub } from './hub-project'
 import { digestRole } from './role-digest'
 import { countsOf, entryPath, museDir, readMuseListing, throughSwaps, type MuseListing, type RoleCounts } from './role-files'
@@ -34,6 +33,12 @@ export interface ScannedProject {
   unreadable: { file: string; reason: string }[]
   /** The listing of `.muse/` the scan took (null: no folder), so lint need not list it again. */
   listing?: MuseListing | null
+}
+
+/** Every parsed project plus the hub, ready for target resolution. */
+export interface FleetView {
+  projects: ScannedProject[]
+  hub: MuseHub
 }
 
 /** Uncached files a scan must find before it hands them to the digest pool (a worker costs ~30 ms to start). */

@@ -2,10 +2,10 @@
  * The muse domain's face: MUSE role files (parse, digest, directives, pickup and send, memory,
  * lint) and their safe writes. Code outside src/core/muse imports only this.
  */
-export { canonicalTarget, collectDirectives, normaliseTarget, resolveTarget, type FleetView } from './directive-index'
+export { canonicalTarget, collectDirectives, normaliseTarget, resolveTarget } from './directive-index'
 export { ymd, ymdhm } from './edits'
 export { TAG_MARKERS, eventFindings, roleFileFindings, type TaggedEvent } from './fleet-chains'
-export { RoleCache, readFleetView, scanProject } from './fleet-scan'
+export { RoleCache, readFleetView, scanProject, type FleetView } from './fleet-scan'
 export { HUB_SETTING, asMarkedHub, detectHub } from './hub-project'
 export { parseL0 } from './l0'
 export { lintFleet } from './lint'

@@ -16,15 +16,8 @@
 import { join } from 'node:path'
 import { ApiError } from '../../shared/api-error'
 import type { DirectiveOccurrence, LocatedOccurrence, Resolution } from '../../shared/api'
-import {
-  canonicalTarget,
-  isAtTarget,
-  isReceipt,
-  normaliseTarget,
-  resolveOccurrence,
-  resolveTarget,
-  type FleetView
-} from './directive-index'
+import { canonicalTarget, isAtTarget, isReceipt, normaliseTarget, resolveOccurrence, resolveTarget } from './directive-index'
+import type { FleetView } from './fleet-scan'
 import { appendPoint, insertBlockAfter, markDelivered, markReceivedHere, quote, undoInsertion, ymd, ymdhm } from './edits'
 import { parseRole } from './parse-role'
 import { museDir } from './role-files'

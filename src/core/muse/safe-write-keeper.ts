@@ -19,11 +19,11 @@
 import { constants as fsConstants, promises as fs } from 'node:fs'
 import { dirname } from 'node:path'
 import { ApiError } from '../../shared/api-error'
-import { safeEdit } from './safe-write'
 import { guardsSettled } from './safe-write-guard'
 import { withFileLock } from './safe-write-lock'
 import { pause, signature } from './safe-write-settle'
 import { startsWith } from './safe-write-swap'
+import type { SafeEditFn } from './safe-write-types'
 
 /** How long a copy must stay unchanged after its edit before it is deleted. */
 export const LATE_WRITE_GRACE_MS = 3000
@@ -39,6 +39,8 @@ export interface KeptCopy {
 }
 
 interface Watched extends KeptCopy {
+  /** How late bytes are merged: `safeEdit`. */
+  reedit: SafeEditFn
   sig: string
   changedAt: number
 }
@@ -46,10 +48,10 @@ interface Watched extends KeptCopy {
 const watched = new Set<Watched>()
 let loop: Promise<void> | null = null
 
-/** Keeps `copies` watched for late appends, then deletes them (see the header). */
-export function keepCopies(copies: KeptCopy[]): void {
+/** Keeps `copies` watched for late appends, merged through `reedit` (`safeEdit`), then deletes them (see the header). */
+export function keepCopies(copies: KeptCopy[], reedit: SafeEditFn): void {
   const now = performance.now()
-  for (const c of copies) watched.add({ ...c, sig: '', changedAt: now })
+  for (const c of copies) watched.add({ ...c, reedit, sig: '', changedAt: now })
   loop ??= run().finally(() => (loop = null))
 }
 
@@ -85,7 +87,7 @@ async function check(c: Watched): Promise<void> {
         watched.delete(c)
         return
       }
-      const merged = await mergeLate(c.path, bytes.subarray(c.known.length), bytes)
+      const merged = await mergeLate(c.path, bytes.subarray(c.known.length), bytes, c.reedit)
       if (merged === 'merged') c.known = bytes
       else if (merged === 'missing')
         c.sig = '' // the path is missing (deleted, or between another program's two steps): try again next poll
@@ -106,7 +108,7 @@ async function check(c: Watched): Promise<void> {
  * instead of silently dropping them as a bare append would allow. Whitespace alone, or bytes that
  * are not UTF-8 by themselves, are appended with O_APPEND.
  */
-async function mergeLate(path: string, bytes: Buffer, copy: Buffer): Promise<'merged' | 'missing' | 'failed'> {
+async function mergeLate(path: string, bytes: Buffer, copy: Buffer, safeEdit: SafeEditFn): Promise<'merged' | 'missing' | 'failed'> {
   if (bytes.length === 0) return 'merged'
   const text = bytes.toString('utf8')
   if (text.trim() === '' || !Buffer.from(text, 'utf8').equals(bytes)) return appendRaw(path, bytes)

@@ -6,7 +6,7 @@
 import { constants as fsConstants, promises as fs } from 'node:fs'
 import { basename } from 'node:path'
 import { ApiError } from '../../shared/api-error'
-import type { SafeEditOptions, SafeEditResult, SafeWriteHooks } from './safe-write'
+import type { SafeEditFn, SafeEditOptions, SafeEditResult, SafeWriteHooks } from './safe-write-types'
 import { EDIT_TIMEOUT_MS, noteSize, pause, quietWindow, readSettled, signature, type SettledRead } from './safe-write-settle'
 import { count, startsWith, swapIn, type Captured, type SwapOutcome } from './safe-write-swap'
 import { keepCopies } from './safe-write-keeper'
@@ -88,7 +88,9 @@ export class EditSession {
   constructor(
     private readonly path: string,
     private readonly edit: (text: string) => string | null,
-    private readonly opts: SafeEditOptions
+    private readonly opts: SafeEditOptions,
+    /** `safeEdit`, for the keeper's merges of late bytes (passed in: the door imports this file). */
+    private readonly reedit: SafeEditFn
   ) {
     this.hooks = opts.hooks ?? {}
     this.deadline = performance.now() + (opts.timeoutMs ?? EDIT_TIMEOUT_MS)
@@ -361,7 +363,10 @@ export class EditSession {
 
   /** Lets go of replaced versions whose bytes are accounted for: watched a while longer for late appends, then deleted. */
   private release(copies: Aside[]): void {
-    keepCopies(copies.map((a) => ({ name: a.name, path: this.path, known: a.known })))
+    keepCopies(
+      copies.map((a) => ({ name: a.name, path: this.path, known: a.known })),
+      this.reedit
+    )
     this.aside = this.aside.filter((a) => !copies.includes(a))
   }
 
@@ -383,7 +388,10 @@ export class EditSession {
       // a re-application the guard tries again until it lands: nothing is left beside the file for
       // it; whatever a replaced version gained since it was replaced is merged by the keeper (only
       // what the file lacks), as a late append is, and a version rewritten meanwhile stays beside
-      keepCopies(this.aside.map((a) => ({ name: a.name, path: this.path, known: a.bytes })))
+      keepCopies(
+        this.aside.map((a) => ({ name: a.name, path: this.path, known: a.bytes })),
+        this.reedit
+      )
       this.aside = []
     }
     const keep = owing ? this.aside : this.aside.filter((a) => now - a.changedAt < window)

@@ -40,7 +40,7 @@ describe('CLI start-up', () => {
     const inputs = [...outputs].flatMap((o) => inputsOf(o)).filter((i) => !i.startsWith('node_modules/commander/'))
     const heavy = inputs.filter(
       (i) =>
-        !/^src\/cli\/(index|main|lazy|output|usage|help-output)\.ts$|^src\/shared\/(visible-text|relative-time)\.ts$|^src\/cli\/commands\/[\w-]+\.ts$|^src\/cli\/session-hook\/args\.ts$|^src\/core\/version\.ts$|^muster:deferred-child-process$|^builtin:node:\w+$/.test(
+        !/^src\/cli\/(index|main|lazy|output|direct-write|usage|help-output)\.ts$|^src\/shared\/(visible-text|relative-time)\.ts$|^src\/cli\/commands\/[\w-]+\.ts$|^src\/cli\/session-hook\/args\.ts$|^src\/core\/version\.ts$|^muster:deferred-child-process$|^builtin:node:\w+$/.test(
           i
         )
     )

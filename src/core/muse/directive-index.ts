@@ -4,14 +4,7 @@
  * target) and derives the state: delivered (✅ at a source), received (the target's file holds a
  * receipt), pending (🟡 somewhere, no receipt), untracked (no mark at all).
  */
-import type {
-  Directive,
-  DirectiveMark,
-  DirectiveOccurrence,
-  DirectiveState,
-  LocatedOccurrence,
-  Resolution
-} from '../../shared/api'
+import type { Directive, DirectiveMark, DirectiveOccurrence, DirectiveState, LocatedOccurrence, Resolution } from '../../shared/api'
 import { directiveNumber } from '../../shared/directive-query'
 import type { FleetView, ScannedProject } from './fleet-scan'
 

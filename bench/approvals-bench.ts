@@ -16,7 +16,7 @@ import { requestAppend, type ApprovalAsk } from '../src/core/approvals/approval-
 import { launcherPath, writeLauncher } from '../src/core/approvals/gate-launcher'
 import { LocalHub } from '../src/core/hub/local/local-hub'
 import { createHub } from '../src/core/hub/store/schema'
-import { createService, drainHookJobs } from '../src/core/root'
+import { createService, drainHookJobs, openRoot } from '../src/core/root'
 import { againstNode, roundRatios } from './cli-bench'
 import { serve } from './hub-bench'
 import { median, percentile, type Figure } from './report'
@@ -158,9 +158,13 @@ export async function approvalsFigures(root: string, work: string): Promise<Figu
     async (i) => {
       // the hook leaves the record in its home's spool: drain it (as the app, serve or the next full
       // hook would) before the next round, so every answered call is checked to be recorded once
-      await drainHookJobs(home, (line) => {
-        throw new Error(`recording the allowlisted call failed: ${line}`)
-      })
+      await drainHookJobs(
+        home,
+        (line) => {
+          throw new Error(`recording the allowlisted call failed: ${line}`)
+        },
+        openRoot
+      )
       await recorded(palace, i + 1)
     }
   )

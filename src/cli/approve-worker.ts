@@ -5,15 +5,19 @@
  * with the signed rule) and exits. Nobody waits for it; what went wrong goes to stderr, which
  * nobody reads.
  */
-import { drainHookJobs } from '../core/root'
+import { drainHookJobs, openRoot } from '../core/root'
 
 /** Records the jobs waiting in the spool of `home`; the exit code. */
 export async function drainHome(home: string): Promise<number> {
   let code = 0
-  await drainHookJobs(home, (line) => {
-    code = 1
-    process.stderr.write(`${line}\n`)
-  })
+  await drainHookJobs(
+    home,
+    (line) => {
+      code = 1
+      process.stderr.write(`${line}\n`)
+    },
+    openRoot
+  )
   return code
 }
 

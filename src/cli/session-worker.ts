@@ -102,4 +102,4 @@ if (job.state && job.transcript_path) {
 for (const o of others.values()) await o.close()
 await close()
 await root.close()
-await drainHookJobs(home, (line) => process.stderr.write(`${line}\n`))
+await drainHookJobs(home, (line) => process.stderr.write(`${line}\n`), openRoot)

@@ -11,7 +11,7 @@ import { basename } from 'node:path'
 import type { Db } from '../sqlite'
 import { checkHookJob } from './hook-job-check'
 import { openHookContext } from './hook'
-import { openRoot, type Root } from './root'
+import type { HookJobDrainer, OpenRoot, Root } from './root-types'
 
 /** The jobs of one hook context: the same (checked) hub, folder and lock timeout. */
 function contextKey(job: HookJob, sel: { hub?: string; palace?: string }): string {
@@ -28,10 +28,11 @@ function stateOf(root: Root): Db | null {
 }
 
 /**
- * Records every job waiting in the spool of `home`; the number recorded. What goes wrong is
- * warned (one line each), never thrown: the calls were answered already.
+ * Records every job waiting in the spool of `home`, on a root opened with `openRoot` when there is
+ * one; the number recorded. What goes wrong is warned (one line each), never thrown: the calls were
+ * answered already.
  */
-export async function drainHookJobs(home: string, warn: (line: string) => void): Promise<number> {
+export async function drainHookJobs(home: string, warn: (line: string) => void, openRoot: OpenRoot): Promise<number> {
   const files = claimJobs(home)
   if (!files.length) return 0
   let root: Root | null = null
@@ -104,21 +105,13 @@ export async function drainHookJobs(home: string, warn: (line: string) => void):
   return done
 }
 
-/** Records a home's spool on demand, one drain at a time (`hookJobDrainer`). */
-export interface HookJobDrainer {
-  /** Drains now (a call during a drain waits for it, then drains again). */
-  drain(): Promise<void>
-  /** Settles once the drain under way (if any) has ended. */
-  idle(): Promise<void>
-}
-
 /** A drainer of one home that runs one drain at a time (a call meanwhile waits for the drain under way, then drains again). */
-export function hookJobDrainer(home: string, warn: (line: string) => void): HookJobDrainer {
+export function hookJobDrainer(home: string, warn: (line: string) => void, openRoot: OpenRoot): HookJobDrainer {
   let running: Promise<void> = Promise.resolve()
   return {
     drain() {
       running = running.then(() =>
-        drainHookJobs(home, warn).then(
+        drainHookJobs(home, warn, openRoot).then(
           () => undefined,
           (err: unknown) => warn(`muster: allowlisted calls were not recorded: ${(err as Error).message}`)
         )

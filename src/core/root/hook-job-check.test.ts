@@ -12,6 +12,7 @@ import { claudeBashCall } from '../../../test/helpers/hook-payloads'
 import { tmpDir } from '../../../test/helpers/tmp'
 import { prepareJob, type HookJob } from '../approvals'
 import { drainHookJobs } from './drain-hook-jobs'
+import { openRoot } from './root'
 
 describe('the hook spool drainer checks every job', () => {
   it('records a job of a registered hub and a signed rule; refuses forged ones, creating nothing', async () => {
@@ -39,7 +40,7 @@ describe('the hook spool drainer checks every job', () => {
     // a job's own environment chooses no hub: the registered one is, and nothing is made where it points
     prepareJob(home, { ...base, options: { ...base.options, hub: undefined }, env: { MEMPALACE_PALACE_PATH: elsewhere } }).offer()
     const warned: string[] = []
-    expect(await drainHookJobs(home, (l) => warned.push(l))).toBe(2)
+    expect(await drainHookJobs(home, (l) => warned.push(l), openRoot)).toBe(2)
     expect(warned).toHaveLength(forged.length)
     for (const w of warned) expect(w).toMatch(/^muster: refused the hook job \S+: .+; nothing was recorded$/)
     expect(warned.join('\n')).toMatch(/another Muster home/)

@@ -12,7 +12,7 @@ import { openChosenHub } from '../hub/open'
 import { loadHookPresence } from '../presence'
 import { BudgetGate, readGate, writeGate } from '../usage'
 import type { Db } from '../sqlite'
-import { NoStateDb, type Root } from './root'
+import { NoStateDb, type Root } from './root-types'
 
 /** How long the hook waits for a locked hub before it answers `ask` (a locked hub for longer is not normal). */
 export const HOOK_LOCK_TIMEOUT_MS = 5_000

@@ -7,7 +7,7 @@
 import { SettingsStore } from '../fleet'
 import { HubService } from '../hub'
 import { PatchService } from '../patches'
-import type { Root } from './root'
+import type { Root } from './root-types'
 
 /** The operator's id as settings hold it now. */
 export async function operatorOf(root: Root): Promise<() => string> {

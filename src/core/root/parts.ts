@@ -10,7 +10,7 @@ import { HubRegistry, userHome } from '../hub'
 import { PresenceService } from '../presence'
 import type { MusterService } from '../service-types'
 import { UsageService, type FolderEnv } from '../usage'
-import type { Root } from './root'
+import type { Root } from './root-types'
 
 /** The operator's keys: made if missing, wrapped when the root has a key protector (the desktop app). */
 export async function keysPart(root: Root): Promise<OperatorKeys> {
@@ -75,7 +75,7 @@ export async function usagePart(root: Root): Promise<UsageService> {
 export async function servicePart(root: Root): Promise<MusterService> {
   // imported here, not above: the contract's zod schemas load only for the service, never for
   // the parts a one-shot command asks for (`patch verify`: hubs and patches)
-  const { buildService } = await import('../service')
+  const { buildService } = await import('./service')
   return buildService(root)
 }
 

@@ -4,11 +4,11 @@
  * here against the contract, so no binding can skip validation. Handlers live in `handlers/`,
  * one file per part of the contract.
  */
-import { ApiError } from '../shared/api-error'
-import { parseInput, type MethodName, type MethodOutput, type ProjectStatus, type PushedEvent } from '../shared/api'
-import { readProjectStatus, FleetWatcher, STATE_DB_FILE, stateWriteError, unwritable } from './fleet'
+import { ApiError } from '../../shared/api-error'
+import { parseInput, type MethodName, type MethodOutput, type ProjectStatus, type PushedEvent } from '../../shared/api'
+import { readProjectStatus, FleetWatcher, STATE_DB_FILE, stateWriteError, unwritable } from '../fleet'
 import { join } from 'node:path'
-import { RoleCache, stopMuseWork } from './muse'
+import { RoleCache, stopMuseWork } from '../muse'
 import {
   approvalHandlers,
   connectHandlers,
@@ -22,11 +22,11 @@ import {
   notesHandlers,
   patchHandlers,
   usageHandlers
-} from './handlers'
-import { NeedsService } from './needs'
-import type { ServiceContext } from './service-context'
-import type { Root } from './root'
-import type { MusterService, ServiceOptions } from './service-types'
+} from '../handlers'
+import { NeedsService } from '../needs'
+import type { ServiceContext } from '../service-context'
+import type { Root } from './root-types'
+import type { MusterService, ServiceOptions } from '../service-types'
 
 /** How often a watching service records the hook's spooled allowlisted calls. */
 const SPOOL_DRAIN_MS = 1000

@@ -3,7 +3,7 @@
  * bytes, and the watch of the versions a swap replaced, until the file holds the edit and every agent
  * byte, or time is up.
  */
-import { constants as fsConstants, promises as fs, readFileSync } from 'node:fs'
+import { constants as fsConstants, promises as fs } from 'node:fs'
 import { basename } from 'node:path'
 import { ApiError } from '../../shared/api-error'
 import type { SafeEditFn, SafeEditOptions, SafeEditResult, SafeWriteHooks } from './safe-write-types'
@@ -55,11 +55,6 @@ export class EditSession {
   private aside: Aside[] = []
   private owed: Owed[] = []
   private kept: string[] = []
-  /**
-   * Versions an exchange handed back that could not go back to the path, whose bytes past the
-   * version the swap was computed from are owed to the file: deleted once the file holds them.
-   */
-  private merged: string[] = []
   /** The error already says what is on disk. */
   private accounted = false
   /**
@@ -244,7 +239,7 @@ export class EditSession {
         afterExchange: this.hooks.afterExchange
       })
       if (out.kind === 'installed' && out.how === 'rename' && out.aside[0]) this.witness?.note(this.path, out.aside[0].name, tmp)
-      this.adopt(out, base?.bytes ?? null)
+      this.adopt(out)
       if (out.kind === 'installed') {
         // the version installed: ours, plus what another writer added meanwhile (carried in)
         if (out.carried?.length) bytes = Buffer.concat([bytes, out.carried])
@@ -275,29 +270,10 @@ export class EditSession {
     }
   }
 
-  /**
-   * Takes over the version a swap replaced and the agent bytes found in it. A version an exchange
-   * handed back that could not go back to the path (a writer renamed it in, and another version,
-   * perhaps built on Muster's for the instant it stood there, replaced it) is owed to the file as
-   * far as it adds to `expect`, the version the swap was computed from: an agent that appends by
-   * rewriting loses none of its lines to that instant. Anything else in it is kept beside the file.
-   */
-  private adopt(out: SwapOutcome, expect: Buffer | null): void {
+  /** Takes over the version a swap replaced and the agent bytes found in it. */
+  private adopt(out: SwapOutcome): void {
     const now = performance.now()
-    for (const name of out.displaced ?? []) {
-      let bytes: Buffer | null = null
-      try {
-        bytes = readFileSync(name)
-      } catch {
-        bytes = null
-      }
-      if (!bytes || !expect || !startsWith(bytes, expect)) {
-        this.kept.push(name)
-        continue
-      }
-      if (bytes.length > expect.length) this.owe(bytes.subarray(expect.length), bytes)
-      this.merged.push(name)
-    }
+    this.kept.push(...(out.displaced ?? []))
     for (const c of out.aside) this.aside.push({ ...c, known: c.bytes, sig: '', changedAt: now })
     for (const ch of out.chunks) this.owe(ch.bytes, ch.from)
   }
@@ -357,7 +333,7 @@ export class EditSession {
       this.dirty = true
       if (out.kind === 'vanished') return
       this.aside = this.aside.filter((x) => x !== a)
-      this.adopt(out, this.live)
+      this.adopt(out)
       if (out.kind === 'installed') {
         this.live = null
         await fs.rm(a.name, { force: true })
@@ -373,8 +349,6 @@ export class EditSession {
 
   private async finish(): Promise<SafeEditResult> {
     this.release(this.aside)
-    // the file holds what they added (a clean step has nothing owed)
-    for (const name of this.merged.splice(0)) await fs.rm(name, { force: true })
     await this.witness?.close()
     if (this.kept.length) {
       this.accounted = true
@@ -422,8 +396,6 @@ export class EditSession {
     }
     const keep = owing ? this.aside : this.aside.filter((a) => now - a.changedAt < window)
     this.kept.push(...keep.map((a) => a.name))
-    if (owing) this.kept.push(...this.merged.splice(0))
-    else for (const name of this.merged.splice(0)) await fs.rm(name, { force: true })
     this.release(this.aside.filter((a) => !keep.includes(a)))
     const state = this.editPresent
       ? "Muster's edit is in the file"

@@ -79,9 +79,7 @@
  * `test/stress/stalled-writers.test.ts` stalls agents 0.3-2 s mid-write beside a third-party reader
  * that must never find the path missing, `agent-stalls.test.ts` 250 ms between open and write. Two agents rewriting one file at once lose each other's
  * work without Muster too; if that happens while Muster merges, the losing version is kept beside
- * the file and named in the error, unless it only adds to the version the edit was computed from (an
- * agent appending by rewriting, whose next version was built on Muster's in the instant before the
- * exchange back): then what it adds is merged into the file like any owed bytes. Within one process, edits of a file take turns for the read and
+ * the file and named in the error. Within one process, edits of a file take turns for the read and
  * swap (not for the watching); other Muster processes are just other writers. Leftovers of a
  * crashed process are cleaned up or reported (`write-leftovers.ts`); writes go only to real paths
  * inside the project (`link-policy.ts`). BOM, line endings, final newline and untouched bytes are

@@ -15,6 +15,7 @@ import type { ServiceOptions } from './service-types'
 import type { Db } from './sqlite'
 import type { ApprovalsService, OperatorKeys } from './approvals'
 import type { PresenceService } from './presence'
+import type { PushService } from './push'
 import type { UsageService } from './usage'
 
 /** Shared state and services for handler groups. */
@@ -39,6 +40,8 @@ export interface ServiceContext {
   presence: PresenceService
   /** Pending tool calls and the operator's decisions. */
   approvals: ApprovalsService
+  /** Phone push, built on first use (its library loads only then). */
+  push(): Promise<PushService>
   /** Token usage, prices and budgets. */
   usage: UsageService
   /** Sends a pushed event to every subscriber. */

@@ -18,6 +18,7 @@ import { notesEvents, notesMethods } from './contract/notes'
 import { ApiError } from './api-error'
 import { patchEvents, patchMethods } from './contract/patches'
 import { presenceEvents, presenceMethods } from './contract/presence'
+import { pushEvents, pushMethods } from './contract/push'
 import { usageEvents, usageMethods } from './contract/usage'
 
 export * from './contract/fleet-types'
@@ -31,6 +32,7 @@ export * from './contract/patches'
 export * from './contract/approvals'
 export * from './contract/needs'
 export * from './contract/presence'
+export * from './contract/push'
 export * from './contract/gates'
 export * from './contract/connect'
 export * from './contract/usage'
@@ -46,6 +48,7 @@ export const methods = {
   ...approvalMethods,
   ...needsMethods,
   ...presenceMethods,
+  ...pushMethods,
   ...gatesMethods,
   ...connectMethods,
   ...usageMethods
@@ -68,6 +71,7 @@ export const events = {
   ...approvalEvents,
   ...needsEvents,
   ...presenceEvents,
+  ...pushEvents,
   ...gatesEvents,
   ...usageEvents
 } as const

@@ -9,6 +9,7 @@ import type { ProjectRegistry, SettingsStore } from '../fleet'
 import type { HubService, PalaceEnv } from '../hub'
 import type { PatchService } from '../patches'
 import type { PresenceService } from '../presence'
+import type { PushService } from '../push'
 import type { MusterService, Transport } from '../service-types'
 import type { Db } from '../sqlite'
 import type { UsageService } from '../usage'
@@ -58,6 +59,8 @@ export interface RootParts {
   approvals: Promise<ApprovalsService>
   /** The operator's authenticators and the home's presence policy. */
   presence: Promise<PresenceService>
+  /** Phone push: the home's VAPID key, the subscribed devices, sending new needs-you items. */
+  push: Promise<PushService>
   /** The contract's service (`shared/api.ts`) on these parts. */
   service: Promise<MusterService>
   /** Records the allowlisted calls the hook's fast path left in the home's spool (warnings on stderr). */

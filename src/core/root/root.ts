@@ -55,6 +55,7 @@ export function openRoot(opts: RootOptions): Root {
     patches: () => import('./hub-parts').then((p) => p.patchesPart(root)),
     approvals: () => import('./parts').then((p) => p.approvalsPart(root)),
     presence: () => import('./parts').then((p) => p.presencePart(root)),
+    push: () => import('./push-part').then((p) => p.pushPart(root)),
     service: () => import('./parts').then((p) => p.servicePart(root)),
     gates: () => import('./parts').then((p) => p.gatesPart(root)),
     usage: () => import('./parts').then((p) => p.usagePart(root)),

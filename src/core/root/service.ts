@@ -13,6 +13,7 @@ import {
   approvalHandlers,
   connectHandlers,
   presenceHandlers,
+  pushHandlers,
   fleetHandlers,
   hubHandlers,
   museHandlers,
@@ -94,6 +95,15 @@ export async function buildService(root: Root): Promise<MusterService> {
   })
   needs = needsService
   root.onClose(() => needsService.close())
+  // new needs-you items go to the subscribed phones (push is built the first time there are any)
+  if (watching)
+    root.onEvent((event) => {
+      if (event.name === 'needs.changed' && event.payload.added.length)
+        void root.get('push').then(
+          (p) => p.notify(event.payload.added),
+          () => undefined
+        )
+    })
   // gate health: checked a little after start, then every few minutes, off the main thread
   if (watching) {
     gates.onChange((report) => emit({ name: 'gates.changed', payload: { at: report.at ?? new Date().toISOString() } }))
@@ -148,6 +158,7 @@ export async function buildService(root: Root): Promise<MusterService> {
     presence,
     approvals: pending,
     usage,
+    push: () => root.get('push'),
     emit,
     roles,
     projectStatus(name) {
@@ -186,6 +197,7 @@ export async function buildService(root: Root): Promise<MusterService> {
     ...approvalHandlers(ctx),
     ...needsHandlers(ctx),
     ...presenceHandlers(ctx),
+    ...pushHandlers(ctx),
     ...gatesHandlers(ctx),
     ...connectHandlers(ctx),
     ...usageHandlers(ctx)

@@ -13,6 +13,7 @@ import { sql as m009 } from './009-approval-snoozes'
 import { sql as m010 } from './010-memory-file-stamps'
 import { sql as m011 } from './011-usage'
 import { sql as m012 } from './012-trust-ledger'
+import { sql as m013 } from './013-push-devices'
 
 /** Ordered migrations: index + 1 is the schema version they bring the DB to. */
-export const migrations: readonly string[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012]
+export const migrations: readonly string[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013]

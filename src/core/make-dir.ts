@@ -44,6 +44,23 @@ function notAFolder(target: string, at: string): ApiError {
 // ENOTDIR: a part of the path is a file; walking up finds it and names it.
 const missing = (err: unknown): boolean => ['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')
 
+/** A stat of `p` that failed: null when nothing is there, else the refusal to create `target`. */
+function absent(target: string, p: string, err: unknown): null {
+  if (missing(err)) return null
+  throw refusal(target, p, err)
+}
+
+/**
+ * One step of the walk up from `target`: true when `dir` is a folder (the walk stops there), false
+ * when it is missing and must be made. Throws when it is not a folder or nothing above exists.
+ */
+function foundFolder(target: string, dir: string, st: Stats | null): boolean {
+  if (st && !st.isDirectory()) throw notAFolder(target, dir)
+  if (st) return true
+  if (dirname(dir) === dir) throw new ApiError(`cannot create folder ${target}: ${dir} does not exist`, 'invalid_input')
+  return false
+}
+
 /** The error for a mkdir of `dir` that failed although its parent is a folder. */
 function mkdirRefusal(target: string, dir: string, err: unknown, now: Stats | null): ApiError | null {
   if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return refusal(target, dir, err)
@@ -61,18 +78,11 @@ export function makeDirSync(path: string, opts: MakeDirOptions = {}): string {
     try {
       return statSync(p)
     } catch (err) {
-      if (missing(err)) return null
-      throw refusal(target, p, err)
+      return absent(target, p, err)
     }
   }
   const tail: string[] = []
-  for (let dir = target; ; dir = dirname(dir)) {
-    const st = statOf(dir)
-    if (st && !st.isDirectory()) throw notAFolder(target, dir)
-    if (st) break
-    tail.unshift(dir)
-    if (dirname(dir) === dir) throw new ApiError(`cannot create folder ${target}: ${dir} does not exist`, 'invalid_input')
-  }
+  for (let dir = target; !foundFolder(target, dir, statOf(dir)); dir = dirname(dir)) tail.unshift(dir)
   for (const dir of tail) {
     try {
       mkdirSync(dir, { mode: opts.mode })
@@ -87,22 +97,9 @@ export function makeDirSync(path: string, opts: MakeDirOptions = {}): string {
 /** `makeDirSync` without blocking the event loop (same bounds, same errors). */
 export async function makeDir(path: string, opts: MakeDirOptions = {}): Promise<string> {
   const target = resolve(path)
-  const statOf = async (p: string): Promise<Stats | null> => {
-    try {
-      return await fs.stat(p)
-    } catch (err) {
-      if (missing(err)) return null
-      throw refusal(target, p, err)
-    }
-  }
+  const statOf = (p: string): Promise<Stats | null> => fs.stat(p).catch((err: unknown) => absent(target, p, err))
   const tail: string[] = []
-  for (let dir = target; ; dir = dirname(dir)) {
-    const st = await statOf(dir)
-    if (st && !st.isDirectory()) throw notAFolder(target, dir)
-    if (st) break
-    tail.unshift(dir)
-    if (dirname(dir) === dir) throw new ApiError(`cannot create folder ${target}: ${dir} does not exist`, 'invalid_input')
-  }
+  for (let dir = target; !foundFolder(target, dir, await statOf(dir)); dir = dirname(dir)) tail.unshift(dir)
   for (const dir of tail) {
     try {
       await fs.mkdir(dir, { mode: opts.mode })

@@ -34,6 +34,7 @@ import { type AppendInput, taskSlug } from '../hub'
 import type { PresenceProof } from '../presence'
 import { PRESENCE, readGateView } from './approval-presence'
 import { isOutcome, readReceipt } from './approval-receipts'
+import { oneOfField, textField } from './metadata-fields'
 import { SIGNATURE, SIGNED_RULE, decisionPayload, type DecisionSigner, type DecisionTrust, type SignatureRef } from './decision-trust'
 /** The metadata key marking a test request (`muster connect --test`, the Connect screen). */
 export const CONNECT_TEST = 'connect_test'
@@ -181,14 +182,14 @@ export function decisionAppend(
 /** A decision event read back, or null when the event is not a well-formed decision. */
 export function readDecision(e: HubEventEnvelope, signedBy: string | null = null): ApprovalDecisionInfo | null {
   if (e.type !== EventType.approvalDecision) return null
-  const decision = e.metadata.decision
-  if (typeof decision !== 'string' || !(DECISIONS as readonly string[]).includes(decision)) return null
+  const decision = oneOfField<ApprovalDecision>(e.metadata, 'decision', DECISIONS)
+  if (!decision) return null
   return {
     id: e.id,
     seq: e.seq,
-    decision: decision as ApprovalDecision,
-    reason: typeof e.metadata.reason === 'string' ? e.metadata.reason : '',
-    decided_by: typeof e.metadata.decided_by === 'string' ? e.metadata.decided_by : e.from_agent,
+    decision,
+    reason: textField(e.metadata, 'reason'),
+    decided_by: textField(e.metadata, 'decided_by', e.from_agent),
     from_agent: e.from_agent,
     signed_by: signedBy,
     ...(decision === 'allow' && e.metadata[ALWAYS_ALLOW] === true ? { always: true } : {}),

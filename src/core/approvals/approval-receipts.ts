@@ -20,6 +20,7 @@ import {
   type ReceiptStage
 } from '../../shared/contract/hub-vocabulary'
 import type { AppendInput, HubPort } from '../hub'
+import { oneOfField, textField } from './metadata-fields'
 import type { RequestRef } from './receipt-markers'
 
 /** One receipt to record. */
@@ -68,14 +69,14 @@ export function readReceipt(e: HubEventEnvelope, request?: Pick<HubEventEnvelope
   if (e.type !== EventType.approvalReceipt) return null
   if (request && (e.correlation_id !== request.correlation_id || (e.metadata[ACK_OF] !== undefined && e.metadata[ACK_OF] !== request.id)))
     return null
-  const stage = e.metadata.stage
-  if (typeof stage !== 'string' || !(RECEIPT_STAGES as readonly string[]).includes(stage)) return null
+  const stage = oneOfField<ReceiptStage>(e.metadata, 'stage', RECEIPT_STAGES)
+  if (!stage) return null
   return {
     id: e.id,
     seq: e.seq,
-    stage: stage as ReceiptStage,
-    hook_event: typeof e.metadata.hook_event === 'string' ? e.metadata.hook_event : '',
-    reason: typeof e.metadata.reason === 'string' ? e.metadata.reason : '',
+    stage,
+    hook_event: textField(e.metadata, 'hook_event'),
+    reason: textField(e.metadata, 'reason'),
     from_agent: e.from_agent,
     created_at: e.created_at
   }

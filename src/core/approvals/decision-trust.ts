@@ -15,6 +15,7 @@ import type { ToolInput } from '../../shared/approvals/tool-call'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
 import { ACK_OF, ALLOWLIST_DECIDER_PREFIX, EventType } from '../../shared/contract/hub-vocabulary'
 import { readGateView } from './approval-presence'
+import { textField } from './metadata-fields'
 import type { TrustVerdict } from './trust-verdict'
 
 /** Metadata key of a decision's signature (`{"key": <key id>, "sig": <base64url>}`). */
@@ -190,7 +191,7 @@ export class DecisionTrust {
     const input = request.metadata.tool_input
     const call = {
       agent: request.from_agent,
-      tool_name: typeof request.metadata.tool_name === 'string' ? request.metadata.tool_name : '',
+      tool_name: textField(request.metadata, 'tool_name'),
       tool_input: (input && typeof input === 'object' && !Array.isArray(input) ? input : {}) as ToolInput
     }
     return e.metadata.decision === 'allow' && ruleMatches(rule, call)

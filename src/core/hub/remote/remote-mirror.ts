@@ -15,6 +15,7 @@ import { openDatabase, type Db } from '../../sqlite'
 import { pyJsonDumps } from '../values/ids'
 import { ATTEMPT_BUSY_MS, retryWhileLocked } from '../store/lock-retry'
 import { ensureSchema, HUB_FILENAME } from '../store/schema'
+import { toEnvelope } from '../store/writer'
 
 /** The folder of mirrors inside Muster's home. */
 export const MIRRORS_DIR = 'hub-mirrors'
@@ -55,28 +56,7 @@ export const RemoteEventSchema = z.object({
 /** A server envelope as Muster's envelope (upstream key order, nulls for what an older hub lacks). */
 export function toHubEvent(raw: unknown): HubEvent {
   const e = RemoteEventSchema.parse(raw)
-  return {
-    id: e.id,
-    seq: e.seq,
-    origin_replica: e.origin_replica ?? null,
-    origin_seq: e.origin_seq ?? null,
-    hlc: e.hlc ?? null,
-    type: e.type,
-    stream: e.stream,
-    room: e.room,
-    topic: e.topic ?? null,
-    from_agent: e.from_agent,
-    to_agent: e.to_agent ?? null,
-    correlation_id: e.correlation_id ?? null,
-    branch: e.branch ?? null,
-    base_commit: e.base_commit ?? null,
-    status: e.status ?? null,
-    artifact_ids: [...(e.artifact_ids ?? [])].sort(),
-    body: e.body,
-    created_at: e.created_at,
-    metadata: e.metadata ?? {},
-    ...(e.metadata_json !== undefined ? { metadata_json: e.metadata_json } : {})
-  }
+  return toEnvelope({ ...e, artifact_ids: [...(e.artifact_ids ?? [])].sort(), metadata: e.metadata ?? {} })
 }
 
 /** One remote hub's mirror file. */

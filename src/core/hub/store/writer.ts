@@ -61,29 +61,48 @@ function metadataText(v: unknown): string | null {
   return null
 }
 
+/** The envelope fields a source may lack (an older hub server, an older file): they read as null. */
+type NullableField = 'origin_replica' | 'origin_seq' | 'hlc' | 'topic' | 'to_agent' | 'correlation_id' | 'branch' | 'base_commit' | 'status'
+
+/** An envelope's fields as a source has them (a file's row, a server's JSON): the nullable ones may be missing. */
+export type EnvelopeFields = Omit<HubEvent, NullableField> & { [K in NullableField]?: HubEvent[K] | null }
+
+/** The envelope in upstream key order, with only its own fields; null for each one the source lacks. */
+export function toEnvelope(f: EnvelopeFields): HubEvent {
+  return {
+    id: f.id,
+    seq: f.seq,
+    origin_replica: f.origin_replica ?? null,
+    origin_seq: f.origin_seq ?? null,
+    hlc: f.hlc ?? null,
+    type: f.type,
+    stream: f.stream,
+    room: f.room,
+    topic: f.topic ?? null,
+    from_agent: f.from_agent,
+    to_agent: f.to_agent ?? null,
+    correlation_id: f.correlation_id ?? null,
+    branch: f.branch ?? null,
+    base_commit: f.base_commit ?? null,
+    status: f.status ?? null,
+    artifact_ids: f.artifact_ids,
+    body: f.body,
+    created_at: f.created_at,
+    metadata: f.metadata,
+    ...(f.metadata_json !== undefined ? { metadata_json: f.metadata_json } : {})
+  }
+}
+
 /** Builds the envelope of one row (`SELECT rowid, * FROM events`) with its artifact ids. */
 export function rowToEvent(row: EventRow, artifactIds: string[]): HubEvent {
-  return {
-    id: row.id,
-    seq: row.rowid,
-    origin_replica: row.origin_replica ?? null,
-    origin_seq: row.origin_seq ?? null,
-    hlc: row.hlc ?? null,
-    type: row.type,
-    stream: row.stream,
-    room: row.room,
-    topic: row.topic ?? null,
-    from_agent: row.from_agent,
-    to_agent: row.to_agent,
-    correlation_id: row.correlation_id,
-    branch: row.branch,
-    base_commit: row.base_commit,
-    status: row.status,
+  const { rowid, body, metadata_json, ...columns } = row
+  return toEnvelope({
+    ...columns,
+    seq: rowid,
     artifact_ids: artifactIds,
-    body: textColumn(row.body),
-    created_at: row.created_at,
-    ...readMetadata(metadataText(row.metadata_json))
-  }
+    body: textColumn(body),
+    ...readMetadata(metadataText(metadata_json))
+  })
 }
 
 function artifactIdsOf(db: Db, eventId: string): string[] {

@@ -5,7 +5,7 @@ import { useAddProject } from '../api/queries'
 import type { Project } from '../../../shared/api'
 import { FolderField, TextField } from './form-field'
 import { InlineError } from './state-views'
-import { SubmitButton } from './submit-button'
+import { SubmitButton } from './action-button'
 
 /** The add-project form; `onAdded` runs after the server accepted the folder. */
 export function AddProjectForm({

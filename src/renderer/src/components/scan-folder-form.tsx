@@ -6,7 +6,7 @@ import type { MethodOutput } from '../../../shared/api'
 import { plural } from '../lib/format'
 import { FolderField } from './form-field'
 import { InlineError } from './state-views'
-import { SubmitButton } from './submit-button'
+import { SubmitButton } from './action-button'
 
 /** The scan form with a short report of what was added and what was skipped. */
 export function ScanFolderForm({

@@ -8,6 +8,7 @@ import { useState, type RefObject } from 'react'
 import { AlarmClock, Check, ChevronRight, CopyCheck, Fingerprint, FlaskConical, ShieldAlert, ShieldPlus, X } from 'lucide-react'
 import type { RuleSpec } from '../../../../shared/approvals/allow-rules'
 import type { ApprovalItem } from '../../../../shared/api'
+import { ActionButton } from '../../components/action-button'
 import { Chip } from '../../components/chip'
 import { Keys } from '../../components/kbd'
 import { InlineError } from '../../components/state-views'
@@ -58,9 +59,9 @@ function NotNow({ item, actions }: { item: ApprovalItem; actions: DetailActions 
     )
   return (
     <div className="appr-snooze">
-      <button type="button" className="btn" onClick={() => actions.snooze(minutes)} disabled={actions.busy} data-testid="snooze">
-        <AlarmClock size={14} aria-hidden /> Not now
-      </button>
+      <ActionButton icon={AlarmClock} onClick={() => actions.snooze(minutes)} disabled={actions.busy} testId="snooze">
+        Not now
+      </ActionButton>
       <label className="sr-only" htmlFor="appr-snooze-for">
         Hide for
       </label>
@@ -252,25 +253,18 @@ export function RequestDetail({
           </div>
           <InlineError error={actions.error} />
           <div className="appr-actions">
-            <button
-              type="button"
+            <ActionButton
+              icon={item.presence_required ? Fingerprint : Check}
               className="btn btn-primary"
               onClick={() => actions.decide('allow')}
               disabled={actions.busy}
-              data-testid="approve"
+              testId="approve"
             >
-              {item.presence_required ? <Fingerprint size={14} aria-hidden /> : <Check size={14} aria-hidden />}{' '}
               {item.presence_required ? 'Approve with authenticator' : 'Approve'} <Keys keys={['a']} />
-            </button>
-            <button
-              type="button"
-              className="btn btn-danger"
-              onClick={() => actions.decide('deny')}
-              disabled={actions.busy}
-              data-testid="deny"
-            >
-              <X size={14} aria-hidden /> Deny <Keys keys={['d']} />
-            </button>
+            </ActionButton>
+            <ActionButton icon={X} className="btn btn-danger" onClick={() => actions.decide('deny')} disabled={actions.busy} testId="deny">
+              Deny <Keys keys={['d']} />
+            </ActionButton>
             <button type="button" className="btn" onClick={actions.next} data-testid="next">
               Next <Keys keys={['n']} /> <ChevronRight size={14} aria-hidden />
             </button>

@@ -3,6 +3,7 @@ import { useEffect, useMemo } from 'react'
 import { FolderPlus, FolderSearch, Plug, Search } from 'lucide-react'
 import { goTo } from '../../lib/muse-route'
 import { useFleetStatus } from '../../api/queries'
+import { ActionButton } from '../../components/action-button'
 import { ScreenHeader } from '../../components/screen-header'
 import { EmptyState, ErrorState } from '../../components/state-views'
 import { plural } from '../../lib/format'
@@ -76,12 +77,12 @@ export function OverviewScreen() {
         testId="overview-filter"
         clearLabel="Clear filter"
       />
-      <button type="button" className="btn" onClick={() => openProjectDialog('scan')} data-testid="open-scan-folder">
-        <FolderSearch size={14} aria-hidden /> Scan folder
-      </button>
-      <button type="button" className="btn btn-primary" onClick={() => openProjectDialog('add')} data-testid="open-add-project">
-        <FolderPlus size={14} aria-hidden /> Add project
-      </button>
+      <ActionButton icon={FolderSearch} onClick={() => openProjectDialog('scan')} testId="open-scan-folder">
+        Scan folder
+      </ActionButton>
+      <ActionButton icon={FolderPlus} className="btn btn-primary" onClick={() => openProjectDialog('add')} testId="open-add-project">
+        Add project
+      </ActionButton>
       <button
         type="button"
         className="btn-icon"

@@ -16,6 +16,7 @@ import {
   useRevertRun,
   useSetPatchSettings
 } from '../../api/patch-queries'
+import { ActionButton } from '../../components/action-button'
 import { InlineError } from '../../components/state-views'
 
 const PHASE_LABEL: Record<ApplyRun['phase'], string> = {
@@ -70,15 +71,15 @@ function RunView({ run }: { run: ApplyRun }) {
         {run.reason && <span className="muted">{run.reason}</span>}
         <span className="card-spacer" />
         {running && run.phase === 'testing' && (
-          <button
-            type="button"
-            className="btn"
+          <ActionButton
+            icon={Square}
+            iconSize={12}
             onClick={() => cancel.mutate({ id: run.id })}
             disabled={cancel.isPending}
-            data-testid="apply-cancel"
+            testId="apply-cancel"
           >
-            <Square size={12} aria-hidden /> Cancel tests
-          </button>
+            Cancel tests
+          </ActionButton>
         )}
       </div>
       {run.check && !run.check.ok && (
@@ -114,15 +115,15 @@ function RunView({ run }: { run: ApplyRun }) {
             run.ack_error && <span className="text-error">The ack could not be written: {run.ack_error}</span>
           )}
           {run.revertable && (
-            <button
-              type="button"
-              className="btn"
+            <ActionButton
+              icon={RotateCcw}
+              iconSize={13}
               onClick={() => revert.mutate({ id: run.id })}
               disabled={revert.isPending}
-              data-testid="apply-revert"
+              testId="apply-revert"
             >
-              <RotateCcw size={13} aria-hidden /> Revert the worktree
-            </button>
+              Revert the worktree
+            </ActionButton>
           )}
           {run.reverted_at && <span className="muted">Reverted: the worktree is as it was before the apply.</span>}
         </div>
@@ -141,15 +142,16 @@ function RunView({ run }: { run: ApplyRun }) {
           ) : (
             <>
               <span>The change is in the worktree, not committed yet.</span>
-              <button
-                type="button"
+              <ActionButton
+                icon={GitCommitHorizontal}
+                iconSize={13}
                 className="btn btn-primary"
                 onClick={() => commit.mutate({ id: run.id })}
                 disabled={commit.isPending}
-                data-testid="apply-commit-button"
+                testId="apply-commit-button"
               >
-                <GitCommitHorizontal size={13} aria-hidden /> Commit
-              </button>
+                Commit
+              </ActionButton>
               <button type="button" className="btn" onClick={() => setLeft(true)} data-testid="apply-leave">
                 Leave uncommitted
               </button>

@@ -4,7 +4,7 @@ import { Check } from 'lucide-react'
 import { useSettings, useUpdateSettings } from '../../api/queries'
 import { TextField } from '../../components/form-field'
 import { InlineError } from '../../components/state-views'
-import { SubmitButton } from '../../components/submit-button'
+import { SubmitButton } from '../../components/action-button'
 
 /** Text input + Save; the server validates the id. Re-mounts when the saved value changes. */
 export function OperatorForm() {

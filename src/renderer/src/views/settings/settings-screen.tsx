@@ -5,6 +5,7 @@ import { transportKind } from '../../api/client'
 import { useConnectionStore } from '../../api/connection-store'
 import { useAppInfo } from '../../api/queries'
 import { Keys, MOD_KEY } from '../../components/kbd'
+import { ActionButton } from '../../components/action-button'
 import { ScreenHeader } from '../../components/screen-header'
 import { ErrorState, LoadingState } from '../../components/state-views'
 import { goTo } from '../../lib/muse-route'
@@ -123,9 +124,9 @@ export function SettingsScreen() {
           title="Agents"
           description="Which agent harnesses are on this machine, and whether Muster's approvals gate and session hooks are installed in each."
         >
-          <button type="button" className="btn" onClick={() => goTo('#/connect')} data-testid="settings-connect">
-            <Plug size={14} aria-hidden /> Connect agents
-          </button>
+          <ActionButton icon={Plug} onClick={() => goTo('#/connect')} testId="settings-connect">
+            Connect agents
+          </ActionButton>
         </Section>
         <Section id="about" title="About this Muster">
           <AboutPanel />

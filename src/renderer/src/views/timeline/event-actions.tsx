@@ -2,20 +2,16 @@
 import { useState, type FormEvent } from 'react'
 import { Check, Reply } from 'lucide-react'
 import { ACK_STATUSES, EventType, REPLY_STATUSES, Status } from '../../../../shared/api'
-import { useAck, useAppend, useWriteRefusal, hubSel } from '../../api/hub-queries'
+import { useAck, useAppend, hubSel } from '../../api/hub-queries'
 import { Field, TextField } from '../../components/form-field'
 import { InlineError } from '../../components/state-views'
-import { SubmitButton } from '../../components/submit-button'
 import { useToastStore } from '../../stores/toast-store'
 import type { TimelineEvent } from './hub-types'
-import { useOperatorId } from './operator-line'
-import { CancelButton } from '../../components/cancel-button'
+import { WriteButtons } from './operator-line'
 
 /** The ack form: status (claimed / applied / failed / blocked / superseded) and an optional body. */
 export function AckForm({ hub, event, onDone }: { hub: string | null; event: TimelineEvent; onDone: () => void }) {
-  const operator = useOperatorId()
   const ack = useAck()
-  const refusal = useWriteRefusal(hub)
   const toast = useToastStore((s) => s.push)
   const [status, setStatus] = useState<string>(event.status === Status.ready ? Status.applied : Status.claimed)
   const [body, setBody] = useState('')
@@ -57,12 +53,9 @@ export function AckForm({ hub, event, onDone }: { hub: string | null; event: Tim
         )}
       </Field>
       <TextField label="Note" aside="optional: evidence, reason" rows={3} value={body} onChange={setBody} testId="ack-body" />
-      <div className="tl-action-buttons">
-        <SubmitButton busy={ack.isPending} icon={Check} disabled={!operator || !!refusal} title={refusal} testId="ack-submit">
-          Ack as {status}
-        </SubmitButton>
-        <CancelButton onClick={onDone} />
-      </div>
+      <WriteButtons hub={hub} busy={ack.isPending} icon={Check} testId="ack-submit" onCancel={onDone}>
+        Ack as {status}
+      </WriteButtons>
       <InlineError error={ack.error} />
     </form>
   )
@@ -70,9 +63,7 @@ export function AckForm({ hub, event, onDone }: { hub: string | null; event: Tim
 
 /** A `task.reply` to the event's sender, in the same stream, room and thread. */
 export function ReplyForm({ hub, event, onDone }: { hub: string | null; event: TimelineEvent; onDone: () => void }) {
-  const operator = useOperatorId()
   const append = useAppend()
-  const refusal = useWriteRefusal(hub)
   const toast = useToastStore((s) => s.push)
   const [body, setBody] = useState('')
   const [status, setStatus] = useState('')
@@ -109,31 +100,31 @@ export function ReplyForm({ hub, event, onDone }: { hub: string | null; event: T
         <code>{thread}</code>
       </p>
       <TextField label="Reply" rows={4} value={body} onChange={setBody} autoFocus testId="reply-body" required />
-      <div className="tl-action-buttons">
-        <select
-          className="input tl-inline-select"
-          value={status}
-          onChange={(e) => setStatus(e.target.value)}
-          aria-label="Reply status"
-          data-testid="reply-status"
-        >
-          {REPLY_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s ? `status: ${s}` : 'no status'}
-            </option>
-          ))}
-        </select>
-        <SubmitButton
-          busy={append.isPending}
-          icon={Reply}
-          disabled={!body.trim() || !operator || !!refusal}
-          title={refusal}
-          testId="reply-submit"
-        >
-          Send reply
-        </SubmitButton>
-        <CancelButton onClick={onDone} />
-      </div>
+      <WriteButtons
+        hub={hub}
+        busy={append.isPending}
+        icon={Reply}
+        ready={!!body.trim()}
+        testId="reply-submit"
+        onCancel={onDone}
+        before={
+          <select
+            className="input tl-inline-select"
+            value={status}
+            onChange={(e) => setStatus(e.target.value)}
+            aria-label="Reply status"
+            data-testid="reply-status"
+          >
+            {REPLY_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s ? `status: ${s}` : 'no status'}
+              </option>
+            ))}
+          </select>
+        }
+      >
+        Send reply
+      </WriteButtons>
       <InlineError error={append.error} />
     </form>
   )

@@ -8,6 +8,7 @@ import { approvalLink, patchLink } from '../../../../shared/links'
 import { metadataText } from '../../../../shared/metadata-text'
 import { OUT_OF_SEQUENCE, OUT_OF_SEQUENCE_WHY, outOfSequence } from '../../../../shared/hub-sequence'
 import { useAcksOf, useHubEvent, useWriteRefusal } from '../../api/hub-queries'
+import { ActionButton } from '../../components/action-button'
 import { Keys } from '../../components/kbd'
 import { RelativeTime } from '../../components/relative-time'
 import { ErrorState, LoadingState } from '../../components/state-views'
@@ -134,36 +135,29 @@ export function EventDetail({ hub, id, preview }: { hub: string | null; id: stri
           <ReplyForm hub={hub} event={event} onDone={() => setAction(null)} />
         ) : (
           <div className="tl-action-buttons">
-            <button
-              type="button"
+            <ActionButton
+              icon={CheckCheck}
               className="btn btn-primary"
               onClick={() => setAction('ack')}
-              data-testid="ack-button"
+              testId="ack-button"
               title={refusal ?? 'Ack this event (a)'}
               disabled={!!refusal}
             >
-              <CheckCheck size={14} aria-hidden /> Ack… <Keys keys={['a']} />
-            </button>
-            <button
-              type="button"
-              className="btn"
+              Ack… <Keys keys={['a']} />
+            </ActionButton>
+            <ActionButton
+              icon={Reply}
               onClick={() => setAction('reply')}
-              data-testid="reply-button"
+              testId="reply-button"
               title={refusal ?? 'Reply to the sender (r)'}
               disabled={!!refusal}
             >
-              <Reply size={14} aria-hidden /> Reply… <Keys keys={['r']} />
-            </button>
+              Reply… <Keys keys={['r']} />
+            </ActionButton>
             {thread && (
-              <button
-                type="button"
-                className="btn"
-                onClick={() => openThread(thread)}
-                data-testid="open-thread"
-                title="Open the thread (t)"
-              >
-                <Waypoints size={14} aria-hidden /> Thread <Keys keys={['t']} />
-              </button>
+              <ActionButton icon={Waypoints} onClick={() => openThread(thread)} testId="open-thread" title="Open the thread (t)">
+                Thread <Keys keys={['t']} />
+              </ActionButton>
             )}
             {event.type === EventType.patchReady && (
               <a className="btn" href={patchLink(hub, event.id)} data-testid="open-patch">

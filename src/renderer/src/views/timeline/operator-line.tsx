@@ -1,8 +1,11 @@
 /**
  * "Acting as <operator>" above every hub action, with a link to change it in Settings, and why
- * writes are refused when the hub is read-only (its forms are disabled then).
+ * writes are refused when the hub is read-only; the action forms' buttons, disabled then.
  */
-import { Lock, UserRound } from 'lucide-react'
+import type { ReactNode } from 'react'
+import { Lock, UserRound, type LucideIcon } from 'lucide-react'
+import { SubmitButton } from '../../components/action-button'
+import { CancelButton } from '../../components/cancel-button'
 import { useWriteRefusal } from '../../api/hub-queries'
 import { useSettings } from '../../api/queries'
 import { useUiStore } from '../../stores/ui-store'
@@ -37,6 +40,43 @@ export function OperatorLine() {
         {id ? 'change in Settings' : 'set it in Settings'}
       </button>
     </p>
+  )
+}
+
+/**
+ * A hub action form's submit and Cancel buttons (after `before`, when given). Submit is disabled
+ * until the form is `ready`, while no operator id is set, and while the hub refuses writes (the
+ * refusal is its title).
+ */
+export function WriteButtons({
+  hub,
+  busy,
+  icon,
+  ready = true,
+  testId,
+  onCancel,
+  before,
+  children
+}: {
+  hub: string | null
+  busy: boolean
+  icon: LucideIcon
+  ready?: boolean
+  testId: string
+  onCancel: () => void
+  before?: ReactNode
+  children: ReactNode
+}) {
+  const operator = useOperatorId()
+  const refusal = useWriteRefusal(hub)
+  return (
+    <div className="tl-action-buttons">
+      {before}
+      <SubmitButton busy={busy} icon={icon} disabled={!ready || !operator || !!refusal} title={refusal} testId={testId}>
+        {children}
+      </SubmitButton>
+      <CancelButton onClick={onCancel} />
+    </div>
   )
 }
 

@@ -5,15 +5,13 @@
  */
 import { useState, type FormEvent } from 'react'
 import { CircleAlert, ListPlus, X } from 'lucide-react'
-import { hubSel, useTaskCreate, useWriteRefusal } from '../../api/hub-queries'
+import { hubSel, useTaskCreate } from '../../api/hub-queries'
 import { useProjects } from '../../api/queries'
 import { useToastStore } from '../../stores/toast-store'
 import { useTimelineStore } from '../../stores/timeline-store'
 import { errorMessage } from '../../lib/format'
 import { Field, TextField } from '../../components/form-field'
-import { SubmitButton } from '../../components/submit-button'
-import { OperatorLine, ReadOnlyNote, useOperatorId } from './operator-line'
-import { CancelButton } from '../../components/cancel-button'
+import { OperatorLine, ReadOnlyNote, WriteButtons } from './operator-line'
 
 /** Where the work happens: the branch and the commit it starts from (checked in the project's repository). */
 const GIT_FIELDS = [
@@ -25,8 +23,6 @@ const GIT_FIELDS = [
 export function TaskForm({ hub, agents }: { hub: string | null; agents: readonly string[] }) {
   const projects = useProjects()
   const create = useTaskCreate()
-  const operator = useOperatorId()
-  const refusal = useWriteRefusal(hub)
   const toast = useToastStore((s) => s.push)
   const openThread = useTimelineStore((s) => s.openThread)
   const setAction = useTimelineStore((s) => s.setAction)
@@ -125,18 +121,9 @@ export function TaskForm({ hub, agents }: { hub: string | null; agents: readonly
             <span>{errorMessage(create.error)}</span>
           </p>
         )}
-        <div className="tl-action-buttons">
-          <SubmitButton
-            busy={create.isPending}
-            icon={ListPlus}
-            disabled={!operator || !project || !!refusal}
-            title={refusal}
-            testId="task-submit"
-          >
-            Request task
-          </SubmitButton>
-          <CancelButton onClick={close} />
-        </div>
+        <WriteButtons hub={hub} busy={create.isPending} icon={ListPlus} ready={!!project} testId="task-submit" onCancel={close}>
+          Request task
+        </WriteButtons>
       </form>
     </article>
   )

@@ -56,7 +56,7 @@ export const RemoteEventSchema = z.object({
 /** A server envelope as Muster's envelope (upstream key order, nulls for what an older hub lacks). */
 export function toHubEvent(raw: unknown): HubEvent {
   const e = RemoteEventSchema.parse(raw)
-  return toEnvelope({ ...e, artifact_ids: [...(e.artifact_ids ?? [])].sort(), metadata: e.metadata ?? {} })
+  return toEnvelope({ ...e, metadata: e.metadata ?? {} })
 }
 
 /** One remote hub's mirror file. */

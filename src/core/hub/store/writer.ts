@@ -65,9 +65,14 @@ function metadataText(v: unknown): string | null {
 type NullableField = 'origin_replica' | 'origin_seq' | 'hlc' | 'topic' | 'to_agent' | 'correlation_id' | 'branch' | 'base_commit' | 'status'
 
 /** An envelope's fields as a source has them (a file's row, a server's JSON): the nullable ones may be missing. */
-export type EnvelopeFields = Omit<HubEvent, NullableField> & { [K in NullableField]?: HubEvent[K] | null }
+export type EnvelopeFields = Omit<HubEvent, NullableField | 'artifact_ids'> & {
+  [K in NullableField]?: HubEvent[K] | null
+} & { artifact_ids?: readonly string[] }
 
-/** The envelope in upstream key order, with only its own fields; null for each one the source lacks. */
+/**
+ * The envelope in upstream key order, with only its own fields: null for each one the source lacks,
+ * the artifact ids sorted (as a file's `ORDER BY artifact_id` gives them).
+ */
 export function toEnvelope(f: EnvelopeFields): HubEvent {
   return {
     id: f.id,
@@ -85,7 +90,7 @@ export function toEnvelope(f: EnvelopeFields): HubEvent {
     branch: f.branch ?? null,
     base_commit: f.base_commit ?? null,
     status: f.status ?? null,
-    artifact_ids: f.artifact_ids,
+    artifact_ids: [...(f.artifact_ids ?? [])].sort(),
     body: f.body,
     created_at: f.created_at,
     metadata: f.metadata,

@@ -32,7 +32,10 @@ import {
   throughSwaps,
   roleFile,
   send,
-  SendKeys
+  SendKeys,
+  keptEdits,
+  mergeKept,
+  discardKept
 } from '../muse'
 import type { HandlersFor, ServiceContext } from '../service-context'
 
@@ -145,6 +148,22 @@ export function museHandlers(ctx: ServiceContext): HandlersFor<typeof museMethod
         errors: findings.filter((f) => f.level === 'error').length,
         warnings: findings.filter((f) => f.level === 'warning').length
       }
+    },
+    'muse.kept': async ({ project }) => {
+      if (project) ctx.registry.get(project)
+      return { kept: await keptEdits(await fleet(), project) }
+    },
+    'muse.keptMerge': async ({ project, name }) => {
+      const p = ctx.registry.get(project)
+      const result = await mergeKept(p.path, name)
+      written(p.name, [result.file])
+      return result
+    },
+    'muse.keptDiscard': async ({ project, name }) => {
+      const p = ctx.registry.get(project)
+      const result = await discardKept(p.path, name)
+      written(p.name, [result.file])
+      return result
     },
     'muse.hub': async () => detectHub(ctx.registry.list(), markedHub()),
     'muse.setHub': async ({ project }) => {

@@ -7,12 +7,12 @@ import type { ApprovalItem } from '../../shared/contract/approvals-types'
 import type { GateHealth } from '../../shared/contract/gates-types'
 import type { HubEventEnvelope, TaskSummary } from '../../shared/contract/hub-types'
 import { EventType, Status } from '../../shared/contract/hub-vocabulary'
-import type { Directive } from '../../shared/contract/muse'
+import type { Directive, KeptEdit } from '../../shared/contract/muse'
 import { NEED_KINDS, type NeedCounts, type NeedItem, type NeedKind } from '../../shared/contract/needs-types'
 import type { PatchSummary } from '../../shared/contract/patch-types'
 import type { SessionState } from '../../shared/contract/session-state'
 import { eventTypeKey, isApprovalEventType, isEventType } from '../../shared/event-type'
-import { approvalLink, directiveLink, eventLink, patchLink, threadLink, usageLink } from '../../shared/links'
+import { approvalLink, directiveLink, eventLink, patchLink, roleLink, threadLink, usageLink } from '../../shared/links'
 import type { Budget } from '../../shared/contract/usage-types'
 
 /** Where a hub item comes from: the hub's shown name, its location, and the name links use (null: the default palace). */
@@ -248,6 +248,25 @@ export function directiveNeeds(directives: readonly Directive[], roles: readonly
     })
   }
   return out
+}
+
+/** A send kept beside its role file because other writers kept dropping it: merged with one click on the role's page. */
+export function keptNeed(k: KeptEdit): NeedItem {
+  return {
+    key: `kept:${k.project}:${k.name}`,
+    kind: 'kept',
+    agent: null,
+    project: k.project,
+    hub: null,
+    palace: null,
+    since: k.since,
+    title: `A send to ${k.file} was overwritten and kept aside`,
+    detail: k.missing
+      ? `${k.missing} line${k.missing === 1 ? '' : 's'} to merge back${k.preview[0] ? `: ${oneLine(k.preview[0], 100)}` : ''}`
+      : 'every line is in the file again: merging deletes the copy',
+    ref: k.name,
+    link: roleLink(k.project, k.role)
+  }
 }
 
 /** An installed gate that would not stop a call for the operator, with its fix (from the gates' last check). */

@@ -9,7 +9,7 @@ import type { PushedEvent } from '../../shared/api'
 import type { ApprovalItem } from '../../shared/contract/approvals-types'
 import type { HubEventEnvelope } from '../../shared/contract/hub-types'
 import { BROADCAST, EventType } from '../../shared/contract/hub-vocabulary'
-import type { Directive } from '../../shared/contract/muse'
+import type { Directive, KeptEdit } from '../../shared/contract/muse'
 import type { NeedItem, NeedKind, NeedsChanged, NeedsList, NeedSource } from '../../shared/contract/needs-types'
 import type { PatchSummary } from '../../shared/contract/patch-types'
 import { foldSessions, SESSION_EVENT } from '../../shared/contract/session-state'
@@ -21,6 +21,7 @@ import {
   countKinds,
   directiveNeeds,
   gateNeeds,
+  keptNeed,
   isDirect,
   messageNeeds,
   patchNeed,
@@ -74,6 +75,8 @@ const MUTATIONS: ReadonlySet<string> = new Set([
   'hub.markRead',
   'muse.pickup',
   'muse.send',
+  'muse.keptMerge',
+  'muse.keptDiscard',
   'patch.apply',
   'patch.revert',
   'patch.commit',
@@ -92,6 +95,8 @@ export interface NeedsSources {
   directives(): Promise<Directive[]>
   /** The operator's budgets with what they count (none: no budget items). */
   budgets?(): Promise<Budget[]>
+  /** Sends kept aside beside their role files (none: no such items). */
+  kept?(): Promise<KeptEdit[]>
   /** The operator's agent id now. */
   operator(): string
   /** Roles the operator answers for (`ROLE` or `PROJECT/ROLE`). */
@@ -218,14 +223,17 @@ export class NeedsService {
     const operator = this.src.operator()
     const targets = await this.targets(sel)
     const whole = !sel.hub && !sel.palace
-    const [hubs, directives, budgets] = await Promise.all([
+    const { budgets, kept } = this.src
+    const [hubs, ...local] = await Promise.all([
       Promise.all(targets.map((t) => this.hubNeeds(t, operator))),
-      whole ? this.directiveNeeds(now) : Promise.resolve(null),
-      whole ? this.budgetNeeds(now) : Promise.resolve(null)
+      whole ? this.directiveNeeds(now) : null,
+      whole ? this.optional('budgets', budgets && (async () => (await budgets()).flatMap((b) => budgetNeed(b, now) ?? []))) : null,
+      whole ? this.optional('kept sends', kept && (async () => (await kept()).map(keptNeed))) : null
     ])
     const gates = whole ? gateNeeds(this.src.gates?.() ?? []) : []
-    const items = rank([...hubs.flatMap((h) => h.items), ...(directives?.items ?? []), ...gates, ...(budgets?.items ?? [])])
-    const sources = [...hubs.map((h) => h.source), ...(directives ? [directives.source] : []), ...(budgets ? [budgets.source] : [])]
+    const found = local.filter((l) => l !== null)
+    const items = rank([...hubs.flatMap((h) => h.items), ...found.flatMap((l) => l.items), ...gates])
+    const sources = [...hubs.map((h) => h.source), ...found.map((l) => l.source)]
     const list: NeedsList = {
       operator,
       items,
@@ -329,14 +337,14 @@ export class NeedsService {
     }
   }
 
-  /** Crossed budgets holding sessions. */
-  private async budgetNeeds(now: Date) {
-    const source: NeedSource = { source: 'budgets', hub: null, palace: null, ok: true, error: null, unread: null }
-    if (!this.src.budgets) return null
+  /** Items of an optional source (none: null), or its error. */
+  private async optional(source: string, read: (() => Promise<NeedItem[]>) | undefined) {
+    const where: NeedSource = { source, hub: null, palace: null, ok: true, error: null, unread: null }
+    if (!read) return null
     try {
-      return { items: (await this.src.budgets()).flatMap((b) => budgetNeed(b, now) ?? []), source }
+      return { items: await read(), source: where }
     } catch (err) {
-      return { items: [] as NeedItem[], source: { ...source, ok: false, error: (err as Error).message } }
+      return { items: [] as NeedItem[], source: { ...where, ok: false, error: (err as Error).message } }
     }
   }
 

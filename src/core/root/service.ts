@@ -86,6 +86,7 @@ export async function buildService(root: Root): Promise<MusterService> {
     },
     patches: async (sel) => (await patches.list(sel)).patches,
     directives: async () => (await dispatch('muse.directives', { state: 'pending' })).directives,
+    kept: async () => (await dispatch('muse.kept', {})).kept,
     operator: () => settings.get().operatorId,
     operatorRoles: () => settings.get().operatorRoles,
     gates: () => gates.report().gates,

@@ -206,6 +206,26 @@ export const MuseHubSchema = z.object({
 })
 export type MuseHub = z.infer<typeof MuseHubSchema>
 
+/** A send kept beside its role file because other writers kept dropping it (`.<file>.muster-lost-<pid>-<hex>`). */
+export const KeptEditSchema = z.object({
+  project: z.string(),
+  role: z.string(),
+  /** The role file it belongs to (`BUILD.md`). */
+  file: z.string(),
+  /** The kept copy's own name in `.muse/`. */
+  name: z.string(),
+  /** When it was kept (the copy's mtime, ISO). */
+  since: z.string(),
+  /** How many of its lines the role file lacks (0: merged already; merging deletes the copy). */
+  missing: z.number().int(),
+  /** The first of those lines, as a merge would put them back. */
+  preview: z.array(z.string())
+})
+export type KeptEdit = z.infer<typeof KeptEditSchema>
+
+/** A kept copy named by the operator. */
+const KeptName = z.string().min(1).max(300)
+
 /** Methods on role files, directives and memory. */
 export const museMethods = {
   'muse.roles': {
@@ -285,6 +305,21 @@ export const museMethods = {
   'muse.lint': {
     input: z.object({ project: ProjectName.optional() }).strict(),
     output: z.object({ findings: z.array(LintFindingSchema), errors: z.number().int(), warnings: z.number().int() })
+  },
+  /** The sends kept aside (of one project when given), oldest first. */
+  'muse.kept': {
+    input: z.object({ project: ProjectName.optional() }).strict(),
+    output: z.object({ kept: z.array(KeptEditSchema) })
+  },
+  /** Puts a kept send back into its role file (a union merge: every line of the file stays), then deletes the copy. */
+  'muse.keptMerge': {
+    input: z.object({ project: ProjectName, name: KeptName }).strict(),
+    output: z.object({ file: z.string(), restored: z.number().int() })
+  },
+  /** Deletes a kept copy without merging it. */
+  'muse.keptDiscard': {
+    input: z.object({ project: ProjectName, name: KeptName }).strict(),
+    output: z.object({ file: z.string() })
   },
   'muse.hub': { input: z.object({}).strict(), output: MuseHubSchema },
   'muse.setHub': { input: z.object({ project: ProjectName.nullable() }).strict(), output: MuseHubSchema }

@@ -13,7 +13,7 @@ import { z } from 'zod'
  * stop a call (broken, untrusted, its hub unreachable), with its fix; a budget crossed (its
  * sessions' tool calls wait for the operator).
  */
-export const NEED_KINDS = ['approval', 'patch', 'task', 'message', 'stuck', 'directive', 'session', 'gate', 'budget'] as const
+export const NEED_KINDS = ['approval', 'patch', 'task', 'message', 'stuck', 'directive', 'session', 'gate', 'budget', 'kept'] as const
 export const NeedKindSchema = z.enum(NEED_KINDS)
 /** The kind of a needs-you item. */
 export type NeedKind = z.infer<typeof NeedKindSchema>

@@ -73,7 +73,16 @@ export function useUpdateSettings() {
 }
 
 /** Query keys of the MUSE reads: refetched when role files or memory change on disk. */
-const MUSE_READS = ['muse.directives', 'muse.role', 'muse.roles', 'muse.memorySearch', 'muse.lint', 'muse.hub', 'invoke.findings'] as const
+const MUSE_READS = [
+  'muse.directives',
+  'muse.role',
+  'muse.roles',
+  'muse.memorySearch',
+  'muse.lint',
+  'muse.hub',
+  'muse.kept',
+  'invoke.findings'
+] as const
 
 /** Invalidates every MUSE read (directives, role files, memory search, lint). */
 export function invalidateMuse(qc: QueryClient): Promise<void> {
@@ -112,6 +121,12 @@ function useMuseMutation<M extends MethodName>(method: M) {
 export const usePickup = () => useMuseMutation('muse.pickup')
 /** Sends a directive from the sender's own role file. */
 export const useSendDirective = () => useMuseMutation('muse.send')
+/** Sends kept aside beside a project's role files (merged back with one click). */
+export const useKept = (project: string) => useMethodQuery('muse.kept', { project })
+/** Merges a kept send back into its role file. */
+export const useKeptMerge = () => useMuseMutation('muse.keptMerge')
+/** Deletes a kept send without merging it. */
+export const useKeptDiscard = () => useMuseMutation('muse.keptDiscard')
 /** Appends to today's memory log of a project. */
 export const useMemoryWrite = () => useMuseMutation('muse.memoryWrite')
 

@@ -9,6 +9,7 @@ import {
   CircleCheck,
   FileDiff,
   Gauge,
+  GitMerge,
   Hourglass,
   ListTodo,
   Mail,
@@ -32,7 +33,8 @@ const KIND: Record<NeedKind, { label: string; icon: ReactNode }> = {
   directive: { label: 'directive', icon: <Send size={14} aria-hidden /> },
   session: { label: 'session', icon: <MessageSquareMore size={14} aria-hidden /> },
   gate: { label: 'gate', icon: <ShieldAlert size={14} aria-hidden /> },
-  budget: { label: 'budget', icon: <Gauge size={14} aria-hidden /> }
+  budget: { label: 'budget', icon: <Gauge size={14} aria-hidden /> },
+  kept: { label: 'kept send', icon: <GitMerge size={14} aria-hidden /> }
 }
 
 /** How many items the panel lists before "and N more". */

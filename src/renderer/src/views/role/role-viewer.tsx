@@ -8,6 +8,7 @@ import { ApiError, type DirectiveState } from '../../../../shared/api'
 import { useDirectives, useFleetStatus, useLint, useRole } from '../../api/queries'
 import { MarkdownView, scrollToSourceLine, type LineRange } from '../../components/markdown'
 import { EmptyState, ErrorState, LoadingState } from '../../components/state-views'
+import { KeptSends } from './kept-sends'
 import { RoleDirectives, type RoleDirectiveItem } from './role-directives'
 import { RoleHeader } from './role-header'
 import { RoleOutline } from './role-outline'
@@ -128,6 +129,7 @@ export function RoleViewer({ project, role, line }: { project: string; role: str
   return (
     <section className="screen screen-fill role-viewer" data-testid="role-viewer" aria-label={`Role file ${detail.project}/${detail.role}`}>
       <RoleHeader detail={detail} path={path} bytes={bytes} lint={findings} onJump={jump} />
+      <KeptSends project={detail.project} file={detail.file} />
       {query.isError && (
         <ErrorState
           title="Refreshing failed; showing the last text read"

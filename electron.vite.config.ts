@@ -2,6 +2,7 @@
  * Builds the three Electron targets. The renderer bundle is also what `muster serve` serves to a
  * browser, so it must never depend on Node or Electron at runtime.
  */
+import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import type { Plugin } from 'vite'
@@ -18,6 +19,19 @@ const cspMeta: Plugin = {
   transformIndexHtml: () => [
     { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: META_CSP }, injectTo: 'head-prepend' }
   ]
+}
+
+/**
+ * The installable app's icons (`muster serve`'s web app manifest, src/server/web-app.ts): Muster's
+ * own icon from `resources/`, emitted into the renderer's build as `icons/`.
+ */
+const webAppIcons: Plugin = {
+  name: 'muster-web-app-icons',
+  apply: 'build',
+  generateBundle() {
+    for (const name of ['icon.png', 'icon.svg'])
+      this.emitFile({ type: 'asset', fileName: `icons/${name}`, source: readFileSync(resolve(__dirname, 'resources', name)) })
+  }
 }
 
 export default defineConfig({
@@ -47,7 +61,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
-    plugins: [react(), cspMeta],
+    plugins: [react(), cspMeta, webAppIcons],
     // Radix's scroll lock (in the command palette's dialog) injects a <style> element, which the
     // CSP refuses: the same rules go into a CSSOM stylesheet instead (see the file).
     resolve: { alias: [{ find: /^react-style-singleton$/, replacement: resolve(__dirname, 'src/renderer/src/lib/style-singleton.ts') }] },

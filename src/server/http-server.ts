@@ -4,9 +4,12 @@
  *   POST /api/call/<method>   JSON input -> JSON output, or {error, code} with 4xx/5xx
  *   GET  /api/events          SSE: `event: <name>` + `data: <json>` for every pushed event
  *   GET  /*                   the renderer's static files (index.html for unknown paths)
+ *   GET  /manifest.webmanifest, /sw.js, /icons/*   the installable app (`web-app.ts`)
  *
  * Every request needs the token (bearer header, `?token=`, or the cookie set on the first page
- * load) and a loopback Host/Origin; anything else is refused before it reaches the service.
+ * load) and a loopback Host/Origin; anything else is refused before it reaches the service. The
+ * installable app's manifest, icons and worker need the Host/Origin check only: a browser fetches
+ * a manifest and its icons without cookies, and none of them holds anything of the operator's.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
@@ -17,6 +20,7 @@ import type { MusterService } from '../core/service-types'
 import { allowedHosts, foreignRequestReason, presentedToken, sameToken, TOKEN_COOKIE } from './auth'
 import { isJsonContentType, MAX_REQUEST_BODY, readBody } from './request-body'
 import { readStatic } from './static-files'
+import { appShell, isWebAppPath, MANIFEST_PATH, webManifest, WORKER_PATH, workerSource } from './web-app'
 
 /** Options for `startServer`. */
 export interface ServerOptions {
@@ -92,6 +96,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     }
     const foreign = foreignRequestReason(req, hosts, protocol)
     if (foreign) return sendJson(res, 403, { error: `refused: ${foreign}`, code: 'forbidden' })
+    // the manifest, its icons and the service worker need no token (nothing of the operator's in them)
+    if (isWebAppPath(url.pathname)) return serveWebApp(req, res, url.pathname)
     const token = presentedToken(req, url)
     if (!token || !sameToken(token, opts.token)) {
       return sendJson(res, 401, { error: 'missing or wrong token: open the URL that `muster serve` printed', code: 'forbidden' })
@@ -117,6 +123,29 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       'Cache-Control': file.immutable ? 'private, max-age=31536000, immutable' : 'no-store'
     })
     res.end(req.method === 'HEAD' ? undefined : file.body)
+  }
+
+  async function serveWebApp(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'method not allowed', code: 'invalid_input' })
+    let type: string
+    let body: string | Buffer
+    if (path === MANIFEST_PATH) {
+      type = 'application/manifest+json; charset=utf-8'
+      body = JSON.stringify(webManifest())
+    } else if (path === WORKER_PATH) {
+      type = 'text/javascript; charset=utf-8'
+      body = workerSource(await appShell(opts.staticDir))
+      // its scope is the whole app (it is served at the root; said outright for the browser)
+      res.setHeader('Service-Worker-Allowed', '/')
+    } else {
+      const file = await readStatic(opts.staticDir, path)
+      if (!file) return sendJson(res, 404, { error: `no ${path} (the dashboard is not built?)`, code: 'not_found' })
+      type = file.type
+      body = file.body
+    }
+    // checked again on every start (a new build brings a new worker)
+    res.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-cache' })
+    res.end(req.method === 'HEAD' ? undefined : body)
   }
 
   async function handleCall(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {

@@ -17,6 +17,9 @@ export const CSP_DIRECTIVES: Readonly<Record<string, readonly string[]>> = {
   'img-src': ["'self'", 'data:'],
   'font-src': ["'self'", 'data:'],
   'connect-src': ["'self'"],
+  // the installed app's service worker and manifest (`muster serve`), from the app's own origin
+  'worker-src': ["'self'"],
+  'manifest-src': ["'self'"],
   'object-src': ["'none'"],
   'base-uri': ["'none'"],
   'form-action': ["'none'"],

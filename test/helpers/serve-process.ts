@@ -14,10 +14,10 @@ export interface ServeProcess {
   stderr: () => string
 }
 
-/** Starts `bin serve` on `home` with `token`; resolves once it prints its port, rejects if it ends first. */
-export async function startServe(bin: string, home: string, token: string): Promise<ServeProcess> {
+/** Starts `bin serve` on `home` with `token` (and `env` added); resolves once it prints its port, rejects if it ends first. */
+export async function startServe(bin: string, home: string, token: string, env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
   const proc = spawn(process.execPath, [bin, 'serve', '--port', '0', '--token', token, '--home', home, '--json'], {
-    env: { ...process.env, MUSTER_HOME: '' }
+    env: { ...process.env, MUSTER_HOME: '', ...env }
   })
   let out = ''
   let err = ''

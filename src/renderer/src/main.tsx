@@ -6,6 +6,7 @@ import { createRoot } from 'react-dom/client'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ApiError } from '../../shared/api-error'
 import { App } from './app'
+import { installWebApp } from './lib/web-app'
 import { useUiStore } from './stores/ui-store'
 import './styles/tokens.css'
 import './styles/base.css'
@@ -64,3 +65,5 @@ createRoot(root).render(
     </QueryClientProvider>
   </StrictMode>
 )
+
+installWebApp()

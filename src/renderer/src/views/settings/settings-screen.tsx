@@ -13,6 +13,7 @@ import { SCREENS } from '../../lib/screens'
 import { AnnounceButton } from './announce-button'
 import { OperatorForm } from './operator-form'
 import { PresencePanel } from './presence-panel'
+import { PushPanel } from './push-panel'
 import { HubsManager } from './hubs-manager'
 import { ProjectsManager } from './projects-manager'
 import { ThemePicker } from './theme-picker'
@@ -104,6 +105,13 @@ export function SettingsScreen() {
           description="Your authenticators (a passkey on this device or your phone, a security key, Touch ID or Windows Hello) confirm allows, so an agent running as you cannot approve its own calls."
         >
           <PresencePanel />
+        </Section>
+        <Section
+          id="push"
+          title="Phone push"
+          description="Devices notified when something new needs you, approvals first: through each browser's own push service, encrypted end to end, with no Muster account."
+        >
+          <PushPanel />
         </Section>
         <Section
           id="projects"

@@ -3,6 +3,7 @@
  */
 import { promises as fs } from 'node:fs'
 import { extname, join, normalize, resolve, sep } from 'node:path'
+import { isInside } from '../shared/path-inside'
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -24,11 +25,6 @@ export interface StaticFile {
   immutable: boolean
 }
 
-/** True when `path` is `root` or inside it. */
-function isInside(root: string, path: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep)
-}
-
 /**
  * Resolves a URL path inside `root`; null for traversal attempts, missing files, and symbolic
  * links that lead out of `root` (the real path of the file must be inside the real root).
@@ -44,10 +40,10 @@ export async function readStatic(staticRoot: string, urlPath: string): Promise<S
   if (decoded.includes('\0')) return null
   const rel = decoded === '/' ? 'index.html' : decoded.replace(/^\/+/, '')
   const full = normalize(join(root, rel))
-  if (!isInside(root, full)) return null
+  if (!isInside(full, root, sep)) return null
   try {
     const [realRoot, real] = await Promise.all([fs.realpath(root), fs.realpath(full)])
-    if (!isInside(realRoot, real)) return null
+    if (!isInside(real, realRoot, sep)) return null
     const st = await fs.stat(real)
     if (!st.isFile()) return null
     return {

@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs'
 import { basename, join, resolve, sep } from 'node:path'
 import type { Project } from '../../shared/api'
 import { ApiError } from '../../shared/api-error'
+import { isInside } from '../../shared/path-inside'
 import type { Db } from '../sqlite'
 import { expandPath } from './home'
 
@@ -59,7 +60,7 @@ export class ProjectRegistry {
   holding(folder: string | null): string | null {
     if (!folder) return null
     const dir = resolve(folder)
-    const hits = this.list().filter((p) => dir === p.path || dir.startsWith(p.path.endsWith(sep) ? p.path : p.path + sep))
+    const hits = this.list().filter((p) => isInside(dir, p.path, sep))
     return hits.sort((a, b) => b.path.length - a.path.length)[0]?.name ?? null
   }
 

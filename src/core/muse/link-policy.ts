@@ -8,12 +8,8 @@
 import { promises as fs } from 'node:fs'
 import { basename, dirname, join, relative, sep } from 'node:path'
 import { ApiError } from '../../shared/api-error'
+import { isInside } from '../../shared/path-inside'
 import { pause, VANISH_GRACE_MS } from './safe-write-settle'
-
-/** True when `path` is `root` or lies under it (both real paths). */
-function inside(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep)
-}
 
 /** How a project-relative path is shown in messages (`.muse/qa.md`). */
 function shown(root: string, path: string): string {
@@ -53,7 +49,7 @@ export async function writableTarget(path: string, root: string): Promise<string
       real = join(dir, basename(path))
     }
   }
-  if (!inside(real, realRoot)) {
+  if (!isInside(real, realRoot, sep)) {
     throw new ApiError(
       `${shown(root, path)} resolves to ${real}, outside the project: Muster reads it but never writes through a link that leaves the project`,
       'forbidden'
@@ -90,7 +86,7 @@ export async function outsideLinks(root: string, roleFiles: string[], links?: st
   if (!realRoot) return []
   const check = async (rel: string): Promise<OutsideLink | null> => {
     const real = await fs.realpath(join(root, rel)).catch(() => null)
-    return real && !inside(real, realRoot) ? { path: rel, target: real } : null
+    return real && !isInside(real, realRoot, sep) ? { path: rel, target: real } : null
   }
   // a folder that is no link lies inside the project
   const folders = await Promise.all(['.muse', 'memory'].map((d, i) => (linkedFolders[i] ? check(d) : null)))

@@ -1,3 +1,8 @@
+/**
+ * The state of the renderer's live event channel (SSE in a browser, IPC in the desktop app) and
+ * since when it holds: the transport writes it, the connection indicator and the screens that
+ * say "reconnecting for 12 s" read it.
+ */
 import { create } from 'zustand'
 
 /** State of the live event channel: SSE in a browser, always live over Electron IPC. */

@@ -310,14 +310,23 @@ class Agent {
     this.proc.stdin.on('error', () => undefined)
     if (opts.sigstop) void this.freeze(opts.sigstop, seed)
     this.done = new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.proc.kill('SIGKILL'), opts.agentTimeoutMs)
+      let timedOut = false
+      const timer = setTimeout(() => {
+        timedOut = true
+        this.proc.kill('SIGKILL')
+      }, opts.agentTimeoutMs)
       this.proc.once('error', reject)
-      this.proc.once('exit', (code) => {
+      this.proc.once('exit', (code, signal) => {
         this.exited = true
         clearTimeout(timer)
+        const written = this.written
         this.progress(Infinity)
         if (code === 0 && this.finished) resolve()
-        else reject(new Error(`${pattern} agent exited with ${code} after ${this.written} writes: ${err.trim()}`))
+        else if (timedOut)
+          reject(
+            new Error(`${pattern} agent had written ${written} of ${opts.agentWrites} lines after ${opts.agentTimeoutMs / 1000} s: stopped`)
+          )
+        else reject(new Error(`${pattern} agent exited with ${code ?? signal} after ${written} writes: ${err.trim()}`))
       })
     })
   }

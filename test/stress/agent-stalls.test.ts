@@ -14,7 +14,7 @@ const PATTERNS: AgentPattern[] = ['append', 'truncate']
 describe('agents stalled between opening a role file and writing it', () => {
   it(
     '300 agent writes (every 10th stalled 250 ms) against 90 Muster edits: nothing lost, nothing twice',
-    { timeout: 180_000 },
+    { timeout: 600_000 },
     async () => {
       const results = await runAgentRace({
         dir: tmpDir(),
@@ -23,7 +23,7 @@ describe('agents stalled between opening a role file and writing it', () => {
         musterEdits: 90,
         concurrency: 6,
         agentPauseMs: 4,
-        agentTimeoutMs: 120_000,
+        agentTimeoutMs: 540_000,
         stallEvery: 10,
         stallMs: 250
       })

@@ -24,7 +24,7 @@ const MUSTER_EDITS = stressSize(300, 90)
 describe('agents and Muster writing one role file at once', () => {
   it(
     `${AGENT_WRITES} agent writes against ${MUSTER_EDITS} Muster edits, per write pattern: nothing lost, nothing twice`,
-    { timeout: 240_000 },
+    { timeout: 600_000 },
     async () => {
       const limit = !canExchange(join(tmpDir(), 'x'))
       const results = await runAgentRace({
@@ -34,7 +34,7 @@ describe('agents and Muster writing one role file at once', () => {
         musterEdits: MUSTER_EDITS,
         concurrency: 6,
         agentPauseMs: 4,
-        agentTimeoutMs: 150_000
+        agentTimeoutMs: 540_000
       })
       for (const r of results) {
         const p95 = [...r.latencies].sort((a, b) => a - b)[Math.ceil(r.latencies.length * 0.95) - 1]

@@ -4,6 +4,6 @@
  * encrypted end to end. Code outside src/core/push imports only this.
  */
 export { PushService, type PushSent, type PushSources } from './push-service'
-export { pushMessage, pushOrder, PREVIEW_CHARS } from './push-message'
+export { maskSecrets, pushMessage, pushOrder, PREVIEW_CHARS } from './push-message'
 export { PUSH_TTL_S, VAPID_SUBJECT, type SendResult } from './push-sender'
 export { VAPID_FILE, ensureVapid, readVapid, type VapidPair } from './vapid-keys'

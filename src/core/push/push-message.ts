@@ -10,6 +10,20 @@ import { visibleTitle } from '../../shared/visible-text'
 /** Most characters of a preview (a lock-screen line or two). */
 export const PREVIEW_CHARS = 120
 
+/** A named credential (`token=…`, `Authorization: Bearer …`, `--password x`): its value is masked. */
+const NAMED_SECRET =
+  /\b(authorization|bearer|token|secret|passw(?:or)?d|pwd|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret)(\s*[:=]\s*|\s+)(?:bearer\s+)?("[^"]*"|'[^']*'|\S+)/gi
+/** A long opaque run (a key, a token, a hash): kept to its first 4 characters. */
+const OPAQUE = /[A-Za-z0-9_+=-]{32,}/g
+
+/**
+ * A preview with what looks like a credential masked: a push service and a lock screen see it,
+ * so a token in a command line (`curl -H "Authorization: Bearer …"`) must not travel in it.
+ */
+export function maskSecrets(text: string): string {
+  return text.replace(NAMED_SECRET, (_m, name: string, sep: string) => `${name}${sep}…`).replace(OPAQUE, (run) => `${run.slice(0, 4)}…`)
+}
+
 /** The message for `item`; `tool` is the tool an approval asks for (null for other kinds). */
 export function pushMessage(item: NeedItem, tool: string | null): PushMessage {
   const short = (s: string | null, max: number): string | null => (s === null ? null : visibleTitle(s, max))
@@ -20,7 +34,7 @@ export function pushMessage(item: NeedItem, tool: string | null): PushMessage {
     agent: short(item.agent, 80),
     project: short(item.project, 80),
     tool: short(tool, 80),
-    preview: visibleTitle(item.detail.replace(/\s+/g, ' ').trim() || item.title, PREVIEW_CHARS),
+    preview: visibleTitle(maskSecrets(item.detail.replace(/\s+/g, ' ').trim() || item.title), PREVIEW_CHARS),
     link: item.link.slice(0, 500)
   }
 }

@@ -14,7 +14,7 @@ import { tmpDir } from '../../../test/helpers/tmp'
 import { openStateDb } from '../fleet'
 import { createService } from '../root'
 import type { MusterService } from '../service-types'
-import { PREVIEW_CHARS, PushService, VAPID_FILE } from './index'
+import { maskSecrets, PREVIEW_CHARS, PushService, pushMessage, VAPID_FILE } from './index'
 
 let standIn: PushStandIn
 let agent: Agent
@@ -163,5 +163,25 @@ describe('sending', () => {
     const tampered = Buffer.from(sealed.cipherText)
     tampered[tampered.length - 20] = tampered[tampered.length - 20]! ^ 1
     expect(() => decryptPush(tampered, device)).toThrow()
+  })
+})
+
+describe('the preview', () => {
+  it('masks what looks like a credential and keeps the rest readable', () => {
+    const secret = 'sk-live-8f3a9c2b7d1e4f6a0b5c9d8e7f6a5b4c'
+    const cases = [
+      `curl -H "Authorization: Bearer ${secret}" https://api.example.com`,
+      `export API_KEY=${secret} && make deploy`,
+      `mysql --password ${secret} -h db`,
+      `git push https://x:${secret}@github.com/o/r`,
+      `deploy --token=${secret}`
+    ]
+    for (const c of cases) {
+      const preview = pushMessage(item({ detail: c }), 'Bash').preview
+      expect(preview, c).not.toContain(secret.slice(8))
+      expect(preview).toContain('…')
+    }
+    expect(maskSecrets('npm test -- src/core/push')).toBe('npm test -- src/core/push')
+    expect(maskSecrets('rm -rf dist')).toBe('rm -rf dist')
   })
 })

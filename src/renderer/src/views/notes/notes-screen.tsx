@@ -22,6 +22,12 @@ import { RefreshButton } from '../../components/refresh-button'
 
 const NO_FILTERS: NotesFilters = { namespace: '', type: '', text: '', onlyFindings: false }
 
+/** The filters by a name the notes use: the filter, its names in the vocabulary, its labels. */
+const VOCABULARY_FILTERS = [
+  { key: 'namespace', list: 'namespaces', labels: { allLabel: 'All namespaces', ariaLabel: 'Namespace', testId: 'notes-namespace' } },
+  { key: 'type', list: 'types', labels: { allLabel: 'All types', ariaLabel: 'Note type', testId: 'notes-type' } }
+] as const
+
 /** The screen. */
 export function NotesScreen() {
   const projectsQuery = useProjects()
@@ -140,22 +146,9 @@ export function NotesScreen() {
           </div>
         ))}
         <div className="notes-filters" role="search">
-          <FilterSelect
-            value={filters.namespace}
-            onChange={(namespace) => set({ namespace })}
-            options={vocab.namespaces}
-            allLabel="All namespaces"
-            ariaLabel="Namespace"
-            testId="notes-namespace"
-          />
-          <FilterSelect
-            value={filters.type}
-            onChange={(type) => set({ type })}
-            options={vocab.types}
-            allLabel="All types"
-            ariaLabel="Note type"
-            testId="notes-type"
-          />
+          {VOCABULARY_FILTERS.map(({ key, list, labels }) => (
+            <FilterSelect key={key} value={filters[key]} onChange={(v) => set({ [key]: v })} options={vocab[list]} {...labels} />
+          ))}
           <SearchBox
             className="notes-search"
             value={filters.text}

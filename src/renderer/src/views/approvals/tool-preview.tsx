@@ -5,7 +5,8 @@
  * hook uses for its summary and the allowlist for matching.
  */
 import { diffLines } from 'diff'
-import { readToolCall, type TextEdit, type ToolInput } from '../../../../shared/approvals/tool-call'
+import type { ReactNode } from 'react'
+import { readToolCall, type TextEdit, type ToolCall, type ToolInput } from '../../../../shared/approvals/tool-call'
 import { shortPath } from './approval-format'
 import { Visible } from '../../components/visible'
 
@@ -52,6 +53,15 @@ function EditDiff({ edit, index, count }: { edit: TextEdit; index: number; count
   )
 }
 
+/** A call's arguments as indented JSON. */
+function ArgsView({ args }: { args: unknown }) {
+  return (
+    <pre className="appr-code">
+      <Visible text={JSON.stringify(args, null, 2)} multiline />
+    </pre>
+  )
+}
+
 /** The preview of `tool_name` called with `tool_input`. */
 export function ToolPreview({
   tool,
@@ -70,13 +80,22 @@ export function ToolPreview({
       <Visible text={shortPath(p, cwd)} />
     </span>
   )
-  const note = truncated ? (
-    <p className="hint">The input was too large for the request; the preview is cut (the full input is attached to the event).</p>
-  ) : null
+  return (
+    <div className="appr-preview" data-testid="tool-preview" data-kind={call.kind}>
+      <CallView call={call} path={path} />
+      {truncated && (
+        <p className="hint">The input was too large for the request; the preview is cut (the full input is attached to the event).</p>
+      )}
+    </div>
+  )
+}
+
+/** What the call does, as its kind shows it best. */
+function CallView({ call, path }: { call: ToolCall; path: (p: string) => ReactNode }) {
   switch (call.kind) {
     case 'bash':
       return (
-        <div className="appr-preview" data-testid="tool-preview" data-kind="bash">
+        <>
           {call.description && (
             <p className="appr-why">
               <Visible text={call.description} />
@@ -88,24 +107,22 @@ export function ToolPreview({
             </span>
             <Visible text={call.command} multiline />
           </pre>
-          {note}
-        </div>
+        </>
       )
     case 'edit':
       return (
-        <div className="appr-preview" data-testid="tool-preview" data-kind="edit">
+        <>
           <p className="appr-path mono">{path(call.path)}</p>
           {call.edits.map((e, i) => (
             <EditDiff key={i} edit={e} index={i} count={call.edits.length} />
           ))}
-          {note}
-        </div>
+        </>
       )
     case 'write': {
       const lines = call.content.split('\n')
       const shown = lines.slice(0, MAX_WRITE_LINES).join('\n')
       return (
-        <div className="appr-preview" data-testid="tool-preview" data-kind="write">
+        <>
           <p className="appr-path mono">
             {path(call.path)} <span className="muted">(whole file, {lines.length} lines)</span>
           </p>
@@ -113,13 +130,12 @@ export function ToolPreview({
             <Lines text={shown} kind="add" />
           </pre>
           {lines.length > MAX_WRITE_LINES && <p className="hint">… and {lines.length - MAX_WRITE_LINES} more lines.</p>}
-          {note}
-        </div>
+        </>
       )
     }
     case 'mcp':
       return (
-        <div className="appr-preview" data-testid="tool-preview" data-kind="mcp">
+        <>
           <p className="appr-mcp">
             <span className="muted">MCP server</span>{' '}
             <strong className="mono">
@@ -130,15 +146,12 @@ export function ToolPreview({
               <Visible text={call.name} />
             </strong>
           </p>
-          <pre className="appr-code">
-            <Visible text={JSON.stringify(call.args, null, 2)} multiline />
-          </pre>
-          {note}
-        </div>
+          <ArgsView args={call.args} />
+        </>
       )
     case 'fetch':
       return (
-        <div className="appr-preview" data-testid="tool-preview" data-kind="fetch">
+        <>
           <p className="appr-path mono">
             <Visible text={call.url} />
           </p>
@@ -147,22 +160,11 @@ export function ToolPreview({
               <Visible text={call.prompt} multiline />
             </p>
           )}
-        </div>
+        </>
       )
     case 'path':
-      return (
-        <div className="appr-preview" data-testid="tool-preview" data-kind="path">
-          <p className="appr-path mono">{path(call.path)}</p>
-        </div>
-      )
+      return <p className="appr-path mono">{path(call.path)}</p>
     case 'other':
-      return (
-        <div className="appr-preview" data-testid="tool-preview" data-kind="other">
-          <pre className="appr-code">
-            <Visible text={JSON.stringify(call.args, null, 2)} multiline />
-          </pre>
-          {note}
-        </div>
-      )
+      return <ArgsView args={call.args} />
   }
 }

@@ -17,6 +17,7 @@ import {
   useSetPatchSettings
 } from '../../api/patch-queries'
 import { ActionButton } from '../../components/action-button'
+import { Field, TextField } from '../../components/form-field'
 import { InlineError } from '../../components/state-views'
 
 const PHASE_LABEL: Record<ApplyRun['phase'], string> = {
@@ -230,33 +231,35 @@ export function ApplyPanel({
   return (
     <section className="apply-panel" aria-label="Apply" data-testid="apply-panel">
       <div className="apply-form">
-        <label className="apply-field">
-          <span>Project</span>
-          <select
-            className="input select"
-            value={project || p?.project || ''}
-            onChange={(e) => setProject(e.target.value)}
-            data-testid="apply-project"
-          >
-            {!p?.project && <option value="">No matching project</option>}
-            {(p?.candidates ?? []).map((c) => (
-              <option key={c.name} value={c.name}>
-                {c.name}
-                {c.matches.length ? ` (${c.matches.join(', ')})` : ''}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="apply-field apply-field-grow">
-          <span>Test command</span>
-          <input
-            className="input mono"
-            value={command}
-            onChange={(e) => setTestCommand(e.target.value)}
-            placeholder="none: apply without tests"
-            data-testid="apply-test-command"
-          />
-        </label>
+        <Field label="Project">
+          {(fid) => (
+            <select
+              id={fid}
+              className="input select"
+              value={project || p?.project || ''}
+              onChange={(e) => setProject(e.target.value)}
+              data-testid="apply-project"
+            >
+              {!p?.project && <option value="">No matching project</option>}
+              {(p?.candidates ?? []).map((c) => (
+                <option key={c.name} value={c.name}>
+                  {c.name}
+                  {c.matches.length ? ` (${c.matches.join(', ')})` : ''}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <TextField
+          label="Test command"
+          fieldClass="field-grow"
+          mono
+          literal
+          value={command}
+          onChange={setTestCommand}
+          placeholder="none: apply without tests"
+          testId="apply-test-command"
+        />
       </div>
       {p && !running && <Preconditions pre={p} />}
       {pre.error && <InlineError error={pre.error} />}

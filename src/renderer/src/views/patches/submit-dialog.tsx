@@ -7,6 +7,8 @@ import { useState } from 'react'
 import { Send } from 'lucide-react'
 import { useProjects } from '../../api/queries'
 import { useSubmitPatch, useWorktreeDiff } from '../../api/patch-queries'
+import { FilterSelect } from '../../components/filter-select'
+import { Field, TextField } from '../../components/form-field'
 import { InlineError, LoadingState } from '../../components/state-views'
 import { useToastStore } from '../../stores/toast-store'
 import { CancelButton } from '../../components/cancel-button'
@@ -56,37 +58,22 @@ export function SubmitDialog({ hub, open, onClose }: { hub: string | null; open:
       testId="submit-dialog"
     >
       <div className="sd-fields">
-        <label className="apply-field">
-          <span>Project</span>
-          <select className="input select" value={chosen} onChange={(e) => setProject(e.target.value)} data-testid="submit-project">
-            {projects.map((p) => (
-              <option key={p.name} value={p.name}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="apply-field">
-          <span>To agent</span>
-          <input
-            className="input"
-            value={agent}
-            onChange={(e) => setAgent(e.target.value)}
-            placeholder="e.g. win-codex"
-            required
-            data-testid="submit-agent"
-          />
-        </label>
-        <label className="apply-field">
-          <span>Correlation id (optional)</span>
-          <input
-            className="input mono"
-            value={correlation}
-            onChange={(e) => setCorrelation(e.target.value)}
-            placeholder="a new thread"
-            data-testid="submit-correlation"
-          />
-        </label>
+        <Field label="Project">
+          {(id) => (
+            <FilterSelect id={id} value={chosen} onChange={setProject} options={projects.map((p) => p.name)} testId="submit-project" />
+          )}
+        </Field>
+        <TextField label="To agent" literal value={agent} onChange={setAgent} placeholder="e.g. win-codex" required testId="submit-agent" />
+        <TextField
+          label="Correlation id"
+          optional
+          mono
+          literal
+          value={correlation}
+          onChange={setCorrelation}
+          placeholder="a new thread"
+          testId="submit-correlation"
+        />
       </div>
       {diff.isLoading && <LoadingState label="Reading the working-tree diff…" />}
       <InlineError error={diff.error} />

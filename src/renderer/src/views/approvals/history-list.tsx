@@ -14,6 +14,9 @@ import { deciderLabel, displaySummary, formatWait, STATE_LABEL, waitedMs } from 
 import { ForgedList } from './forged-list'
 import { stageWords } from '../../../../shared/approvals/stage-words'
 import { Visible } from '../../components/visible'
+import { TableHead } from '../../components/table-head'
+
+const HISTORY_COLUMNS = ['Decided', 'Agent', 'Project', 'Request', 'Outcome', 'By', 'Waited']
 
 const TONE: Record<ApprovalItem['state'], ChipTone> = {
   pending: 'neutral',
@@ -93,17 +96,7 @@ export function HistoryList({ items }: { items: readonly ApprovalItem[] }) {
       </div>
       <div className="appr-history-scroll">
         <table className="appr-history-table" data-testid="approval-history">
-          <thead>
-            <tr>
-              <th scope="col">Decided</th>
-              <th scope="col">Agent</th>
-              <th scope="col">Project</th>
-              <th scope="col">Request</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">By</th>
-              <th scope="col">Waited</th>
-            </tr>
-          </thead>
+          <TableHead columns={HISTORY_COLUMNS} />
           <tbody>
             {shown.map((i) => (
               <tr key={i.id} data-testid={`history-row-${i.correlation_id}`} data-state={i.state}>

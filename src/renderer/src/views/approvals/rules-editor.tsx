@@ -13,6 +13,17 @@ import { EmptyState, ErrorState, InlineError, LoadingState } from '../../compone
 import { Chip } from '../../components/chip'
 import { Visible } from '../../components/visible'
 import { CancelButton } from '../../components/cancel-button'
+import { TableHead, type Column } from '../../components/table-head'
+
+const RULE_COLUMNS: readonly Column[] = [
+  'Rule',
+  'Agents',
+  'Tool',
+  'Input',
+  { label: 'Fired', num: true },
+  'Last fired',
+  { label: 'Actions', srOnly: true }
+]
 
 const EMPTY: RuleSpec & { note: string } = { agent_pattern: '*', tool_name: 'Bash', input_pattern: '', note: '' }
 
@@ -122,21 +133,7 @@ export function RulesEditor() {
         </EmptyState>
       ) : (
         <table className="appr-rules-table" data-testid="rules-table">
-          <thead>
-            <tr>
-              <th scope="col">Rule</th>
-              <th scope="col">Agents</th>
-              <th scope="col">Tool</th>
-              <th scope="col">Input</th>
-              <th scope="col" className="num">
-                Fired
-              </th>
-              <th scope="col">Last fired</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={RULE_COLUMNS} />
           <tbody>
             {list.map((r) => (
               <tr key={r.id} data-testid={`rule-row-${r.id}`}>

@@ -1,7 +1,16 @@
 /** The compact table of a project's role files. */
 import type { RoleStatus } from '../../../../shared/api'
+import { TableHead, type Column } from '../../components/table-head'
 import { roleKey } from './attention'
 import { RoleRow } from './role-row'
+
+const ROLE_COLUMNS: readonly Column[] = [
+  'Role',
+  'Version',
+  'Top priority · flags',
+  { label: 'Lines', num: true },
+  { label: 'Modified', num: true }
+]
 
 /** Role files of one project, one line each. */
 export function RoleTable({
@@ -22,19 +31,7 @@ export function RoleTable({
         <col className="c-lines" />
         <col className="c-modified" />
       </colgroup>
-      <thead>
-        <tr>
-          <th scope="col">Role</th>
-          <th scope="col">Version</th>
-          <th scope="col">Top priority · flags</th>
-          <th scope="col" className="num">
-            Lines
-          </th>
-          <th scope="col" className="num">
-            Modified
-          </th>
-        </tr>
-      </thead>
+      <TableHead columns={ROLE_COLUMNS} />
       <tbody>
         {roles.map((r) => (
           <RoleRow key={r.role} project={project} role={r} pending={pending.get(roleKey(project, r.role)) ?? []} />

@@ -11,23 +11,20 @@
  * gets them recorded every prompt.
  */
 import { appendSessionState, claimed, recordTaken, settleSessionEnd, type HookContext, type ReceiptMarker } from '../core/approvals'
-import { defaultCliHome, resolveHome, SettingsStore } from '../core/fleet'
+import { SettingsStore } from '../core/fleet'
 import { machineName, recordHookUsage } from '../core/usage'
-import { drainHookJobs, openHookContext, openRoot } from '../core/root'
+import { drainHookJobs, openHookContext, openHookEntry, openRoot } from '../core/root'
 import type { SessionJob } from './session-hook/run'
 
 const job = JSON.parse(process.argv[2] ?? '{}') as SessionJob
-// the state DB as it is (a hook never creates or migrates it)
-const home = resolveHome(job.home, process.env, defaultCliHome())
-const root = openRoot({ home, env: process.env, state: 'existing' })
-const { ctx, close } = await openHookContext(root, {
+const warn = (line: string): void => void process.stderr.write(`${line}\n`)
+const { home, root, ctx, close } = await openHookEntry(job.home, {
   palace: job.palace,
   hub: job.hub,
   env: process.env,
   cwd: job.cwd || process.cwd(),
-  warn: (line) => process.stderr.write(`${line}\n`)
+  warn
 })
-const warn = (line: string): void => void process.stderr.write(`${line}\n`)
 // the hub of a marker: the one the approve-hook was told (the same as the session hook's, usually)
 const others = new Map<string, Awaited<ReturnType<typeof openHookContext>>>()
 const hubOf = async (m: ReceiptMarker) => {

@@ -5,8 +5,7 @@
  */
 import { GATE_PROBE_ANSWER, MAX_HOOK_TIMEOUT_MS, isGateProbe, runApproveHook, MAX_HOOK_INPUT_BYTES } from '../../core/approvals'
 import { MUSTER_VERSION } from '../../core/version'
-import { openHookContext, openRoot } from '../../core/root'
-import { defaultCliHome, resolveHome } from '../../core/fleet'
+import { openHookEntry } from '../../core/root'
 import type { CliIo } from '../output'
 import type { HookCliOptions } from '../commands/hook-flags'
 import { AGENT_ID_MESSAGE, isAgentId } from '../../shared/agent-id'
@@ -60,10 +59,7 @@ export async function runHookCommand(
     io.stderr(`${GATE_PROBE_ANSWER} ${MUSTER_VERSION}; nothing was recorded\n`)
     return 2
   }
-  const home = resolveHome(o.home, io.env, defaultCliHome())
-  // the state DB as it is (never created or migrated by a hook), and only what the hook asks for
-  const root = openRoot({ home, env: io.env, state: 'existing' })
-  const { ctx, close } = await openHookContext(root, {
+  const { home, root, ctx, close } = await openHookEntry(o.home, {
     palace: o.palace,
     hub: o.hub,
     env: io.env,

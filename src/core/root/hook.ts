@@ -6,12 +6,13 @@
  */
 import { BROADCAST } from '../../shared/contract/hub-vocabulary'
 import { AllowlistStore, DecisionTrust, trustedKeyIds, type HookContext } from '../approvals'
-import { SettingsStore } from '../fleet'
+import { defaultCliHome, resolveHome, SettingsStore } from '../fleet'
 import { HubRegistry, type PalaceEnv } from '../hub'
 import { openChosenHub } from '../hub/open'
 import { loadHookPresence } from '../presence'
 import { BudgetGate, readGate, writeGate } from '../usage'
 import type { Db } from '../sqlite'
+import { openRoot } from './root'
 import { NoStateDb, type Root } from './root-types'
 
 /** How long the hook waits for a locked hub before it answers `ask` (a locked hub for longer is not normal). */
@@ -84,6 +85,19 @@ function budgetsOf(
   }
   regate(() => gate.writeGateFile())
   return { budgetHold: (call) => gate.holdFor(call) }
+}
+
+/**
+ * A hook entry's home (`--home`, else the environment's), its root with the state DB as it is (a
+ * hook never creates or migrates it) and its context; close `close` first, then the root.
+ */
+export async function openHookEntry(
+  homeFlag: string | undefined,
+  o: HookEnvOptions
+): Promise<{ home: string; root: Root; ctx: HookContext; close(): Promise<void> }> {
+  const home = resolveHome(homeFlag, o.env, defaultCliHome())
+  const root = openRoot({ home, env: o.env, state: 'existing' })
+  return { home, root, ...(await openHookContext(root, o)) }
 }
 
 /** Opens the hook's context on a root opened with `state: 'existing'`; `close` releases the hub (the root closes the DB). */

@@ -5,5 +5,5 @@
  */
 export { createService } from './create-service'
 export { drainHookJobs } from './drain-hook-jobs'
-export { openHookContext, HOOK_LOCK_TIMEOUT_MS, type HookEnvOptions } from './hook'
+export { openHookContext, openHookEntry, HOOK_LOCK_TIMEOUT_MS, type HookEnvOptions } from './hook'
 export { NoStateDb, openRoot, type PartName, type Root, type RootOptions, type RootParts, type StateMode } from './root'

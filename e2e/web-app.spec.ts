@@ -4,6 +4,8 @@
  * caches the app shell but no API answer, and a push delivered into the real worker
  * (`ServiceWorker.deliverPushMessage`) shows the notification the payload describes.
  */
+import { join } from 'node:path'
+import { chromium } from '@playwright/test'
 import { test, expect } from './fixtures'
 
 test('installable, the worker caches the shell and never the API, and a push shows its notification', async ({ page, served, context }) => {
@@ -64,4 +66,27 @@ test('installable, the worker caches the shell and never the API, and a push sho
       )
     )
     .toEqual([{ title: 'claude-1 asks to use Bash', body: '[muse] git push --force', tag: 'approval:evt_1' }])
+})
+
+test('in a real profile (not incognito) nothing stands in the way of installing it, at phone size', async ({ served, workDir }, info) => {
+  const ctx = await chromium.launchPersistentContext(join(workDir, 'profile'), {
+    ...info.project.use.launchOptions,
+    viewport: { width: 390, height: 844 }
+  })
+  try {
+    const page = ctx.pages()[0] ?? (await ctx.newPage())
+    await page.goto(served.openUrl)
+    await page.evaluate(async () => void (await navigator.serviceWorker.ready))
+    const cdp = await ctx.newCDPSession(page)
+    const errors = async () =>
+      ((await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: { errorId: string }[] }).installabilityErrors.map(
+        (e) => e.errorId
+      )
+    await expect.poll(errors).toEqual([])
+    // the installed app opens on the needs-you queue
+    await page.goto(`${served.baseUrl.replace(/\/$/, '')}/#/needs`)
+    await expect(page.getByTestId('screen-needs')).toBeVisible()
+  } finally {
+    await ctx.close()
+  }
 })

@@ -13,6 +13,8 @@ export interface GeminiStandIn {
   url: string
   /** The `functionResponse.response` objects the CLI sent back, in order. */
   responses: Record<string, unknown>[]
+  /** How many replies of the conversation itself were answered (the routing classifier's JSON calls aside). */
+  turns(): number
   close(): Promise<void>
 }
 
@@ -30,6 +32,7 @@ export const GEMINI_USAGE = {
 /** Starts the stand-in; `command` is the shell command the scripted model runs. */
 export async function startGeminiStandIn(command: string): Promise<GeminiStandIn> {
   const responses: Record<string, unknown>[] = []
+  let turns = 0
   const server = await serveLocal((req, body, res) => {
     if (req.method !== 'POST' || !/:(stream)?generateContent/i.test(req.url ?? '')) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":404,"message":"not here"}}')
@@ -42,12 +45,13 @@ export async function startGeminiStandIn(command: string): Promise<GeminiStandIn
     }
     const back = (parsed.contents ?? []).flatMap((c) => c.parts ?? []).filter((p) => p.functionResponse)
     for (const p of back.slice(responses.length)) responses.push(p.functionResponse!.response ?? {})
-    const part =
-      parsed.generationConfig?.responseMimeType === 'application/json'
-        ? { text: JSON.stringify({ complexity_reasoning: 'simple', complexity_score: 10 }) }
-        : back.length === 0 && body.includes('run_shell_command')
-          ? { functionCall: { name: 'run_shell_command', args: { command, description: 'Create the marker file' } } }
-          : { text: 'Finished.' }
+    const classifier = parsed.generationConfig?.responseMimeType === 'application/json'
+    if (!classifier) turns++
+    const part = classifier
+      ? { text: JSON.stringify({ complexity_reasoning: 'simple', complexity_score: 10 }) }
+      : back.length === 0 && body.includes('run_shell_command')
+        ? { functionCall: { name: 'run_shell_command', args: { command, description: 'Create the marker file' } } }
+        : { text: 'Finished.' }
     const chunk = {
       candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
       usageMetadata: GEMINI_USAGE
@@ -55,5 +59,5 @@ export async function startGeminiStandIn(command: string): Promise<GeminiStandIn
     if (req.url!.includes('alt=sse')) res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`data: ${JSON.stringify(chunk)}\n\n`)
     else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(chunk))
   })
-  return { url: `http://127.0.0.1:${server.port}`, responses, close: server.close }
+  return { url: `http://127.0.0.1:${server.port}`, responses, turns: () => turns, close: server.close }
 }

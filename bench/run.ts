@@ -24,6 +24,7 @@ import { presenceFigures } from './presence-bench'
 import { receiptHookFigures, sessionHookFigures } from './session-hook-bench'
 import { safeWriteFigures } from './write-bench'
 import { usageFigures } from './usage-bench'
+import { faultsFigures } from './faults-bench'
 
 /** The repository root: the nearest folder above this file holding package.json (works bundled too). */
 function repoRoot(): string {
@@ -166,7 +167,8 @@ async function main(): Promise<void> {
         }
       ],
       ['diff-view', () => diffViewFigures(ROOT)],
-      ['usage', () => usageFigures(work)]
+      ['usage', () => usageFigures(work)],
+      ['faults', () => faultsFigures(BIN, work)]
     ]
     // MUSTER_BENCH_ONLY=fleet,patch measures those groups only (while working on one figure)
     const only = process.env.MUSTER_BENCH_ONLY?.split(',').map((g) => g.trim())

@@ -52,3 +52,25 @@ test('the device list shows each device and revokes one after asking', async ({ 
   const { devices } = await call<{ devices: { name: string }[] }>(request, served, 'push.devices', {})
   expect(devices.map((d) => d.name)).toEqual(['iPad \u202eevil'])
 })
+
+test('subscribing this browser: subscribed with its push service, or a clear refusal and nothing stored', async ({
+  page,
+  served,
+  context,
+  request
+}) => {
+  await context.grantPermissions(['notifications'])
+  await page.goto(served.openUrl.replace(/\/?\?/, '/?') + '#/settings')
+  await page.evaluate(async () => void (await navigator.serviceWorker.ready))
+  await page.getByTestId('push-name').fill('this laptop')
+  await page.getByTestId('push-subscribe').click()
+  const panel = page.getByTestId('push-panel')
+  // Chromium without a push service of its own (an incognito profile, no vendor keys) refuses;
+  // a browser with one subscribes
+  await expect(
+    panel.getByTestId('push-device').or(panel.getByText(/^This browser could not subscribe with its push service: .+/))
+  ).toBeVisible()
+  const { devices } = await call<{ devices: { name: string }[] }>(request, served, 'push.devices', {})
+  if (await panel.getByTestId('push-device').count()) expect(devices.map((d) => d.name)).toEqual(['this laptop'])
+  else expect(devices).toEqual([])
+})

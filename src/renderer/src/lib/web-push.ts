@@ -9,7 +9,10 @@ const THIS_DEVICE = 'muster.push.device'
 
 /** Why this page cannot subscribe, or null when it can. */
 export function pushUnavailable(): string | null {
-  if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window))
+  // the desktop app's page (app://) has the APIs but no service worker of Muster's; plain HTTP on
+  // the LAN is not a secure context, where browsers offer neither
+  const served = location.protocol === 'https:' || location.protocol === 'http:'
+  if (!served || !window.isSecureContext || !('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window))
     return 'Push needs Muster in a browser (muster serve over HTTPS, or on localhost); the desktop app shows its own notifications'
   if (Notification.permission === 'denied') return 'Notifications are blocked for this page: allow them in the browser’s site settings'
   return null
@@ -59,7 +62,12 @@ export async function subscribeThisBrowser(publicKey: string): Promise<PushSubsc
     await sub.unsubscribe()
     sub = null
   }
-  sub ??= await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key })
+  try {
+    sub ??= await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key })
+  } catch (err) {
+    // the browser's own words ("Registration failed - push service not available") after what was tried
+    throw new Error(`This browser could not subscribe with its push service: ${(err as Error).message}`)
+  }
   return sub.toJSON()
 }
 

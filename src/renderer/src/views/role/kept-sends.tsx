@@ -7,6 +7,7 @@ import { GitMerge, Trash2 } from 'lucide-react'
 import type { KeptEdit } from '../../../../shared/api'
 import { useKept, useKeptDiscard, useKeptMerge } from '../../api/queries'
 import { useToastStore } from '../../stores/toast-store'
+import { ActionButton } from '../../components/action-button'
 import { RelativeTime } from '../../components/relative-time'
 
 /** The kept sends of one role file, or nothing when there are none. */
@@ -30,6 +31,18 @@ function KeptSend({ kept }: { kept: KeptEdit }) {
   const busy = merge.isPending || discard.isPending
   const input = { project: kept.project, name: kept.name }
   const more = kept.missing - kept.preview.length
+  const failed = (err: Error): void => push('error', err.message)
+  const discardIt = (): void =>
+    discard.mutate(input, { onSuccess: () => push('info', `Deleted the kept copy of ${kept.file}`), onError: failed })
+  const mergeBack = (): void =>
+    merge.mutate(input, {
+      onSuccess: (r) =>
+        push(
+          'info',
+          r.restored ? `Merged ${r.restored} line${r.restored === 1 ? '' : 's'} back into ${r.file}` : `${r.file} had every line already`
+        ),
+      onError: failed
+    })
   return (
     <div className="rv-kept-item" data-testid="kept-send" data-name={kept.name}>
       <p className="rv-kept-title">
@@ -51,40 +64,12 @@ function KeptSend({ kept }: { kept: KeptEdit }) {
         <span className="rv-kept-name mono ellipsis muted" title={`.muse/${kept.name}`}>
           .muse/{kept.name}
         </span>
-        <button
-          type="button"
-          className="btn"
-          disabled={busy}
-          data-testid="kept-discard"
-          onClick={() =>
-            discard.mutate(input, {
-              onSuccess: () => push('info', `Deleted the kept copy of ${kept.file}`),
-              onError: (err) => push('error', err.message)
-            })
-          }
-        >
-          <Trash2 size={14} aria-hidden /> Discard
-        </button>
-        <button
-          type="button"
-          className="btn btn-primary"
-          disabled={busy}
-          data-testid="kept-merge"
-          onClick={() =>
-            merge.mutate(input, {
-              onSuccess: (r) =>
-                push(
-                  'info',
-                  r.restored
-                    ? `Merged ${r.restored} line${r.restored === 1 ? '' : 's'} back into ${r.file}`
-                    : `${r.file} had every line already`
-                ),
-              onError: (err) => push('error', err.message)
-            })
-          }
-        >
-          <GitMerge size={14} aria-hidden /> Merge back
-        </button>
+        <ActionButton icon={Trash2} disabled={busy} testId="kept-discard" onClick={discardIt}>
+          Discard
+        </ActionButton>
+        <ActionButton icon={GitMerge} className="btn btn-primary" disabled={busy} testId="kept-merge" onClick={mergeBack}>
+          Merge back
+        </ActionButton>
       </div>
     </div>
   )

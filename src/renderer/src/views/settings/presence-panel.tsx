@@ -20,6 +20,8 @@ import {
 } from '../../../../shared/approvals/presence'
 import { hashParams } from '../../../../shared/links'
 import { useEnrol, usePresence, useRemoveAuthenticator, useSetPolicy } from '../../api/presence-queries'
+import { SubmitButton } from '../../components/action-button'
+import { TextField } from '../../components/form-field'
 import { ErrorState, InlineError, LoadingState } from '../../components/state-views'
 import { Visible } from '../../components/visible'
 import { useHash } from '../../lib/muse-route'
@@ -204,27 +206,24 @@ export function PresencePanel() {
           enrol.mutate({ name: name.trim() || 'authenticator' }, { onSuccess: () => setName('') })
         }}
       >
-        <div className="field field-grow">
-          <label htmlFor={`${id}-name`}>Name</label>
-          <input
-            id={`${id}-name`}
-            className="input"
-            value={name}
-            maxLength={80}
-            placeholder="phone, YubiKey, this laptop"
-            onChange={(e) => setName(e.target.value)}
-            data-testid="presence-name"
-          />
-        </div>
-        <button
-          type="submit"
+        <TextField
+          label="Name"
+          fieldClass="field-grow"
+          value={name}
+          onChange={setName}
+          maxLength={80}
+          placeholder="phone, YubiKey, this laptop"
+          testId="presence-name"
+        />
+        <SubmitButton
+          busy={enrol.isPending}
+          icon={Plus}
           className={`btn field-submit${asked === 'enrol' ? ' btn-primary' : ''}`}
           disabled={busy || !!unavailable}
-          data-testid="presence-enrol"
+          testId="presence-enrol"
         >
-          {enrol.isPending ? <LoaderCircle size={14} className="spin" aria-hidden /> : <Plus size={14} aria-hidden />}
           {enrolled ? 'Enrol another' : 'Enrol an authenticator'}
-        </button>
+        </SubmitButton>
       </form>
       {enrolled > 0 && <p className="hint">Another authenticator joins only with the presence of one already enrolled.</p>}
       <InlineError error={enrol.error ?? remove.error} />

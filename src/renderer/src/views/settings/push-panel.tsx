@@ -3,9 +3,11 @@
  * (approvals first), each with its name, when it last subscribed and how its last message went, and
  * Revoke; and, in a browser that can, subscribing this one.
  */
-import { useId, useState } from 'react'
-import { BellRing, LoaderCircle, Smartphone } from 'lucide-react'
+import { useState } from 'react'
+import { BellRing, Smartphone } from 'lucide-react'
 import { usePushDevices, useRevokeDevice, useSubscribeThis } from '../../api/push-queries'
+import { SubmitButton } from '../../components/action-button'
+import { TextField } from '../../components/form-field'
 import { ErrorState, InlineError, LoadingState } from '../../components/state-views'
 import { Visible } from '../../components/visible'
 import { useNow } from '../../hooks/use-now'
@@ -19,7 +21,6 @@ export function PushPanel() {
   const subscribe = useSubscribeThis()
   const revoke = useRevokeDevice()
   const now = useNow()
-  const id = useId()
   const [name, setName] = useState('')
   const [confirming, setConfirming] = useState<string | null>(null)
   const unavailable = pushUnavailable()
@@ -77,22 +78,18 @@ export function PushPanel() {
             subscribe.mutate({ name: name.trim() || 'this browser' }, { onSuccess: () => setName('') })
           }}
         >
-          <div className="field field-grow">
-            <label htmlFor={`${id}-name`}>Device name</label>
-            <input
-              id={`${id}-name`}
-              className="input"
-              value={name}
-              maxLength={80}
-              placeholder="phone, tablet"
-              onChange={(e) => setName(e.target.value)}
-              data-testid="push-name"
-            />
-          </div>
-          <button type="submit" className="btn field-submit" disabled={subscribe.isPending} data-testid="push-subscribe">
-            {subscribe.isPending ? <LoaderCircle size={14} className="spin" aria-hidden /> : <BellRing size={14} aria-hidden />}
+          <TextField
+            label="Device name"
+            fieldClass="field-grow"
+            value={name}
+            onChange={setName}
+            maxLength={80}
+            placeholder="phone, tablet"
+            testId="push-name"
+          />
+          <SubmitButton busy={subscribe.isPending} icon={BellRing} className="btn field-submit" testId="push-subscribe">
             {mine && devices.some((d) => d.id === mine) ? 'Renew this browser' : 'Notify this browser'}
-          </button>
+          </SubmitButton>
         </form>
       )}
       <InlineError error={subscribe.error ?? revoke.error} />

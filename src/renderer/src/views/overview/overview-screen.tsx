@@ -18,6 +18,7 @@ import { NeedsPanel } from './needs-panel'
 import { PresenceBanner } from './presence-banner'
 import { SessionsPanel } from './sessions-panel'
 import { GatesPanel } from './gates-panel'
+import { UsagePanel } from './usage-panel'
 import { FirstRun } from './first-run'
 import { useAttention, useCrossFileLint } from './attention'
 import type { CardFinding } from './findings-list'
@@ -119,6 +120,7 @@ export function OverviewScreen() {
             <NeedsPanel />
             <SessionsPanel />
             <GatesPanel />
+            <UsagePanel />
             <HubSection />
           </div>
         </>
@@ -127,6 +129,7 @@ export function OverviewScreen() {
           <NeedsPanel />
           <SessionsPanel />
           <GatesPanel />
+          <UsagePanel />
           {totals && <FleetTotalsStrip totals={totals} />}
           <HubSection />
           {fleet.isError && (

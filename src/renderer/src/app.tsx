@@ -28,6 +28,7 @@ const TimelineScreen = lazy(() => import('./views/timeline/timeline-screen').the
 const PatchesScreen = lazy(() => import('./views/patches/patches-screen').then((m) => ({ default: m.PatchesScreen })))
 const NotesScreen = lazy(() => import('./views/notes/notes-screen').then((m) => ({ default: m.NotesScreen })))
 const ConnectScreen = lazy(() => import('./views/connect/connect-screen').then((m) => ({ default: m.ConnectScreen })))
+const UsageScreen = lazy(() => import('./views/usage/usage-screen').then((m) => ({ default: m.UsageScreen })))
 const ApprovalsScreen = lazy(() => import('./views/approvals/approvals-screen').then((m) => ({ default: m.ApprovalsScreen })))
 // the first screen's chunk is asked for while the entry runs, beside React's first render
 const opening = useUiStore.getState().screen
@@ -50,6 +51,8 @@ function Screen({ id }: { id: ScreenId }) {
       return <NotesScreen />
     case 'approvals':
       return <ApprovalsScreen />
+    case 'usage':
+      return <UsageScreen />
     case 'settings':
       return <SettingsScreen />
     case 'connect':

@@ -1,8 +1,9 @@
 /** The screens of the app shell, in sidebar order. */
-import { Activity, FileDiff, LayoutGrid, Send, Settings, ShieldCheck, StickyNote, type LucideIcon } from 'lucide-react'
+import { Activity, ChartColumn, FileDiff, LayoutGrid, Send, Settings, ShieldCheck, StickyNote, type LucideIcon } from 'lucide-react'
 
 /** Identifier of a screen; also its hash route (`#/overview`). */
-export type ScreenId = 'overview' | 'directives' | 'timeline' | 'patches' | 'approvals' | 'notes' | 'settings' | 'needs' | 'connect'
+export type ScreenId =
+  'overview' | 'directives' | 'timeline' | 'patches' | 'approvals' | 'notes' | 'usage' | 'settings' | 'needs' | 'connect'
 
 /** A sidebar entry: label, icon and keyboard shortcuts (`g <letter>` and a digit). */
 export interface ScreenDef {
@@ -25,7 +26,8 @@ export const SCREENS: readonly ScreenDef[] = [
   { id: 'patches', label: 'Patches', icon: FileDiff, chord: 'p', digit: 4, ready: true },
   { id: 'approvals', label: 'Approvals', icon: ShieldCheck, chord: 'a', digit: 5, ready: true },
   { id: 'notes', label: 'Notes', icon: StickyNote, chord: 'n', digit: 6, ready: true },
-  { id: 'settings', label: 'Settings', icon: Settings, chord: 's', digit: 7, ready: true }
+  { id: 'usage', label: 'Usage', icon: ChartColumn, chord: 'u', digit: 7, ready: true },
+  { id: 'settings', label: 'Settings', icon: Settings, chord: 's', digit: 8, ready: true }
 ]
 
 /** Screens without a sidebar entry: their title and the entry they highlight. */

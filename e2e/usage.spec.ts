@@ -408,7 +408,13 @@ test('screenshots of the Overview and the Usage screen at every size in both the
           return Math.max(document.documentElement.scrollWidth - window.innerWidth, main.scrollWidth - main.clientWidth)
         })
         if (sideways > 0) problems.push(`${name} ${size.name} ${scheme}: scrolls sideways by ${sideways}px`)
-        await page.screenshot({ path: `e2e/artifacts/usage/${name}-${size.width}-${scheme}.png`, fullPage: name === 'usage' })
+        await page.screenshot({ path: `e2e/artifacts/usage/${name}-${size.width}-${scheme}.png` })
+        if (name === 'usage') {
+          // below the fold (the main column scrolls, not the page): the budgets and the harnesses
+          await page.getByTestId('usage-harnesses').scrollIntoViewIfNeeded()
+          await settled(page)
+          await page.screenshot({ path: `e2e/artifacts/usage/usage-budgets-${size.width}-${scheme}.png` })
+        }
         if (name === 'overview') {
           await page.getByTestId('usage-panel').scrollIntoViewIfNeeded()
           await settled(page)

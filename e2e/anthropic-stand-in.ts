@@ -58,7 +58,7 @@ export const ANTHROPIC_USAGE = {
  * Starts the stand-in; `script` is the Bash command the scripted model asks to run, or the tool
  * calls it asks for in turn.
  */
-export function startAnthropicStandIn(script: string | ToolStep[]): Promise<AnthropicStandIn> {
+export function startAnthropicStandIn(script: string | ToolStep[], opts: { perPrompt?: boolean } = {}): Promise<AnthropicStandIn> {
   const steps: ToolStep[] =
     typeof script === 'string' ? [{ name: 'Bash', input: { command: script, description: 'Create the marker file' } }] : script
   const toolResults: ToolResult[] = []
@@ -95,12 +95,17 @@ export function startAnthropicStandIn(script: string | ToolStep[]): Promise<Anth
           usage: { ...ANTHROPIC_USAGE.start, output_tokens: 1 }
         }
       })
-      const step = steps[results.length]
+      // perPrompt: each new prompt of the session takes the next step, and a tool's result ends the turn
+      const isResult = (m: { content: unknown } | undefined): boolean =>
+        Array.isArray(m?.content) && (m.content as Block[]).some((b) => b.type === 'tool_result')
+      const prompts = parsed.messages.filter((m) => m.role === 'user' && !isResult(m)).length
+      const at = opts.perPrompt ? (isResult(parsed.messages.at(-1)) ? -1 : prompts - 1) : results.length
+      const step = at >= 0 ? steps[at] : undefined
       if (step) {
         send('content_block_start', {
           type: 'content_block_start',
           index: 0,
-          content_block: { type: 'tool_use', id: toolUseId(results.length), name: step.name, input: {} }
+          content_block: { type: 'tool_use', id: toolUseId(at), name: step.name, input: {} }
         })
         send('content_block_delta', {
           type: 'content_block_delta',
@@ -118,7 +123,7 @@ export function startAnthropicStandIn(script: string | ToolStep[]): Promise<Anth
         send('content_block_delta', {
           type: 'content_block_delta',
           index: 0,
-          delta: { type: 'text_delta', text: results.at(-1)!.is_error ? 'The command was not run.' : 'Done.' }
+          delta: { type: 'text_delta', text: results.at(-1)?.is_error ? 'The command was not run.' : 'Done.' }
         })
         send('content_block_stop', { type: 'content_block_stop', index: 0 })
         send('message_delta', {

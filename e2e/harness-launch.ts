@@ -40,6 +40,8 @@ export interface ClaudeRunOptions {
   install?: readonly string[]
   /** Where Claude Code writes its debug log (`--debug-file`: each hook's command, status and stderr). */
   debugFile?: string
+  /** A session that lives on between turns: prompts come as stream-json on stdin (`HarnessRun.write`). */
+  stream?: boolean
 }
 
 /** Claude Code's working directory in `runClaude` (paths outside it are asked about whatever the rules say). */
@@ -85,21 +87,21 @@ export function runClaude(served: Served, workDir: string, standIn: AnthropicSta
     writeFileSync(settings, JSON.stringify(parsed, null, 2))
   }
   opts.fault?.()
+  const mode = opts.stream
+    ? ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose']
+    : ['Create the marker file.', '--output-format', 'json']
   return startHarness(
     CLAUDE,
-    [
-      '-p',
-      'Create the marker file.',
-      '--output-format',
-      'json',
-      '--settings',
-      settings,
-      ...(opts.debugFile ? ['--debug-file', opts.debugFile] : [])
-    ],
+    ['-p', ...mode, '--settings', settings, ...(opts.debugFile ? ['--debug-file', opts.debugFile] : [])],
     project,
-    claudeEnv(home, standIn.url)
+    claudeEnv(home, standIn.url),
+    !!opts.stream
   )
 }
+
+/** A prompt as a stream-json line for a `runClaude(…, { stream: true })` session. */
+export const claudePrompt = (text: string): string =>
+  JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text }] } }) + '\n'
 
 /** Writes Codex's config (the stand-in as its provider), installs Muster's hook, starts Codex. */
 export function runCodex(

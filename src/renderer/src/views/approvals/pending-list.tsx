@@ -70,6 +70,11 @@ function Row({ item, selected, style, onSelect }: { item: ApprovalItem; selected
           <Chip tone="accent" title="a test request from the Connect screen or muster connect --test: nothing runs either way">
             test
           </Chip>
+        )}
+        {item.budget && (
+          <Chip tone="warning" title={`held: over budget ${item.budget.label}`}>
+            over budget
+          </Chip>
         )}{' '}
         <Visible text={displaySummary(item, true)} />
         {item.forged.length > 0 && (

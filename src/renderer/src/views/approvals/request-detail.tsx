@@ -3,9 +3,9 @@
  * call, and the decision: approve or deny with an optional reason, approve every identical
  * request, or approve and always allow (the proposed rule is shown before it is saved).
  */
-import { threadLink } from '../../../../shared/links'
+import { threadLink, usageLink } from '../../../../shared/links'
 import { useState, type RefObject } from 'react'
-import { AlarmClock, Check, ChevronRight, CopyCheck, Fingerprint, FlaskConical, ShieldAlert, ShieldPlus, X } from 'lucide-react'
+import { AlarmClock, Check, ChevronRight, CopyCheck, Fingerprint, FlaskConical, Gauge, ShieldAlert, ShieldPlus, X } from 'lucide-react'
 import type { RuleSpec } from '../../../../shared/approvals/allow-rules'
 import type { ApprovalItem } from '../../../../shared/api'
 import { ActionButton } from '../../components/action-button'
@@ -193,6 +193,22 @@ export function RequestDetail({
             <span>Needs your presence: every allow is confirmed with your authenticator</span>
           )}
           {presenceUnavailable() && <span className="text-error">{presenceUnavailable()}.</span>}
+        </p>
+      )}
+      {item.budget && (
+        <p className="appr-declined appr-budget" data-testid="budget-hold">
+          <Gauge size={14} aria-hidden />
+          <span>
+            Held: over budget <Visible text={item.budget.label} /> (
+            {item.budget.limit_tokens !== null
+              ? `${item.budget.used_tokens.toLocaleString('en-US')} tokens used`
+              : `$${(item.budget.used_usd ?? 0).toFixed(2)} used, an estimate`}
+            ).{' '}
+            {item.budget.rule_id !== null
+              ? 'A rule allows this call: it runs once you raise the budget or let the session go on, or decide here.'
+              : 'Decide here, or raise the budget.'}{' '}
+            <a href={usageLink(item.budget.id)}>Budgets</a>
+          </span>
         </p>
       )}
       {item.rule_declined && (

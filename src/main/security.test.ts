@@ -79,6 +79,9 @@ describe('CSP', () => {
       'img-src': ["'self'", 'data:'],
       'font-src': ["'self'", 'data:'],
       'connect-src': ["'self'"],
+      // the installable web app: its service worker and manifest from the app itself only
+      'worker-src': ["'self'"],
+      'manifest-src': ["'self'"],
       'object-src': ["'none'"],
       'base-uri': ["'none'"],
       'form-action': ["'none'"],

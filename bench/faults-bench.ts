@@ -20,8 +20,8 @@ import {
   writeSync
 } from 'node:fs'
 import { join } from 'node:path'
-import { createHub, HUB_FILENAME } from '../src/core/hub/store/schema'
-import { appendEvent } from '../src/core/hub/store/writer'
+import { HUB_FILENAME } from '../src/core/hub/store/schema'
+import { madeHub, numberedBodies } from '../test/helpers/made-hub'
 import { callServe, startServe, type ServeProcess } from '../test/helpers/serve-process'
 import { median, type Figure } from './report'
 
@@ -69,22 +69,11 @@ async function shutdownDuringSend(bin: string, work: string, round: number): Pro
   return ms
 }
 
-/** A complete hub file made elsewhere (one file, no -wal) holding `n` events. */
-function madeHub(work: string, n: number, tag: string): string {
+/** A complete hub file of `n` events made in its own folder of `work`. */
+function madeHubIn(work: string, n: number, tag: string): string {
   const dir = join(work, `made-${tag}`)
   mkdirSync(dir, { recursive: true })
-  const hub = createHub(dir)
-  for (let i = 0; i < n; i++)
-    appendEvent(hub.db, hub.replicaId, {
-      type: 'chat.message',
-      stream: 'project/x',
-      room: 'rooms',
-      from_agent: 'other',
-      body: `${tag} ${i}`
-    })
-  hub.db.pragma('wal_checkpoint(TRUNCATE)')
-  hub.close()
-  return join(dir, HUB_FILENAME)
+  return madeHub(dir, numberedBodies(n, tag))
 }
 
 /** Polls appends and lists until both answer 200: ms since `t0`. */
@@ -116,15 +105,15 @@ async function hubRecovery(bin: string, work: string): Promise<{ series: number;
     const append = (body: string) =>
       callServe(serve.port, TOKEN, 'hub.append', { palace, type: 'chat.message', stream: 'project/x', room: 'rooms', body })
     for (let i = 0; i < 40; i++) await append(`first ${i} ${'x'.repeat(300)}`)
-    const backup = madeHub(work, 80, 'backup')
+    const backup = madeHubIn(work, 80, 'backup')
     const faults: (() => void)[] = [
       () => unlinkSync(file),
       () => {
-        copyFileSync(madeHub(work, 50, 'replacement'), `${file}.new`)
+        copyFileSync(madeHubIn(work, 50, 'replacement'), `${file}.new`)
         renameSync(`${file}.new`, file)
       },
       () => truncateSync(file, 0),
-      () => copyFileSync(madeHub(work, 60, 'refill'), file),
+      () => copyFileSync(madeHubIn(work, 60, 'refill'), file),
       () => {
         const fd = openSync(file, 'r+')
         writeSync(fd, Buffer.from('not sqlite at all'), 0, 17, 0)

@@ -12,9 +12,10 @@ import { ANTHROPIC_USAGE, startAnthropicStandIn } from './anthropic-stand-in'
 import { test, expect } from './fixtures'
 import { claudeProject, CODEX, GEMINI, runClaude, runCodex, runGemini } from './harness-launch'
 import { GEMINI_USAGE, startGeminiStandIn } from './gemini-stand-in'
-import { CLAUDE, markerRunner, musterInstall, openRequest } from './harness-run'
+import { CLAUDE, markerRunner, musterInstall, openRequest, type HarnessRun } from './harness-run'
 import { RESPONSES_USAGE, startResponsesStandIn } from './responses-stand-in'
 import type { Served } from './fixtures'
+import type { Page } from '@playwright/test'
 
 interface Row {
   key: string
@@ -73,77 +74,65 @@ test('Claude Code: the session total equals the tokens the model stand-in report
   }
 })
 
-// the lifecycle hooks beside the gate: the session hook's worker reads the rollout at each turn's end
+/** Muster's lifecycle hooks for `harness` in its settings file `settings`, beside the gate: the session hook's worker reads the records at each turn's end. */
+const sessionHooks = (served: Served, harness: string, agent: string, settings: string): void =>
+  musterInstall(served, ['session-hook', 'install', '--harness', harness, '--agent', agent, '--settings', settings])
+
 const codexRun = markerRunner('codex-project', startResponsesStandIn, (served, workDir, standIn) =>
-  runCodex(served, workDir, standIn, 'exec', () =>
-    musterInstall(served, [
-      'session-hook',
-      'install',
-      '--harness',
-      'codex',
-      '--agent',
-      'e2e-codex',
-      '--settings',
-      join(workDir, 'codex-home', 'hooks.json')
-    ])
+  runCodex(served, workDir, standIn, 'exec', () => sessionHooks(served, 'codex', 'e2e-codex', join(workDir, 'codex-home', 'hooks.json')))
+)
+const geminiRun = markerRunner('gemini-project', startGeminiStandIn, (served, workDir, standIn) =>
+  runGemini(served, workDir, standIn, () =>
+    sessionHooks(served, 'gemini', 'e2e-gemini', join(workDir, 'gemini-user', '.gemini', 'settings.json'))
   )
 )
+
+/** Each reply's tokens in Muster's kinds: OpenAI and Gemini count cached prompt tokens inside the prompt's count (Muster's input is what was read fresh), Gemini its thoughts apart. */
+const CODEX_REPLY = {
+  input: RESPONSES_USAGE.input_tokens - RESPONSES_USAGE.input_tokens_details.cached_tokens,
+  output: RESPONSES_USAGE.output_tokens,
+  cache_write: 0,
+  cache_read: RESPONSES_USAGE.input_tokens_details.cached_tokens
+}
+const GEMINI_REPLY = {
+  input: GEMINI_USAGE.promptTokenCount - GEMINI_USAGE.cachedContentTokenCount,
+  output: GEMINI_USAGE.candidatesTokenCount + GEMINI_USAGE.thoughtsTokenCount,
+  cache_write: 0,
+  cache_read: GEMINI_USAGE.cachedContentTokenCount
+}
+
+/** Approves the run's one call in the dashboard; once the harness is done, its only session must hold `perReply` times the replies. */
+async function approvedSessionTotals(
+  page: Page,
+  served: Served,
+  run: { marker: string; harness: HarnessRun },
+  who: { agent: string; harness: string },
+  replies: () => number,
+  perReply: Row['tokens']
+): Promise<void> {
+  await openRequest(page, served, who.agent, run.marker, who.harness)
+  await page.getByTestId('approve').click()
+  const out = await run.harness.done
+  expect(out.code, out.out).toBe(0)
+  const n = replies()
+  expect(n).toBeGreaterThanOrEqual(2)
+  const expected = Object.fromEntries(Object.entries(perReply).map(([k, v]) => [k, v * n]))
+  await expect.poll(() => onlySession(served, who.harness)?.tokens ?? null, { timeout: 60_000 }).toEqual(expected)
+}
 
 test('codex exec: the session total equals the tokens the Responses stand-in reported', async ({ page, demo, workDir }) => {
   test.skip(!existsSync(CODEX), 'Codex CLI absent (.cache/codex: filled by .ci/run): skipping the real-harness e2e')
   test.setTimeout(240_000)
-  await codexRun(demo, workDir, 'usage', async ({ marker, standIn, harness: codex }) => {
-    await openRequest(page, demo, 'e2e-codex', marker, 'codex')
-    await page.getByTestId('approve').click()
-    const out = await codex.done
-    expect(out.code, out.out).toBe(0)
-    const replies = standIn.calls()
-    expect(replies).toBeGreaterThanOrEqual(2)
-    // OpenAI counts cached prompt tokens inside input_tokens: Muster's input is what was read fresh
-    const u = RESPONSES_USAGE
-    const expected = {
-      input: (u.input_tokens - u.input_tokens_details.cached_tokens) * replies,
-      output: u.output_tokens * replies,
-      cache_write: 0,
-      cache_read: u.input_tokens_details.cached_tokens * replies
-    }
-    await expect.poll(() => onlySession(demo, 'codex')?.tokens ?? null, { timeout: 60_000 }).toEqual(expected)
-  })
-})
-
-const geminiRun = markerRunner('gemini-project', startGeminiStandIn, (served, workDir, standIn) =>
-  runGemini(served, workDir, standIn, () =>
-    musterInstall(served, [
-      'session-hook',
-      'install',
-      '--harness',
-      'gemini',
-      '--agent',
-      'e2e-gemini',
-      '--settings',
-      join(workDir, 'gemini-user', '.gemini', 'settings.json')
-    ])
+  await codexRun(demo, workDir, 'usage', (run) =>
+    approvedSessionTotals(page, demo, run, { agent: 'e2e-codex', harness: 'codex' }, () => run.standIn.calls(), CODEX_REPLY)
   )
-)
+})
 
 test('gemini -p: the session total equals the tokens the Gemini API stand-in reported', async ({ page, demo, workDir }) => {
   test.skip(!existsSync(GEMINI), 'Gemini CLI absent (.cache/gemini-cli: filled by .ci/run): skipping the real-harness e2e')
   test.setTimeout(240_000)
-  await geminiRun(demo, workDir, 'usage', async ({ marker, standIn, harness: gemini }) => {
-    await openRequest(page, demo, 'e2e-gemini', marker, 'gemini')
-    await page.getByTestId('approve').click()
-    const out = await gemini.done
-    expect(out.code, out.out).toBe(0)
-    const turns = standIn.turns()
-    expect(turns).toBeGreaterThanOrEqual(2)
-    // Gemini counts cached prompt tokens inside promptTokenCount, thoughts apart from candidates
-    const u = GEMINI_USAGE
-    const expected = {
-      input: (u.promptTokenCount - u.cachedContentTokenCount) * turns,
-      output: (u.candidatesTokenCount + u.thoughtsTokenCount) * turns,
-      cache_write: 0,
-      cache_read: u.cachedContentTokenCount * turns
-    }
-    await expect.poll(() => onlySession(demo, 'gemini')?.tokens ?? null, { timeout: 60_000 }).toEqual(expected)
-  })
+  // the router's JSON calls are not in Gemini CLI's chat: the conversation's turns are
+  await geminiRun(demo, workDir, 'usage', (run) =>
+    approvedSessionTotals(page, demo, run, { agent: 'e2e-gemini', harness: 'gemini' }, () => run.standIn.turns(), GEMINI_REPLY)
+  )
 })

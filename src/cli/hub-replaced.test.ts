@@ -8,6 +8,7 @@ import { tmpDir } from '../../test/helpers/tmp'
 import { builtCliOut } from '../../test/helpers/built-cli'
 import { createHub, HUB_FILENAME } from '../core/hub/store/schema'
 import { appendEvent } from '../core/hub/store/writer'
+import { madeHub, numberedBodies } from '../../test/helpers/made-hub'
 
 // The real `muster serve` process, built from the current sources (once per run).
 const CLI = join(builtCliOut(), 'muster.cjs')
@@ -60,16 +61,6 @@ function keep(palace: string): void {
   linkSync(join(palace, `${HUB_FILENAME}-wal`), join(palace, 'old.keep-wal'))
 }
 
-/** A complete hub file made elsewhere (one file, no -wal) holding `bodies`. */
-function madeHub(bodies: string[]): string {
-  const dir = tmpDir()
-  const hub = createHub(dir)
-  for (const body of bodies)
-    appendEvent(hub.db, hub.replicaId, { type: 'chat.message', stream: 'project/x', room: 'rooms', from_agent: 'other', body })
-  hub.close()
-  return join(dir, HUB_FILENAME)
-}
-
 describe('muster serve: the hub file is the hub', () => {
   it('replaced by rename under load: every acknowledged append is in a hub file, none sent after the swap lands in the old one; the timeline follows', async () => {
     const palace = join(tmpDir(), 'palace')
@@ -77,7 +68,7 @@ describe('muster serve: the hub file is the hub', () => {
     expect((await append(palace, 'a1')).status).toBe(200)
     const file = join(palace, HUB_FILENAME)
     keep(palace) // the old file stays readable after the swap
-    const replacement = madeHub(['b1', 'b2'])
+    const replacement = madeHub(tmpDir(), ['b1', 'b2'])
     const acked: { body: string; afterSwap: boolean }[] = []
     let swapped = false
     const sends = Array.from({ length: 40 }, async (_, i) => {
@@ -120,7 +111,7 @@ describe('muster serve: the hub file is the hub', () => {
     expect(refused.body.error).toMatch(/was deleted while Muster had it open: writes are refused/)
     expect(bodiesIn(join(palace, 'old.keep'))).not.toContain('into-the-void')
     expect((await call('hub.list', { palace, order: 'asc', limit: 10 })).status).toBe(404)
-    renameSync(madeHub(['restored']), file)
+    renameSync(madeHub(tmpDir(), ['restored']), file)
     expect((await append(palace, 'after-restore')).status).toBe(200)
     expect(await timeline(palace)).toEqual(['restored', 'after-restore'])
   }, 60_000)
@@ -139,7 +130,7 @@ describe('muster serve: the hub file is the hub', () => {
     expect(statSync(file).size).toBe(0)
 
     // a complete hub again (copied in place: same inode), then a damaged page in its middle
-    renameSync(madeHub(Array.from({ length: 60 }, (_, i) => `restored ${i} ${'y'.repeat(400)}`)), file)
+    renameSync(madeHub(tmpDir(), numberedBodies(60, 'restored', 400)), file)
     expect((await append(palace, 'after-restore')).status).toBe(200)
     const fd = openSync(file, 'r+')
     writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, 4096 * 3)

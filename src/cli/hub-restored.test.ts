@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { builtCliOut } from '../../test/helpers/built-cli'
 import { dashboardOrigin } from '../../test/helpers/serve-process'
 import { tmpDir } from '../../test/helpers/tmp'
-import { createHub, HUB_FILENAME } from '../core/hub/store/schema'
-import { appendEvent } from '../core/hub/store/writer'
+import { HUB_FILENAME } from '../core/hub/store/schema'
+import { madeHub, numberedBodies } from '../../test/helpers/made-hub'
 
 const CLI = join(builtCliOut(), 'muster.cjs')
 const TOKEN = 'hub-restored-token-0123456789'
@@ -59,23 +59,6 @@ function other(file: string, code: string): void {
   if (r.status !== 0) throw new Error(r.stderr)
 }
 
-/** A complete hub file made elsewhere (one file, no -wal) holding `n` events. */
-function madeHub(n: number, tag: string): string {
-  const dir = tmpDir()
-  const hub = createHub(dir)
-  for (let i = 0; i < n; i++)
-    appendEvent(hub.db, hub.replicaId, {
-      type: 'chat.message',
-      stream: 'project/x',
-      room: 'rooms',
-      from_agent: 'other',
-      body: `${tag} ${i} ${'z'.repeat(300)}`
-    })
-  hub.db.pragma('wal_checkpoint(TRUNCATE)')
-  hub.close()
-  return join(dir, HUB_FILENAME)
-}
-
 describe('muster serve: a hub restored after a series of faults', () => {
   it('is reopened and takes appends and lists again, without a restart', async () => {
     const palace = join(tmpDir(), 'palace')
@@ -84,14 +67,17 @@ describe('muster serve: a hub restored after a series of faults', () => {
     const list = () => call('hub.list', { palace, order: 'asc', limit: 500 })
     for (let i = 0; i < 40; i++) expect((await append(`first ${i} ${'x'.repeat(300)}`)).status).toBe(200)
     const file = join(palace, HUB_FILENAME)
-    const backup = madeHub(80, 'backup')
+    const backup = madeHub(tmpDir(), numberedBodies(80, 'backup'))
 
     // each fault, by another process, with the service reading and writing between them
     const faults: [string, string][] = [
       ['delete', 'os.unlink(f)'],
-      ['replace', `shutil.copyfile(${JSON.stringify(madeHub(50, 'replacement'))}, f + '.new'); os.rename(f + '.new', f)`],
+      [
+        'replace',
+        `shutil.copyfile(${JSON.stringify(madeHub(tmpDir(), numberedBodies(50, 'replacement')))}, f + '.new'); os.rename(f + '.new', f)`
+      ],
       ['truncate', 'os.truncate(f, 0)'],
-      ['refill', `shutil.copyfile(${JSON.stringify(madeHub(60, 'refill'))}, f)`],
+      ['refill', `shutil.copyfile(${JSON.stringify(madeHub(tmpDir(), numberedBodies(60, 'refill')))}, f)`],
       ['corrupt header', "fd = os.open(f, os.O_RDWR); os.pwrite(fd, b'not sqlite at all', 0); os.close(fd)"],
       ['corrupt pages', "fd = os.open(f, os.O_RDWR); [os.pwrite(fd, b'\\xa5' * 4096, 4096 * p) for p in (2, 3, 5)]; os.close(fd)"]
     ]

@@ -447,3 +447,25 @@ test('live: a message a harness appends shows on the Overview and in its session
     '479k tokens · ~$0.56'
   )
 })
+
+test('an empty home: the Usage screen says nothing was recorded and how to set a budget, axe clean', async ({ page, served }) => {
+  await page.goto(served.openUrl + '#/usage')
+  await expect(page.getByTestId('screen-usage')).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByText('No usage recorded in this window')).toBeVisible()
+  await expect(page.getByText('No budgets')).toBeVisible()
+  await expect(page.getByTestId('usage-harnesses').locator('li[data-harness="claude-code"]')).toHaveAttribute('data-status', 'none-found')
+  // the Overview shows no usage panel until some usage was recorded
+  await page.evaluate(() => (window.location.hash = '#/overview'))
+  await expect(page.getByTestId('screen-overview')).toBeVisible()
+  await expect(page.getByTestId('usage-panel')).toHaveCount(0)
+  await page.evaluate(() => (window.location.hash = '#/usage'))
+  await expect(page.getByText('No budgets')).toBeVisible()
+  await settled(page)
+  expect(await seriousViolations(page)).toEqual([])
+  await page.screenshot({ path: 'e2e/artifacts/usage/usage-empty-1600-light.png' })
+  await page.setViewportSize({ width: 390, height: 844 })
+  await settled(page)
+  const sideways = await page.evaluate(() => document.getElementById('main')!.scrollWidth - document.getElementById('main')!.clientWidth)
+  expect(sideways).toBe(0)
+  await page.screenshot({ path: 'e2e/artifacts/usage/usage-empty-390-light.png' })
+})

@@ -1,7 +1,10 @@
 /** A table's header row from a list of columns: one `<th scope="col">` a column. */
 
-/** A column: its label, or its label and how it shows (numbers right-aligned, a label only for screen readers). */
-export type Column = string | { label: string; num?: boolean; srOnly?: boolean }
+/**
+ * A column: its label, or its label and how it shows (numbers right-aligned, a label only for
+ * screen readers, a class of the table's own for the header cell).
+ */
+export type Column = string | { label: string; num?: boolean; srOnly?: boolean; className?: string }
 
 /** The `<thead>` of a table with these columns, in order. */
 export function TableHead({ columns }: { columns: readonly Column[] }) {
@@ -9,9 +12,10 @@ export function TableHead({ columns }: { columns: readonly Column[] }) {
     <thead>
       <tr>
         {columns.map((c) => {
-          const { label, num, srOnly } = typeof c === 'string' ? { label: c } : c
+          const { label, num, srOnly, className } = typeof c === 'string' ? { label: c } : c
+          const classes = [num ? 'num' : '', className ?? ''].filter(Boolean).join(' ')
           return (
-            <th key={label} scope="col" className={num ? 'num' : undefined}>
+            <th key={label} scope="col" className={classes || undefined}>
               {srOnly ? <span className="sr-only">{label}</span> : label}
             </th>
           )

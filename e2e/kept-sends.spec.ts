@@ -38,7 +38,6 @@ test('a kept send: needs-you item → role page → Merge back puts the send int
   await expect(panel.getByTestId('kept-lines')).toHaveText(SEND)
   expect(await seriousViolations(page, '[data-testid="kept-sends"]')).toEqual([])
   // to look at: the panel on a phone and a desktop, in both themes (no colour transition mid-shot)
-  await page.addStyleTag({ content: '*, *::before, *::after { transition: none !important }' })
   for (const [w, h] of [
     [390, 844],
     [1280, 800]
@@ -46,7 +45,7 @@ test('a kept send: needs-you item → role page → Merge back puts the send int
     for (const scheme of ['light', 'dark'] as const) {
       await page.setViewportSize({ width: w, height: h })
       await page.emulateMedia({ colorScheme: scheme })
-      await page.screenshot({ path: `e2e/artifacts/kept-sends/role-${w}-${scheme}.png` })
+      await page.screenshot({ path: `e2e/artifacts/kept-sends/role-${w}-${scheme}.png`, animations: 'disabled' })
     }
   await page.getByTestId('kept-merge').click()
   await expect(page.getByTestId('kept-sends')).toHaveCount(0, { timeout: 20_000 })

@@ -5,6 +5,7 @@
  */
 import type { HarnessUsage, PriceTableInfo, UsageRow } from '../../../../shared/api'
 import { fullTokens } from '../../../../shared/usage/format'
+import { TableHead, type Column } from '../../components/table-head'
 import { Estimate } from '../../components/usage-figures'
 import { Visible } from '../../components/visible'
 
@@ -13,33 +14,34 @@ function dayName(day: string): string {
   return new Date(`${day}T12:00:00`).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric' })
 }
 
+/** The four kinds of tokens, hidden together when the card is narrow. */
+const KINDS = ['input', 'output', 'cache_write', 'cache_read'] as const
+const MODEL_COLUMNS: Column[] = [
+  'Model',
+  ...['Input', 'Output', 'Cache write', 'Cache read'].map((label) => ({ label, num: true, className: 'usage-kind' })),
+  { label: 'Tokens', num: true },
+  { label: 'Estimate', num: true }
+]
+const DAY_COLUMNS: Column[] = ['Day', { label: 'Sessions', num: true }, { label: 'Tokens', num: true }, { label: 'Estimate', num: true }]
+
+/** A row's cells of the four kinds of tokens. */
+function KindCells({ tokens }: { tokens: UsageRow['tokens'] }) {
+  return (
+    <>
+      {KINDS.map((k) => (
+        <td key={k} className="num usage-kind">
+          {fullTokens(tokens[k])}
+        </td>
+      ))}
+    </>
+  )
+}
+
 /** One row per model, most tokens first, with the window's total. */
 export function ModelTable({ rows, total, prices }: { rows: readonly UsageRow[]; total: UsageRow; prices: PriceTableInfo }) {
   return (
     <table className="usage-table usage-models" data-testid="usage-models">
-      <thead>
-        <tr>
-          <th scope="col">Model</th>
-          <th scope="col" className="num usage-kind">
-            Input
-          </th>
-          <th scope="col" className="num usage-kind">
-            Output
-          </th>
-          <th scope="col" className="num usage-kind">
-            Cache write
-          </th>
-          <th scope="col" className="num usage-kind">
-            Cache read
-          </th>
-          <th scope="col" className="num">
-            Tokens
-          </th>
-          <th scope="col" className="num">
-            Estimate
-          </th>
-        </tr>
-      </thead>
+      <TableHead columns={MODEL_COLUMNS} />
       <tbody>
         {rows.map((r) => (
           <tr key={r.key} data-testid="usage-model" data-model={r.key}>
@@ -49,10 +51,7 @@ export function ModelTable({ rows, total, prices }: { rows: readonly UsageRow[];
                 {r.sessions} session{r.sessions === 1 ? '' : 's'}
               </span>
             </th>
-            <td className="num usage-kind">{fullTokens(r.tokens.input)}</td>
-            <td className="num usage-kind">{fullTokens(r.tokens.output)}</td>
-            <td className="num usage-kind">{fullTokens(r.tokens.cache_write)}</td>
-            <td className="num usage-kind">{fullTokens(r.tokens.cache_read)}</td>
+            <KindCells tokens={r.tokens} />
             <td className="num" data-testid="usage-model-total">
               {fullTokens(r.total)}
             </td>
@@ -65,10 +64,7 @@ export function ModelTable({ rows, total, prices }: { rows: readonly UsageRow[];
       <tfoot>
         <tr>
           <th scope="row">All models</th>
-          <td className="num usage-kind">{fullTokens(total.tokens.input)}</td>
-          <td className="num usage-kind">{fullTokens(total.tokens.output)}</td>
-          <td className="num usage-kind">{fullTokens(total.tokens.cache_write)}</td>
-          <td className="num usage-kind">{fullTokens(total.tokens.cache_read)}</td>
+          <KindCells tokens={total.tokens} />
           <td className="num">{fullTokens(total.total)}</td>
           <td className="num">
             <Estimate spend={total} prices={prices} />
@@ -84,20 +80,7 @@ export function DayTable({ rows, prices }: { rows: readonly UsageRow[]; prices: 
   const used = rows.filter((r) => r.total > 0).reverse()
   return (
     <table className="usage-table usage-day-table" data-testid="usage-day-table">
-      <thead>
-        <tr>
-          <th scope="col">Day</th>
-          <th scope="col" className="num">
-            Sessions
-          </th>
-          <th scope="col" className="num">
-            Tokens
-          </th>
-          <th scope="col" className="num">
-            Estimate
-          </th>
-        </tr>
-      </thead>
+      <TableHead columns={DAY_COLUMNS} />
       <tbody>
         {used.map((r) => (
           <tr key={r.key} data-testid="usage-day" data-day={r.key}>

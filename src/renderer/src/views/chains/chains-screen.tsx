@@ -133,7 +133,7 @@ export function ChainsScreen() {
               its critic.
             </EmptyState>
           ) : (
-            <ul className="split-list" data-testid="chain-findings">
+            <ul className="split-list rows-divided" data-testid="chain-findings">
               {shown.map((f, i) => (
                 <Finding key={`${f.source.kind}-${f.source.project ?? f.source.eventId}-${f.source.file}-${f.line}-${f.rule}-${i}`} f={f} />
               ))}

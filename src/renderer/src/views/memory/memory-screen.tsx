@@ -136,7 +136,7 @@ export function MemoryScreen({ initialQuery }: { initialQuery: string }) {
               {scope !== 'all' ? 'Try the All scope.' : 'Try fewer or shorter words.'}
             </EmptyState>
           ) : (
-            <ol className="split-list">
+            <ol className="split-list rows-divided">
               {hits.map((h, i) => (
                 <Hit
                   key={`${h.project}/${h.file}:${h.line}:${i}`}

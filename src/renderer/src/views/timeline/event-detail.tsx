@@ -115,7 +115,7 @@ export function EventDetail({ hub, id, preview }: { hub: string | null; id: stri
             <h3>
               <Paperclip size={13} aria-hidden /> Artifacts
             </h3>
-            <ul className="tl-artifacts" data-testid="event-artifacts">
+            <ul className="tl-artifacts rows-divided" data-testid="event-artifacts">
               {event.artifact_ids.map((a) => (
                 <ArtifactItem key={a} hub={hub} id={a} />
               ))}

@@ -106,7 +106,7 @@ const STATUS: Record<HarnessUsage['status'], string> = {
 /** What Muster reads of each harness: its sessions, none found yet, or no usage it can read (and why). */
 export function HarnessList({ harnesses }: { harnesses: readonly HarnessUsage[] }) {
   return (
-    <ul className="usage-harnesses" data-testid="usage-harnesses">
+    <ul className="usage-harnesses rows-divided" data-testid="usage-harnesses">
       {harnesses.map((h) => (
         <li key={h.harness} className={`usage-harness usage-harness-${h.status}`} data-harness={h.harness} data-status={h.status}>
           <span className="usage-harness-name">{h.harness}</span>

@@ -33,6 +33,9 @@ const STRICT_CSP: Record<string, string> = {
   'img-src': "'self' data:",
   'font-src': "'self' data:",
   'connect-src': "'self'",
+  // the installable web app's service worker and manifest, from the app itself only
+  'worker-src': "'self'",
+  'manifest-src': "'self'",
   'object-src': "'none'",
   'base-uri': "'none'",
   'form-action': "'none'",

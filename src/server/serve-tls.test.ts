@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { builtCli } from '../../test/helpers/built-cli'
 import { tmpDir } from '../../test/helpers/tmp'
+import { selfSignedFiles } from '../../test/helpers/self-signed'
 import { runCli } from '../cli/index'
 import { createService } from '../core/root'
 import type { MusterService } from '../core/service-types'
@@ -21,33 +22,7 @@ import { startServer, type RunningServer } from './http-server'
 const TOKEN = 'test-token-0123456789abcdef'
 
 /** A self-signed certificate for 127.0.0.1 (openssl), as files. */
-function selfSigned(): { cert: string; key: string } {
-  const dir = tmpDir()
-  const cert = join(dir, 'cert.pem')
-  const key = join(dir, 'key.pem')
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1'
-    ],
-    { stdio: 'ignore' }
-  )
-  return { cert, key }
-}
+const selfSigned = (): { cert: string; key: string } => selfSignedFiles('rsa')
 
 /** One HTTPS request (the self-signed certificate accepted); its status and body. */
 function httpsCall(

@@ -8,32 +8,16 @@
  * with node:crypto alone, apart from the library that encrypted it. Served over HTTPS with a
  * self-signed certificate (`selfSignedCert`), as push services are.
  */
-import { execFileSync } from 'node:child_process'
 import { createDecipheriv, createECDH, createPublicKey, hkdfSync, randomBytes, verify, type ECDH } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { join } from 'node:path'
-import { tmpDir } from './tmp'
+import { selfSignedFiles } from './self-signed'
 
 /** A self-signed certificate for 127.0.0.1 (openssl): its PEM texts and the certificate's file. */
 export function selfSignedCert(): { cert: string; key: string; certFile: string } {
-  const dir = tmpDir()
-  const certFile = join(dir, 'cert.pem')
-  const keyFile = join(dir, 'key.pem')
-  execFileSync(
-    'openssl',
-    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile, '-out', certFile].concat([
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1'
-    ]),
-    { stdio: 'ignore' }
-  )
-  return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), certFile }
+  const files = selfSignedFiles('ec')
+  return { cert: readFileSync(files.cert, 'utf8'), key: readFileSync(files.key, 'utf8'), certFile: files.cert }
 }
 
 /** One message the stand-in accepted. */
